@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { addressRoutes } from './addresses/addresses.routes.js';
+import { authRoutes } from './auth/auth.routes.js';
+import type { TokenService } from './auth/tokens.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { registerAuthentication } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { Problem } from './http/schemas.js';
+import { validatorCompiler } from './http/validation.js';
+import { healthRoutes } from './ops/health.routes.js';
+import { DomainError } from './shared/errors.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  tokens: TokenService;
+  /** Fastify logger options; false in tests. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Anything that could carry a credential or personal data never reaches the logs. */
+export const redactedPaths = [
+  'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cart-token"]',
+  'req.headers["x-order-token"]', 'req.headers["stripe-signature"]', 'res.headers["set-cookie"]',
+  '*.password', '*.refresh', '*.access', '*.token',
+];
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: deps.config.trustProxy,
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: { ignoreTrailingSlash: true },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Only JSON bodies are accepted; a text/plain body is a 415, not a string to validate.
+  app.removeContentTypeParser(['text/plain']);
+  app.addSchema(Problem);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // One log line per request (SPEC 8); the query string is left out since it can carry payloads.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+      path: request.url.split('?')[0],
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+    }, 'request');
+  });
+
+  registerErrorHandling(app);
+  registerAuthentication(app, deps.tokens);
+
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new DomainError('rate_limited', {
+      detail: `too many requests; retry in ${context.after}`,
+    }),
+  });
+
+  await app.register(swagger, {
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Storefront commerce API',
+        version: '0.1.0',
+        description: 'Cart, order estimate and placement, and payments. Errors are RFC 9457 problem+json.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const domain = { db: deps.database.db, tokens: deps.tokens, config: deps.config };
+  await app.register(healthRoutes({ database: deps.database }));
+  await app.register(authRoutes(domain));
+  await app.register(addressRoutes(domain));
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  return app;
+}

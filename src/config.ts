@@ -1,0 +1,155 @@
+import path from 'node:path';
+import { isSupportedCurrency } from './shared/currency.js';
+
+export type RoundingMode = 'half_up' | 'half_even';
+
+/** The store's configuration, read once from the environment at start (SPEC section 2). */
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; undefined means the embedded database in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  storeCurrency: string;
+  roundingMode: RoundingMode;
+  pricesIncludeTax: boolean;
+  shippingTaxable: boolean;
+  /** Signing key for tokens; undefined means generated once and kept in `dataDir`. */
+  jwtSecret: string | undefined;
+  publicBaseUrl: string;
+  /** Enabled payment plugin ids or package names; undefined means every installed plugin. */
+  paymentPlugins: string[] | undefined;
+  admin: { email: string; password: string } | undefined;
+  seedDemo: boolean;
+  logLevel: string;
+  /** Requests per minute and client address on each of signup, login and token refresh. */
+  authRateLimitPerMinute: number;
+  maxLineQuantity: number;
+  maxCartLines: number;
+  /** Trust X-Forwarded-For (set when running behind a reverse proxy). */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, bounds: { min: number; max: number }): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `"${raw}" is not a whole number`);
+  const value = Number(raw);
+  if (value < bounds.min || value > bounds.max) {
+    throw new ConfigError(name, `${raw} is outside ${bounds.min}..${bounds.max}`);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const lower = raw.toLowerCase();
+  if (['true', '1', 'yes'].includes(lower)) return true;
+  if (['false', '0', 'no'].includes(lower)) return false;
+  throw new ConfigError(name, `"${raw}" is not a boolean (use true or false)`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `"${raw}" is not one of ${allowed.join(', ')}`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')} (got ${parsed.protocol})`);
+  }
+  return raw;
+}
+
+/** Reads and validates the configuration; throws a ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8000, { min: 0, max: 65535 });
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+
+  const storeCurrency = (read(env, 'STORE_CURRENCY') ?? 'USD').toUpperCase();
+  if (!isSupportedCurrency(storeCurrency)) {
+    throw new ConfigError('STORE_CURRENCY', `"${storeCurrency}" is not an ISO 4217 currency code known to this runtime`);
+  }
+
+  const jwtSecret = read(env, 'JWT_SECRET');
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) {
+    throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes long');
+  }
+
+  const adminEmail = read(env, 'ADMIN_EMAIL');
+  const adminPassword = read(env, 'ADMIN_PASSWORD');
+  if ((adminEmail === undefined) !== (adminPassword === undefined)) {
+    throw new ConfigError(adminEmail === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD',
+      'ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (adminPassword !== undefined && adminPassword.length < 8) {
+    throw new ConfigError('ADMIN_PASSWORD', 'must be at least 8 characters long');
+  }
+  if (adminEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
+    throw new ConfigError('ADMIN_EMAIL', `"${adminEmail}" is not an email address`);
+  }
+
+  const plugins = read(env, 'PAYMENT_PLUGINS');
+  const paymentPlugins = plugins === undefined
+    ? undefined
+    : plugins.split(',').map((p) => p.trim()).filter((p) => p !== '');
+
+  const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:'])
+    ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const logLevel = oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
+
+  return {
+    port,
+    host,
+    databaseUrl,
+    dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
+    storeCurrency,
+    roundingMode: oneOf(env, 'ROUNDING_MODE', ['half_up', 'half_even'] as const, 'half_up'),
+    pricesIncludeTax: boolean(env, 'PRICES_INCLUDE_TAX', false),
+    shippingTaxable: boolean(env, 'SHIPPING_TAXABLE', false),
+    jwtSecret,
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    paymentPlugins,
+    admin: adminEmail !== undefined && adminPassword !== undefined
+      ? { email: adminEmail.toLowerCase(), password: adminPassword }
+      : undefined,
+    seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined),
+    logLevel,
+    authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 20, { min: 1, max: 1_000_000 }),
+    maxLineQuantity: integer(env, 'MAX_LINE_QUANTITY', 999, { min: 1, max: 1_000_000 }),
+    maxCartLines: integer(env, 'MAX_CART_LINES', 200, { min: 1, max: 10_000 }),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+  };
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal, TokenService } from '../auth/tokens.js';
+import { DomainError } from '../shared/errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller, or null for a guest. */
+    principal: Principal | null;
+  }
+}
+
+/**
+ * Reads `Authorization: Bearer <access token>` on every request. No header means a guest; a
+ * header that is not a valid access token is a 401 even where guests are welcome (SPEC 3).
+ */
+export function registerAuthentication(app: FastifyInstance, tokens: TokenService): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    if (header === undefined) return;
+    const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
+    if (!match?.[1]) {
+      throw new DomainError('invalid_token', { detail: 'the Authorization header must be "Bearer <access token>"' });
+    }
+    request.principal = await tokens.verifyAccess(match[1]);
+  });
+}
+
+/** Route onRequest hook: a signed-in user is required. */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  if (!request.principal) throw new DomainError('unauthorized', { detail: 'sign in and send the access token as a Bearer token' });
+}
+
+/** Route onRequest hook: an admin is required (401 without a token, 403 for a customer). */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  await requireUser(request);
+  if (request.principal?.role !== 'admin') throw new DomainError('forbidden', { detail: 'this operation is for admins only' });
+}
+
+/** The signed-in user's principal; only call after requireUser has run. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new DomainError('unauthorized');
+  return request.principal;
+}

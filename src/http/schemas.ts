@@ -1,0 +1,35 @@
+import { type TProperties, Type } from 'typebox';
+import { errorCodes } from '../shared/errors.js';
+
+/** A request body object: unknown fields are a 422, never silently dropped. */
+export function StrictObject<T extends TProperties>(properties: T, options: { description?: string } = {}) {
+  return Type.Object(properties, { ...options, additionalProperties: false });
+}
+
+export const Problem = Type.Object({
+  type: Type.String(),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.Optional(Type.String()),
+  code: Type.String({ description: 'Stable machine code (see docs/api.md)' }),
+  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  request_id: Type.Optional(Type.String()),
+}, { $id: 'Problem', description: 'RFC 9457 problem details' });
+
+const ProblemRef = Type.Ref('Problem');
+
+/** Response schema entries for the given error statuses (documentation; bodies are pre-serialised). */
+export function problems(...statuses: number[]) {
+  const out: Record<number, typeof ProblemRef> = {};
+  for (const status of statuses) out[status] = { ...ProblemRef, description: describe(status) } as typeof ProblemRef;
+  return out;
+}
+
+function describe(status: number): string {
+  const codes = Object.entries(errorCodes).filter(([, v]) => v.status === status).map(([k]) => k);
+  return `Problem (${codes.join(', ')})`;
+}
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+
+export const bearerAuth = [{ bearerAuth: [] }];

@@ -1,0 +1,55 @@
+import { buildApp, redactedPaths } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
+import { openRuntime } from './runtime.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await openRuntime(config);
+  const app = await buildApp({
+    config,
+    ...runtime,
+    logger: { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } },
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    timer.unref();
+    try {
+      await app.close();
+    } finally {
+      await runtime.database.close();
+    }
+    app.log.info('stopped');
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await runtime.database.close();
+    throw err;
+  }
+  app.log.info({ database: runtime.database.kind, currency: config.storeCurrency, url: config.publicBaseUrl }, 'storefront ready');
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(`Configuration error: ${err.message}`);
+  } else if (err instanceof DataDirLockedError) {
+    console.error(`Cannot start: ${err.message}`);
+  } else {
+    console.error('Cannot start:', err);
+  }
+  process.exit(1);
+});

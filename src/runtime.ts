@@ -1,0 +1,28 @@
+import { ensureAdmin } from './auth/auth.service.js';
+import { createTokenService, type TokenService } from './auth/tokens.js';
+import type { Config } from './config.js';
+import { type Database, type DatabaseTarget, openDatabase } from './db/client.js';
+import { loadOrCreateSecret } from './shared/secrets.js';
+
+export function databaseTarget(config: Config): DatabaseTarget {
+  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir };
+}
+
+/** What a process of the service holds: the open database and the token keys. */
+export interface Runtime {
+  database: Database;
+  tokens: TokenService;
+}
+
+/** Opens the database (migrated), loads secrets and ensures the configured admin. */
+export async function openRuntime(config: Config): Promise<Runtime> {
+  const database = await openDatabase(databaseTarget(config));
+  try {
+    const tokens = createTokenService(config.jwtSecret ?? loadOrCreateSecret(config.dataDir, 'jwt'));
+    if (config.admin) await ensureAdmin(database.db, config.admin);
+    return { database, tokens };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The one registry of error codes: each stable machine `code` with its HTTP status and title.
+ * Domain code throws `new DomainError(code, ...)`; src/http/error-handler.ts turns it into
+ * problem+json (RFC 9457). Add a code here before using it anywhere else.
+ */
+export const errorCodes = {
+  // 400
+  malformed_json: { status: 400, title: 'Malformed JSON body' },
+  bad_request: { status: 400, title: 'Bad request' },
+  // 401
+  unauthorized: { status: 401, title: 'Authentication required' },
+  invalid_token: { status: 401, title: 'Invalid or expired token' },
+  invalid_credentials: { status: 401, title: 'Invalid email or password' },
+  // 403
+  forbidden: { status: 403, title: 'Not allowed' },
+  // 404
+  not_found: { status: 404, title: 'Not found' },
+  route_not_found: { status: 404, title: 'No such route' },
+  // 409
+  email_taken: { status: 409, title: 'Email already registered' },
+  conflict: { status: 409, title: 'Conflict' },
+  // 413, 415
+  payload_too_large: { status: 413, title: 'Request body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  // 422
+  validation_error: { status: 422, title: 'Validation failed' },
+  address_limit_reached: { status: 422, title: 'Too many stored addresses' },
+  // 429
+  rate_limited: { status: 429, title: 'Too many requests' },
+  // 5xx
+  internal_error: { status: 500, title: 'Internal server error' },
+  database_unavailable: { status: 503, title: 'Database unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+/** One field-level problem, `field` in the request's own notation: `variants[0].quantity`. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface DomainErrorOptions {
+  detail?: string;
+  errors?: FieldError[];
+  /** Extra members added to the problem document (e.g. `available` for insufficient stock). */
+  extra?: Record<string, unknown>;
+  /** Response headers that go with the problem (e.g. Retry-After). */
+  headers?: Record<string, string>;
+}
+
+/** An expected failure of a business rule; the error handler maps it to problem+json. */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly detail: string | undefined;
+  readonly errors: FieldError[] | undefined;
+  readonly extra: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, options: DomainErrorOptions = {}) {
+    super(options.detail ?? errorCodes[code].title);
+    this.name = 'DomainError';
+    this.code = code;
+    this.status = errorCodes[code].status;
+    this.detail = options.detail;
+    this.errors = options.errors;
+    this.extra = options.extra;
+    this.headers = options.headers;
+  }
+}
+
+/** A 422 for one field, the most common shape of a validation failure found in code. */
+export function invalidField(field: string, message: string): DomainError {
+  return new DomainError('validation_error', { detail: `${field} ${message}`, errors: [{ field, message }] });
+}

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { createTokenService } from '../src/auth/tokens.js';
+import { type Config, loadConfig } from '../src/config.js';
+import { type Database, openDatabase } from '../src/db/client.js';
+
+/** Where the suite runs: the embedded database by default, PostgreSQL when TEST_DATABASE_URL is set. */
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+export const onPostgres = testDatabaseUrl !== undefined && testDatabaseUrl !== '';
+
+export interface TestDatabase {
+  database: Database;
+  /** Connection string of the throw-away database (PostgreSQL only). */
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+function withDatabaseName(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+/** A new, empty, migrated database of its own: in-memory PGlite, or a fresh PostgreSQL database. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!onPostgres || !testDatabaseUrl) {
+    const database = await openDatabase({ kind: 'pglite-memory' });
+    return { database, url: undefined, drop: () => database.close() };
+  }
+  const name = `sf_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabaseName(testDatabaseUrl, name);
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 30 });
+  return {
+    database,
+    url,
+    drop: async () => {
+      await database.close();
+      const client = new pg.Client({ connectionString: testDatabaseUrl });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ DATA_DIR: '/nonexistent-test-data-dir', SEED_DEMO: 'false' }),
+    jwtSecret: TEST_JWT_SECRET,
+    authRateLimitPerMinute: 100_000,
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The real app on a database of its own, driven through app.inject(). */
+export async function buildTestApp(options: { config?: Partial<Config>; logger?: Parameters<typeof buildApp>[0]['logger'] } = {}): Promise<TestApp> {
+  const config = testConfig(options.config);
+  const test = await createTestDatabase();
+  const app = await buildApp({
+    config,
+    database: test.database,
+    tokens: createTokenService(config.jwtSecret ?? TEST_JWT_SECRET),
+    logger: options.logger ?? false,
+  });
+  return {
+    app,
+    database: test.database,
+    config,
+    close: async () => {
+      await app.close();
+      await test.drop();
+    },
+  };
+}
+
+/** JSON body of a response, typed loosely for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON shapes
+export function json(res: LightMyRequestResponse): any {
+  return JSON.parse(res.body);
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+export interface SignedIn {
+  id: number;
+  email: string;
+  access: string;
+  refresh: string;
+}
+
+export async function signUp(app: FastifyInstance, email = uniqueEmail(), password = 'correct horse'): Promise<SignedIn> {
+  const res = await app.inject({ method: 'POST', url: '/user/storefront/api/signup/', payload: { email, password } });
+  if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
+  const body = json(res);
+  return { id: body.user.id, email: body.user.email, access: body.access, refresh: body.refresh };
+}
+
+/** Asserts the response is problem+json with this status and code, and returns its body. */
+export function expectProblem(res: LightMyRequestResponse, status: number, code: string) {
+  const body = res.body ? JSON.parse(res.body) : undefined;
+  const context = `${res.statusCode} ${res.body}`;
+  if (res.statusCode !== status) throw new Error(`expected ${status} ${code}, got ${context}`);
+  if (!String(res.headers['content-type']).startsWith('application/problem+json')) {
+    throw new Error(`expected problem+json content type, got ${res.headers['content-type']}: ${context}`);
+  }
+  if (body?.code !== code) throw new Error(`expected code ${code}, got ${context}`);
+  if (body.status !== status || typeof body.title !== 'string' || typeof body.type !== 'string' || typeof body.detail !== 'string') {
+    throw new Error(`malformed problem document: ${context}`);
+  }
+  return body;
+}
+
+export type Inject = (opts: InjectOptions) => Promise<LightMyRequestResponse>;
