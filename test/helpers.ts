@@ -140,3 +140,13 @@ export function expectProblem(res: LightMyRequestResponse, status: number, code:
 }
 
 export type Inject = (opts: InjectOptions) => Promise<LightMyRequestResponse>;
+
+/** Ensures an admin in the test database and signs it in. */
+export async function signInAdmin(t: TestApp, email = uniqueEmail('admin')): Promise<SignedIn> {
+  const { ensureAdmin } = await import('../src/auth/auth.service.js');
+  await ensureAdmin(t.database.db, { email, password: 'admin password' });
+  const res = await t.app.inject({ method: 'POST', url: '/user/storefront/api/login/', payload: { email, password: 'admin password' } });
+  if (res.statusCode !== 200) throw new Error(`admin login failed: ${res.body}`);
+  const body = json(res);
+  return { id: body.user.id, email, access: body.access, refresh: body.refresh };
+}

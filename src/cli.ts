@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { ensureAdmin } from './auth/auth.service.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
+import { databaseTarget } from './runtime.js';
+import { DomainError } from './shared/errors.js';
+
+const usage = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  create-admin --email <email> [--password <password>]
+      Creates an admin, or promotes an existing user and sets the password.
+      The password may instead come from the ADMIN_PASSWORD environment variable.
+  migrate
+      Applies pending database migrations and exits.
+
+The database is the one the service would use: DATABASE_URL, or the embedded one in DATA_DIR
+(stop the service first: the embedded database can be open in one process only).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === 'help') {
+    console.log(usage);
+    return command === undefined ? 2 : 0;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'create-admin': {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, password: { type: 'string' } } });
+      const password = values.password ?? process.env.ADMIN_PASSWORD;
+      if (!values.email || !password) {
+        console.error('create-admin needs --email and --password (or ADMIN_PASSWORD)');
+        return 2;
+      }
+      const database = await openDatabase(databaseTarget(config));
+      try {
+        const { user, created } = await ensureAdmin(database.db, { email: values.email, password });
+        console.log(`${created ? 'created' : 'updated'} admin ${user.email} (id ${user.id})`);
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case 'migrate': {
+      const database = await openDatabase(databaseTarget(config));
+      await database.close();
+      console.log('database is up to date');
+      return 0;
+    }
+    default:
+      console.error(`unknown command "${command}"\n\n${usage}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code), (err: unknown) => {
+  if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
+  else if (err instanceof DataDirLockedError) console.error(`Cannot open the database: ${err.message}`);
+  else if (err instanceof DomainError) console.error(`${err.code}: ${err.message}`);
+  else if (err instanceof Error && err.name === 'TypeError' && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) console.error(`${err.message}\n\n${usage}`);
+  else console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+function failure(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8000, host: '127.0.0.1', databaseUrl: undefined, storeCurrency: 'USD', roundingMode: 'half_up',
+      pricesIncludeTax: false, shippingTaxable: false, jwtSecret: undefined, publicBaseUrl: 'http://127.0.0.1:8000',
+      paymentPlugins: undefined, admin: undefined, seedDemo: true, maxLineQuantity: 999, maxCartLines: 200,
+    });
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it('turns the demo seed off by default on PostgreSQL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).seedDemo).toBe(false);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000', HOST: '0.0.0.0', STORE_CURRENCY: 'jpy', ROUNDING_MODE: 'half_even', PRICES_INCLUDE_TAX: 'true',
+      SHIPPING_TAXABLE: '1', JWT_SECRET: 'x'.repeat(32), PUBLIC_BASE_URL: 'https://shop.example/', PAYMENT_PLUGINS: 'stripe, sandbox',
+      ADMIN_EMAIL: 'Admin@Example.com', ADMIN_PASSWORD: 'long enough', SEED_DEMO: 'false',
+    });
+    expect(config).toMatchObject({
+      port: 9000, host: '0.0.0.0', storeCurrency: 'JPY', roundingMode: 'half_even', pricesIncludeTax: true,
+      shippingTaxable: true, publicBaseUrl: 'https://shop.example', paymentPlugins: ['stripe', 'sandbox'],
+      admin: { email: 'admin@example.com', password: 'long enough' }, seedDemo: false,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ STORE_CURRENCY: 'XYZ' }, 'STORE_CURRENCY'],
+    [{ STORE_CURRENCY: 'US' }, 'STORE_CURRENCY'],
+    [{ ROUNDING_MODE: 'bankers' }, 'ROUNDING_MODE'],
+    [{ PRICES_INCLUDE_TAX: 'maybe' }, 'PRICES_INCLUDE_TAX'],
+    [{ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ ADMIN_EMAIL: 'a@b.co' }, 'ADMIN_PASSWORD'],
+    [{ ADMIN_PASSWORD: 'longenough' }, 'ADMIN_EMAIL'],
+    [{ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'longenough' }, 'ADMIN_EMAIL'],
+    [{ ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL'],
+    [{ MAX_LINE_QUANTITY: '0' }, 'MAX_LINE_QUANTITY'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('refuses %o naming %s', (env, variable) => {
+    const err = failure(env);
+    expect(err.variable).toBe(variable);
+    expect(err.message.startsWith(`${variable}: `)).toBe(true);
+  });
+});

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, onPostgres, type TestDatabase } from './helpers.js';
+
+/**
+ * These tests run the service as a real process (`src/main.ts` through tsx), the way `npm start`
+ * does (tsx loaded into node itself, so signals reach the service directly), to check what only a process shows: start-up refusal, the data-dir lock, signals.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(script: string, env: Record<string, string>, args: string[] = []): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src', script), ...args], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'info', TEST_DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stderr?.on('data', (d: Buffer) => { output += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitReady(port: number, proc: Running): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`process exited early: ${proc.output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`not ready in time: ${proc.output()}`);
+}
+
+const dirs: string[] = [];
+function dataDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sf-proc-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('start-up configuration', () => {
+  it('stops with a message naming a wrong variable', async () => {
+    const proc = run('main.ts', { STORE_CURRENCY: 'XYZ', DATA_DIR: dataDir() });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toContain('Configuration error: STORE_CURRENCY');
+  });
+});
+
+describe.skipIf(onPostgres)('the embedded database', () => {
+  it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM, and recovers a stale lock', async () => {
+    const dir = dataDir();
+    const port = await freePort();
+    const env = { DATA_DIR: dir, PORT: String(port), ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'owner password' };
+    const first = run('main.ts', env);
+    await waitReady(port, first);
+
+    const login = await fetch(`http://127.0.0.1:${port}/user/storefront/api/login/`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@example.com', password: 'owner password' }),
+    });
+    expect(((await login.json()) as { user: { role: string } }).user.role).toBe('admin');
+
+    const second = run('main.ts', { ...env, PORT: String(await freePort()) });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/in use by process \d+/);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('stopped');
+    expect(existsSync(path.join(dir, 'storefront.lock'))).toBe(false);
+
+    // A killed process leaves its lock behind; the next start takes it over.
+    const killed = run('main.ts', env);
+    await waitReady(port, killed);
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    expect(existsSync(path.join(dir, 'storefront.lock'))).toBe(true);
+    const third = run('main.ts', env);
+    await waitReady(port, third);
+    third.child.kill('SIGINT');
+    expect(await third.exited).toBe(0);
+  }, 120_000);
+
+  it('creates an admin from the command line', async () => {
+    const dir = dataDir();
+    const cli = run('cli.ts', { DATA_DIR: dir }, ['create-admin', '--email', 'Cli@Example.com', '--password', 'cli password']);
+    expect(await cli.exited).toBe(0);
+    expect(cli.output()).toContain('created admin cli@example.com');
+    const again = run('cli.ts', { DATA_DIR: dir }, ['create-admin', '--email', 'cli@example.com', '--password', 'other password']);
+    expect(await again.exited).toBe(0);
+    expect(again.output()).toContain('updated admin cli@example.com');
+    const bad = run('cli.ts', { DATA_DIR: dir }, ['create-admin', '--email', 'cli@example.com']);
+    expect(await bad.exited).toBe(2);
+  }, 60_000);
+});
+
+describe.skipIf(!onPostgres)('PostgreSQL', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await db.database.close(); // the processes open it themselves
+  });
+  afterAll(() => db.drop().catch(() => {}));
+
+  it('runs several processes on one database', async () => {
+    const ports = [await freePort(), await freePort()];
+    const procs = ports.map((port) => run('main.ts', { DATABASE_URL: db.url ?? '', PORT: String(port), DATA_DIR: dataDir(), JWT_SECRET: 'shared-secret-of-at-least-thirty-two-bytes' }));
+    await Promise.all(procs.map((p, i) => waitReady(ports[i] ?? 0, p)));
+    const signup = await fetch(`http://127.0.0.1:${ports[0]}/user/storefront/api/signup/`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'multi@example.com', password: 'password1' }),
+    });
+    const { access } = (await signup.json()) as { access: string };
+    const me = await fetch(`http://127.0.0.1:${ports[1]}/user/storefront/api/me/`, { headers: { authorization: `Bearer ${access}` } });
+    expect(me.status).toBe(200);
+    for (const p of procs) p.child.kill('SIGTERM');
+    expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0]);
+  }, 120_000);
+});
