@@ -6,6 +6,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { addressRoutes } from './addresses/addresses.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { cartTokenFrom } from './cart/cart-token.js';
+import { cartRoutes } from './cart/cart.routes.js';
+import { mergeGuestCart } from './cart/cart.service.js';
+import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.routes.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -15,6 +19,7 @@ import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
 import { DomainError } from './shared/errors.js';
+import { currencyFormat } from './shared/money.js';
 
 export interface AppDeps {
   config: Config;
@@ -89,10 +94,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const domain = { db: deps.database.db, tokens: deps.tokens, config: deps.config };
+  const { config } = deps;
+  const db = deps.database.db;
+  const money = currencyFormat(config.storeCurrency);
+  const cart = { db, money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
+
   await app.register(healthRoutes({ database: deps.database }));
-  await app.register(authRoutes(domain));
-  await app.register(addressRoutes(domain));
+  await app.register(authRoutes({
+    db, tokens: deps.tokens, config,
+    // A guest who signs in with their cart token brings the cart along; a bad token merges nothing.
+    afterSignIn: async (request, userId) => {
+      let token: string | undefined;
+      try {
+        token = cartTokenFrom(request.headers['x-cart-token']);
+      } catch {
+        return;
+      }
+      if (token) await mergeGuestCart(cart, { userId, token });
+    },
+  }));
+  await app.register(addressRoutes({ db }));
+  await app.register(catalogAdminRoutes({ db, money }));
+  await app.register(catalogStorefrontRoutes({ db, money }));
+  await app.register(cartRoutes(cart));
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

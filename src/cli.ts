@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from './auth/auth.service.js';
+import { seedDemoCatalog } from './catalog/demo-seed.js';
+import { currencyExponent } from './shared/currency.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
@@ -12,6 +14,8 @@ Commands:
   create-admin --email <email> [--password <password>]
       Creates an admin, or promotes an existing user and sets the password.
       The password may instead come from the ADMIN_PASSWORD environment variable.
+  seed-demo
+      Loads the demo catalog (idempotent: demo products already there are left alone).
   migrate
       Applies pending database migrations and exits.
 
@@ -37,6 +41,16 @@ async function main(argv: string[]): Promise<number> {
       try {
         const { user, created } = await ensureAdmin(database.db, { email: values.email, password });
         console.log(`${created ? 'created' : 'updated'} admin ${user.email} (id ${user.id})`);
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case 'seed-demo': {
+      const database = await openDatabase(databaseTarget(config));
+      try {
+        const added = await seedDemoCatalog(database.db, currencyExponent(config.storeCurrency));
+        console.log(`demo catalog: ${added} product(s) added`);
       } finally {
         await database.close();
       }

@@ -1,4 +1,6 @@
 import { ensureAdmin } from './auth/auth.service.js';
+import { seedDemoIfEmpty } from './catalog/demo-seed.js';
+import { currencyExponent } from './shared/currency.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { type Database, type DatabaseTarget, openDatabase } from './db/client.js';
@@ -20,6 +22,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   try {
     const tokens = createTokenService(config.jwtSecret ?? loadOrCreateSecret(config.dataDir, 'jwt'));
     if (config.admin) await ensureAdmin(database.db, config.admin);
+    if (config.seedDemo) await seedDemoIfEmpty(database.db, currencyExponent(config.storeCurrency));
     return { database, tokens };
   } catch (err) {
     await database.close();

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { requireUser, principalOf } from '../http/auth.js';
 import { bearerAuth, problems, StrictObject } from '../http/schemas.js';
@@ -21,7 +22,13 @@ const Email = Type.String({ minLength: 3, maxLength: 254 });
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: 1024 });
 const Name = Type.String({ maxLength: 100 });
 
-export function authRoutes(deps: AuthDeps & { config: Config }): FastifyPluginAsyncTypebox {
+export interface AuthRouteDeps extends AuthDeps {
+  config: Config;
+  /** Runs after a successful signup or login, before the answer (e.g. to merge a guest cart). */
+  afterSignIn?: (request: FastifyRequest, userId: number) => Promise<void>;
+}
+
+export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const rateLimit = { max: deps.config.authRateLimitPerMinute, timeWindow: '1 minute' };
     const tags = ['users'];
@@ -29,25 +36,27 @@ export function authRoutes(deps: AuthDeps & { config: Config }): FastifyPluginAs
     app.post('/user/storefront/api/signup/', {
       config: { rateLimit },
       schema: {
-        tags, summary: 'Create a customer account',
+        tags, summary: 'Create a customer account (send X-Cart-Token to bring a guest cart along)',
         body: StrictObject({ email: Email, password: Password, first_name: Type.Optional(Name), last_name: Type.Optional(Name) }),
         response: { 201: SessionBody, ...problems(409, 422, 429) },
       },
     }, async (request, reply) => {
       const { email, password, first_name, last_name } = request.body;
       const session = await signUp(deps, { email, password, firstName: first_name, lastName: last_name });
+      await deps.afterSignIn?.(request, session.user.id);
       return reply.code(201).send({ ...session, user: publicUser(session.user) });
     });
 
     app.post('/user/storefront/api/login/', {
       config: { rateLimit },
       schema: {
-        tags, summary: 'Sign in with email and password',
+        tags, summary: 'Sign in with email and password (send X-Cart-Token to merge a guest cart)',
         body: StrictObject({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }),
         response: { 200: SessionBody, ...problems(401, 422, 429) },
       },
     }, async (request) => {
       const session = await logIn(deps, request.body);
+      await deps.afterSignIn?.(request, session.user.id);
       return { ...session, user: publicUser(session.user) };
     });
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -45,3 +45,72 @@ export const addresses = pgTable('addresses', {
   isDefault: boolean('is_default').notNull().default(false),
   ...timestamps,
 }, (t) => [index('addresses_user_idx').on(t.userId, t.id)]);
+
+/** Tax classes group products taxed alike ("Standard", "Reduced"); rates come with pricing. */
+export const taxClasses = pgTable('tax_classes', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  ...timestamps,
+}, (t) => [uniqueIndex('tax_classes_name_idx').on(sql`lower(${t.name})`)]);
+
+export const products = pgTable('products', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  taxClassId: integer('tax_class_id').references(() => taxClasses.id, { onDelete: 'set null' }),
+  /** Archived products stay for order history but can't be seen or bought on the storefront. */
+  archivedAt: timestamp('archived_at', { withTimezone: true }),
+  ...timestamps,
+}, (t) => [
+  // Storefront listing walks active products in id order (keyset pagination).
+  index('products_active_idx').on(t.id).where(sql`${t.archivedAt} is null`),
+]);
+
+/** Money columns hold integer minor units of the store currency. */
+const minorUnits = (name: string) => bigint(name, { mode: 'number' });
+
+export const productVariants = pgTable('product_variants', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  productId: integer('product_id').notNull().references(() => products.id, { onDelete: 'restrict' }),
+  alias: text('alias').notNull().unique(),
+  name: text('name').notNull(),
+  sku: text('sku').unique(),
+  price: minorUnits('price').notNull(),
+  compareAtPrice: minorUnits('compare_at_price'),
+  /** Internal: what the store paid. Never shown on the storefront. */
+  costPrice: minorUnits('cost_price'),
+  weightGrams: numeric('weight_grams', { precision: 12, scale: 3 }),
+  trackInventory: boolean('track_inventory').notNull().default(true),
+  stock: integer('stock').notNull().default(0),
+  allowBackorder: boolean('allow_backorder').notNull().default(false),
+  purchaseLimitPerOrder: integer('purchase_limit_per_order'),
+  archivedAt: timestamp('archived_at', { withTimezone: true }),
+  ...timestamps,
+}, (t) => [
+  index('product_variants_product_idx').on(t.productId, t.id),
+  check('product_variants_stock_check', sql`${t.stock} >= 0`),
+  check('product_variants_price_check', sql`${t.price} >= 0`),
+  check('product_variants_limit_check', sql`${t.purchaseLimitPerOrder} is null or ${t.purchaseLimitPerOrder} > 0`),
+]);
+
+/**
+ * A cart belongs to a user (one each) or to a guest holding its token. Only a SHA-256 of the
+ * guest token is stored. A merged guest cart is closed: its token stops working.
+ */
+export const carts = pgTable('carts', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id').unique().references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').unique(),
+  closedAt: timestamp('closed_at', { withTimezone: true }),
+  ...timestamps,
+}, (t) => [check('carts_owner_check', sql`(${t.userId} is null) <> (${t.tokenHash} is null)`)]);
+
+export const cartItems = pgTable('cart_items', {
+  cartId: integer('cart_id').notNull().references(() => carts.id, { onDelete: 'cascade' }),
+  variantId: integer('variant_id').notNull().references(() => productVariants.id, { onDelete: 'cascade' }),
+  quantity: integer('quantity').notNull(),
+  ...timestamps,
+}, (t) => [
+  primaryKey({ columns: [t.cartId, t.variantId] }),
+  check('cart_items_quantity_check', sql`${t.quantity} > 0`),
+]);

@@ -33,3 +33,6 @@ function describe(status: number): string {
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
 export const bearerAuth = [{ bearerAuth: [] }];
+
+/** Open to guests; a Bearer token, when sent, identifies the caller. */
+export const optionalBearerAuth: Record<string, string[]>[] = [{}, { bearerAuth: [] }];

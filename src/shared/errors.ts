@@ -7,6 +7,7 @@ export const errorCodes = {
   // 400
   malformed_json: { status: 400, title: 'Malformed JSON body' },
   bad_request: { status: 400, title: 'Bad request' },
+  invalid_cart_token: { status: 400, title: 'Malformed cart token' },
   // 401
   unauthorized: { status: 401, title: 'Authentication required' },
   invalid_token: { status: 401, title: 'Invalid or expired token' },
@@ -15,16 +16,25 @@ export const errorCodes = {
   forbidden: { status: 403, title: 'Not allowed' },
   // 404
   not_found: { status: 404, title: 'Not found' },
+  product_not_found: { status: 404, title: 'Product not found' },
+  variant_not_found: { status: 404, title: 'Product variant not found' },
+  cart_not_found: { status: 404, title: 'Cart not found' },
+  cart_item_not_found: { status: 404, title: 'Item not in cart' },
   route_not_found: { status: 404, title: 'No such route' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   conflict: { status: 409, title: 'Conflict' },
+  alias_taken: { status: 409, title: 'Variant alias already in use' },
+  sku_taken: { status: 409, title: 'SKU already in use' },
+  insufficient_stock: { status: 409, title: 'Not enough stock' },
   // 413, 415
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   // 422
   validation_error: { status: 422, title: 'Validation failed' },
   address_limit_reached: { status: 422, title: 'Too many stored addresses' },
+  cart_full: { status: 422, title: 'Too many lines in the cart' },
+  purchase_limit_exceeded: { status: 422, title: 'Over the purchase limit per order' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
+import { cartTokenFrom } from './cart-token.js';
+import { addToCart, type CartDeps, type CartOwner, type CartResult, lineIsAvailable, removeCartLine, updateCartLine, viewCart } from './cart.service.js';
+
+const CartItem = Type.Object({
+  product_variant_id: Type.Integer(),
+  alias: Type.String(),
+  name: Type.String(),
+  product_name: Type.String(),
+  sku: Type.Union([Type.String(), Type.Null()]),
+  unit_price: Type.String(),
+  quantity: Type.Integer(),
+  subtotal: Type.String(),
+  available: Type.Boolean({ description: 'false when archived or when stock no longer covers the quantity' }),
+});
+
+const Cart = Type.Object({
+  items: Type.Array(CartItem),
+  total_items: Type.Integer(),
+  subtotal: Type.String(),
+  currency: Type.String(),
+  cart_token: Type.Optional(Type.String({ description: 'Guests only: send it back as X-Cart-Token' })),
+});
+
+const VariantId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
+/** Carts are addressed only by the caller's identity: the user's token, or the guest's cart token. */
+function ownerOf(request: FastifyRequest): CartOwner {
+  if (request.principal) return { kind: 'user', userId: request.principal.userId };
+  return { kind: 'guest', token: cartTokenFrom(request.headers['x-cart-token']) };
+}
+
+export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const common = {
+      tags: ['cart'],
+      description: 'Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token.',
+      headers: Type.Object({ 'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart token' })) }),
+      security: optionalBearerAuth,
+    };
+    const respond = (reply: FastifyReply, result: CartResult) => {
+      let totalItems = 0;
+      let subtotal = 0;
+      const items = result.lines.map((line) => {
+        const lineSubtotal = line.price * line.quantity;
+        totalItems += line.quantity;
+        subtotal += lineSubtotal;
+        return {
+          product_variant_id: line.variantId, alias: line.alias, name: line.name, product_name: line.productName, sku: line.sku,
+          unit_price: deps.money.format(line.price), quantity: line.quantity, subtotal: deps.money.format(lineSubtotal),
+          available: lineIsAvailable(line),
+        };
+      });
+      if (result.token) reply.header('x-cart-token', result.token);
+      return {
+        items, total_items: totalItems, subtotal: deps.money.format(subtotal), currency: deps.money.currency,
+        ...(result.token ? { cart_token: result.token } : {}),
+      };
+    };
+    const responses = { 200: Cart, ...problems(400, 401, 404, 409, 422) };
+
+    app.get('/cart/storefront/api/carts/', {
+      schema: { ...common, summary: 'The caller\'s cart at current prices', response: responses },
+    }, async (request, reply) => respond(reply, await viewCart(deps, ownerOf(request))));
+
+    app.post('/cart/storefront/api/carts/add/', {
+      schema: {
+        ...common, summary: 'Add units of a variant (creates the line if absent)',
+        body: StrictObject({
+          product_variant_id: VariantId,
+          quantity: Type.Integer({ minimum: 1, maximum: deps.limits.maxLineQuantity, default: 1 }),
+        }),
+        response: responses,
+      },
+    }, async (request, reply) => respond(reply, await addToCart(deps, ownerOf(request),
+      { variantId: request.body.product_variant_id, quantity: request.body.quantity })));
+
+    app.put('/cart/storefront/api/carts/update/', {
+      schema: {
+        ...common, summary: 'Set a line\'s quantity (0 removes it); the variant must be in the cart',
+        body: StrictObject({
+          product_variant_id: VariantId,
+          quantity: Type.Integer({ minimum: 0, maximum: deps.limits.maxLineQuantity }),
+        }),
+        response: responses,
+      },
+    }, async (request, reply) => respond(reply, await updateCartLine(deps, ownerOf(request),
+      { variantId: request.body.product_variant_id, quantity: request.body.quantity })));
+
+    app.delete('/cart/storefront/api/carts/remove/:product_variant_id/', {
+      schema: {
+        ...common, summary: 'Remove a variant\'s line from the cart',
+        params: Type.Object({ product_variant_id: VariantId }),
+        response: responses,
+      },
+    }, async (request, reply) => respond(reply, await removeCartLine(deps, ownerOf(request), request.params.product_variant_id)));
+  };
+}

@@ -1,0 +1,100 @@
+import { Type } from 'typebox';
+import { StrictObject } from '../http/schemas.js';
+
+const Decimal = (description: string) => Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 32, description });
+const Money = Decimal('Amount in the store currency, with at most its precision, e.g. "19.99"');
+
+export const variantInputFields = {
+  alias: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$', description: 'Unique, URL-safe; a UUID is generated when absent' }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  sku: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]),
+  price: Money,
+  compare_at_price: Type.Union([Money, Type.Null()]),
+  cost_price: Type.Union([Money, Type.Null()]),
+  weight_grams: Type.Union([Decimal('Weight in grams, up to 3 decimals, e.g. "250" or "12.5"'), Type.Null()]),
+  track_inventory: Type.Boolean(),
+  stock: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
+  allow_backorder: Type.Boolean(),
+  purchase_limit_per_order: Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()]),
+};
+
+const optional = <T extends Record<string, Parameters<typeof Type.Optional>[0]>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>> };
+
+export const VariantInput = StrictObject({
+  ...optional(variantInputFields),
+  name: variantInputFields.name,
+  price: variantInputFields.price,
+});
+export const VariantPatch = StrictObject(optional(variantInputFields));
+
+export const ProductInput = StrictObject({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.Optional(Type.String({ maxLength: 10_000 })),
+  tax_class_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  variants: Type.Array(VariantInput, { minItems: 1, maxItems: 100 }),
+});
+export const ProductPatch = StrictObject({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  description: Type.Optional(Type.String({ maxLength: 10_000 })),
+  tax_class_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  archived: Type.Optional(Type.Boolean({ description: 'false restores an archived product' })),
+});
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const AdminVariant = Type.Object({
+  id: Type.Integer(),
+  product_id: Type.Integer(),
+  alias: Type.String(),
+  name: Type.String(),
+  sku: NullableString,
+  price: Type.String(),
+  compare_at_price: NullableString,
+  cost_price: NullableString,
+  weight_grams: NullableString,
+  track_inventory: Type.Boolean(),
+  stock: Type.Integer(),
+  allow_backorder: Type.Boolean(),
+  purchase_limit_per_order: Type.Union([Type.Integer(), Type.Null()]),
+  archived: Type.Boolean(),
+});
+
+export const AdminProduct = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+  tax_class_id: Type.Union([Type.Integer(), Type.Null()]),
+  archived: Type.Boolean(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  variants: Type.Array(AdminVariant),
+});
+
+export const StorefrontVariant = Type.Object({
+  id: Type.Integer(),
+  alias: Type.String(),
+  name: Type.String(),
+  sku: NullableString,
+  price: Type.String(),
+  compare_at_price: NullableString,
+  weight_grams: NullableString,
+  available: Type.Boolean({ description: 'Can be bought now (in stock, untracked, or backorderable)' }),
+  quantity_available: Type.Union([Type.Integer(), Type.Null()], { description: 'Units that can be bought; null when unlimited' }),
+  purchase_limit_per_order: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const StorefrontProduct = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+  variants: Type.Array(StorefrontVariant),
+});
+
+export const PageQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  cursor: Type.Optional(Type.String({ pattern: '^\\d{1,10}$', description: 'next_cursor of the previous page' })),
+});
+
+export const Page = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
+  Type.Object({ items: Type.Array(item), next_cursor: Type.Union([Type.String(), Type.Null()]) });

@@ -1,0 +1,24 @@
+/** PostgreSQL error details, wherever the driver or Drizzle wrapped them. */
+function pgError(err: unknown): { code?: string; constraint?: string; detail?: string } | undefined {
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return current as { code: string };
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The constraint a unique violation (23505) broke, if that is what this error is. */
+export function uniqueViolation(err: unknown): string | undefined {
+  const pg = pgError(err);
+  if (pg?.code !== '23505') return undefined;
+  return pg.constraint ?? pg.detail ?? 'unknown';
+}
+
+/** The constraint a foreign-key violation (23503) broke, if that is what this error is. */
+export function foreignKeyViolation(err: unknown): string | undefined {
+  const pg = pgError(err);
+  if (pg?.code !== '23503') return undefined;
+  return pg.constraint ?? pg.detail ?? 'unknown';
+}
