@@ -114,3 +114,72 @@ export const cartItems = pgTable('cart_items', {
   primaryKey({ columns: [t.cartId, t.variantId] }),
   check('cart_items_quantity_check', sql`${t.quantity} > 0`),
 ]);
+
+/** A tax rate of a class in a country, or in one state of it (`state` empty: the whole country). */
+export const taxRates = pgTable('tax_rates', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  taxClassId: integer('tax_class_id').notNull().references(() => taxClasses.id, { onDelete: 'cascade' }),
+  country: text('country').notNull(),
+  state: text('state').notNull().default(''),
+  /** Percent, up to 4 decimals: "7.25". */
+  rate: numeric('rate', { precision: 7, scale: 4 }).notNull(),
+  isActive: boolean('is_active').notNull().default(true),
+  ...timestamps,
+}, (t) => [
+  uniqueIndex('tax_rates_place_idx').on(t.taxClassId, t.country, sql`upper(${t.state})`),
+  index('tax_rates_country_idx').on(t.country),
+  check('tax_rates_rate_check', sql`${t.rate} >= 0 and ${t.rate} <= 100`),
+]);
+
+export const shippingMethods = pgTable('shipping_methods', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  isActive: boolean('is_active').notNull().default(true),
+  ...timestamps,
+});
+
+/**
+ * A price of a shipping method for a place (empty country/state/city: any) and a weight bracket.
+ * fee = base_rate + per_kg_rate × (order kg − weight_min_kg).
+ */
+export const shippingRates = pgTable('shipping_rates', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  shippingMethodId: integer('shipping_method_id').notNull().references(() => shippingMethods.id, { onDelete: 'cascade' }),
+  country: text('country').notNull().default(''),
+  state: text('state').notNull().default(''),
+  city: text('city').notNull().default(''),
+  weightMinKg: numeric('weight_min_kg', { precision: 12, scale: 3 }).notNull().default('0'),
+  weightMaxKg: numeric('weight_max_kg', { precision: 12, scale: 3 }),
+  baseRate: minorUnits('base_rate').notNull(),
+  perKgRate: minorUnits('per_kg_rate').notNull().default(0),
+  ...timestamps,
+}, (t) => [
+  index('shipping_rates_method_idx').on(t.shippingMethodId),
+  check('shipping_rates_bracket_check', sql`${t.weightMaxKg} is null or ${t.weightMaxKg} > ${t.weightMinKg}`),
+  check('shipping_rates_amounts_check', sql`${t.baseRate} >= 0 and ${t.perKgRate} >= 0`),
+]);
+
+export const promoCodes = pgTable('promo_codes', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  /** Stored upper-case; matched case-insensitively. */
+  code: text('code').notNull().unique(),
+  codeType: text('code_type', { enum: ['percentage', 'fixed', 'free_shipping'] }).notNull(),
+  /** Percent ("10") for percentage codes, minor units as a decimal string for fixed ones, "0" otherwise. */
+  value: text('value').notNull(),
+  isActive: boolean('is_active').notNull().default(true),
+  startsAt: timestamp('starts_at', { withTimezone: true }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  minPurchaseAmount: minorUnits('min_purchase_amount'),
+  redemptionLimit: integer('redemption_limit'),
+  usageLimitPerCustomer: integer('usage_limit_per_customer'),
+  specificCustomers: integer('specific_customers').array(),
+  applicableProducts: integer('applicable_products').array(),
+  newCustomersOnly: boolean('new_customers_only').notNull().default(false),
+  /** Redemptions so far; raised in the placement transaction with a guarded update. */
+  timesUsed: integer('times_used').notNull().default(0),
+  ...timestamps,
+}, (t) => [
+  check('promo_codes_type_check', sql`${t.codeType} in ('percentage', 'fixed', 'free_shipping')`),
+  check('promo_codes_dates_check', sql`${t.startsAt} is null or ${t.expiresAt} is null or ${t.startsAt} < ${t.expiresAt}`),
+]);
