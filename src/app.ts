@@ -18,6 +18,9 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
+import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
+import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
+import { taxAdminRoutes } from './tax/tax.routes.js';
 import { DomainError } from './shared/errors.js';
 import { currencyFormat } from './shared/money.js';
 
@@ -117,6 +120,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(catalogAdminRoutes({ db, money }));
   await app.register(catalogStorefrontRoutes({ db, money }));
   await app.register(cartRoutes(cart));
+  await app.register(taxAdminRoutes({ db, money }));
+  await app.register(shippingAdminRoutes({ db, money }));
+  await app.register(shippingStorefrontRoutes({ db, money }));
+  await app.register(promoCodeAdminRoutes({ db, money }));
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

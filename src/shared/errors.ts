@@ -20,6 +20,11 @@ export const errorCodes = {
   variant_not_found: { status: 404, title: 'Product variant not found' },
   cart_not_found: { status: 404, title: 'Cart not found' },
   cart_item_not_found: { status: 404, title: 'Item not in cart' },
+  tax_class_not_found: { status: 404, title: 'Tax class not found' },
+  tax_rate_not_found: { status: 404, title: 'Tax rate not found' },
+  shipping_method_not_found: { status: 404, title: 'Shipping method not found' },
+  shipping_rate_not_found: { status: 404, title: 'Shipping rate not found' },
+  promo_code_not_found: { status: 404, title: 'Promo code not found' },
   route_not_found: { status: 404, title: 'No such route' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
@@ -27,6 +32,9 @@ export const errorCodes = {
   alias_taken: { status: 409, title: 'Variant alias already in use' },
   sku_taken: { status: 409, title: 'SKU already in use' },
   insufficient_stock: { status: 409, title: 'Not enough stock' },
+  tax_class_taken: { status: 409, title: 'Tax class name already in use' },
+  tax_rate_exists: { status: 409, title: 'A rate for this class and place exists' },
+  promo_code_taken: { status: 409, title: 'Promo code already exists' },
   // 413, 415
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
@@ -35,6 +43,11 @@ export const errorCodes = {
   address_limit_reached: { status: 422, title: 'Too many stored addresses' },
   cart_full: { status: 422, title: 'Too many lines in the cart' },
   purchase_limit_exceeded: { status: 422, title: 'Over the purchase limit per order' },
+  promo_code_invalid: { status: 422, title: 'Promo code cannot be used' },
+  address_required: { status: 422, title: 'A delivery address is required' },
+  shipping_unavailable: { status: 422, title: 'No shipping rate for this address' },
+  unknown_variant: { status: 422, title: 'Unknown product variant' },
+  variant_unavailable: { status: 422, title: 'Product variant cannot be bought' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx
