@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -182,4 +182,97 @@ export const promoCodes = pgTable('promo_codes', {
 }, (t) => [
   check('promo_codes_type_check', sql`${t.codeType} in ('percentage', 'fixed', 'free_shipping')`),
   check('promo_codes_dates_check', sql`${t.startsAt} is null or ${t.expiresAt} is null or ${t.startsAt} < ${t.expiresAt}`),
+]);
+
+/** An address as it was when the order was placed (the seed's address object). */
+export interface AddressSnapshot {
+  first_name: string;
+  last_name: string;
+  street_address: string;
+  city: string;
+  postal_code: string;
+  state: string;
+  country: string;
+  email: string;
+  phone_number: string;
+}
+
+export const orderStatuses = ['pending', 'approved', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export const paymentStatuses = ['unpaid', 'pending', 'paid', 'partially_paid', 'overpaid', 'refunded', 'failed'] as const;
+
+/**
+ * A placed order: prices, tax rates, discount and addresses are snapshots, so later catalog or
+ * rate changes never alter it. Amounts in minor units of `currency`.
+ */
+export const orders = pgTable('orders', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  alias: text('alias').notNull().unique(),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  /** Normalised email of the buyer (the user's, or the guest's from the address). */
+  email: text('email'),
+  /** SHA-256 of the guest's order token. */
+  orderTokenHash: text('order_token_hash'),
+  /** The admin who placed it for the customer, if any. */
+  placedBy: integer('placed_by').references(() => users.id, { onDelete: 'set null' }),
+  status: text('status', { enum: orderStatuses }).notNull().default('pending'),
+  paymentStatus: text('payment_status', { enum: paymentStatuses }).notNull().default('unpaid'),
+  currency: text('currency').notNull(),
+  pricesIncludeTax: boolean('prices_include_tax').notNull(),
+  subtotal: minorUnits('subtotal').notNull(),
+  discount: minorUnits('discount').notNull(),
+  discountName: text('discount_name'),
+  promoCodeId: integer('promo_code_id').references(() => promoCodes.id, { onDelete: 'set null' }),
+  promoCode: text('promo_code'),
+  shippingMethodId: integer('shipping_method_id').references(() => shippingMethods.id, { onDelete: 'set null' }),
+  shippingName: text('shipping_name'),
+  shippingFee: minorUnits('shipping_fee').notNull(),
+  shippingTaxRate: numeric('shipping_tax_rate', { precision: 7, scale: 4 }),
+  shippingTax: minorUnits('shipping_tax').notNull(),
+  estimatedTax: minorUnits('estimated_tax').notNull(),
+  totalWithoutTax: minorUnits('total_without_tax').notNull(),
+  total: minorUnits('total').notNull(),
+  totalItems: integer('total_items').notNull(),
+  shippingAddress: jsonb('shipping_address').$type<AddressSnapshot>(),
+  billingAddress: jsonb('billing_address').$type<AddressSnapshot>(),
+  note: text('note').notNull().default(''),
+  ...timestamps,
+}, (t) => [
+  index('orders_user_idx').on(t.userId, t.id),
+  index('orders_email_idx').on(t.email),
+  index('orders_status_idx').on(t.status, t.id),
+  index('orders_created_idx').on(t.createdAt),
+]);
+
+export const orderLines = pgTable('order_lines', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  orderId: integer('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
+  variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+  productId: integer('product_id'),
+  alias: text('alias').notNull(),
+  name: text('name').notNull(),
+  sku: text('sku'),
+  quantity: integer('quantity').notNull(),
+  unitPrice: minorUnits('unit_price').notNull(),
+  subtotal: minorUnits('subtotal').notNull(),
+  discount: minorUnits('discount').notNull(),
+  taxClassName: text('tax_class_name'),
+  taxRate: numeric('tax_rate', { precision: 7, scale: 4 }).notNull(),
+  tax: minorUnits('tax').notNull(),
+  total: minorUnits('total').notNull(),
+  /** Whether stock was taken for this line (tracked, non-backorder), so a cancel gives it back. */
+  stockReserved: boolean('stock_reserved').notNull().default(false),
+}, (t) => [index('order_lines_order_idx').on(t.orderId)]);
+
+/** One use of a promo code by one order; released when the order is cancelled. */
+export const promoCodeRedemptions = pgTable('promo_code_redemptions', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  promoCodeId: integer('promo_code_id').notNull().references(() => promoCodes.id, { onDelete: 'cascade' }),
+  orderId: integer('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  email: text('email'),
+  releasedAt: timestamp('released_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  index('promo_redemptions_user_idx').on(t.promoCodeId, t.userId),
+  index('promo_redemptions_email_idx').on(t.promoCodeId, t.email),
 ]);
