@@ -1,0 +1,163 @@
+import type { RoundingMode } from '../shared/money.js';
+
+/**
+ * What goes into and comes out of `priceOrder`. Every amount is an integer number of minor units
+ * of the store currency (a safe integer, suffix `Minor`); every other decimal quantity (tax rates
+ * in percent, weights, percentages) is a decimal string, so nothing is ever a float.
+ */
+
+/** The store settings that change figures (SPEC section 2). */
+export interface PricingConfig {
+  /** ISO 4217 code of the store currency; its precision comes from Intl, unknown codes are refused. */
+  currency: string;
+  /** Used at every rounding step: discount, per-kg shipping, each line's tax, shipping tax. */
+  roundingMode: RoundingMode;
+  /** Prices are gross (tax included) and tax is extracted from them, instead of added on top. */
+  pricesIncludeTax: boolean;
+  /** Shipping carries tax (see `PricingInput.shippingTaxRate` for which rate). */
+  shippingTaxable: boolean;
+}
+
+/** A product's tax class, as far as pricing cares. */
+export interface TaxClassRef {
+  id: number;
+  /** Shown in `tax_details[].tax_class`. */
+  name: string;
+}
+
+/** One order line as the catalog resolved it: current price, weight and tax class of the variant. */
+export interface PricingLine {
+  /** The variant's alias; lines with the same alias are summed into one. */
+  alias: string;
+  variantId: number;
+  /** Promo codes scoped to products match on this. */
+  productId: number;
+  name: string;
+  /** A positive whole number. */
+  quantity: number;
+  /** Unit price in minor units: net of tax, or gross when `pricesIncludeTax`. */
+  unitPriceMinor: number;
+  /** Weight of one unit in grams as a decimal string (`"450.5"`); null counts as weightless. */
+  weightGrams: string | null;
+  /** Null: the line is never taxed. */
+  taxClass: TaxClassRef | null;
+}
+
+/** The part of a shipping rate that sets the fee, once the rate has been chosen for the order. */
+export interface ShippingBracket {
+  /** Lower end of the weight bracket in kg (decimal string); the per-kg rate counts from here. */
+  weightMinKg: string;
+  /** Upper end in kg (decimal string, inclusive); null or absent means no upper limit. */
+  weightMaxKg?: string | null;
+  baseRateMinor: number;
+  /** Charged per kg above `weightMinKg`, pro rata (not per started kg), rounded once. */
+  perKgRateMinor: number;
+}
+
+/**
+ * How the order ships: a method's rate chosen with `selectShippingRate` (fee computed from the
+ * order weight), or an amount an admin typed in.
+ */
+export type PricingShipping =
+  | { type: 'rate'; methodName: string; rate: ShippingBracket }
+  | { type: 'custom'; name: string; amountMinor: number };
+
+/**
+ * The discount on the order: a promo code that already passed `checkPromoCode` (eligibility is
+ * not re-checked here), or an admin's custom amount on the whole order. Percentages are decimal
+ * strings in percent (`"12.5"`, up to 4 decimals); a fixed value is in minor units. A missing,
+ * null or empty `applicableProductIds` means every line is eligible.
+ */
+export type PricingDiscount =
+  | { type: 'percentage'; code: string; value: string; applicableProductIds?: readonly number[] | null }
+  | { type: 'fixed'; code: string; value: number; applicableProductIds?: readonly number[] | null }
+  | { type: 'free_shipping'; code: string }
+  | { type: 'custom'; name: string; amountMinor: number };
+
+export interface PricingInput {
+  config: PricingConfig;
+  lines: readonly PricingLine[];
+  /**
+   * The tax rate in percent (decimal string, up to 4 decimals) of each tax class id, already
+   * resolved for the delivery address with `resolveTaxRates`. A class missing here is taxed at 0.
+   * Empty when there is no delivery address yet.
+   */
+  taxRates: ReadonlyMap<number, string>;
+  shipping: PricingShipping | null;
+  discount: PricingDiscount | null;
+  /**
+   * Rate in percent for shipping when `config.shippingTaxable`. Absent or null: the highest rate
+   * applied to any line of the order (0 if no line has one). Ignored when shipping is not taxable.
+   */
+  shippingTaxRate?: string | null;
+}
+
+/** One priced line. With `pricesIncludeTax`, `subtotalMinor` and `totalMinor` are gross and
+ * `taxMinor` is the part of the total that is tax. */
+export interface PricedLine {
+  alias: string;
+  variantId: number;
+  productId: number;
+  name: string;
+  quantity: number;
+  unitPriceMinor: number;
+  /** unit price × quantity */
+  subtotalMinor: number;
+  /** This line's share of the order discount (largest remainder). */
+  discountMinor: number;
+  taxClass: TaxClassRef | null;
+  /** Percent applied, canonical decimal string without trailing zeros (`"7.25"`, `"0"`). */
+  taxRate: string;
+  taxMinor: number;
+  /** subtotal − discount + tax; with prices including tax, subtotal − discount (tax inside). */
+  totalMinor: number;
+}
+
+/** Tax collected per tax class and rate; shipping tax is its own entry named "Shipping". */
+export interface TaxDetail {
+  kind: 'lines' | 'shipping';
+  /** Null for the shipping entry. */
+  taxClassId: number | null;
+  taxClassName: string;
+  /** Percent, canonical decimal string (`"7.25"`). */
+  taxRate: string;
+  taxMinor: number;
+}
+
+/** The figures of SPEC section 6, in minor units; `presentPricedOrder` turns them into the wire shape. */
+export interface PricedOrder {
+  currency: string;
+  pricesIncludeTax: boolean;
+  lines: PricedLine[];
+  /** Σ quantities. */
+  totalItems: number;
+  /** Σ quantity × unit weight, decimal string in grams. */
+  weightGrams: string;
+  subtotalMinor: number;
+  discountMinor: number;
+  /** `"Promo code SAVE10 (10%)"`, the admin's name for a custom discount, or null. */
+  discountName: string | null;
+  /** The promo code applied (for recording usage), or null. */
+  promoCode: string | null;
+  /** After a free-shipping code: 0. Gross when prices include tax and shipping is taxable. */
+  shippingFeeMinor: number;
+  shippingName: string | null;
+  /** Percent applied to shipping, or null when shipping carries no tax. */
+  shippingTaxRate: string | null;
+  shippingTaxMinor: number;
+  /** Σ line tax + shipping tax (extracted, not added, when prices include tax). */
+  estimatedTaxMinor: number;
+  /** total − estimated tax. */
+  totalWithoutTaxMinor: number;
+  /** What the customer pays and a gateway is asked to charge. */
+  totalMinor: number;
+  taxDetails: TaxDetail[];
+}
+
+/** Where the order is delivered, as far as rates care. Empty strings count as absent. */
+export interface PricingAddress {
+  /** ISO 3166-1 alpha-2, any case. */
+  country: string;
+  state?: string | null;
+  city?: string | null;
+}
