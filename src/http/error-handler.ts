@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode, errorCodes, type FieldError } from '../shared/errors.js';
 
-interface ValidationIssue {
+export interface ValidationIssue {
   instancePath: string;
   keyword: string;
   params: Record<string, unknown>;
@@ -27,16 +27,20 @@ function toFieldError(issue: ValidationIssue, context: string): FieldError {
   }
 }
 
+/** A 422 listing every schema violation Ajv found, fields named the way the client sent them. */
+export function validationProblem(issues: readonly ValidationIssue[], context: string): DomainError {
+  const errors = issues.map((i) => toFieldError(i, context));
+  // Collapse the duplicates Ajv reports for anyOf branches on the same field.
+  const unique = [...new Map(errors.map((e) => [`${e.field}\u0000${e.message}`, e])).values()];
+  return new DomainError('validation_error', {
+    detail: unique.map((e) => `${e.field} ${e.message}`).join('; '),
+    errors: unique,
+  });
+}
+
 function problemFromFastifyError(error: FastifyError): DomainError | undefined {
   if (error.validation) {
-    const issues = error.validation as unknown as ValidationIssue[];
-    const errors = issues.map((i) => toFieldError(i, error.validationContext ?? 'body'));
-    // Collapse the duplicates Ajv reports for anyOf branches on the same field.
-    const unique = [...new Map(errors.map((e) => [`${e.field}\u0000${e.message}`, e])).values()];
-    return new DomainError('validation_error', {
-      detail: unique.map((e) => `${e.field} ${e.message}`).join('; '),
-      errors: unique,
-    });
+    return validationProblem(error.validation as unknown as ValidationIssue[], error.validationContext ?? 'body');
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -18,3 +18,8 @@ const urlAjv = addFormats(new Ajv({ ...common, coerceTypes: true }));
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema);
+
+/** A validator for a JSON document validated like a request body, for payloads that arrive elsewhere. */
+export function compileBodyValidator(schema: object) {
+  return bodyAjv.compile(schema);
+}

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { type ValidationIssue, validationProblem } from '../http/error-handler.js';
+import { parseJson, readJsonBody } from '../http/raw-json.js';
+import { optionalBearerAuth, problems } from '../http/schemas.js';
+import { compileBodyValidator } from '../http/validation.js';
+import { presentPricedOrder } from '../pricing/pricing.presenter.js';
+import { DomainError } from '../shared/errors.js';
+import type { CurrencyFormat } from '../shared/money.js';
+import { type OrderPayload, orderPayloadSchema } from './order-payload.schema.js';
+import { quoteOrder } from './order-quote.service.js';
+import { PricedOrderSchema } from './order-result.schema.js';
+
+export interface EstimateDeps {
+  db: Db;
+  config: Config;
+  money: CurrencyFormat;
+}
+
+export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const Payload = orderPayloadSchema(deps.config);
+    const validate = compileBodyValidator(Payload);
+    const url = '/order/storefront/api/estimate/';
+    const common = {
+      tags: ['orders'],
+      security: optionalBearerAuth,
+      response: { 200: PricedOrderSchema, ...problems(400, 401, 403, 404, 413, 415, 422) },
+    };
+    const estimate = async (request: FastifyRequest, payload: OrderPayload) =>
+      presentPricedOrder((await quoteOrder(deps, deps.db, request.principal, payload)).priced);
+
+    app.get(url, {
+      schema: {
+        ...common,
+        summary: 'Estimate an order: the payload as a JSON body on the GET, or URL-encoded JSON in ?payload=',
+        description: 'Changes nothing. Same payload and figures as placement. POST to the same path for clients that cannot send a body on GET.',
+        querystring: Type.Object({ payload: Type.Optional(Type.String({ description: 'URL-encoded JSON order payload' })) }),
+      },
+    }, async (request) => {
+      const fromQuery = request.query.payload;
+      const body = await readJsonBody(request.raw);
+      if (fromQuery !== undefined && body !== undefined) {
+        throw new DomainError('bad_request', { detail: 'send the payload either as the body or as ?payload=, not both' });
+      }
+      const payload = fromQuery !== undefined ? parseJson(fromQuery, 'the payload query parameter') : body;
+      if (payload === undefined) {
+        throw new DomainError('validation_error', { detail: 'the order payload is missing', errors: [{ field: 'variants', message: 'is required' }] });
+      }
+      if (!validate(payload)) throw validationProblem((validate.errors ?? []) as ValidationIssue[], 'body');
+      return estimate(request, payload as OrderPayload);
+    });
+
+    app.post(url, {
+      schema: { ...common, summary: 'Estimate an order (the same as GET, for clients that cannot send a body on GET)', body: Payload },
+    }, async (request) => estimate(request, request.body));
+  };
+}

@@ -1,0 +1,40 @@
+import { type Static, Type } from 'typebox';
+import { addressFields } from '../addresses/address.schema.js';
+import { StrictObject } from '../http/schemas.js';
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Amount = StrictObject({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  price: Type.String({ maxLength: 32, description: 'Decimal string in the store currency, e.g. "15.00"' }),
+});
+
+/** An address given inline: every field optional but the country (taxes and shipping need it). */
+export const InlineAddress = StrictObject({
+  ...Object.fromEntries(Object.entries(addressFields).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof typeof addressFields]: ReturnType<typeof Type.Optional<(typeof addressFields)[K]>>
+  },
+  country: addressFields.country,
+});
+
+/** The order payload of the seed's section 2.2, shared by estimate and every placement. */
+export function orderPayloadSchema(limits: { maxLineQuantity: number }) {
+  return StrictObject({
+    variants: Type.Array(StrictObject({
+      alias: Type.String({ minLength: 1, maxLength: 100 }),
+      quantity: Type.Integer({ minimum: 1, maximum: limits.maxLineQuantity, default: 1 }),
+    }), { minItems: 1, maxItems: 1000, description: 'Lines by variant alias; lines with the same alias are summed' }),
+    shipping_address: Type.Optional(InlineAddress),
+    shipping_address_id: Type.Optional(Id),
+    billing_address: Type.Optional(InlineAddress),
+    billing_address_id: Type.Optional(Id),
+    shipping_method_id: Type.Optional(Id),
+    custom_shipping_amount: Type.Optional(Amount),
+    custom_discount_amount: Type.Optional(Amount),
+    promocode: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    customer_id: Type.Optional(Id),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+  });
+}
+
+export type OrderPayload = Static<ReturnType<typeof orderPayloadSchema>>;
+export type InlineAddressInput = Static<typeof InlineAddress>;

@@ -1,0 +1,219 @@
+import { type AddressRow, findOwnAddress } from '../addresses/addresses.repository.js';
+import { normaliseCountry } from '../addresses/address.schema.js';
+import { normaliseEmail } from '../auth/email.js';
+import type { Principal } from '../auth/tokens.js';
+import { findUserById } from '../auth/users.repository.js';
+import type { Config } from '../config.js';
+import type { Db, Tx } from '../db/client.js';
+import type { AddressSnapshot } from '../db/schema.js';
+import { priceOrder } from '../pricing/pricing.calculator.js';
+import type { PricedOrder, PricingDiscount, PricingLine, PricingShipping } from '../pricing/pricing.types.js';
+import { checkPromoCode, normalisePromoCode, promoCodeDiscount } from '../pricing/promo-code.eligibility.js';
+import { orderWeightGrams, selectShippingRate } from '../pricing/shipping-rate.selector.js';
+import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
+import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
+import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
+import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
+import {
+  activeShippingMethod, defaultAddress, hasPreviousOrders, type OrderableVariant, promoByCode, redemptionsBy,
+  shippingRateCandidates, taxRateCandidates, variantsByAlias,
+} from './order-quote.repository.js';
+
+export interface QuoteDeps {
+  config: Config;
+  money: CurrencyFormat;
+  now?: () => Date;
+}
+
+/** Who the order is for: a user (signed in, or chosen by an admin), or a guest known by email. */
+export interface OrderCustomer {
+  userId: number | null;
+  email: string | null;
+}
+
+/** Everything a placement needs besides the figures: resolved references and snapshots. */
+export interface OrderQuote {
+  priced: PricedOrder;
+  customer: OrderCustomer;
+  shippingAddress: AddressSnapshot | null;
+  billingAddress: AddressSnapshot | null;
+  shippingMethodId: number | null;
+  promo: { id: number; code: string } | null;
+  /** The catalog rows of the lines, by alias (stock and limits are checked again at placement). */
+  variants: Map<string, OrderableVariant>;
+  note: string;
+}
+
+function snapshot(input: InlineAddressInput, field: string): AddressSnapshot {
+  const text = (v: string | undefined) => (v ?? '').trim();
+  const email = text(input.email);
+  return {
+    first_name: text(input.first_name), last_name: text(input.last_name), street_address: text(input.street_address),
+    city: text(input.city), postal_code: text(input.postal_code), state: text(input.state),
+    country: normaliseCountry(input.country, `${field}.country`),
+    email: email === '' ? '' : normaliseEmail(email, `${field}.email`), phone_number: text(input.phone_number),
+  };
+}
+
+function storedSnapshot(row: AddressRow): AddressSnapshot {
+  return {
+    first_name: row.firstName, last_name: row.lastName, street_address: row.streetAddress, city: row.city,
+    postal_code: row.postalCode, state: row.state, country: row.country, email: row.email, phone_number: row.phoneNumber,
+  };
+}
+
+function amount(money: CurrencyFormat, text: string, field: string): number {
+  try {
+    const minor = money.parse(text);
+    if (minor < 0) throw new MoneyFormatError('must not be negative');
+    return minor;
+  } catch (err) {
+    if (err instanceof MoneyFormatError) throw invalidField(field, `${err.message} (${money.currency})`);
+    throw err;
+  }
+}
+
+/** Admin-only fields and the pairs of fields that exclude each other (SPEC 6). */
+function checkPayloadRules(payload: OrderPayload, principal: Principal | null): void {
+  const adminOnly = (['customer_id', 'custom_shipping_amount', 'custom_discount_amount'] as const).filter((f) => payload[f] !== undefined);
+  if (adminOnly.length > 0 && principal?.role !== 'admin') {
+    throw new DomainError('forbidden', { detail: `${adminOnly.join(', ')} may only be sent by an admin`, errors: adminOnly.map((field) => ({ field, message: 'is for admins only' })) });
+  }
+  const exclusive: [keyof OrderPayload, keyof OrderPayload][] = [
+    ['shipping_address', 'shipping_address_id'], ['billing_address', 'billing_address_id'],
+    ['customer_id', 'shipping_address'], ['customer_id', 'shipping_address_id'],
+    ['promocode', 'custom_discount_amount'], ['shipping_method_id', 'custom_shipping_amount'],
+  ];
+  for (const [a, b] of exclusive) {
+    if (payload[a] !== undefined && payload[b] !== undefined) {
+      throw new DomainError('validation_error', { detail: `send ${a} or ${b}, not both`, errors: [{ field: b, message: `cannot be sent together with ${a}` }] });
+    }
+  }
+}
+
+async function resolveAddress(db: Db | Tx, inline: InlineAddressInput | undefined, id: number | undefined, ownerId: number | null, field: string) {
+  if (inline) return snapshot(inline, field);
+  if (id === undefined) return null;
+  const row = ownerId === null ? undefined : await findOwnAddress(db as Db, ownerId, id);
+  if (!row) throw new DomainError('not_found', { detail: `address ${id} not found`, errors: [{ field: `${field}_id`, message: 'names none of your addresses' }] });
+  return storedSnapshot(row);
+}
+
+/** Sums lines with the same alias and finds their variants; unknown or unbuyable ones are a 422. */
+async function resolveLines(db: Db | Tx, payload: OrderPayload, maxLineQuantity: number) {
+  const quantities = new Map<string, { quantity: number; index: number }>();
+  payload.variants.forEach((line, index) => {
+    const seen = quantities.get(line.alias);
+    quantities.set(line.alias, { quantity: (seen?.quantity ?? 0) + line.quantity, index: seen?.index ?? index });
+  });
+  const variants = await variantsByAlias(db, [...quantities.keys()]);
+  const unknown: FieldError[] = [];
+  const unbuyable: FieldError[] = [];
+  const lines: PricingLine[] = [];
+  for (const [alias, { quantity, index }] of quantities) {
+    const variant = variants.get(alias);
+    if (!variant) unknown.push({ field: `variants[${index}].alias`, message: `no product variant has the alias "${alias}"` });
+    else if (!variant.buyable) unbuyable.push({ field: `variants[${index}].alias`, message: `"${alias}" can no longer be bought` });
+    else {
+      if (quantity > maxLineQuantity) throw invalidField(`variants[${index}].quantity`, `adds up to ${quantity} for "${alias}", over the maximum of ${maxLineQuantity}`);
+      if (variant.purchaseLimitPerOrder !== null && quantity > variant.purchaseLimitPerOrder) {
+        throw new DomainError('purchase_limit_exceeded', {
+          detail: `at most ${variant.purchaseLimitPerOrder} of "${alias}" per order`,
+          errors: [{ field: `variants[${index}].quantity`, message: `over the limit of ${variant.purchaseLimitPerOrder} per order` }],
+          extra: { product_variant_id: variant.id, limit: variant.purchaseLimitPerOrder },
+        });
+      }
+      lines.push({
+        alias, variantId: variant.id, productId: variant.productId, name: variant.name, quantity,
+        unitPriceMinor: variant.price, weightGrams: variant.weightGrams,
+        taxClass: variant.taxClassId === null ? null : { id: variant.taxClassId, name: variant.taxClassName ?? '' },
+      });
+    }
+  }
+  if (unknown.length > 0) throw new DomainError('unknown_variant', { detail: unknown.map((e) => `${e.field}: ${e.message}`).join('; '), errors: unknown });
+  if (unbuyable.length > 0) throw new DomainError('variant_unavailable', { detail: unbuyable.map((e) => `${e.field}: ${e.message}`).join('; '), errors: unbuyable });
+  return { lines, variants };
+}
+
+/**
+ * Resolves and prices an order payload for a caller: the one function behind the estimate and
+ * every placement, so both give the same figures. Pass the placement's transaction as `db` so the
+ * promo-code counts are read where they are enforced.
+ */
+export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Principal | null, payload: OrderPayload): Promise<OrderQuote> {
+  const { config, money } = deps;
+  checkPayloadRules(payload, principal);
+
+  let customer: OrderCustomer = { userId: principal?.userId ?? null, email: null };
+  let shippingAddress: AddressSnapshot | null;
+  if (payload.customer_id !== undefined) {
+    const user = await findUserById(db as Db, payload.customer_id);
+    if (!user) throw invalidField('customer_id', 'names no customer');
+    customer = { userId: user.id, email: user.email };
+    const stored = await defaultAddress(db, user.id);
+    shippingAddress = stored ? storedSnapshot(stored) : null;
+  } else {
+    if (principal) customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
+    shippingAddress = await resolveAddress(db, payload.shipping_address, payload.shipping_address_id, principal?.userId ?? null, 'shipping_address');
+  }
+  const billingAddress = await resolveAddress(db, payload.billing_address, payload.billing_address_id, principal?.userId ?? null, 'billing_address') ?? shippingAddress;
+  if (customer.userId === null) {
+    const email = shippingAddress?.email || billingAddress?.email;
+    customer.email = email ? email : null;
+  }
+
+  const { lines, variants } = await resolveLines(db, payload, config.maxLineQuantity);
+
+  const classIds = [...new Set(lines.flatMap((l) => (l.taxClass ? [l.taxClass.id] : [])))];
+  const taxRates = shippingAddress
+    ? resolveTaxRates(await taxRateCandidates(db, shippingAddress.country, classIds), shippingAddress)
+    : new Map<number, string>();
+
+  let shipping: PricingShipping | null = null;
+  if (payload.custom_shipping_amount) {
+    shipping = { type: 'custom', name: payload.custom_shipping_amount.name, amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price') };
+  } else if (payload.shipping_method_id !== undefined) {
+    if (!shippingAddress) throw new DomainError('address_required', { detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)' });
+    const method = await activeShippingMethod(db, payload.shipping_method_id);
+    if (!method) throw invalidField('shipping_method_id', 'names no active shipping method');
+    const rate = selectShippingRate(await shippingRateCandidates(db, method.id), shippingAddress, orderWeightGrams(lines));
+    if (!rate) throw new DomainError('shipping_unavailable', { detail: `${method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight` });
+    shipping = { type: 'rate', methodName: method.name, rate };
+  }
+
+  let discount: PricingDiscount | null = null;
+  let promo: OrderQuote['promo'] = null;
+  if (payload.custom_discount_amount) {
+    discount = { type: 'custom', name: payload.custom_discount_amount.name, amountMinor: amount(money, payload.custom_discount_amount.price, 'custom_discount_amount.price') };
+  } else if (payload.promocode !== undefined) {
+    const row = await promoByCode(db, normalisePromoCode(payload.promocode));
+    if (!row) throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(payload.promocode)}` });
+    const record = {
+      code: row.code, codeType: row.codeType, isActive: row.isActive, startsAt: row.startsAt, expiresAt: row.expiresAt,
+      // Fixed values are stored in minor units; the pricing module reads them as money strings.
+      value: row.codeType === 'fixed' ? money.format(Number(row.value)) : row.value,
+      minPurchaseMinor: row.minPurchaseAmount, redemptionLimit: row.redemptionLimit, usageLimitPerCustomer: row.usageLimitPerCustomer,
+      specificCustomerIds: row.specificCustomers, applicableProductIds: row.applicableProducts, newCustomersOnly: row.newCustomersOnly,
+    };
+    const [byCustomer, previous] = await Promise.all([redemptionsBy(db, row.id, customer), hasPreviousOrders(db, customer)]);
+    const check = checkPromoCode({
+      promo: record,
+      usage: { total: row.timesUsed, byCustomer },
+      customer: { ...customer, hasPreviousOrders: previous },
+      order: { currency: money.currency, subtotalMinor: lines.reduce((s, l) => s + l.unitPriceMinor * l.quantity, 0), productIds: lines.map((l) => l.productId) },
+      now: deps.now?.() ?? new Date(),
+    });
+    if (!check.ok) throw new DomainError('promo_code_invalid', { detail: check.detail, extra: { rule: check.rule } });
+    discount = promoCodeDiscount(record, money.currency);
+    promo = { id: row.id, code: row.code };
+  }
+
+  const priced = priceOrder({
+    config: { currency: money.currency, roundingMode: config.roundingMode, pricesIncludeTax: config.pricesIncludeTax, shippingTaxable: config.shippingTaxable },
+    lines, taxRates, shipping, discount,
+  });
+  return {
+    priced, customer, shippingAddress, billingAddress, promo, variants,
+    shippingMethodId: payload.shipping_method_id ?? null, note: payload.note ?? '',
+  };
+}

@@ -1,0 +1,33 @@
+import { Type } from 'typebox';
+
+const Money = Type.String({ description: 'Decimal string with the store currency\'s exact precision' });
+const Nullable = Type.Union([Type.String(), Type.Null()]);
+
+/** The priced order of SPEC 6 "Result": the estimate's answer, and the figures of a placed order. */
+export const pricedOrderFields = {
+  currency: Type.String(),
+  subtotal: Money,
+  discount: Money,
+  discount_name: Nullable,
+  shipping_fee: Money,
+  shipping_name: Nullable,
+  estimated_tax: Money,
+  total_without_tax: Money,
+  total: Money,
+  total_items: Type.Integer(),
+  lines: Type.Array(Type.Object({
+    alias: Type.String(),
+    product_variant_id: Type.Integer(),
+    name: Type.String(),
+    quantity: Type.Integer(),
+    unit_price: Money,
+    subtotal: Money,
+    discount: Money,
+    tax_rate: Type.String({ description: 'Percent, e.g. "15.00"' }),
+    tax: Money,
+    total: Money,
+  })),
+  tax_details: Type.Array(Type.Object({ tax_class: Type.String(), tax_percentage: Type.String(), tax_amount: Money })),
+};
+
+export const PricedOrderSchema = Type.Object(pricedOrderFields);
