@@ -44,7 +44,9 @@ const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'n
 /** Upper-cases an ISO 3166-1 alpha-2 code and refuses codes that name no region. */
 export function normaliseCountry(raw: string, field = 'country'): string {
   const code = raw.trim().toUpperCase();
-  if (!/^[A-Z]{2}$/.test(code) || regionNames.of(code) === undefined) {
+  // User-assigned codes (AA, QM–QZ, XA–XZ, ZZ) name no country; Kosovo's XK is the one in common use.
+  const userAssigned = /^(AA|Q[M-Z]|X[A-Z]|ZZ)$/.test(code) && code !== 'XK';
+  if (!/^[A-Z]{2}$/.test(code) || userAssigned || regionNames.of(code) === undefined) {
     throw invalidField(field, 'must be an ISO 3166-1 alpha-2 country code such as "US"');
   }
   return code;
