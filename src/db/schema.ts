@@ -276,3 +276,16 @@ export const promoCodeRedemptions = pgTable('promo_code_redemptions', {
   index('promo_redemptions_user_idx').on(t.promoCodeId, t.userId),
   index('promo_redemptions_email_idx').on(t.promoCodeId, t.email),
 ]);
+
+/**
+ * The first successful answer to a request sent with an Idempotency-Key, kept so a retry gets the
+ * same answer instead of a second order. Keys are scoped to the caller and kept 24 hours.
+ */
+export const idempotencyKeys = pgTable('idempotency_keys', {
+  scope: text('scope').notNull(),
+  key: text('key').notNull(),
+  requestHash: text('request_hash').notNull(),
+  responseStatus: integer('response_status').notNull(),
+  responseBody: jsonb('response_body').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)]);
