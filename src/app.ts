@@ -19,6 +19,7 @@ import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
 import { estimateRoutes } from './orders/estimate.routes.js';
+import { placementRoutes } from './orders/placement.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
 import { taxAdminRoutes } from './tax/tax.routes.js';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shippingStorefrontRoutes({ db, money }));
   await app.register(promoCodeAdminRoutes({ db, money }));
   await app.register(estimateRoutes({ db, config, money }));
+  await app.register(placementRoutes({ db, config, money }));
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

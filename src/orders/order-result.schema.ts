@@ -31,3 +31,12 @@ export const pricedOrderFields = {
 };
 
 export const PricedOrderSchema = Type.Object(pricedOrderFields);
+
+export const PlacedOrderSchema = Type.Object({
+  ...pricedOrderFields,
+  order_id: Type.Integer(),
+  order_alias: Type.String(),
+  status: Type.String(),
+  payment_status: Type.String(),
+  order_token: Type.Optional(Type.String({ description: 'Guests only: send it as X-Order-Token to read the order or pay for it' })),
+});

@@ -35,6 +35,7 @@ export const errorCodes = {
   tax_class_taken: { status: 409, title: 'Tax class name already in use' },
   tax_rate_exists: { status: 409, title: 'A rate for this class and place exists' },
   promo_code_taken: { status: 409, title: 'Promo code already exists' },
+  invalid_transition: { status: 409, title: 'Order status cannot change that way' },
   // 413, 415
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
@@ -47,6 +48,8 @@ export const errorCodes = {
   address_required: { status: 422, title: 'A delivery address is required' },
   shipping_unavailable: { status: 422, title: 'No shipping rate for this address' },
   unknown_variant: { status: 422, title: 'Unknown product variant' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with another request' },
+  email_required: { status: 422, title: 'A guest order needs an email' },
   variant_unavailable: { status: 422, title: 'Product variant cannot be bought' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
+import { idempotencyKeys } from '../db/schema.js';
+import { DomainError } from '../shared/errors.js';
+
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+/** A stable digest of what was asked: the operation and its payload with keys in a fixed order. */
+export function requestHash(operation: string, payload: unknown): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    }
+    return value;
+  };
+  return createHash('sha256').update(JSON.stringify([operation, canonical(payload)])).digest('hex');
+}
+
+/** Checks the Idempotency-Key header: 1 to 255 visible ASCII characters. */
+export function idempotencyKeyFrom(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(header)) {
+    throw new DomainError('validation_error', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters', errors: [{ field: 'headers.idempotency-key', message: 'is malformed' }] });
+  }
+  return header;
+}
+
+/**
+ * Runs `work` once per (scope, key) inside the caller's transaction. The key is claimed first, so a
+ * concurrent request with the same key waits on the claim and then answers with the stored
+ * response instead of doing the work again. A failed attempt rolls its claim back with it, so
+ * only successful answers are remembered. The same key with another payload is a 422.
+ */
+export async function onceForKey(
+  tx: Tx,
+  claim: { scope: string; key: string; requestHash: string },
+  work: () => Promise<StoredResponse>,
+): Promise<StoredResponse> {
+  await tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key),
+    lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)));
+  const claimed = await tx.insert(idempotencyKeys)
+    .values({ ...claim, responseStatus: 0, responseBody: {} })
+    .onConflictDoNothing().returning({ key: idempotencyKeys.key });
+  if (claimed.length === 0) {
+    const [stored] = await tx.select().from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
+    if (!stored) throw new DomainError('conflict', { detail: 'a request with this Idempotency-Key is in progress; retry shortly' });
+    if (stored.requestHash !== claim.requestHash) {
+      throw new DomainError('idempotency_key_reused', { detail: 'this Idempotency-Key was used with a different request; use a new key' });
+    }
+    return { status: stored.responseStatus, body: stored.responseBody };
+  }
+  const response = await work();
+  await tx.update(idempotencyKeys).set({ responseStatus: response.status, responseBody: response.body })
+    .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
+  return response;
+}
+
+/** Deletes keys past their 24 hours; returns how many. */
+export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
+  const rows = await db.delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`))
+    .returning({ key: idempotencyKeys.key });
+  return rows.length;
+}

@@ -1,0 +1,60 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Tx } from '../db/client.js';
+import { cartItems, carts, orderLines, orders, productVariants, promoCodeRedemptions, promoCodes } from '../db/schema.js';
+
+/** Locks the variants' rows in id order (so concurrent orders never deadlock) and returns their stock. */
+export async function lockStock(tx: Tx, variantIds: number[]): Promise<Map<number, number>> {
+  if (variantIds.length === 0) return new Map();
+  const rows = await tx.select({ id: productVariants.id, stock: productVariants.stock }).from(productVariants)
+    .where(inArray(productVariants.id, variantIds)).orderBy(asc(productVariants.id)).for('update');
+  return new Map(rows.map((r) => [r.id, r.stock]));
+}
+
+/** Takes the given quantities off the locked variants' stock, in one statement. */
+export async function takeStock(tx: Tx, take: { variantId: number; quantity: number }[]): Promise<void> {
+  if (take.length === 0) return;
+  const values = sql.join(take.map((t) => sql`(${t.variantId}::int, ${t.quantity}::int)`), sql`, `);
+  await tx.execute(sql`update ${productVariants} set stock = ${productVariants.stock} - d.q, updated_at = now()
+    from (values ${values}) as d(id, q) where ${productVariants.id} = d.id`);
+}
+
+/** Locks a promo code's row: placements with one code run one after another from here on. */
+export async function lockPromoCode(tx: Tx, code: string): Promise<void> {
+  await tx.select({ id: promoCodes.id }).from(promoCodes).where(eq(promoCodes.code, code)).for('update');
+}
+
+export async function recordRedemption(tx: Tx, input: { promoCodeId: number; orderId: number; userId: number | null; email: string | null }): Promise<void> {
+  await tx.update(promoCodes).set({ timesUsed: sql`${promoCodes.timesUsed} + 1` }).where(eq(promoCodes.id, input.promoCodeId));
+  await tx.insert(promoCodeRedemptions).values(input);
+}
+
+export async function insertOrder(tx: Tx, values: typeof orders.$inferInsert, lines: Omit<typeof orderLines.$inferInsert, 'orderId'>[]) {
+  const [order] = await tx.insert(orders).values(values).returning();
+  if (!order) throw new Error('insert returned no order');
+  if (lines.length > 0) await tx.insert(orderLines).values(lines.map((l) => ({ ...l, orderId: order.id })));
+  return order;
+}
+
+/**
+ * Takes what was ordered out of a cart: each variant's line loses the ordered quantity, and lines
+ * that reach zero go. Lines of variants not ordered stay.
+ */
+export async function reduceCart(tx: Tx, cartId: number, ordered: { variantId: number; quantity: number }[]): Promise<void> {
+  if (ordered.length === 0) return;
+  const values = sql.join(ordered.map((o) => sql`(${o.variantId}::int, ${o.quantity}::int)`), sql`, `);
+  await tx.execute(sql`delete from ${cartItems} using (values ${values}) as d(id, q)
+    where ${cartItems.cartId} = ${cartId} and ${cartItems.variantId} = d.id and ${cartItems.quantity} <= d.q`);
+  await tx.execute(sql`update ${cartItems} set quantity = ${cartItems.quantity} - d.q, updated_at = now()
+    from (values ${values}) as d(id, q) where ${cartItems.cartId} = ${cartId} and ${cartItems.variantId} = d.id`);
+}
+
+export async function lockCartOfUser(tx: Tx, userId: number): Promise<number | undefined> {
+  const [row] = await tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId)).for('update');
+  return row?.id;
+}
+
+export async function lockCartByTokenHash(tx: Tx, tokenHash: string): Promise<number | undefined> {
+  const [row] = await tx.select({ id: carts.id }).from(carts).where(and(eq(carts.tokenHash, tokenHash), isNull(carts.closedAt))).for('update');
+  return row?.id;
+}
+

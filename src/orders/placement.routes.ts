@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { cartTokenFrom } from '../cart/cart-token.js';
+import { optionalBearerAuth, problems } from '../http/schemas.js';
+import { idempotencyKeyFrom } from './idempotency.js';
+import { orderPayloadSchema } from './order-payload.schema.js';
+import { PlacedOrderSchema } from './order-result.schema.js';
+import { type PlacementDeps, type PlacementKind, placeOrder } from './placement.service.js';
+
+const operations: { path: string; kind: PlacementKind; summary: string }[] = [
+  { path: '/order/storefront/api/create/', kind: 'any', summary: 'Place an order (guest or signed in; an admin may place it for customer_id)' },
+  { path: '/order/storefront/api/guest-user-order-create/', kind: 'guest', summary: 'Place a guest order (needs an email in the shipping or billing address)' },
+  { path: '/order/storefront/api/user-order-create/', kind: 'user', summary: 'Place an order as a signed-in customer (401 without a valid token)' },
+];
+
+export function placementRoutes(deps: PlacementDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const body = orderPayloadSchema(deps.config);
+    for (const op of operations) {
+      app.post(op.path, {
+        schema: {
+          tags: ['orders'],
+          summary: op.summary,
+          description: 'Same payload and figures as the estimate. One transaction: stock, promo-code usage, the order and the cart update. '
+            + 'Send Idempotency-Key to make retries safe: the same key and payload answer with the first order.',
+          security: op.kind === 'user' ? [{ bearerAuth: [] }] : optionalBearerAuth,
+          headers: Type.Object({
+            'idempotency-key': Type.Optional(Type.String({ description: 'Makes the request safe to retry (kept 24 h)' })),
+            'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart to take the ordered items out of' })),
+          }),
+          body,
+          response: { 201: PlacedOrderSchema, ...problems(400, 401, 403, 404, 409, 422) },
+        },
+      }, async (request, reply) => {
+        let cartToken: string | undefined;
+        try {
+          cartToken = cartTokenFrom(request.headers['x-cart-token']);
+        } catch {
+          cartToken = undefined; // a malformed cart token never stops an order; it just updates no cart
+        }
+        const result = await placeOrder(deps, {
+          kind: op.kind,
+          principal: request.principal,
+          payload: request.body,
+          cartToken,
+          idempotencyKey: idempotencyKeyFrom(request.headers['idempotency-key']),
+        });
+        // Only successful placements (201) are ever stored for replay.
+        return reply.code(result.status as 201).send(result.body as never);
+      });
+    }
+  };
+}

@@ -1,0 +1,157 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/tokens.js';
+import { hashCartToken } from '../cart/cart-token.js';
+import type { Db, Tx } from '../db/client.js';
+import { presentPricedOrder } from '../pricing/pricing.presenter.js';
+import { normalisePromoCode } from '../pricing/promo-code.eligibility.js';
+import { DomainError, type FieldError } from '../shared/errors.js';
+import { onceForKey, requestHash, type StoredResponse } from './idempotency.js';
+import type { OrderPayload } from './order-payload.schema.js';
+import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
+import {
+  insertOrder, lockCartByTokenHash, lockCartOfUser, lockPromoCode, lockStock, recordRedemption, reduceCart, takeStock,
+} from './placement.repository.js';
+
+/** `any`: /create/ (guest or signed in); `guest`: /guest-user-order-create/; `user`: /user-order-create/. */
+export type PlacementKind = 'any' | 'guest' | 'user';
+
+export interface PlacementDeps extends QuoteDeps {
+  db: Db;
+}
+
+export interface PlacementRequest {
+  kind: PlacementKind;
+  principal: Principal | null;
+  payload: OrderPayload;
+  /** The guest's X-Cart-Token, whose cart loses what was ordered. */
+  cartToken?: string;
+  idempotencyKey?: string;
+}
+
+export const hashOrderToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Takes stock of tracked, non-backorder lines; 409 naming every line that is short. */
+async function reserveStock(tx: Tx, quote: OrderQuote): Promise<Set<number>> {
+  const limited = quote.priced.lines.filter((line) => {
+    const v = quote.variants.get(line.alias);
+    return v !== undefined && v.trackInventory && !v.allowBackorder;
+  });
+  const stock = await lockStock(tx, limited.map((l) => l.variantId));
+  const short: FieldError[] = [];
+  const shortages: { product_variant_id: number; alias: string; requested: number; available: number }[] = [];
+  for (const line of limited) {
+    const available = stock.get(line.variantId) ?? 0;
+    if (available < line.quantity) {
+      short.push({ field: `variants[alias=${line.alias}].quantity`, message: `only ${available} available` });
+      shortages.push({ product_variant_id: line.variantId, alias: line.alias, requested: line.quantity, available });
+    }
+  }
+  if (shortages.length > 0) {
+    const first = shortages[0];
+    throw new DomainError('insufficient_stock', {
+      detail: shortages.map((s) => `only ${s.available} of "${s.alias}" (variant ${s.product_variant_id}) available, ${s.requested} ordered`).join('; '),
+      errors: short,
+      extra: { product_variant_id: first?.product_variant_id, available: first?.available, shortages },
+    });
+  }
+  await takeStock(tx, limited.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
+  return new Set(limited.map((l) => l.variantId));
+}
+
+async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, principal: Principal | null): Promise<StoredResponse> {
+  const { payload } = request;
+  // Placements with one code queue on its row, so its limits hold under concurrency.
+  if (payload.promocode !== undefined) await lockPromoCode(tx, normalisePromoCode(payload.promocode));
+  const quote = await quoteOrder(deps, tx, principal, payload);
+  const { priced, customer } = quote;
+  if (customer.userId === null && customer.email === null) {
+    throw new DomainError('email_required', {
+      detail: 'a guest order needs an email in the shipping or billing address',
+      errors: [{ field: 'shipping_address.email', message: 'is required for a guest order' }],
+    });
+  }
+  const reserved = await reserveStock(tx, quote);
+
+  const orderToken = customer.userId === null ? randomBytes(32).toString('base64url') : undefined;
+  const order = await insertOrder(tx, {
+    alias: randomUUID(),
+    userId: customer.userId,
+    email: customer.email,
+    orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
+    placedBy: payload.customer_id !== undefined ? principal?.userId ?? null : null,
+    currency: priced.currency,
+    pricesIncludeTax: priced.pricesIncludeTax,
+    subtotal: priced.subtotalMinor,
+    discount: priced.discountMinor,
+    discountName: priced.discountName,
+    promoCodeId: quote.promo?.id ?? null,
+    promoCode: quote.promo?.code ?? null,
+    shippingMethodId: quote.shippingMethodId,
+    shippingName: priced.shippingName,
+    shippingFee: priced.shippingFeeMinor,
+    shippingTaxRate: priced.shippingTaxRate,
+    shippingTax: priced.shippingTaxMinor,
+    estimatedTax: priced.estimatedTaxMinor,
+    totalWithoutTax: priced.totalWithoutTaxMinor,
+    total: priced.totalMinor,
+    totalItems: priced.totalItems,
+    shippingAddress: quote.shippingAddress,
+    billingAddress: quote.billingAddress,
+    note: quote.note,
+  }, priced.lines.map((line) => ({
+    variantId: line.variantId,
+    productId: line.productId,
+    alias: line.alias,
+    name: line.name,
+    sku: quote.variants.get(line.alias)?.sku ?? null,
+    quantity: line.quantity,
+    unitPrice: line.unitPriceMinor,
+    subtotal: line.subtotalMinor,
+    discount: line.discountMinor,
+    taxClassName: line.taxClass?.name ?? null,
+    taxRate: line.taxRate,
+    tax: line.taxMinor,
+    total: line.totalMinor,
+    stockReserved: reserved.has(line.variantId),
+  })));
+  if (quote.promo) {
+    await recordRedemption(tx, { promoCodeId: quote.promo.id, orderId: order.id, userId: customer.userId, email: customer.email });
+  }
+
+  const cartId = customer.userId !== null
+    ? await lockCartOfUser(tx, customer.userId)
+    : request.cartToken ? await lockCartByTokenHash(tx, hashCartToken(request.cartToken)) : undefined;
+  if (cartId !== undefined) {
+    await reduceCart(tx, cartId, priced.lines.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
+  }
+
+  return {
+    status: 201,
+    body: {
+      ...presentPricedOrder(priced),
+      order_id: order.id,
+      order_alias: order.alias,
+      status: order.status,
+      payment_status: order.paymentStatus,
+      ...(orderToken ? { order_token: orderToken } : {}),
+    },
+  };
+}
+
+/**
+ * Places an order in one transaction: stock, promo-code usage, the order with its lines and
+ * address snapshots, and the cart update commit together or not at all.
+ */
+export function placeOrder(deps: PlacementDeps, request: PlacementRequest): Promise<StoredResponse> {
+  if (request.kind === 'user' && !request.principal) {
+    throw new DomainError('unauthorized', { detail: 'this store takes orders from signed-in customers only; sign in first' });
+  }
+  // The guest operation places a guest order whoever calls it.
+  const principal = request.kind === 'guest' ? null : request.principal;
+  return deps.db.transaction(async (tx) => {
+    const work = () => place(deps, tx, request, principal);
+    if (request.idempotencyKey === undefined) return work();
+    const scope = principal ? `user:${principal.userId}` : 'guest';
+    return onceForKey(tx, { scope, key: request.idempotencyKey, requestHash: requestHash(request.kind, request.payload) }, work);
+  });
+}
