@@ -1,0 +1,214 @@
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orders, productVariants, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates } from '../src/db/schema.js';
+import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail } from './helpers.js';
+
+let t: TestApp;
+let admin: SignedIn;
+let methodId: number;
+const address = { first_name: 'Gus', last_name: 'Guest', street_address: '5 Elm St', city: 'Austin', postal_code: '73301', state: 'TX', country: 'US', email: 'gus@example.com' };
+const create = '/order/storefront/api/create/';
+const guestCreate = '/order/storefront/api/guest-user-order-create/';
+const userCreate = '/order/storefront/api/user-order-create/';
+
+let aliasSeq = 0;
+async function variant(spec: { price?: string; stock?: number; track_inventory?: boolean; allow_backorder?: boolean; weight_grams?: string } = {}) {
+  aliasSeq += 1;
+  const alias = `pl-${aliasSeq}`;
+  const [cls] = await t.database.db.select().from(taxClasses).limit(1);
+  const res = await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: `Placement ${aliasSeq}`, tax_class_id: cls?.id, variants: [{ alias, name: alias, price: '10.00', stock: 100, weight_grams: '100', ...spec }] } });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  return { alias, id: json(res).variants[0].id as number };
+}
+const stockOf = async (id: number) => (await t.database.db.select().from(productVariants).where(eq(productVariants.id, id)))[0]?.stock;
+const place = (url: string, payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url, payload, headers });
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await signInAdmin(t);
+  const [cls] = await t.database.db.insert(taxClasses).values({ name: 'Standard' }).returning();
+  await t.database.db.insert(taxRates).values({ taxClassId: cls!.id, country: 'US', state: 'TX', rate: '6.25' });
+  const [method] = await t.database.db.insert(shippingMethods).values({ name: 'Ground' }).returning();
+  methodId = method!.id;
+  await t.database.db.insert(shippingRates).values({ shippingMethodId: methodId, country: 'US', baseRate: 599, perKgRate: 150 });
+});
+afterAll(() => t.close());
+
+describe('placing an order', () => {
+  it('places a guest order with the estimate\'s figures, a token, and takes the stock', async () => {
+    const a = await variant({ stock: 5 });
+    const payload = { variants: [{ alias: a.alias, quantity: 2 }], shipping_address: address, shipping_method_id: methodId, note: 'leave at door' };
+    const estimate = json(await t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload }));
+    const res = await place(guestCreate, payload);
+    expect(res.statusCode).toBe(201);
+    const body = json(res);
+    const { order_id, order_alias, status, payment_status, order_token, ...figures } = body;
+    expect(figures).toEqual(estimate);
+    expect({ status, payment_status }).toEqual({ status: 'pending', payment_status: 'unpaid' });
+    expect(order_id).toEqual(expect.any(Number));
+    expect(order_alias).toMatch(/^[0-9a-f-]{36}$/);
+    expect(order_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await stockOf(a.id)).toBe(3);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, order_id));
+    expect(row).toMatchObject({ email: 'gus@example.com', userId: null, note: 'leave at door', total: Number(body.total.replace('.', '')) });
+    expect(row?.shippingAddress).toMatchObject({ postal_code: '73301', country: 'US' });
+  });
+
+  it('gives the same figures as the estimate on random payloads', async () => {
+    const variants = [await variant({ price: '3.33', weight_grams: '250' }), await variant({ price: '19.99', weight_grams: '1200' }), await variant({ price: '0.07', stock: 1000 })];
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.record({ index: fc.integer({ min: 0, max: 2 }), quantity: fc.integer({ min: 1, max: 4 }) }), { minLength: 1, maxLength: 5 }),
+      fc.boolean(), fc.boolean(),
+      async (lines, withAddress, withShipping) => {
+        const payload = {
+          variants: lines.map((l) => ({ alias: variants[l.index]!.alias, quantity: l.quantity })),
+          shipping_address: address,
+          ...(withAddress && withShipping ? { shipping_method_id: methodId } : {}),
+          ...(withAddress ? {} : { shipping_address: { country: 'US', email: 'x@example.com' } }),
+        };
+        const estimate = json(await t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload }));
+        const placed = json(await place(create, payload));
+        const { order_id: _id, order_alias: _alias, status: _s, payment_status: _p, order_token: _t, ...figures } = placed;
+        expect(figures).toEqual(estimate);
+      }), { numRuns: 15 });
+  });
+
+  it('does not take stock of untracked or backorderable variants', async () => {
+    const untracked = await variant({ stock: 0, track_inventory: false });
+    const backorder = await variant({ stock: 1, allow_backorder: true });
+    const res = await place(guestCreate, { variants: [{ alias: untracked.alias, quantity: 3 }, { alias: backorder.alias, quantity: 5 }], shipping_address: address });
+    expect(res.statusCode).toBe(201);
+    expect([await stockOf(untracked.id), await stockOf(backorder.id)]).toEqual([0, 1]);
+  });
+
+  it('refuses more than the stock with 409 naming the variant and what is left, and writes nothing', async () => {
+    const scarce = await variant({ stock: 2 });
+    const plenty = await variant({ stock: 50 });
+    const before = (await t.database.db.select().from(orders)).length;
+    const body = expectProblem(await place(guestCreate, { variants: [{ alias: plenty.alias, quantity: 1 }, { alias: scarce.alias, quantity: 3 }], shipping_address: address }), 409, 'insufficient_stock');
+    expect(body).toMatchObject({ product_variant_id: scarce.id, available: 2 });
+    expect(body.detail).toContain(scarce.alias);
+    expect([await stockOf(scarce.id), await stockOf(plenty.id)]).toEqual([2, 50]);
+    expect((await t.database.db.select().from(orders)).length).toBe(before);
+  });
+
+  it('needs an email for a guest order', async () => {
+    const a = await variant();
+    expectProblem(await place(guestCreate, { variants: [{ alias: a.alias }], shipping_address: { ...address, email: '' } }), 422, 'email_required');
+    expectProblem(await place(create, { variants: [{ alias: a.alias }] }), 422, 'email_required');
+  });
+
+  it('needs a signed-in customer on user-order-create', async () => {
+    const a = await variant();
+    expectProblem(await place(userCreate, { variants: [{ alias: a.alias }], shipping_address: address }), 401, 'unauthorized');
+    const user = await signUp(t.app);
+    const res = await place(userCreate, { variants: [{ alias: a.alias }] }, bearer(user.access));
+    expect(res.statusCode).toBe(201);
+    expect(json(res).order_token).toBeUndefined();
+  });
+
+  it('places an order for a customer when an admin sends customer_id', async () => {
+    const a = await variant();
+    const customer = await signUp(t.app);
+    const res = await place(create, { variants: [{ alias: a.alias }], customer_id: customer.id, custom_discount_amount: { name: 'Sorry', price: '1.00' } }, bearer(admin.access));
+    expect(res.statusCode).toBe(201);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, json(res).order_id));
+    expect(row).toMatchObject({ userId: customer.id, placedBy: admin.id, discount: 100 });
+  });
+
+  it('takes the ordered quantities out of the customer\'s cart, removing lines that reach zero', async () => {
+    const [a, b, c] = [await variant(), await variant(), await variant()];
+    const user = await signUp(t.app);
+    for (const [v, q] of [[a, 3], [b, 1], [c, 2]] as const) {
+      await t.app.inject({ method: 'POST', url: '/cart/storefront/api/carts/add/', headers: bearer(user.access), payload: { product_variant_id: v.id, quantity: q } });
+    }
+    await place(create, { variants: [{ alias: a.alias, quantity: 1 }, { alias: b.alias, quantity: 2 }] }, bearer(user.access));
+    const cart = json(await t.app.inject({ method: 'GET', url: '/cart/storefront/api/carts/', headers: bearer(user.access) }));
+    expect(cart.items.map((i: { product_variant_id: number; quantity: number }) => [i.product_variant_id, i.quantity])).toEqual([[a.id, 2], [c.id, 2]]);
+  });
+
+  it('takes the ordered quantities out of the guest cart named by X-Cart-Token', async () => {
+    const a = await variant();
+    const token = json(await t.app.inject({ method: 'POST', url: '/cart/storefront/api/carts/add/', payload: { product_variant_id: a.id, quantity: 2 } })).cart_token;
+    await place(guestCreate, { variants: [{ alias: a.alias, quantity: 2 }], shipping_address: address }, { 'x-cart-token': token });
+    expect(json(await t.app.inject({ method: 'GET', url: '/cart/storefront/api/carts/', headers: { 'x-cart-token': token } })).items).toEqual([]);
+  });
+
+  it('records promo-code use, so a once-per-customer code works once', async () => {
+    const a = await variant();
+    await t.database.db.insert(promoCodes).values({ code: 'ONCE', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1 });
+    const user = await signUp(t.app);
+    expect((await place(create, { variants: [{ alias: a.alias }], promocode: 'once' }, bearer(user.access))).statusCode).toBe(201);
+    expectProblem(await place(create, { variants: [{ alias: a.alias }], promocode: 'ONCE' }, bearer(user.access)), 422, 'promo_code_invalid');
+    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'ONCE'));
+    expect(promo?.timesUsed).toBe(1);
+  });
+});
+
+describe('idempotency', () => {
+  it('answers a retry with the same key and payload with the first order', async () => {
+    const a = await variant({ stock: 10 });
+    const payload = { variants: [{ alias: a.alias, quantity: 1 }], shipping_address: address };
+    const first = await place(guestCreate, payload, { 'idempotency-key': 'retry-1' });
+    const second = await place(guestCreate, payload, { 'idempotency-key': 'retry-1' });
+    expect(second.statusCode).toBe(201);
+    expect(second.body).toBe(first.body);
+    expect(await stockOf(a.id)).toBe(9);
+  });
+
+  it('refuses the same key with another payload', async () => {
+    const a = await variant();
+    await place(guestCreate, { variants: [{ alias: a.alias }], shipping_address: address }, { 'idempotency-key': 'retry-2' });
+    expectProblem(await place(guestCreate, { variants: [{ alias: a.alias, quantity: 2 }], shipping_address: address }, { 'idempotency-key': 'retry-2' }), 422, 'idempotency_key_reused');
+  });
+
+  it('keeps keys of different customers apart', async () => {
+    const a = await variant();
+    const [u1, u2] = [await signUp(t.app), await signUp(t.app)];
+    const r1 = json(await place(create, { variants: [{ alias: a.alias }] }, { ...bearer(u1.access), 'idempotency-key': 'shared' }));
+    const r2 = json(await place(create, { variants: [{ alias: a.alias }] }, { ...bearer(u2.access), 'idempotency-key': 'shared' }));
+    expect(r1.order_id).not.toBe(r2.order_id);
+  });
+
+  it('refuses a malformed key', async () => {
+    const a = await variant();
+    expectProblem(await place(guestCreate, { variants: [{ alias: a.alias }], shipping_address: address }, { 'idempotency-key': 'x'.repeat(300) }), 422, 'validation_error');
+  });
+
+  it('makes one order of 50 concurrent requests with one key', async () => {
+    const a = await variant({ stock: 100 });
+    const email = uniqueEmail('idem');
+    const payload = { variants: [{ alias: a.alias }], shipping_address: { ...address, email } };
+    const results = await Promise.all(Array.from({ length: 50 }, () => place(guestCreate, payload, { 'idempotency-key': `concurrent-${email}` })));
+    expect(results.map((r) => r.statusCode).every((s) => s === 201)).toBe(true);
+    expect(new Set(results.map((r) => json(r).order_id)).size).toBe(1);
+    expect((await t.database.db.select().from(orders).where(eq(orders.email, email))).length).toBe(1);
+    expect(await stockOf(a.id)).toBe(99);
+  });
+});
+
+describe('concurrency', () => {
+  it('sells exactly 10 units to 200 buyers racing for them', async () => {
+    const a = await variant({ stock: 10 });
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
+      place(guestCreate, { variants: [{ alias: a.alias }], shipping_address: { ...address, email: `racer${i}@example.com` } })));
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(10);
+    expect(results.filter((r) => r.statusCode === 409)).toHaveLength(190);
+    expect(await stockOf(a.id)).toBe(0);
+    const placed = await t.database.db.select().from(orders);
+    expect(placed.filter((o) => o.email?.startsWith('racer'))).toHaveLength(10);
+  });
+
+  it('uses a promo code with a global limit of 5 exactly 5 times when 50 orders race for it', async () => {
+    const a = await variant({ stock: 1000 });
+    await t.database.db.insert(promoCodes).values({ code: 'FIRST5', codeType: 'percentage', value: '10', redemptionLimit: 5 });
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) =>
+      place(guestCreate, { variants: [{ alias: a.alias }], promocode: 'FIRST5', shipping_address: { ...address, email: `promo${i}@example.com` } })));
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    for (const r of results.filter((x) => x.statusCode !== 201)) expectProblem(r, 422, 'promo_code_invalid');
+    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'FIRST5'));
+    expect(promo?.timesUsed).toBe(5);
+    expect(await stockOf(a.id)).toBe(995);
+  });
+});
