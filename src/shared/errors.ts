@@ -25,6 +25,7 @@ export const errorCodes = {
   shipping_method_not_found: { status: 404, title: 'Shipping method not found' },
   shipping_rate_not_found: { status: 404, title: 'Shipping rate not found' },
   promo_code_not_found: { status: 404, title: 'Promo code not found' },
+  order_not_found: { status: 404, title: 'Order not found' },
   route_not_found: { status: 404, title: 'No such route' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },

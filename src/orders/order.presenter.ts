@@ -1,0 +1,64 @@
+import type { AddressSnapshot } from '../db/schema.js';
+import { formatRate } from '../pricing/pricing.presenter.js';
+import type { CurrencyFormat } from '../shared/money.js';
+import { currencyFormat } from '../shared/money.js';
+import type { OrderLineRow, OrderRow } from './orders.repository.js';
+
+/** An order in a list: its figures without lines. Amounts in the order's own currency. */
+export function presentOrderSummary(order: OrderRow) {
+  const money: CurrencyFormat = currencyFormat(order.currency);
+  return {
+    order_id: order.id,
+    order_alias: order.alias,
+    status: order.status,
+    payment_status: order.paymentStatus,
+    created_at: order.createdAt.toISOString(),
+    currency: order.currency,
+    customer_id: order.userId,
+    email: order.email,
+    total_items: order.totalItems,
+    subtotal: money.format(order.subtotal),
+    discount: money.format(order.discount),
+    shipping_fee: money.format(order.shippingFee),
+    estimated_tax: money.format(order.estimatedTax),
+    total: money.format(order.total),
+  };
+}
+
+/** Tax details rebuilt from the lines' snapshots: one entry per class and rate, plus shipping. */
+function taxDetails(order: OrderRow, lines: OrderLineRow[], money: CurrencyFormat) {
+  const groups = new Map<string, { tax_class: string; rate: string; tax: number }>();
+  for (const line of lines) {
+    if (line.tax === 0) continue;
+    const key = `${line.taxClassName ?? ''}\u0000${line.taxRate}`;
+    const group = groups.get(key) ?? { tax_class: line.taxClassName ?? '', rate: line.taxRate, tax: 0 };
+    group.tax += line.tax;
+    groups.set(key, group);
+  }
+  const details = [...groups.values()].map((g) => ({ tax_class: g.tax_class, tax_percentage: formatRate(g.rate), tax_amount: money.format(g.tax) }));
+  if (order.shippingTax > 0 && order.shippingTaxRate !== null) {
+    details.push({ tax_class: 'Shipping', tax_percentage: formatRate(order.shippingTaxRate), tax_amount: money.format(order.shippingTax) });
+  }
+  return details;
+}
+
+export function presentOrder(order: OrderRow, lines: OrderLineRow[]) {
+  const money = currencyFormat(order.currency);
+  return {
+    ...presentOrderSummary(order),
+    discount_name: order.discountName,
+    promocode: order.promoCode,
+    shipping_name: order.shippingName,
+    total_without_tax: money.format(order.totalWithoutTax),
+    lines: lines.map((l) => ({
+      alias: l.alias, product_variant_id: l.variantId, name: l.name, sku: l.sku, quantity: l.quantity,
+      unit_price: money.format(l.unitPrice), subtotal: money.format(l.subtotal), discount: money.format(l.discount),
+      tax_rate: formatRate(l.taxRate), tax: money.format(l.tax), total: money.format(l.total),
+    })),
+    tax_details: taxDetails(order, lines, money),
+    shipping_address: order.shippingAddress as AddressSnapshot | null,
+    billing_address: order.billingAddress as AddressSnapshot | null,
+    note: order.note,
+    updated_at: order.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,52 @@
+import { Type } from 'typebox';
+import { orderStatuses, paymentStatuses } from '../db/schema.js';
+
+const Money = Type.String();
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Address = Type.Object({
+  first_name: Type.String(), last_name: Type.String(), street_address: Type.String(), city: Type.String(), postal_code: Type.String(),
+  state: Type.String(), country: Type.String(), email: Type.String(), phone_number: Type.String(),
+});
+
+export const OrderStatusSchema = Type.Union(orderStatuses.map((s) => Type.Literal(s)));
+export const PaymentStatusSchema = Type.Union(paymentStatuses.map((s) => Type.Literal(s)));
+
+const summaryFields = {
+  order_id: Type.Integer(),
+  order_alias: Type.String(),
+  status: Type.String(),
+  payment_status: Type.String(),
+  created_at: Type.String(),
+  currency: Type.String(),
+  customer_id: Nullable(Type.Integer()),
+  email: Nullable(Type.String()),
+  total_items: Type.Integer(),
+  subtotal: Money,
+  discount: Money,
+  shipping_fee: Money,
+  estimated_tax: Money,
+  total: Money,
+};
+
+export const OrderSummary = Type.Object(summaryFields);
+
+export const OrderDetail = Type.Object({
+  ...summaryFields,
+  discount_name: Nullable(Type.String()),
+  promocode: Nullable(Type.String()),
+  shipping_name: Nullable(Type.String()),
+  total_without_tax: Money,
+  lines: Type.Array(Type.Object({
+    alias: Type.String(), product_variant_id: Nullable(Type.Integer()), name: Type.String(), sku: Nullable(Type.String()),
+    quantity: Type.Integer(), unit_price: Money, subtotal: Money, discount: Money, tax_rate: Type.String(), tax: Money, total: Money,
+  })),
+  tax_details: Type.Array(Type.Object({ tax_class: Type.String(), tax_percentage: Type.String(), tax_amount: Money })),
+  shipping_address: Nullable(Address),
+  billing_address: Nullable(Address),
+  note: Type.String(),
+  updated_at: Type.String(),
+});
+
+export const AliasParams = Type.Object({ order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) });
+
+export const OrderPage = Type.Object({ items: Type.Array(OrderSummary), next_cursor: Nullable(Type.String()) });

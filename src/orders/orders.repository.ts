@@ -1,0 +1,77 @@
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
+import { orderLines, orders, productVariants, promoCodeRedemptions, promoCodes } from '../db/schema.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderLineRow = typeof orderLines.$inferSelect;
+
+export async function findOrderByAlias(db: Db | Tx, alias: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.alias, alias));
+  return row;
+}
+
+export function linesOf(db: Db | Tx, orderId: number): Promise<OrderLineRow[]> {
+  return db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
+}
+
+export interface OrderFilter {
+  userId?: number;
+  status?: OrderRow['status'];
+  paymentStatus?: OrderRow['paymentStatus'];
+  email?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  /** Id of the last order of the previous page; orders come newest first. */
+  before?: number;
+  limit: number;
+}
+
+/** A page of orders, newest first, keyset-paginated on id. */
+export async function listOrders(db: Db, filter: OrderFilter) {
+  const conditions: SQL[] = [];
+  if (filter.userId !== undefined) conditions.push(eq(orders.userId, filter.userId));
+  if (filter.status) conditions.push(eq(orders.status, filter.status));
+  if (filter.paymentStatus) conditions.push(eq(orders.paymentStatus, filter.paymentStatus));
+  if (filter.email) conditions.push(eq(orders.email, filter.email));
+  if (filter.createdFrom) conditions.push(gte(orders.createdAt, filter.createdFrom));
+  if (filter.createdTo) conditions.push(lte(orders.createdAt, filter.createdTo));
+  if (filter.before !== undefined) conditions.push(lt(orders.id, filter.before));
+  const rows = await db.select().from(orders).where(and(...conditions)).orderBy(desc(orders.id)).limit(filter.limit + 1);
+  const page = rows.slice(0, filter.limit);
+  return { items: page, nextBefore: rows.length > filter.limit ? page.at(-1)?.id ?? null : null };
+}
+
+export async function lockOrder(tx: Tx, alias: string): Promise<OrderRow | undefined> {
+  const [row] = await tx.select().from(orders).where(eq(orders.alias, alias)).for('update');
+  return row;
+}
+
+export async function setOrderStatus(tx: Tx, id: number, status: OrderRow['status']): Promise<OrderRow> {
+  const [row] = await tx.update(orders).set({ status, updatedAt: new Date() }).where(eq(orders.id, id)).returning();
+  if (!row) throw new Error('order vanished');
+  return row;
+}
+
+/** Puts back the stock a cancelled order took, locking the variants in id order. */
+export async function restoreStock(tx: Tx, orderId: number): Promise<void> {
+  const reserved = await tx.select({ variantId: orderLines.variantId, quantity: orderLines.quantity }).from(orderLines)
+    .where(and(eq(orderLines.orderId, orderId), eq(orderLines.stockReserved, true)));
+  const lines = reserved.filter((l): l is { variantId: number; quantity: number } => l.variantId !== null)
+    .sort((a, b) => a.variantId - b.variantId);
+  if (lines.length === 0) return;
+  await tx.select({ id: productVariants.id }).from(productVariants)
+    .where(inArray(productVariants.id, lines.map((l) => l.variantId))).orderBy(asc(productVariants.id)).for('update');
+  const values = sql.join(lines.map((l) => sql`(${l.variantId}::int, ${l.quantity}::int)`), sql`, `);
+  await tx.execute(sql`update ${productVariants} set stock = ${productVariants.stock} + d.q, updated_at = now()
+    from (values ${values}) as d(id, q) where ${productVariants.id} = d.id`);
+}
+
+/** Gives a cancelled order's promo-code use back, so global and per-customer limits count it no more. */
+export async function releasePromoUse(tx: Tx, orderId: number): Promise<void> {
+  const released = await tx.update(promoCodeRedemptions).set({ releasedAt: new Date() })
+    .where(and(eq(promoCodeRedemptions.orderId, orderId), isNull(promoCodeRedemptions.releasedAt)))
+    .returning({ promoCodeId: promoCodeRedemptions.promoCodeId });
+  for (const { promoCodeId } of released) {
+    await tx.update(promoCodes).set({ timesUsed: sql`greatest(${promoCodes.timesUsed} - 1, 0)` }).where(eq(promoCodes.id, promoCodeId));
+  }
+}

@@ -1,0 +1,48 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../auth/tokens.js';
+import type { Db } from '../db/client.js';
+import { DomainError } from '../shared/errors.js';
+import { type OrderStatus, orderStates } from './order-states.js';
+import { findOrderByAlias, lockOrder, type OrderRow, releasePromoUse, restoreStock, setOrderStatus } from './orders.repository.js';
+import { hashOrderToken } from './placement.service.js';
+
+const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
+
+function tokenMatches(order: OrderRow, token: string | undefined): boolean {
+  if (!token || !order.orderTokenHash) return false;
+  const given = Buffer.from(hashOrderToken(token), 'hex');
+  const stored = Buffer.from(order.orderTokenHash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
+/**
+ * The order if the caller may see it: its owner, an admin, or whoever holds its order token.
+ * Anyone else gets the same 404 as for an order that does not exist.
+ */
+export async function findVisibleOrder(db: Db, alias: string, caller: { principal: Principal | null; orderToken?: string }): Promise<OrderRow> {
+  const order = await findOrderByAlias(db, alias);
+  if (!order) throw notFound(alias);
+  const { principal } = caller;
+  const allowed = principal?.role === 'admin'
+    || (principal !== null && order.userId !== null && order.userId === principal.userId)
+    || tokenMatches(order, caller.orderToken);
+  if (!allowed) throw notFound(alias);
+  return order;
+}
+
+/**
+ * Moves an order along its state machine. Cancelling gives back the stock it took and its
+ * promo-code use, in the same transaction as the status change.
+ */
+export function changeOrderStatus(db: Db, alias: string, to: OrderStatus): Promise<OrderRow> {
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, alias);
+    if (!order) throw notFound(alias);
+    orderStates.assert(order.status, to, `order ${alias}`);
+    if (to === 'cancelled') {
+      await restoreStock(tx, order.id);
+      await releasePromoUse(tx, order.id);
+    }
+    return setOrderStatus(tx, order.id, to);
+  });
+}

@@ -1,0 +1,119 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productVariants, promoCodes } from '../src/db/schema.js';
+import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+
+let t: TestApp;
+let admin: SignedIn;
+let alice: SignedIn;
+let bob: SignedIn;
+let variant: { id: number; alias: string };
+const address = { first_name: 'G', last_name: 'H', street_address: '1 A St', city: 'Reno', postal_code: '89501', state: 'NV', country: 'US', email: 'guest.orders@example.com' };
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await signInAdmin(t);
+  [alice, bob] = [await signUp(t.app), await signUp(t.app)];
+  const res = await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: 'Orders', variants: [{ alias: 'ord-1', name: 'One', price: '12.34', stock: 100 }] } });
+  variant = { id: json(res).variants[0].id, alias: 'ord-1' };
+  await t.database.db.insert(promoCodes).values({ code: 'ONEEACH', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1, redemptionLimit: 100 });
+});
+afterAll(() => t.close());
+
+async function placeAs(user: SignedIn | null, payload: object = {}) {
+  const res = await t.app.inject({
+    method: 'POST', url: '/order/storefront/api/create/', headers: user ? bearer(user.access) : {},
+    payload: { variants: [{ alias: variant.alias, quantity: 2 }], ...(user ? {} : { shipping_address: address }), ...payload },
+  });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  return json(res);
+}
+const stock = async () => (await t.database.db.select().from(productVariants).where(eq(productVariants.id, variant.id)))[0]?.stock;
+const detailUrl = (alias: string) => `/order/storefront/api/orders/${alias}/`;
+const adminUrl = (alias: string) => `/order/dashboard/api/orders/${alias}/`;
+const setStatus = (alias: string, status: string, who = admin) => t.app.inject({ method: 'PATCH', url: adminUrl(alias), headers: bearer(who.access), payload: { status } });
+
+describe('storefront orders', () => {
+  it('lists the caller\'s own orders, newest first, page by page', async () => {
+    const placed = [await placeAs(alice), await placeAs(alice), await placeAs(alice)];
+    await placeAs(bob);
+    const first = json(await t.app.inject({ method: 'GET', url: '/order/storefront/api/orders/?limit=2', headers: bearer(alice.access) }));
+    expect(first.items.map((o: { order_id: number }) => o.order_id)).toEqual([placed[2].order_id, placed[1].order_id]);
+    const second = json(await t.app.inject({ method: 'GET', url: `/order/storefront/api/orders/?limit=2&cursor=${first.next_cursor}`, headers: bearer(alice.access) }));
+    expect(second.items.map((o: { order_id: number }) => o.order_id)).toEqual([placed[0].order_id]);
+    expect(second.next_cursor).toBeNull();
+    expect(first.items[0]).toMatchObject({ status: 'pending', payment_status: 'unpaid', total: '24.68', currency: 'USD', customer_id: alice.id });
+    expectProblem(await t.app.inject({ method: 'GET', url: '/order/storefront/api/orders/' }), 401, 'unauthorized');
+  });
+
+  it('shows an order to its owner, an admin, and the holder of its token, and to nobody else', async () => {
+    const own = await placeAs(alice);
+    const ownDetail = json(await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias), headers: bearer(alice.access) }));
+    expect(ownDetail).toMatchObject({ order_alias: own.order_alias, total: own.total, lines: [{ alias: 'ord-1', quantity: 2, unit_price: '12.34', total: '24.68' }] });
+    expect((await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias), headers: bearer(admin.access) })).statusCode).toBe(200);
+    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias), headers: bearer(bob.access) }), 404, 'order_not_found');
+    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias) }), 404, 'order_not_found');
+
+    const guest = await placeAs(null);
+    const viaToken = await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: { 'x-order-token': guest.order_token } });
+    expect(json(viaToken)).toMatchObject({ email: 'guest.orders@example.com', shipping_address: { postal_code: '89501' }, customer_id: null });
+    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: { 'x-order-token': 'wrong' } }), 404, 'order_not_found');
+    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: { 'x-order-token': own.order_token ?? 'x' } }), 404, 'order_not_found');
+    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: bearer(alice.access) }), 404, 'order_not_found');
+  });
+
+  it('answers a malformed or unknown alias with 422 or 404', async () => {
+    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl('not-an-alias'), headers: bearer(admin.access) }), 422, 'validation_error');
+    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl('00000000-0000-0000-0000-000000000000'), headers: bearer(admin.access) }), 404, 'order_not_found');
+  });
+});
+
+describe('admin orders', () => {
+  it('filters by status, payment status, customer and date', async () => {
+    const a = await placeAs(bob);
+    await setStatus(a.order_alias, 'approved');
+    const approved = json(await t.app.inject({ method: 'GET', url: `/order/dashboard/api/orders/?status=approved&customer_id=${bob.id}`, headers: bearer(admin.access) }));
+    expect(approved.items.map((o: { order_alias: string }) => o.order_alias)).toEqual([a.order_alias]);
+    const unpaid = json(await t.app.inject({ method: 'GET', url: '/order/dashboard/api/orders/?payment_status=unpaid&limit=100', headers: bearer(admin.access) }));
+    expect(unpaid.items.length).toBeGreaterThan(1);
+    const future = encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString());
+    expect(json(await t.app.inject({ method: 'GET', url: `/order/dashboard/api/orders/?created_from=${future}`, headers: bearer(admin.access) })).items).toEqual([]);
+    expectProblem(await t.app.inject({ method: 'GET', url: '/order/dashboard/api/orders/?status=lost', headers: bearer(admin.access) }), 422, 'validation_error');
+    expectProblem(await t.app.inject({ method: 'GET', url: '/order/dashboard/api/orders/?created_from=yesterday', headers: bearer(admin.access) }), 422, 'validation_error');
+    expectProblem(await t.app.inject({ method: 'GET', url: '/order/dashboard/api/orders/', headers: bearer(alice.access) }), 403, 'forbidden');
+  });
+
+  it('moves an order along pending → approved → processing → shipped → delivered and refuses skips and steps back', async () => {
+    const order = await placeAs(alice);
+    expectProblem(await setStatus(order.order_alias, 'shipped'), 409, 'invalid_transition');
+    for (const status of ['approved', 'processing', 'shipped', 'delivered']) {
+      const res = await setStatus(order.order_alias, status);
+      expect(json(res).status).toBe(status);
+    }
+    const body = expectProblem(await setStatus(order.order_alias, 'cancelled'), 409, 'invalid_transition');
+    expect(body.allowed).toEqual([]);
+    expectProblem(await setStatus(order.order_alias, 'refunded'), 422, 'validation_error');
+    expectProblem(await setStatus(order.order_alias, 'approved', alice), 403, 'forbidden');
+  });
+
+  it('cancelling gives back the stock and the promo-code use', async () => {
+    const before = await stock();
+    const order = await placeAs(alice, { promocode: 'ONEEACH' });
+    expect(await stock()).toBe((before ?? 0) - 2);
+    await expect(placeAs(alice, { promocode: 'ONEEACH' })).rejects.toThrow(/promo_code_invalid/);
+    const res = await setStatus(order.order_alias, 'cancelled');
+    expect(json(res).status).toBe('cancelled');
+    expect(await stock()).toBe(before);
+    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'ONEEACH'));
+    expect(promo?.timesUsed).toBe(0);
+    expect((await placeAs(alice, { promocode: 'ONEEACH' })).discount).toBe('2.47');
+  });
+
+  it('cancels an order once when two cancellations race', async () => {
+    const before = await stock();
+    const order = await placeAs(bob);
+    const results = await Promise.all([1, 2, 3].map(() => setStatus(order.order_alias, 'cancelled')));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(await stock()).toBe(before);
+  });
+});
