@@ -1,6 +1,7 @@
 import { buildApp, redactedPaths } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
+import { purgeExpiredIdempotencyKeys } from './orders/idempotency.js';
 import { openRuntime } from './runtime.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -14,6 +15,14 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } },
   });
 
+  // Idempotency keys are kept 24 hours; sweep the expired ones every hour.
+  const sweep = () => purgeExpiredIdempotencyKeys(runtime.database.db)
+    .then((n) => n > 0 && app.log.info({ deleted: n }, 'expired idempotency keys purged'))
+    .catch((err: unknown) => app.log.warn({ err }, 'idempotency key purge failed'));
+  const sweeper = setInterval(sweep, 3_600_000);
+  sweeper.unref();
+  void sweep();
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -24,6 +33,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     timer.unref();
+    clearInterval(sweeper);
     try {
       await app.close();
     } finally {
