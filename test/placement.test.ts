@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, productVariants, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates } from '../src/db/schema.js';
+import { idempotencyKeys, orders, productVariants, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates } from '../src/db/schema.js';
+import { purgeExpiredIdempotencyKeys } from '../src/orders/idempotency.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail } from './helpers.js';
 
 let t: TestApp;
@@ -169,6 +170,21 @@ describe('idempotency', () => {
     const r1 = json(await place(create, { variants: [{ alias: a.alias }] }, { ...bearer(u1.access), 'idempotency-key': 'shared' }));
     const r2 = json(await place(create, { variants: [{ alias: a.alias }] }, { ...bearer(u2.access), 'idempotency-key': 'shared' }));
     expect(r1.order_id).not.toBe(r2.order_id);
+  });
+
+  it('forgets a key after 24 hours', async () => {
+    const a = await variant();
+    const old = new Date(Date.now() - 25 * 3_600_000);
+    await t.database.db.insert(idempotencyKeys).values([
+      { scope: 'guest', key: 'old-key', requestHash: 'x', responseStatus: 201, responseBody: {}, createdAt: old },
+      { scope: 'guest', key: 'old-key-2', requestHash: 'x', responseStatus: 201, responseBody: {}, createdAt: old },
+    ]);
+    const res = await place(guestCreate, { variants: [{ alias: a.alias }], shipping_address: address }, { 'idempotency-key': 'old-key' });
+    expect(res.statusCode).toBe(201);
+    expect(json(res).order_id).toEqual(expect.any(Number));
+    expect(await purgeExpiredIdempotencyKeys(t.database.db)).toBe(1);
+    const left = await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'old-key'));
+    expect(left).toHaveLength(1);
   });
 
   it('refuses a malformed key', async () => {
