@@ -289,3 +289,46 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   responseBody: jsonb('response_body').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)]);
+
+export const paymentStatesList = ['pending', 'failed', 'expired', 'succeeded', 'partially_refunded', 'refunded'] as const;
+
+/**
+ * One attempt to pay (part of) an order through one plugin. `reference` is what the service gives
+ * the gateway and the only key webhooks are matched on; amounts in minor units of `currency`.
+ */
+export const payments = pgTable('payments', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  reference: text('reference').notNull().unique(),
+  orderId: integer('order_id').notNull().references(() => orders.id, { onDelete: 'restrict' }),
+  pluginId: text('plugin_id').notNull(),
+  status: text('status', { enum: paymentStatesList }).notNull().default('pending'),
+  amount: minorUnits('amount').notNull(),
+  currency: text('currency').notNull(),
+  amountCaptured: minorUnits('amount_captured').notNull().default(0),
+  amountRefunded: minorUnits('amount_refunded').notNull().default(0),
+  /** The gateway's own id of the attempt (a Checkout Session id, say), once it has one. */
+  gatewayRef: text('gateway_ref'),
+  /** The gateway's id of the money movement (a PaymentIntent id), learnt from its events. */
+  gatewayPaymentRef: text('gateway_payment_ref'),
+  redirectUrl: text('redirect_url'),
+  returnUrl: text('return_url'),
+  cancelUrl: text('cancel_url'),
+  ...timestamps,
+}, (t) => [
+  index('payments_order_idx').on(t.orderId),
+  index('payments_gateway_ref_idx').on(t.pluginId, t.gatewayRef),
+  index('payments_gateway_payment_ref_idx').on(t.pluginId, t.gatewayPaymentRef),
+]);
+
+/** Every webhook event once, by (plugin, gateway event id): a repeat delivery finds it and changes nothing. */
+export const paymentEvents = pgTable('payment_events', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  pluginId: text('plugin_id').notNull(),
+  eventId: text('event_id').notNull(),
+  paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+  kind: text('kind').notNull(),
+  amount: minorUnits('amount'),
+  /** Whether the event moved the payment (false: duplicate state, out of order, or unmatched). */
+  applied: boolean('applied').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('payment_events_once_idx').on(t.pluginId, t.eventId)]);
