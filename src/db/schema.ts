@@ -290,7 +290,8 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)]);
 
-export const paymentStatesList = ['pending', 'failed', 'expired', 'succeeded', 'partially_refunded', 'refunded'] as const;
+/** In the order a payment may move through them (see src/payments/payment-states.ts). */
+export const paymentStatesList = ['pending', 'expired', 'failed', 'succeeded', 'partially_refunded', 'refunded'] as const;
 
 /**
  * One attempt to pay (part of) an order through one plugin. `reference` is what the service gives

@@ -1,0 +1,82 @@
+import type { paymentStatesList } from '../db/schema.js';
+import type { WebhookEventKind } from './payment-plugin.js';
+
+export type PaymentState = (typeof paymentStatesList)[number];
+
+/**
+ * The payment state machine as a table: from each state, the states an event may move it to.
+ * Every transition goes up one order — pending, expired, failed, succeeded, partially refunded,
+ * refunded — so a late or repeated event can never move a payment back, and the final state
+ * depends only on which events arrived, not on the order they arrived in.
+ */
+export const paymentTransitions: Readonly<Record<PaymentState, readonly PaymentState[]>> = {
+  pending: ['expired', 'failed', 'succeeded', 'partially_refunded', 'refunded'],
+  expired: ['failed', 'succeeded', 'partially_refunded', 'refunded'],
+  failed: ['succeeded', 'partially_refunded', 'refunded'],
+  succeeded: ['partially_refunded', 'refunded'],
+  partially_refunded: ['refunded'],
+  refunded: [],
+};
+
+export interface PaymentFigures {
+  state: PaymentState;
+  /** The attempt's amount: what the gateway was asked to charge. */
+  amount: number;
+  captured: number;
+  refunded: number;
+}
+
+export interface PaymentEventInput {
+  kind: WebhookEventKind;
+  /** succeeded: amount captured; refunded: cumulative refunded total. */
+  amountMinor?: number;
+}
+
+/**
+ * Applies one event. Amounts only grow (max), states only climb the table; whatever does neither
+ * leaves the payment as it was (`changed: false`).
+ */
+export function applyPaymentEvent(current: PaymentFigures, event: PaymentEventInput): { next: PaymentFigures; changed: boolean } {
+  let { state, captured, refunded } = current;
+  switch (event.kind) {
+    case 'failed':
+    case 'expired':
+      if (paymentTransitions[state].includes(event.kind)) state = event.kind;
+      break;
+    case 'succeeded': {
+      captured = Math.max(captured, event.amountMinor ?? current.amount);
+      if (paymentTransitions[state].includes('succeeded')) state = 'succeeded';
+      break;
+    }
+    case 'refunded': {
+      refunded = Math.max(refunded, event.amountMinor ?? 0);
+      break;
+    }
+    case 'pending':
+    case 'ignored':
+      break;
+  }
+  if (refunded > 0) {
+    // A refund implies the attempt's amount was captured, even if that event is still on its way.
+    captured = Math.max(captured, current.amount, refunded);
+    const target: PaymentState = refunded >= captured ? 'refunded' : 'partially_refunded';
+    if (paymentTransitions[state].includes(target)) state = target;
+  }
+  const next = { ...current, state, captured, refunded };
+  const changed = next.state !== current.state || next.captured !== current.captured || next.refunded !== current.refunded;
+  return { next, changed };
+}
+
+export type OrderPaymentStatus = 'unpaid' | 'pending' | 'paid' | 'partially_paid' | 'overpaid' | 'refunded' | 'failed';
+
+/** The order's payment status from all its payment attempts: money kept versus the order total. */
+export function orderPaymentStatus(total: number, attempts: readonly PaymentFigures[]): OrderPaymentStatus {
+  const captured = attempts.reduce((s, p) => s + p.captured, 0);
+  const refunded = attempts.reduce((s, p) => s + p.refunded, 0);
+  const net = captured - refunded;
+  if (captured > 0 && net <= 0) return 'refunded';
+  if (net > 0) return net === total ? 'paid' : net > total ? 'overpaid' : 'partially_paid';
+  if (attempts.some((p) => p.state === 'pending')) return 'pending';
+  if (attempts.length > 0) return 'failed';
+  return 'unpaid';
+}
