@@ -1,0 +1,65 @@
+import { Type } from 'typebox';
+import { StrictObject } from '../http/schemas.js';
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+const Code = Type.String({
+  minLength: 1, maxLength: 50, pattern: '^[A-Za-z0-9_-]+$',
+  description: 'Letters, digits, "_" and "-"; stored upper-case and unique case-insensitively',
+});
+const CodeType = Type.Union([Type.Literal('percentage'), Type.Literal('fixed'), Type.Literal('free_shipping')]);
+const Value = Type.String({
+  maxLength: 32,
+  description: 'percentage: percent, above 0 up to 100, at most 4 decimals ("12.5"); fixed: amount in the store currency, above 0 ("5.00"); free_shipping: absent or "0"',
+});
+const DateTime = (description: string) => Nullable(Type.String({ format: 'date-time' }), `${description}; ISO 8601 with a time zone, e.g. "2025-01-01T00:00:00Z"`);
+const Limit = (description: string) => Nullable(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), `${description}; null: unlimited`);
+const Ids = (description: string) => Nullable(Type.Array(Id, { maxItems: 1000, uniqueItems: true }), `${description}, each once; null or empty: no restriction`);
+
+const fields = {
+  code: Code,
+  code_type: CodeType,
+  value: Value,
+  is_active: Type.Boolean(),
+  starts_at: DateTime('Valid from'),
+  expires_at: DateTime('Valid until (exclusive), after starts_at'),
+  min_purchase_amount: Nullable(Type.String({ maxLength: 32 }), 'Order subtotal needed, in the store currency'),
+  redemption_limit: Limit('Redemptions allowed across all customers'),
+  usage_limit_per_customer: Limit('Redemptions allowed per customer'),
+  specific_customers: Ids('User ids allowed to use the code'),
+  applicable_products: Ids('Product ids the discount applies to'),
+  new_customers_only: Type.Boolean(),
+};
+
+type Fields = typeof fields;
+const optional = <K extends keyof Fields>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, Type.Optional(fields[k])])) as { [P in K]: ReturnType<typeof Type.Optional<Fields[P]>> };
+
+const optionalOnCreate = [
+  'value', 'is_active', 'starts_at', 'expires_at', 'min_purchase_amount', 'redemption_limit', 'usage_limit_per_customer',
+  'specific_customers', 'applicable_products', 'new_customers_only',
+] as const;
+
+export const PromoCodeInput = StrictObject({ code: fields.code, code_type: fields.code_type, ...optional(optionalOnCreate) });
+export const PromoCodePatch = StrictObject(optional([...optionalOnCreate, 'code', 'code_type']));
+
+export const PromoCode = Type.Object({
+  id: Type.Integer(),
+  code: Type.String(),
+  code_type: CodeType,
+  value: Type.String({ description: 'percentage: percent ("12.5"); fixed: money string ("5.00"); free_shipping: "0"' }),
+  is_active: Type.Boolean(),
+  starts_at: Type.Union([Type.String(), Type.Null()]),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+  min_purchase_amount: Type.Union([Type.String(), Type.Null()]),
+  redemption_limit: Type.Union([Type.Integer(), Type.Null()]),
+  usage_limit_per_customer: Type.Union([Type.Integer(), Type.Null()]),
+  specific_customers: Type.Union([Type.Array(Type.Integer()), Type.Null()]),
+  applicable_products: Type.Union([Type.Array(Type.Integer()), Type.Null()]),
+  new_customers_only: Type.Boolean(),
+  times_used: Type.Integer({ description: 'Redemptions so far' }),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});

@@ -1,0 +1,129 @@
+import { and, asc, eq, exists, or, type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
+import { foreignKeyViolation } from '../db/errors.js';
+import { shippingMethods, shippingRates } from '../db/schema.js';
+import { DomainError, invalidField } from '../shared/errors.js';
+import { assertBracket } from './shipping.presenter.js';
+
+export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
+export type ShippingMethodValues = Pick<typeof shippingMethods.$inferInsert, 'name' | 'description' | 'isActive'>;
+export type ShippingRateRow = typeof shippingRates.$inferSelect;
+
+/** Column values of a rate: weights are decimal strings in kg, amounts minor units. */
+export interface ShippingRateValues {
+  shippingMethodId: number;
+  country: string;
+  state: string;
+  city: string;
+  weightMinKg: string;
+  weightMaxKg: string | null;
+  baseRate: number;
+  perKgRate: number;
+}
+
+const methodNotFound = (id: number) => new DomainError('shipping_method_not_found', { detail: `shipping method ${id} not found` });
+const rateNotFound = (id: number) => new DomainError('shipping_rate_not_found', { detail: `shipping rate ${id} not found` });
+const unknownMethod = () => invalidField('shipping_method_id', 'names no shipping method');
+
+export function listShippingMethods(db: Db): Promise<ShippingMethodRow[]> {
+  return db.select().from(shippingMethods).orderBy(asc(shippingMethods.id));
+}
+
+export async function findShippingMethod(db: Db, id: number): Promise<ShippingMethodRow> {
+  const [row] = await db.select().from(shippingMethods).where(eq(shippingMethods.id, id));
+  if (!row) throw methodNotFound(id);
+  return row;
+}
+
+export async function createShippingMethod(db: Db, values: ShippingMethodValues): Promise<ShippingMethodRow> {
+  const [row] = await db.insert(shippingMethods).values(values).returning();
+  if (!row) throw new Error('insert returned no shipping method');
+  return row;
+}
+
+export async function updateShippingMethod(db: Db, id: number, values: Partial<ShippingMethodValues>): Promise<ShippingMethodRow> {
+  const [row] = await db.update(shippingMethods).set({ ...values, updatedAt: new Date() }).where(eq(shippingMethods.id, id)).returning();
+  if (!row) throw methodNotFound(id);
+  return row;
+}
+
+/** Deletes the method with its rates; orders keep their snapshot (shipping_method_id becomes null). */
+export async function deleteShippingMethod(db: Db, id: number): Promise<void> {
+  const [row] = await db.delete(shippingMethods).where(eq(shippingMethods.id, id)).returning({ id: shippingMethods.id });
+  if (!row) throw methodNotFound(id);
+}
+
+/**
+ * Active methods with at least one rate that can apply to the place: the rate's country is empty
+ * or the given one, and its state empty or the given one (any case). Without a state, and always
+ * for cities (never given here), narrower rates count: they may apply once the address is known.
+ */
+export function shippingMethodsFor(db: Db, place: { country: string; state: string | null }) {
+  const conditions: SQL[] = [
+    eq(shippingRates.shippingMethodId, shippingMethods.id),
+    or(eq(shippingRates.country, ''), eq(shippingRates.country, place.country)) as SQL,
+  ];
+  if (place.state !== null) {
+    conditions.push(or(eq(shippingRates.state, ''), sql`lower(${shippingRates.state}) = lower(${place.state})`) as SQL);
+  }
+  const matchingRate = db.select({ one: sql`1` }).from(shippingRates).where(and(...conditions));
+  return db.select({ id: shippingMethods.id, name: shippingMethods.name, description: shippingMethods.description })
+    .from(shippingMethods).where(and(eq(shippingMethods.isActive, true), exists(matchingRate))).orderBy(asc(shippingMethods.id));
+}
+
+async function assertMethod(db: Db | Tx, id: number | undefined): Promise<void> {
+  if (id === undefined) return;
+  const [row] = await db.select({ id: shippingMethods.id }).from(shippingMethods).where(eq(shippingMethods.id, id));
+  if (!row) throw unknownMethod();
+}
+
+/** A method deleted between the check and the write still answers 422, not 500. */
+function translateForeignKey(err: unknown): never {
+  if (foreignKeyViolation(err)?.includes('shipping_method')) throw unknownMethod();
+  throw err;
+}
+
+export function listShippingRates(db: Db, filter: { shippingMethodId?: number }): Promise<ShippingRateRow[]> {
+  const where = filter.shippingMethodId === undefined ? undefined : eq(shippingRates.shippingMethodId, filter.shippingMethodId);
+  return db.select().from(shippingRates).where(where).orderBy(asc(shippingRates.id));
+}
+
+export async function findShippingRate(db: Db, id: number): Promise<ShippingRateRow> {
+  const [row] = await db.select().from(shippingRates).where(eq(shippingRates.id, id));
+  if (!row) throw rateNotFound(id);
+  return row;
+}
+
+export async function createShippingRate(db: Db, values: ShippingRateValues): Promise<ShippingRateRow> {
+  await assertMethod(db, values.shippingMethodId);
+  try {
+    const [row] = await db.insert(shippingRates).values(values).returning();
+    if (!row) throw new Error('insert returned no shipping rate');
+    return row;
+  } catch (err) {
+    return translateForeignKey(err);
+  }
+}
+
+/** Changes a rate; the bracket is checked against the stored ends the change leaves in place. */
+export async function updateShippingRate(db: Db, id: number, values: Partial<ShippingRateValues>): Promise<ShippingRateRow> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [current] = await tx.select().from(shippingRates).where(eq(shippingRates.id, id)).for('update');
+      if (!current) throw rateNotFound(id);
+      assertBracket(values.weightMinKg ?? current.weightMinKg, values.weightMaxKg === undefined ? current.weightMaxKg : values.weightMaxKg);
+      await assertMethod(tx, values.shippingMethodId);
+      const [row] = await tx.update(shippingRates).set({ ...values, updatedAt: new Date() }).where(eq(shippingRates.id, id)).returning();
+      if (!row) throw rateNotFound(id);
+      return row;
+    });
+  } catch (err) {
+    if (err instanceof DomainError) throw err;
+    return translateForeignKey(err);
+  }
+}
+
+export async function deleteShippingRate(db: Db, id: number): Promise<void> {
+  const [row] = await db.delete(shippingRates).where(eq(shippingRates.id, id)).returning({ id: shippingRates.id });
+  if (!row) throw rateNotFound(id);
+}

@@ -1,0 +1,83 @@
+import { Type } from 'typebox';
+import { StrictObject } from '../http/schemas.js';
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Description = Type.String({ maxLength: 2000 });
+const Country = Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, any case, stored upper-case; empty or absent: any country' });
+const Place = (what: string) => Type.String({ maxLength: 100, description: `Empty or absent: any ${what}; matched case-insensitively` });
+const Weight = Type.String({ maxLength: 32, description: 'Kilograms as a decimal string, at most 3 decimals: "0", "2.5"' });
+const Money = Type.String({ maxLength: 32, description: 'Amount in the store currency, with at most its precision, e.g. "4.90"' });
+
+export const ShippingMethodInput = StrictObject({
+  name: Name,
+  description: Type.Optional(Description),
+  is_active: Type.Optional(Type.Boolean({ default: true })),
+});
+
+export const ShippingMethodPatch = StrictObject({
+  name: Type.Optional(Name),
+  description: Type.Optional(Description),
+  is_active: Type.Optional(Type.Boolean()),
+});
+
+export const ShippingMethod = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+  is_active: Type.Boolean(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export const StorefrontShippingMethod = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+});
+
+const WeightMax = Type.Union([Weight, Type.Null()], { description: 'Inclusive upper end in kg, above weight_min_kg; null or absent: no limit' });
+const PerKg = Type.String({ maxLength: 32, description: 'Charged per kg above weight_min_kg, in the store currency; default "0"' });
+
+export const ShippingRateInput = StrictObject({
+  shipping_method_id: Id,
+  country: Type.Optional(Country),
+  state: Type.Optional(Place('state')),
+  city: Type.Optional(Place('city')),
+  weight_min_kg: Weight,
+  weight_max_kg: Type.Optional(WeightMax),
+  base_rate: Money,
+  per_kg_rate: Type.Optional(PerKg),
+});
+
+export const ShippingRatePatch = StrictObject({
+  shipping_method_id: Type.Optional(Id),
+  country: Type.Optional(Country),
+  state: Type.Optional(Place('state')),
+  city: Type.Optional(Place('city')),
+  weight_min_kg: Type.Optional(Weight),
+  weight_max_kg: Type.Optional(WeightMax),
+  base_rate: Type.Optional(Money),
+  per_kg_rate: Type.Optional(PerKg),
+});
+
+export const ShippingRateQuery = Type.Object({ shipping_method_id: Type.Optional(Id) });
+
+export const ShippingRate = Type.Object({
+  id: Type.Integer(),
+  shipping_method_id: Type.Integer(),
+  country: Type.String({ description: 'Empty: any country' }),
+  state: Type.String({ description: 'Empty: any state' }),
+  city: Type.String({ description: 'Empty: any city' }),
+  weight_min_kg: Type.String({ description: 'Canonical: no trailing zeros ("0", "2.5")' }),
+  weight_max_kg: Type.Union([Type.String(), Type.Null()]),
+  base_rate: Type.String(),
+  per_kg_rate: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export const StorefrontMethodQuery = Type.Object({
+  country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 of the delivery address (required)' }),
+  state: Type.Optional(Type.String({ maxLength: 100, description: 'State of the delivery address; absent: any state could match' })),
+});

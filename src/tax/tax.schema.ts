@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import { StrictObject } from '../http/schemas.js';
+
+const ClassName = Type.String({ minLength: 1, maxLength: 100, description: 'Unique, case-insensitively: "Standard", "Reduced"' });
+const ClassId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Country = Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2, any case; stored upper-case' });
+const State = Type.String({ maxLength: 100, description: 'Empty or absent: the whole country. Matched case-insensitively' });
+const Rate = Type.String({ maxLength: 32, description: 'Percent as a decimal string, 0 to 100, at most 4 decimals: "15", "7.25"' });
+
+export const TaxClassInput = StrictObject({ name: ClassName });
+export const TaxClassPatch = StrictObject({ name: Type.Optional(ClassName) });
+
+export const TaxClass = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export const TaxRateInput = StrictObject({
+  tax_class_id: ClassId,
+  country: Country,
+  state: Type.Optional(State),
+  rate: Rate,
+  is_active: Type.Optional(Type.Boolean({ default: true })),
+});
+
+export const TaxRatePatch = StrictObject({
+  tax_class_id: Type.Optional(ClassId),
+  country: Type.Optional(Country),
+  state: Type.Optional(State),
+  rate: Type.Optional(Rate),
+  is_active: Type.Optional(Type.Boolean()),
+});
+
+export const TaxRateQuery = Type.Object({
+  tax_class_id: Type.Optional(ClassId),
+  country: Type.Optional(Country),
+});
+
+export const TaxRate = Type.Object({
+  id: Type.Integer(),
+  tax_class_id: Type.Integer(),
+  country: Type.String(),
+  state: Type.String({ description: 'Empty: the whole country' }),
+  rate: Type.String({ description: 'Percent, canonical: no trailing zeros ("7.25", "15", "0")' }),
+  is_active: Type.Boolean(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
