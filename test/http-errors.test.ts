@@ -106,3 +106,12 @@ describe('operations endpoints', () => {
     expect(json(await t.app.inject({ method: 'GET', url: '/readyz' }))).toEqual({ status: 'ok' });
   });
 });
+
+describe('value-or-null fields', () => {
+  it('report one error for a wrong value, not one per branch', async () => {
+    const admin = await (await import('./helpers.js')).signInAdmin(t);
+    const res = await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: { authorization: `Bearer ${admin.access}` }, payload: { name: 'X', variants: [{ name: 'A', price: '1.00', sku: 5 }] } });
+    const body = expectProblem(res, 422, 'validation_error');
+    expect(body.errors).toEqual([{ field: 'variants[0].sku', message: 'must be string' }]);
+  });
+});

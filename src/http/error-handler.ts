@@ -29,7 +29,12 @@ function toFieldError(issue: ValidationIssue, context: string): FieldError {
 
 /** A 422 listing every schema violation Ajv found, fields named the way the client sent them. */
 export function validationProblem(issues: readonly ValidationIssue[], context: string): DomainError {
-  const errors = issues.map((i) => toFieldError(i, context));
+  // A value-or-null field that fails reports its value branch only, not "must be null" and
+  // "must match a schema in anyOf" besides.
+  const anyOfPaths = new Set(issues.filter((i) => i.keyword === 'anyOf').map((i) => i.instancePath));
+  const relevant = issues.filter((i) => !anyOfPaths.has(i.instancePath)
+    || (i.keyword !== 'anyOf' && !(i.keyword === 'type' && i.params.type === 'null')));
+  const errors = (relevant.length > 0 ? relevant : issues).map((i) => toFieldError(i, context));
   // Collapse the duplicates Ajv reports for anyOf branches on the same field.
   const unique = [...new Map(errors.map((e) => [`${e.field}\u0000${e.message}`, e])).values()];
   return new DomainError('validation_error', {
