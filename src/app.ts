@@ -18,8 +18,11 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
+import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
+import type { PaymentRegistry } from './payments/plugin-registry.js';
 import { estimateRoutes } from './orders/estimate.routes.js';
 import { placementRoutes } from './orders/placement.routes.js';
+import { orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
 import { taxAdminRoutes } from './tax/tax.routes.js';
@@ -30,6 +33,8 @@ export interface AppDeps {
   config: Config;
   database: Database;
   tokens: TokenService;
+  /** The enabled payment plugins (loaded and validated at start). */
+  payments: PaymentRegistry;
   /** Fastify logger options; false in tests. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -128,6 +133,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(promoCodeAdminRoutes({ db, money }));
   await app.register(estimateRoutes({ db, config, money }));
   await app.register(placementRoutes({ db, config, money }));
+  await app.register(orderRoutes({ db }));
+  await app.register(orderAdminRoutes({ db }));
+  const payments = { db, registry: deps.payments, publicBaseUrl: config.publicBaseUrl, log: app.log };
+  await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
+  await app.register(paymentAdminRoutes(payments));
+  // Gateways the service hosts itself (the sandbox) deliver their webhooks through the real route.
+  deps.payments.bindWebhookDelivery(async (pluginId, request) => {
+    const res = await app.inject({ method: 'POST', url: `/payment/storefront/api/webhook-view/${pluginId}/`, headers: request.headers, payload: request.rawBody });
+    return { status: res.statusCode };
+  });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

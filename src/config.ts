@@ -24,6 +24,8 @@ export interface Config {
   logLevel: string;
   /** Requests per minute and client address on each of signup, login and token refresh. */
   authRateLimitPerMinute: number;
+  /** Requests per minute and client address on the payment webhook route. */
+  webhookRateLimitPerMinute: number;
   maxLineQuantity: number;
   maxCartLines: number;
   /** Trust X-Forwarded-For (set when running behind a reverse proxy). */
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined),
     logLevel,
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 20, { min: 1, max: 1_000_000 }),
+    webhookRateLimitPerMinute: integer(env, 'WEBHOOK_RATE_LIMIT_PER_MINUTE', 1200, { min: 1, max: 100_000_000 }),
     maxLineQuantity: integer(env, 'MAX_LINE_QUANTITY', 999, { min: 1, max: 1_000_000 }),
     maxCartLines: integer(env, 'MAX_CART_LINES', 200, { min: 1, max: 10_000 }),
     trustProxy: boolean(env, 'TRUST_PROXY', false),

@@ -8,7 +8,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const runtime = await openRuntime(config);
+  const skipped: string[] = [];
+  const runtime = await openRuntime(config, (message) => skipped.push(message));
   const app = await buildApp({
     config,
     ...runtime,
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
     await runtime.database.close();
     throw err;
   }
+  for (const message of skipped) app.log.info(message);
+  app.log.info({ payment_plugins: runtime.payments.list().map((p) => p.id) }, 'payment plugins enabled');
   app.log.info({ database: runtime.database.kind, currency: config.storeCurrency, url: config.publicBaseUrl }, 'storefront ready');
 }
 

@@ -4,6 +4,7 @@ import { currencyExponent } from './shared/currency.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { type Database, type DatabaseTarget, openDatabase } from './db/client.js';
+import { loadPaymentPlugins, type PaymentRegistry } from './payments/plugin-registry.js';
 import { loadOrCreateSecret } from './shared/secrets.js';
 
 export function databaseTarget(config: Config): DatabaseTarget {
@@ -14,16 +15,25 @@ export function databaseTarget(config: Config): DatabaseTarget {
 export interface Runtime {
   database: Database;
   tokens: TokenService;
+  payments: PaymentRegistry;
 }
 
 /** Opens the database (migrated), loads secrets and ensures the configured admin. */
-export async function openRuntime(config: Config): Promise<Runtime> {
+export async function openRuntime(config: Config, log: (message: string) => void = () => {}): Promise<Runtime> {
+  // Plugins first: a misconfigured one stops the start before the database is touched.
+  const payments = await loadPaymentPlugins({
+    enabled: config.paymentPlugins,
+    env: process.env,
+    embeddedDatabase: config.databaseUrl === undefined,
+    context: { publicBaseUrl: config.publicBaseUrl, secret: (name) => loadOrCreateSecret(config.dataDir, `plugin-${name}`) },
+    onSkipped: (id, reason) => log(`payment plugin ${id} not enabled: ${reason}`),
+  });
   const database = await openDatabase(databaseTarget(config));
   try {
     const tokens = createTokenService(config.jwtSecret ?? loadOrCreateSecret(config.dataDir, 'jwt'));
     if (config.admin) await ensureAdmin(database.db, config.admin);
     if (config.seedDemo) await seedDemoIfEmpty(database.db, currencyExponent(config.storeCurrency));
-    return { database, tokens };
+    return { database, tokens, payments };
   } catch (err) {
     await database.close();
     throw err;

@@ -5,6 +5,7 @@ import { buildApp } from '../src/app.js';
 import { createTokenService } from '../src/auth/tokens.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/client.js';
+import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
 
 /** Where the suite runs: the embedded database by default, PostgreSQL when TEST_DATABASE_URL is set. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
@@ -74,13 +75,25 @@ export interface TestApp {
 }
 
 /** The real app on a database of its own, driven through app.inject(). */
-export async function buildTestApp(options: { config?: Partial<Config>; logger?: Parameters<typeof buildApp>[0]['logger'] } = {}): Promise<TestApp> {
+export async function buildTestApp(options: {
+  config?: Partial<Config>;
+  logger?: Parameters<typeof buildApp>[0]['logger'];
+  /** Environment the payment plugins are configured from (e.g. Stripe keys). */
+  pluginEnv?: Record<string, string | undefined>;
+} = {}): Promise<TestApp> {
   const config = testConfig(options.config);
+  const payments = await loadPaymentPlugins({
+    enabled: config.paymentPlugins,
+    env: options.pluginEnv ?? {},
+    embeddedDatabase: true,
+    context: { publicBaseUrl: config.publicBaseUrl, secret: (name) => `test-secret-${name}-0123456789abcdef0123456789` },
+  });
   const test = await createTestDatabase();
   const app = await buildApp({
     config,
     database: test.database,
     tokens: createTokenService(config.jwtSecret ?? TEST_JWT_SECRET),
+    payments,
     logger: options.logger ?? false,
   });
   return {

@@ -123,6 +123,14 @@ export interface PaymentGateway {
   routes?(app: FastifyInstance): Promise<void>;
 }
 
+/** How the plugin is being enabled, for plugins whose default depends on it. */
+export interface PluginSituation {
+  /** PAYMENT_PLUGINS names plugins explicitly (otherwise every installed, configured one is on). */
+  explicit: boolean;
+  /** The service runs on its embedded database (a demo or development store). */
+  embeddedDatabase: boolean;
+}
+
 export interface PaymentPlugin<Config = unknown> {
   /** Equals the folder name: lowercase words joined by "_", e.g. "cash_on_delivery". */
   readonly id: string;
@@ -135,6 +143,6 @@ export interface PaymentPlugin<Config = unknown> {
    * naming the variable when one is missing or wrong. Returns undefined when the plugin is simply
    * not configured (it is then skipped unless PAYMENT_PLUGINS names it).
    */
-  configure(env: Record<string, string | undefined>): Config | undefined;
+  configure(env: Record<string, string | undefined>, situation: PluginSituation): Config | undefined;
   create(config: Config, context: PluginContext): PaymentGateway;
 }

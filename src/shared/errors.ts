@@ -8,6 +8,7 @@ export const errorCodes = {
   malformed_json: { status: 400, title: 'Malformed JSON body' },
   bad_request: { status: 400, title: 'Bad request' },
   invalid_cart_token: { status: 400, title: 'Malformed cart token' },
+  invalid_signature: { status: 400, title: 'Webhook signature missing or invalid' },
   // 401
   unauthorized: { status: 401, title: 'Authentication required' },
   invalid_token: { status: 401, title: 'Invalid or expired token' },
@@ -26,6 +27,8 @@ export const errorCodes = {
   shipping_rate_not_found: { status: 404, title: 'Shipping rate not found' },
   promo_code_not_found: { status: 404, title: 'Promo code not found' },
   order_not_found: { status: 404, title: 'Order not found' },
+  payment_plugin_not_found: { status: 404, title: 'Payment plugin not found' },
+  payment_not_found: { status: 404, title: 'Payment not found' },
   route_not_found: { status: 404, title: 'No such route' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
@@ -36,7 +39,10 @@ export const errorCodes = {
   tax_class_taken: { status: 409, title: 'Tax class name already in use' },
   tax_rate_exists: { status: 409, title: 'A rate for this class and place exists' },
   promo_code_taken: { status: 409, title: 'Promo code already exists' },
-  invalid_transition: { status: 409, title: 'Order status cannot change that way' },
+  invalid_transition: { status: 409, title: 'Status cannot change that way' },
+  order_already_paid: { status: 409, title: 'Order already paid' },
+  order_not_payable: { status: 409, title: 'Order cannot be paid' },
+  payment_in_progress: { status: 409, title: 'A payment start for this order is in progress' },
   // 413, 415
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
@@ -56,6 +62,7 @@ export const errorCodes = {
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx
   internal_error: { status: 500, title: 'Internal server error' },
+  payment_gateway_error: { status: 502, title: 'The payment gateway refused or did not answer' },
   database_unavailable: { status: 503, title: 'Database unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

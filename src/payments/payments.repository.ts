@@ -1,0 +1,64 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
+import { orders, paymentEvents, payments } from '../db/schema.js';
+import { orderPaymentStatus, type PaymentFigures } from './payment-states.js';
+
+export type PaymentRow = typeof payments.$inferSelect;
+
+export const figuresOf = (p: PaymentRow): PaymentFigures => ({ state: p.status, amount: p.amount, captured: p.amountCaptured, refunded: p.amountRefunded });
+
+export function paymentsOfOrder(db: Db | Tx, orderId: number): Promise<PaymentRow[]> {
+  return db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(asc(payments.id));
+}
+
+export async function findPayment(db: Db | Tx, id: number): Promise<PaymentRow | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row;
+}
+
+export async function lockPayment(tx: Tx, id: number): Promise<PaymentRow | undefined> {
+  const [row] = await tx.select().from(payments).where(eq(payments.id, id)).for('update');
+  return row;
+}
+
+export async function lockOrderById(tx: Tx, id: number) {
+  const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
+  return row;
+}
+
+/** The payment a webhook event names: only through references this service stored for that plugin. */
+export async function findPaymentForEvent(tx: Tx, pluginId: string, match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string }) {
+  const by = match.reference !== undefined ? eq(payments.reference, match.reference)
+    : match.gatewayRef !== undefined ? eq(payments.gatewayRef, match.gatewayRef)
+      : match.gatewayPaymentRef !== undefined ? eq(payments.gatewayPaymentRef, match.gatewayPaymentRef) : undefined;
+  if (!by) return undefined;
+  const [row] = await tx.select().from(payments).where(and(by, eq(payments.pluginId, pluginId))).limit(1);
+  return row;
+}
+
+/** Stores an event once; false when this (plugin, event id) was seen before. */
+export async function recordEventOnce(tx: Tx, event: { pluginId: string; eventId: string; kind: string; amount: number | null }): Promise<number | undefined> {
+  const [row] = await tx.insert(paymentEvents).values({ ...event, applied: false }).onConflictDoNothing().returning({ id: paymentEvents.id });
+  return row?.id;
+}
+
+export async function markEvent(tx: Tx, id: number, values: { paymentId: number | null; applied: boolean }): Promise<void> {
+  await tx.update(paymentEvents).set(values).where(eq(paymentEvents.id, id));
+}
+
+export async function savePaymentFigures(tx: Tx, id: number, figures: PaymentFigures, extra: Partial<typeof payments.$inferInsert> = {}): Promise<void> {
+  await tx.update(payments).set({
+    status: figures.state, amountCaptured: figures.captured, amountRefunded: figures.refunded, updatedAt: new Date(), ...extra,
+  }).where(eq(payments.id, id));
+}
+
+/** Recomputes and stores an order's payment status from all its attempts (call with the order locked). */
+export async function refreshOrderPaymentStatus(tx: Tx, order: { id: number; total: number }): Promise<void> {
+  const status = orderPaymentStatus(order.total, (await paymentsOfOrder(tx, order.id)).map(figuresOf));
+  await tx.update(orders).set({ paymentStatus: status, updatedAt: new Date() }).where(eq(orders.id, order.id));
+}
+
+export async function orderAliasOf(db: Db, payment: PaymentRow): Promise<string> {
+  const [row] = await db.select({ alias: orders.alias }).from(orders).where(eq(orders.id, payment.orderId));
+  return row?.alias ?? '';
+}

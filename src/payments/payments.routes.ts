@@ -1,0 +1,116 @@
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { requireAdmin } from '../http/auth.js';
+import { bearerAuth, IdParams, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
+import { AliasParams } from '../orders/order.schema.js';
+import { findVisibleOrder } from '../orders/orders.service.js';
+import { currencyFormat } from '../shared/money.js';
+import { capturePayment, refundPayment } from './payments.admin.js';
+import { orderAliasOf, type PaymentRow, paymentsOfOrder } from './payments.repository.js';
+import { handleWebhook, type PaymentsDeps, startPayment } from './payments.service.js';
+
+const PluginParams = Type.Object({ payment_plugin_id: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }) });
+const Url = Type.String({ maxLength: 2000, pattern: '^https?://', description: 'http(s) URL' });
+
+const Payment = Type.Object({
+  id: Type.Integer(), order_alias: Type.String(), plugin_id: Type.String(), status: Type.String(), amount: Type.String(),
+  amount_captured: Type.String(), amount_refunded: Type.String(), currency: Type.String(), url: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(), updated_at: Type.String(),
+});
+
+function presentPayment(p: PaymentRow, orderAlias: string) {
+  const money = currencyFormat(p.currency);
+  return {
+    id: p.id, order_alias: orderAlias, plugin_id: p.pluginId, status: p.status, amount: money.format(p.amount),
+    amount_captured: money.format(p.amountCaptured), amount_refunded: money.format(p.amountRefunded), currency: p.currency,
+    url: p.redirectUrl, created_at: p.createdAt.toISOString(), updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: number }): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['payments'];
+
+    app.get('/payment/storefront/api/plugins/', {
+      schema: { tags, summary: 'Enabled payment plugins', response: { 200: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) } },
+    }, async () => deps.registry.list().map((p) => ({ id: p.id, name: p.name })));
+
+    app.post('/payment/storefront/api/start-payment/:payment_plugin_id/', {
+      schema: {
+        tags, security: optionalBearerAuth,
+        summary: 'Start paying an order: returns the gateway URL to send the payer to',
+        description: 'For the order\'s owner, an admin, or the holder of its X-Order-Token (anyone else: 404). The amount is the order\'s unpaid total. Calling again while an attempt is open returns that attempt.',
+        params: PluginParams,
+        headers: Type.Object({ 'x-order-token': Type.Optional(Type.String()), 'idempotency-key': Type.Optional(Type.String()) }),
+        body: StrictObject({ order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }), return_url: Type.Optional(Url), cancel_url: Type.Optional(Url) }),
+        response: {
+          200: Type.Object({ url: Type.String(), payment_id: Type.Integer(), order_alias: Type.String(), amount: Type.String(), currency: Type.String() }),
+          ...problems(401, 404, 409, 422, 502),
+        },
+      },
+    }, async (request) => {
+      const token = request.headers['x-order-token'];
+      return startPayment(deps, {
+        pluginId: request.params.payment_plugin_id, orderAlias: request.body.order_alias,
+        returnUrl: request.body.return_url, cancelUrl: request.body.cancel_url,
+        caller: { principal: request.principal, orderToken: typeof token === 'string' ? token : undefined },
+      });
+    });
+
+    // The webhook route alone gets the raw body: signatures are computed over the exact bytes.
+    await app.register(async (plain) => {
+      const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      scope.post('/payment/storefront/api/webhook-view/:payment_plugin_id/', {
+        config: { rateLimit: { max: deps.webhookRateLimitPerMinute, timeWindow: '1 minute' } },
+        schema: {
+          tags, summary: 'Payment gateway webhook (one route for every plugin)',
+          description: 'Called by gateways. The plugin checks the signature on the raw body first (400 if missing or wrong). Each event is stored once: repeats answer 200 and change nothing.',
+          params: PluginParams,
+          response: { 200: Type.Object({ received: Type.Integer() }), ...problems(400, 404, 429) },
+        },
+      }, async (request) => {
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const result = await handleWebhook(deps, request.params.payment_plugin_id, { headers: request.headers, rawBody });
+        return { received: result.received };
+      });
+    });
+
+    for (const plugin of deps.registry.list()) {
+      if (plugin.gateway.routes) await app.register(async (scope) => plugin.gateway.routes?.(scope));
+    }
+  };
+}
+
+export function paymentAdminRoutes(deps: PaymentsDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const common = { tags: ['payments (admin)'], security: bearerAuth };
+    app.addHook('onRequest', requireAdmin);
+
+    app.get('/payment/dashboard/api/orders/:order_alias/payments/', {
+      schema: { ...common, summary: 'An order\'s payment attempts', params: AliasParams, response: { 200: Type.Array(Payment), ...problems(401, 403, 404, 422) } },
+    }, async (request) => {
+      const order = await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal });
+      return (await paymentsOfOrder(deps.db, order.id)).map((p) => presentPayment(p, order.alias));
+    });
+
+    app.post('/payment/dashboard/api/payments/:id/capture/', {
+      schema: { ...common, summary: 'Record a cash-on-delivery payment as received', params: IdParams, response: { 200: Payment, ...problems(401, 403, 404, 409) } },
+    }, async (request) => {
+      const payment = await capturePayment(deps, request.params.id);
+      return presentPayment(payment, await orderAliasOf(deps.db, payment));
+    });
+
+    app.post('/payment/dashboard/api/payments/:id/refund/', {
+      schema: {
+        ...common, summary: 'Refund a payment, in full or in part (through the gateway when the plugin can)', params: IdParams,
+        body: Type.Union([StrictObject({ amount: Type.Optional(Type.String({ maxLength: 32, description: 'Default: everything still refundable' })) }), Type.Null()]),
+        response: { 200: Payment, ...problems(401, 403, 404, 409, 422, 502) },
+      },
+    }, async (request) => {
+      const payment = await refundPayment(deps, request.params.id, request.body?.amount);
+      return presentPayment(payment, await orderAliasOf(deps.db, payment));
+    });
+  };
+}

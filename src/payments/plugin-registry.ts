@@ -1,0 +1,115 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError } from '../config.js';
+import { type PaymentGateway, type PaymentPlugin, type PluginContext, PluginConfigError } from './payment-plugin.js';
+
+/** A plugin that is installed, configured and enabled. */
+export interface EnabledPlugin {
+  id: string;
+  name: string;
+  manualCapture: boolean;
+  gateway: PaymentGateway;
+}
+
+export interface PaymentRegistry {
+  get(id: string): EnabledPlugin | undefined;
+  list(): EnabledPlugin[];
+  /** Lets self-hosted gateways deliver webhooks into the app once it exists. */
+  bindWebhookDelivery(deliver: (pluginId: string, request: { headers: Record<string, string>; rawBody: Buffer }) => Promise<{ status: number }>): void;
+}
+
+const PLUGIN_ID = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+const pluginsDir = fileURLToPath(new URL('./plugins/', import.meta.url));
+
+/** The plugin folders shipped with the service: each `plugins/<id>/index.(ts|js)`. */
+export function installedPluginIds(): string[] {
+  if (!existsSync(pluginsDir)) return [];
+  return readdirSync(pluginsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && PLUGIN_ID.test(d.name) && ['index.js', 'index.ts'].some((f) => existsSync(path.join(pluginsDir, d.name, f))))
+    .map((d) => d.name)
+    .sort();
+}
+
+function isPlugin(value: unknown): value is PaymentPlugin {
+  const v = value as Partial<PaymentPlugin> | undefined;
+  return typeof v === 'object' && v !== null && typeof v.id === 'string' && typeof v.name === 'string'
+    && typeof v.configure === 'function' && typeof v.create === 'function';
+}
+
+async function importPlugin(specifier: string, where: string): Promise<PaymentPlugin> {
+  const module = (await import(specifier)) as { default?: unknown; plugin?: unknown };
+  const plugin = module.default ?? module.plugin;
+  if (!isPlugin(plugin)) throw new ConfigError('PAYMENT_PLUGINS', `${where} does not export a payment plugin (default export with id, name, configure, create)`);
+  if (!PLUGIN_ID.test(plugin.id)) throw new ConfigError('PAYMENT_PLUGINS', `${where}: plugin id "${plugin.id}" must be lowercase words joined by "_"`);
+  return plugin;
+}
+
+async function loadInstalled(id: string): Promise<PaymentPlugin> {
+  const file = ['index.js', 'index.ts'].map((f) => path.join(pluginsDir, id, f)).find((f) => existsSync(f));
+  if (!file) throw new ConfigError('PAYMENT_PLUGINS', `no plugin folder ${id}`);
+  const plugin = await importPlugin(pathToFileURL(file).href, `plugins/${id}`);
+  if (plugin.id !== id) throw new ConfigError('PAYMENT_PLUGINS', `plugins/${id} declares the id "${plugin.id}"; a plugin's id must equal its folder name`);
+  return plugin;
+}
+
+export interface RegistryOptions {
+  /** PAYMENT_PLUGINS: ids of installed plugins or npm package names; undefined means every installed one. */
+  enabled: string[] | undefined;
+  env: Record<string, string | undefined>;
+  embeddedDatabase: boolean;
+  context: Omit<PluginContext, 'deliverWebhook'>;
+  /** Told about installed plugins left off because they are not configured. */
+  onSkipped?: (id: string, reason: string) => void;
+}
+
+/**
+ * Discovers the installed plugins (no central list: a folder is a plugin) and the npm packages
+ * PAYMENT_PLUGINS names, validates each enabled plugin's configuration, and creates its gateway.
+ * A plugin PAYMENT_PLUGINS names that is missing or misconfigured stops the service.
+ */
+export async function loadPaymentPlugins(options: RegistryOptions): Promise<PaymentRegistry> {
+  const installed = installedPluginIds();
+  const explicit = options.enabled !== undefined;
+  const wanted = options.enabled ?? installed;
+  let deliver: Parameters<PaymentRegistry['bindWebhookDelivery']>[0] | undefined;
+  const enabled = new Map<string, EnabledPlugin>();
+
+  for (const name of wanted) {
+    const plugin = installed.includes(name) ? await loadInstalled(name) : await importPlugin(name, `package "${name}"`).catch((err: unknown) => {
+      if (err instanceof ConfigError) throw err;
+      throw new ConfigError('PAYMENT_PLUGINS', `"${name}" is neither an installed plugin (${installed.join(', ')}) nor an importable package: ${(err as Error).message}`);
+    });
+    if (enabled.has(plugin.id)) throw new ConfigError('PAYMENT_PLUGINS', `plugin "${plugin.id}" is named twice`);
+    let config: unknown;
+    try {
+      config = plugin.configure(options.env, { explicit, embeddedDatabase: options.embeddedDatabase });
+    } catch (err) {
+      if (err instanceof PluginConfigError) throw new ConfigError('PAYMENT_PLUGINS', `plugin ${plugin.id}: ${err.message}`);
+      throw err;
+    }
+    if (config === undefined) {
+      if (explicit) throw new ConfigError('PAYMENT_PLUGINS', `plugin ${plugin.id} is enabled but not configured (see its README)`);
+      options.onSkipped?.(plugin.id, 'not configured');
+      continue;
+    }
+    const id = plugin.id;
+    const gateway = plugin.create(config, {
+      ...options.context,
+      secret: (secretName) => options.context.secret(`${id}-${secretName}`),
+      deliverWebhook: (request) => {
+        if (!deliver) throw new Error('webhook delivery is not bound yet');
+        return deliver(id, request);
+      },
+    });
+    enabled.set(id, { id, name: plugin.name, manualCapture: plugin.manualCapture === true, gateway });
+  }
+
+  return {
+    get: (id) => enabled.get(id),
+    list: () => [...enabled.values()],
+    bindWebhookDelivery: (fn) => {
+      deliver = fn;
+    },
+  };
+}
