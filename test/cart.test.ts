@@ -281,3 +281,19 @@ describe('concurrency', () => {
     expect(json(await list({ token })).items[0].quantity).toBe(10);
   });
 });
+
+describe('very large amounts', () => {
+  it('shows a cart whose sum is past the safe-integer range exactly', async () => {
+    const [a, b] = await variants({ price: '9999999999999.99', stock: 999 }, { price: '9999999999999.99', stock: 999 });
+    const token = json(await add({}, a ?? 0, 999)).cart_token;
+    const cart = json(await add({ token }, b ?? 0, 999));
+    expect(cart.items[0].subtotal).toBe('9989999999999990.01');
+    expect(cart.subtotal).toBe('19979999999999980.02');
+  });
+
+  it('answers an estimate past the safe-integer range with 422 amount_too_large', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: 'Huge', variants: [{ alias: 'huge-1', name: 'H', price: '9999999999999.99' }] } });
+    expect(res.statusCode).toBe(201);
+    expectProblem(await t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload: { variants: [{ alias: 'huge-1', quantity: 999 }] } }), 422, 'amount_too_large');
+  });
+});

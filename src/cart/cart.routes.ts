@@ -43,9 +43,10 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
     };
     const respond = (reply: FastifyReply, result: CartResult) => {
       let totalItems = 0;
-      let subtotal = 0;
+      // bigint: a cart's sum can outgrow a safe integer where no single price does.
+      let subtotal = 0n;
       const items = result.lines.map((line) => {
-        const lineSubtotal = line.price * line.quantity;
+        const lineSubtotal = BigInt(line.price) * BigInt(line.quantity);
         totalItems += line.quantity;
         subtotal += lineSubtotal;
         return {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode, errorCodes, type FieldError } from '../shared/errors.js';
+import { MoneyOverflowError } from '../shared/money.js';
 
 export interface ValidationIssue {
   instancePath: string;
@@ -104,6 +105,9 @@ function problemForStatus(status: number): ErrorCode {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) return sendProblem(reply, error);
+    if (error instanceof MoneyOverflowError) {
+      return sendProblem(reply, new DomainError('amount_too_large', { detail: 'the amounts of this request are larger than the service can represent exactly' }));
+    }
     const known = problemFromFastifyError(error);
     if (known) return sendProblem(reply, known);
     if (isDatabaseUnavailable(error)) {

@@ -57,6 +57,7 @@ export const errorCodes = {
   unknown_variant: { status: 422, title: 'Unknown product variant' },
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with another request' },
   email_required: { status: 422, title: 'A guest order needs an email' },
+  amount_too_large: { status: 422, title: 'Amount too large' },
   variant_unavailable: { status: 422, title: 'Product variant cannot be bought' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },

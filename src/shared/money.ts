@@ -36,11 +36,11 @@ export function parseMinor(text: string, exponent: number): number {
   return minus && value !== 0 ? -value : value;
 }
 
-/** 1230 → `"12.30"` for a 2-digit currency. */
-export function formatMinor(minor: number, exponent: number): string {
-  if (!Number.isSafeInteger(minor)) throw new RangeError(`not a whole number of minor units: ${minor}`);
+/** 1230 → `"12.30"` for a 2-digit currency. A bigint is formatted the same, whatever its size. */
+export function formatMinor(minor: number | bigint, exponent: number): string {
+  if (typeof minor === 'number' && !Number.isSafeInteger(minor)) throw new RangeError(`not a whole number of minor units: ${minor}`);
   const sign = minor < 0 ? '-' : '';
-  const digits = Math.abs(minor).toString().padStart(exponent + 1, '0');
+  const digits = (minor < 0 ? -BigInt(minor) : BigInt(minor)).toString().padStart(exponent + 1, '0');
   if (exponent === 0) return sign + digits;
   return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }
@@ -50,7 +50,7 @@ export interface CurrencyFormat {
   currency: string;
   exponent: number;
   parse(text: string): number;
-  format(minor: number): string;
+  format(minor: number | bigint): string;
 }
 
 export function currencyFormat(currency: string): CurrencyFormat {
