@@ -131,8 +131,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shippingAdminRoutes({ db, money }));
   await app.register(shippingStorefrontRoutes({ db, money }));
   await app.register(promoCodeAdminRoutes({ db, money }));
-  await app.register(estimateRoutes({ db, config, money }));
-  await app.register(placementRoutes({ db, config, money }));
+  const promoLimiter = app.createRateLimit({ max: config.promoRateLimitPerMinute, timeWindow: '1 minute' });
+  await app.register(estimateRoutes({ db, config, money, promoLimiter }));
+  await app.register(placementRoutes({ db, config, money, promoLimiter }));
   await app.register(orderRoutes({ db }));
   await app.register(orderAdminRoutes({ db }));
   const payments = { db, registry: deps.payments, publicBaseUrl: config.publicBaseUrl, log: app.log };

@@ -24,6 +24,8 @@ export interface Config {
   logLevel: string;
   /** Requests per minute and client address on each of signup, login and token refresh. */
   authRateLimitPerMinute: number;
+  /** Estimate and placement requests that carry a promo code, per minute and client address (against code guessing). */
+  promoRateLimitPerMinute: number;
   /** Requests per minute and client address on the payment webhook route. */
   webhookRateLimitPerMinute: number;
   maxLineQuantity: number;
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined),
     logLevel,
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 20, { min: 1, max: 1_000_000 }),
+    promoRateLimitPerMinute: integer(env, 'PROMO_RATE_LIMIT_PER_MINUTE', 30, { min: 1, max: 100_000_000 }),
     webhookRateLimitPerMinute: integer(env, 'WEBHOOK_RATE_LIMIT_PER_MINUTE', 1200, { min: 1, max: 100_000_000 }),
     maxLineQuantity: integer(env, 'MAX_LINE_QUANTITY', 999, { min: 1, max: 1_000_000 }),
     maxCartLines: integer(env, 'MAX_CART_LINES', 200, { min: 1, max: 10_000 }),

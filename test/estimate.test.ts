@@ -290,3 +290,23 @@ describe('currency precision in the estimate', () => {
     }
   });
 });
+
+describe('promo-code guessing', () => {
+  it('limits requests that carry a promo code per client, and leaves the others alone', async () => {
+    const store = await buildTestApp({ config: { promoRateLimitPerMinute: 3 } });
+    try {
+      const boss = await signInAdmin(store);
+      await store.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(boss.access), payload: { name: 'P', variants: [{ alias: 'rl-1', name: 'P', price: '1.00' }] } });
+      const guess = (code: string) => store.app.inject({ method: 'POST', url, payload: { variants: [{ alias: 'rl-1' }], promocode: code } });
+      for (const code of ['A1', 'B2', 'C3']) expectProblem(await guess(code), 422, 'promo_code_invalid');
+      const limited = await guess('D4');
+      expectProblem(limited, 429, 'rate_limited');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      const viaGet = await store.app.inject({ method: 'GET', url, payload: { variants: [{ alias: 'rl-1' }], promocode: 'E5' } });
+      expectProblem(viaGet, 429, 'rate_limited');
+      expect((await store.app.inject({ method: 'POST', url, payload: { variants: [{ alias: 'rl-1' }] } })).statusCode).toBe(200);
+    } finally {
+      await store.close();
+    }
+  });
+});

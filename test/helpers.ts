@@ -63,6 +63,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ...loadConfig({ DATA_DIR: '/nonexistent-test-data-dir', SEED_DEMO: 'false' }),
     jwtSecret: TEST_JWT_SECRET,
     authRateLimitPerMinute: 100_000,
+    promoRateLimitPerMinute: 100_000,
     ...overrides,
   };
 }

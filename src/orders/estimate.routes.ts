@@ -13,11 +13,13 @@ import type { CurrencyFormat } from '../shared/money.js';
 import { type OrderPayload, orderPayloadSchema } from './order-payload.schema.js';
 import { quoteOrder } from './order-quote.service.js';
 import { PricedOrderSchema } from './order-result.schema.js';
+import { type Limiter, promoCodeGuard } from './promo-rate-limit.js';
 
 export interface EstimateDeps {
   db: Db;
   config: Config;
   money: CurrencyFormat;
+  promoLimiter: Limiter;
 }
 
 export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
@@ -34,6 +36,11 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
       presentPricedOrder((await quoteOrder(deps, deps.db, request.principal, payload)).priced);
 
     app.get(url, {
+      preHandler: promoCodeGuard(deps.promoLimiter),
+      // A GET's body is not parsed by Fastify: read it here, before the promo-code guard looks at it.
+      preValidation: async (request) => {
+        request.body = await readJsonBody(request.raw);
+      },
       schema: {
         ...common,
         summary: 'Estimate an order: the payload as a JSON body on the GET, or URL-encoded JSON in ?payload=',
@@ -42,7 +49,7 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
       },
     }, async (request) => {
       const fromQuery = request.query.payload;
-      const body = await readJsonBody(request.raw);
+      const body = request.body;
       if (fromQuery !== undefined && body !== undefined) {
         throw new DomainError('bad_request', { detail: 'send the payload either as the body or as ?payload=, not both' });
       }
@@ -55,6 +62,7 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
     });
 
     app.post(url, {
+      preHandler: promoCodeGuard(deps.promoLimiter),
       schema: { ...common, summary: 'Estimate an order (the same as GET, for clients that cannot send a body on GET)', body: Payload },
     }, async (request) => estimate(request, request.body));
   };

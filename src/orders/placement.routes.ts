@@ -6,6 +6,7 @@ import { idempotencyKeyFrom } from './idempotency.js';
 import { orderPayloadSchema } from './order-payload.schema.js';
 import { PlacedOrderSchema } from './order-result.schema.js';
 import { type PlacementDeps, type PlacementKind, placeOrder } from './placement.service.js';
+import { type Limiter, promoCodeGuard } from './promo-rate-limit.js';
 
 const operations: { path: string; kind: PlacementKind; summary: string }[] = [
   { path: '/order/storefront/api/create/', kind: 'any', summary: 'Place an order (guest or signed in; an admin may place it for customer_id)' },
@@ -13,11 +14,12 @@ const operations: { path: string; kind: PlacementKind; summary: string }[] = [
   { path: '/order/storefront/api/user-order-create/', kind: 'user', summary: 'Place an order as a signed-in customer (401 without a valid token)' },
 ];
 
-export function placementRoutes(deps: PlacementDeps): FastifyPluginAsyncTypebox {
+export function placementRoutes(deps: PlacementDeps & { promoLimiter: Limiter }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const body = orderPayloadSchema(deps.config);
     for (const op of operations) {
       app.post(op.path, {
+        preHandler: promoCodeGuard(deps.promoLimiter),
         schema: {
           tags: ['orders'],
           summary: op.summary,

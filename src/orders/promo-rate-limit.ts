@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import { DomainError } from '../shared/errors.js';
+
+/** One rate limiter (from @fastify/rate-limit's createRateLimit) shared by every route it guards. */
+export type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: true } | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number }>;
+
+/** Whether the order payload of this request (body or ?payload=) names a promo code. */
+function sendsPromoCode(request: FastifyRequest): boolean {
+  const body = request.body as { promocode?: unknown } | undefined;
+  if (body && typeof body === 'object' && body.promocode !== undefined) return true;
+  const query = (request.query as { payload?: unknown } | undefined)?.payload;
+  return typeof query === 'string' && query.includes('promocode');
+}
+
+/**
+ * A preHandler that counts, per client address and across the estimate and every placement
+ * route together, the requests that try a promo code, so codes can't be guessed by brute force.
+ * Requests without a code are not counted.
+ */
+export function promoCodeGuard(limiter: Limiter) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!sendsPromoCode(request)) return;
+    const result = await limiter(request);
+    if (!result.isAllowed && result.isExceeded) {
+      throw new DomainError('rate_limited', {
+        detail: `too many promo-code attempts; retry in ${result.ttlInSeconds} s`,
+        headers: { 'retry-after': String(result.ttlInSeconds) },
+      });
+    }
+  };
+}
