@@ -42,7 +42,7 @@ export interface AppDeps {
 /** Anything that could carry a credential or personal data never reaches the logs. */
 export const redactedPaths = [
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cart-token"]',
-  'req.headers["x-order-token"]', 'req.headers["stripe-signature"]', 'res.headers["set-cookie"]',
+  'req.headers["x-order-token"]', 'req.headers["stripe-signature"]', 'req.headers["x-sandbox-signature"]', 'res.headers["set-cookie"]',
   '*.password', '*.refresh', '*.access', '*.token',
 ];
 

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { currencyExponent, isSupportedCurrency } from '../../../shared/currency.js';
+import { type WebhookEvent, type WebhookEventKind, WebhookSignatureError } from '../../payment-plugin.js';
+
+/** The sandbox's webhook body, shaped like a real gateway's event. */
+export interface SandboxEvent {
+  /** `evt_<random>`: a new id per click, the same id when the same delivery is repeated. */
+  id: string;
+  type: SandboxEventType;
+  /** Unix seconds. */
+  created: number;
+  data: {
+    /** The service's payment reference, given to start(). */
+    reference: string;
+    /** Minor units. For payment.refunded: the total refunded so far, not this refund alone. */
+    amount: number;
+    currency: string;
+  };
+}
+
+const KINDS = {
+  'payment.succeeded': 'succeeded',
+  'payment.failed': 'failed',
+  'payment.expired': 'expired',
+  'payment.refunded': 'refunded',
+} as const satisfies Record<string, WebhookEventKind>;
+
+export type SandboxEventType = keyof typeof KINDS;
+
+export function sandboxEvent(type: SandboxEventType, data: SandboxEvent['data']): SandboxEvent {
+  return { id: `evt_${randomBytes(12).toString('hex')}`, type, created: Math.floor(Date.now() / 1000), data };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A verified body as normalised events. The signature already proved the sandbox wrote it, so a
+ * body that is not a sandbox event is a bug or a leaked secret: refused like a bad signature.
+ * A type the sandbox doesn't know is stored and ignored, as a real gateway's would be.
+ */
+export function normaliseSandboxEvent(rawBody: Buffer): WebhookEvent[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new WebhookSignatureError('the signed body is not JSON');
+  }
+  if (!isRecord(body) || typeof body.id !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(body.id) || typeof body.type !== 'string' || !isRecord(body.data)) {
+    throw new WebhookSignatureError('the signed body is not a sandbox event');
+  }
+  const { reference, amount, currency } = body.data;
+  if (typeof reference !== 'string' || reference === '' || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0
+    || typeof currency !== 'string' || !isSupportedCurrency(currency)) {
+    throw new WebhookSignatureError('the signed event\'s data is not a reference, an amount in minor units and a currency');
+  }
+  const kind: WebhookEventKind = Object.hasOwn(KINDS, body.type) ? KINDS[body.type as SandboxEventType] : 'ignored';
+  const money = { amountMinor: amount, currency, exponent: currencyExponent(currency) };
+  return [{
+    eventId: body.id,
+    kind,
+    match: { reference },
+    ...(kind === 'succeeded' || kind === 'refunded' ? { amount: money } : {}),
+  }];
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PaymentGateway, PaymentPlugin, PluginContext } from '../../payment-plugin.js';
+import { PAGE_HEADERS, renderCheckoutPage, renderErrorPage } from './checkout-page.js';
+import { normaliseSandboxEvent, sandboxEvent } from './events.js';
+import { SIGNATURE_HEADER, signCheckout, signSandboxWebhook, verifyCheckout, verifySandboxWebhook } from './signing.js';
+
+export { signSandboxWebhook, verifySandboxWebhook, WEBHOOK_TOLERANCE_SECONDS } from './signing.js';
+export { type SandboxEvent, sandboxEvent } from './events.js';
+
+/**
+ * Sandbox: a gateway the service hosts itself, so the whole payment flow works offline. start()
+ * links to a checkout page of the service (signed, so its amount can't be altered); Pay or Decline
+ * sends a signed webhook through the real webhook route and takes the payer back to the store.
+ * There is no refund(): an admin refund of a sandbox payment is only recorded.
+ */
+
+export const CHECKOUT_PATH = '/payment/sandbox/checkout/';
+
+/** Form bodies up to the service's usual limit. */
+const BODY_LIMIT = 1024 * 1024;
+
+type SandboxConfig = Record<string, never>;
+
+function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply.code(status).headers(PAGE_HEADERS).send(html);
+}
+
+function queryOf(request: FastifyRequest): URLSearchParams {
+  const at = request.url.indexOf('?');
+  return new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
+}
+
+function createSandbox(context: PluginContext): PaymentGateway {
+  // Read once at start, so a DATA_DIR that can't hold them stops the service rather than a payment.
+  const checkoutSecret = context.secret('checkout');
+  const webhookSecret = context.secret('webhook');
+  // The form posts back to this service wherever it is mounted (PUBLIC_BASE_URL may have a path).
+  const action = `${new URL(context.publicBaseUrl).pathname.replace(/\/+$/, '')}${CHECKOUT_PATH}`;
+
+  async function checkoutRoutes(scope: FastifyInstance): Promise<void> {
+    // This scope takes HTML forms and nothing else; the rest of the service stays JSON-only.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+      done(null, new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8')));
+    });
+    const schema = { tags: ['payments (sandbox)'] };
+
+    scope.get(CHECKOUT_PATH, {
+      schema: { ...schema, summary: 'Sandbox checkout page (HTML): Pay or Decline', description: 'Opened from the url start-payment returned for the sandbox. A link whose signature does not match its parameters is a 400 page.' },
+    }, async (request, reply) => {
+      const fields = queryOf(request);
+      const checkout = verifyCheckout(checkoutSecret, fields);
+      if (!checkout.ok) return sendPage(reply, 400, renderErrorPage(`This payment link is not valid: ${checkout.reason}.`));
+      return sendPage(reply, 200, renderCheckoutPage({ params: checkout.params, fields: signCheckout(checkoutSecret, checkout.params), action }));
+    });
+
+    scope.post(CHECKOUT_PATH, {
+      schema: { ...schema, summary: 'Sandbox checkout decision (HTML form): sends the signed webhook, then 303 to the return or cancel URL' },
+    }, async (request, reply) => {
+      const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+      const checkout = verifyCheckout(checkoutSecret, form);
+      if (!checkout.ok) return sendPage(reply, 400, renderErrorPage(`This payment form is not valid: ${checkout.reason}.`));
+      const decision = form.getAll('decision');
+      if (decision.length !== 1 || (decision[0] !== 'pay' && decision[0] !== 'decline')) {
+        return sendPage(reply, 400, renderErrorPage('Choose Pay or Decline.'));
+      }
+      const pay = decision[0] === 'pay';
+      const { reference, amountMinor, currency } = checkout.params;
+      const rawBody = Buffer.from(JSON.stringify(sandboxEvent(pay ? 'payment.succeeded' : 'payment.failed', { reference, amount: amountMinor, currency })));
+      let status: number;
+      try {
+        ({ status } = await context.deliverWebhook({
+          headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signSandboxWebhook(webhookSecret, rawBody) },
+          rawBody,
+        }));
+      } catch (err) {
+        request.log.error({ err }, 'sandbox webhook delivery failed');
+        status = 0;
+      }
+      if (status < 200 || status >= 300) {
+        return sendPage(reply, 502, renderErrorPage(`The store did not accept the payment's result (webhook answered ${status || 'nothing'}).`));
+      }
+      return reply.header('cache-control', 'no-store').redirect(pay ? checkout.params.returnUrl : checkout.params.cancelUrl, 303);
+    });
+  }
+
+  return {
+    async start(input) {
+      const fields = signCheckout(checkoutSecret, {
+        reference: input.reference, amountMinor: input.amount.amountMinor, currency: input.amount.currency, exponent: input.amount.exponent,
+        orderAlias: input.order.alias, returnUrl: input.returnUrl, cancelUrl: input.cancelUrl,
+      });
+      return { redirectUrl: `${context.publicBaseUrl}${CHECKOUT_PATH}?${fields.toString()}`, gatewayRef: `sbx_${input.reference}` };
+    },
+    async parseWebhook({ headers, rawBody }) {
+      verifySandboxWebhook(webhookSecret, headers[SIGNATURE_HEADER], rawBody);
+      return normaliseSandboxEvent(rawBody);
+    },
+    // Own encapsulated scope even if a caller hands over the root instance: the form parser stays here.
+    routes: async (app) => {
+      await app.register(checkoutRoutes);
+    },
+  };
+}
+
+const sandbox: PaymentPlugin<SandboxConfig> = {
+  id: 'sandbox',
+  name: 'Sandbox (test payments)',
+  // No settings. On by default only for a demo or development store (the embedded database).
+  configure: (_env, situation) => (situation.embeddedDatabase || situation.explicit ? {} : undefined),
+  create: (_config, context) => createSandbox(context),
+};
+
+export default sandbox;
