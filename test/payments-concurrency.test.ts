@@ -1,0 +1,79 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentEvents, payments } from '../src/db/schema.js';
+import { sandboxEvent, signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
+import { bearer, buildTestApp, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+
+/** The secret buildTestApp gives the sandbox plugin for signing its webhooks. */
+const WEBHOOK_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
+const webhookUrl = '/payment/storefront/api/webhook-view/sandbox/';
+
+let t: TestApp;
+let admin: SignedIn;
+let n = 0;
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { paymentPlugins: ['sandbox'] } });
+  admin = await signInAdmin(t);
+  await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: 'C', variants: [{ alias: 'conc-1', name: 'C', price: '40.00', stock: 1000 }] } });
+});
+afterAll(() => t.close());
+
+/** A placed guest order with a started sandbox payment: its alias, token and payment reference. */
+async function startedPayment() {
+  n += 1;
+  const order = json(await t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: { variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `c${n}@example.com` } } }));
+  const start = json(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.order_token }, payload: { order_alias: order.order_alias } }));
+  const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, start.payment_id));
+  return { alias: order.order_alias as string, token: order.order_token as string, paymentId: start.payment_id as number, reference: payment!.reference };
+}
+
+function deliver(body: string) {
+  return t.app.inject({ method: 'POST', url: webhookUrl, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(WEBHOOK_SECRET, body) }, payload: body });
+}
+
+const orderOf = async (p: { alias: string; token: string }) =>
+  json(await t.app.inject({ method: 'GET', url: `/order/storefront/api/orders/${p.alias}/`, headers: { 'x-order-token': p.token } }));
+
+describe('webhooks under concurrency', () => {
+  it('applies an event delivered 20 times at once exactly once', async () => {
+    const p = await startedPayment();
+    const body = JSON.stringify(sandboxEvent('payment.succeeded', { reference: p.reference, amount: 4000, currency: 'USD' }));
+    const results = await Promise.all(Array.from({ length: 20 }, () => deliver(body)));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    const eventId = JSON.parse(body).id as string;
+    expect(await t.database.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, eventId))).toHaveLength(1);
+    const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, p.paymentId));
+    expect(payment).toMatchObject({ status: 'succeeded', amountCaptured: 4000, amountRefunded: 0 });
+    expect((await orderOf(p)).payment_status).toBe('paid');
+  });
+
+  it('ends in the same state when a payment\'s events and their repeats arrive all at once', async () => {
+    const p = await startedPayment();
+    const data = (amount: number) => ({ reference: p.reference, amount, currency: 'USD' });
+    const events = [
+      sandboxEvent('payment.failed', data(4000)),
+      sandboxEvent('payment.succeeded', data(4000)),
+      sandboxEvent('payment.refunded', data(1000)),
+      sandboxEvent('payment.refunded', data(2500)),
+    ].map((e) => JSON.stringify(e));
+    const deliveries = [...events, ...events, ...events].sort(() => Math.random() - 0.5);
+    const results = await Promise.all(deliveries.map(deliver));
+    expect(results.every((r) => r.statusCode === 200)).toBe(true);
+    const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, p.paymentId));
+    expect(payment).toMatchObject({ status: 'partially_refunded', amountCaptured: 4000, amountRefunded: 2500 });
+    expect((await orderOf(p)).payment_status).toBe('partially_paid');
+  });
+
+  it('opens one attempt when the same start is sent many times at once', async () => {
+    n += 1;
+    const order = json(await t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: { variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `s${n}@example.com` } } }));
+    const starts = await Promise.all(Array.from({ length: 10 }, () => t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.order_token }, payload: { order_alias: order.order_alias } })));
+    const ok = starts.filter((r) => r.statusCode === 200).map((r) => json(r).payment_id);
+    expect(new Set(ok).size).toBe(1);
+    for (const r of starts.filter((x) => x.statusCode !== 200)) expect(json(r).code).toBe('payment_in_progress');
+    const [first] = await t.database.db.select().from(payments).where(eq(payments.id, ok[0]));
+    const attempts = await t.database.db.select().from(payments).where(eq(payments.orderId, first!.orderId));
+    expect(attempts).toHaveLength(1);
+  });
+});
