@@ -279,6 +279,20 @@ describe('Stripe Checkout in a USD store', () => {
     expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ status: 'partially_refunded', amount_refunded: '12.50' });
   });
 
+  it('applies a refund whose webhook arrives before the payment\'s own completion event', async () => {
+    const order = await s.startedGuestOrder('30.00');
+    const session = standin.completeSession(order.sessionId);
+    const paymentIntent = session.payment_intent as string;
+    const dashboard = new Stripe(standin.secretKey, { host: '127.0.0.1', port: new URL(standin.url).port, protocol: 'http' });
+    await dashboard.refunds.create({ payment_intent: paymentIntent, amount: 1000 });
+    // Stripe does not promise order: the refund comes first and names a PaymentIntent unknown yet.
+    expect((await s.deliver(stripeEvent('charge.refunded', standin.chargeOf(paymentIntent)))).statusCode).toBe(200);
+    expect(await s.paymentRow(order.paymentId)).toMatchObject({ status: 'pending', amountRefunded: 0 });
+    expect((await s.deliver(stripeEvent('checkout.session.completed', session))).statusCode).toBe(200);
+    expect(await s.paymentRow(order.paymentId)).toMatchObject({ status: 'partially_refunded', amountCaptured: 3000, amountRefunded: 1000 });
+    expect((await s.order(order.alias, order.token)).payment_status).toBe('partially_paid');
+  });
+
   it('answers a refund Stripe refuses with 502 and records nothing', async () => {
     const order = await s.startedGuestOrder('15.00');
     await s.deliver(stripeEvent('checkout.session.completed', standin.completeSession(order.sessionId)));

@@ -329,7 +329,16 @@ export const paymentEvents = pgTable('payment_events', {
   paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
   kind: text('kind').notNull(),
   amount: minorUnits('amount'),
+  currency: text('currency'),
+  /**
+   * For an event that matched no payment yet: the gateway payment id it named, so it can be
+   * applied when a later event teaches a payment that id (gateways don't promise delivery order).
+   */
+  pendingGatewayPaymentRef: text('pending_gateway_payment_ref'),
   /** Whether the event moved the payment (false: duplicate state, out of order, or unmatched). */
   applied: boolean('applied').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('payment_events_once_idx').on(t.pluginId, t.eventId)]);
+}, (t) => [
+  uniqueIndex('payment_events_once_idx').on(t.pluginId, t.eventId),
+  index('payment_events_pending_idx').on(t.pluginId, t.pendingGatewayPaymentRef).where(sql`${t.pendingGatewayPaymentRef} is not null`),
+]);

@@ -26,24 +26,41 @@ export async function lockOrderById(tx: Tx, id: number) {
   return row;
 }
 
-/** The payment a webhook event names: only through references this service stored for that plugin. */
+/**
+ * The payment a webhook event names, only through references this service stored for that plugin:
+ * its own reference first, then the gateway's ids, whichever the event carries.
+ */
 export async function findPaymentForEvent(tx: Tx, pluginId: string, match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string }) {
-  const by = match.reference !== undefined ? eq(payments.reference, match.reference)
-    : match.gatewayRef !== undefined ? eq(payments.gatewayRef, match.gatewayRef)
-      : match.gatewayPaymentRef !== undefined ? eq(payments.gatewayPaymentRef, match.gatewayPaymentRef) : undefined;
-  if (!by) return undefined;
-  const [row] = await tx.select().from(payments).where(and(by, eq(payments.pluginId, pluginId))).limit(1);
-  return row;
+  const keys = [
+    match.reference !== undefined ? eq(payments.reference, match.reference) : undefined,
+    match.gatewayRef !== undefined ? eq(payments.gatewayRef, match.gatewayRef) : undefined,
+    match.gatewayPaymentRef !== undefined ? eq(payments.gatewayPaymentRef, match.gatewayPaymentRef) : undefined,
+  ];
+  for (const by of keys) {
+    if (!by) continue;
+    const [row] = await tx.select().from(payments).where(and(by, eq(payments.pluginId, pluginId))).limit(1);
+    if (row) return row;
+  }
+  return undefined;
 }
 
-/** Stores an event once; false when this (plugin, event id) was seen before. */
-export async function recordEventOnce(tx: Tx, event: { pluginId: string; eventId: string; kind: string; amount: number | null }): Promise<number | undefined> {
+export type EventValues = { pluginId: string; eventId: string; kind: string; amount: number | null; currency: string | null };
+
+/** Stores an event once; undefined when this (plugin, event id) was seen before. */
+export async function recordEventOnce(tx: Tx, event: EventValues): Promise<number | undefined> {
   const [row] = await tx.insert(paymentEvents).values({ ...event, applied: false }).onConflictDoNothing().returning({ id: paymentEvents.id });
   return row?.id;
 }
 
-export async function markEvent(tx: Tx, id: number, values: { paymentId: number | null; applied: boolean }): Promise<void> {
+export async function markEvent(tx: Tx, id: number, values: { paymentId: number | null; applied: boolean; pendingGatewayPaymentRef?: string | null }): Promise<void> {
   await tx.update(paymentEvents).set(values).where(eq(paymentEvents.id, id));
+}
+
+/** Events that arrived before their payment was known by this gateway payment id, oldest first. */
+export function pendingEventsFor(tx: Tx, pluginId: string, gatewayPaymentRef: string) {
+  return tx.select().from(paymentEvents)
+    .where(and(eq(paymentEvents.pluginId, pluginId), eq(paymentEvents.pendingGatewayPaymentRef, gatewayPaymentRef)))
+    .orderBy(asc(paymentEvents.id));
 }
 
 export async function savePaymentFigures(tx: Tx, id: number, figures: PaymentFigures, extra: Partial<typeof payments.$inferInsert> = {}): Promise<void> {

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../auth/tokens.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import { payments } from '../db/schema.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
-import { GatewayError, type Money, type WebhookEvent, WebhookSignatureError } from './payment-plugin.js';
+import { GatewayError, type Money, type WebhookEvent, type WebhookEventKind, WebhookSignatureError } from './payment-plugin.js';
 import { applyPaymentEvent } from './payment-states.js';
 import {
-  figuresOf, findPaymentForEvent, lockOrderById, lockPayment, markEvent, type PaymentRow, paymentsOfOrder, recordEventOnce,
-  refreshOrderPaymentStatus, savePaymentFigures,
+  figuresOf, findPaymentForEvent, lockOrderById, lockPayment, markEvent, type PaymentRow, paymentsOfOrder, pendingEventsFor,
+  recordEventOnce, refreshOrderPaymentStatus, savePaymentFigures,
 } from './payments.repository.js';
 import type { EnabledPlugin, PaymentRegistry } from './plugin-registry.js';
 
@@ -109,29 +109,53 @@ export async function startPayment(deps: PaymentsDeps, input: {
   return present({ ...payment, redirectUrl: started.redirectUrl }, visible.alias);
 }
 
-/** Applies one normalised event in its own transaction; returns whether it changed anything. */
+/**
+ * Applies one normalised event in its own transaction. An event that names a gateway payment id
+ * no payment knows yet is kept, and applied when a later event teaches a payment that id.
+ */
 export async function applyEvent(db: Db, pluginId: string, event: WebhookEvent): Promise<'duplicate' | 'unmatched' | 'applied' | 'ignored'> {
-  const run = async (tx: Tx) => {
-    const eventRow = await recordEventOnce(tx, { pluginId, eventId: event.eventId, kind: event.kind, amount: event.amount?.amountMinor ?? null });
-    if (eventRow === undefined) return 'duplicate' as const;
+  return db.transaction(async (tx) => {
+    const eventRow = await recordEventOnce(tx, {
+      pluginId, eventId: event.eventId, kind: event.kind, amount: event.amount?.amountMinor ?? null, currency: event.amount?.currency ?? null,
+    });
+    if (eventRow === undefined) return 'duplicate';
+    if (event.kind === 'ignored') return 'ignored';
     const found = await findPaymentForEvent(tx, pluginId, event.match);
-    if (!found) return 'unmatched' as const;
+    if (!found) {
+      const later = event.match.gatewayPaymentRef;
+      if (later !== undefined) await markEvent(tx, eventRow, { paymentId: null, applied: false, pendingGatewayPaymentRef: later });
+      return 'unmatched';
+    }
     // Order first, then payment: the lock order every payment write follows.
     const order = await lockOrderById(tx, found.orderId);
     const payment = await lockPayment(tx, found.id);
-    if (!order || !payment) return 'unmatched' as const;
-    if (event.amount && event.amount.currency !== payment.currency) {
-      await markEvent(tx, eventRow, { paymentId: payment.id, applied: false });
-      return 'ignored' as const;
-    }
-    const { next, changed } = applyPaymentEvent(figuresOf(payment), { kind: event.kind, amountMinor: event.amount?.amountMinor });
-    const learnt = event.gatewayPaymentRef && !payment.gatewayPaymentRef ? { gatewayPaymentRef: event.gatewayPaymentRef } : {};
-    if (changed || Object.keys(learnt).length > 0) await savePaymentFigures(tx, payment.id, next, learnt);
-    if (changed) await refreshOrderPaymentStatus(tx, order);
+    if (!order || !payment) return 'unmatched';
+
+    let figures = figuresOf(payment);
+    const step = (kind: WebhookEventKind, amountMinor: number | undefined, currency: string | null | undefined): boolean => {
+      if (currency && currency !== payment.currency) return false;
+      const result = applyPaymentEvent(figures, { kind, amountMinor });
+      figures = result.next;
+      return result.changed;
+    };
+    const changed = step(event.kind, event.amount?.amountMinor, event.amount?.currency);
     await markEvent(tx, eventRow, { paymentId: payment.id, applied: changed });
-    return changed ? 'applied' as const : 'ignored' as const;
-  };
-  return db.transaction(run);
+
+    let caughtUp = false;
+    const learnt = event.gatewayPaymentRef && !payment.gatewayPaymentRef ? event.gatewayPaymentRef : undefined;
+    if (learnt !== undefined) {
+      for (const early of await pendingEventsFor(tx, pluginId, learnt)) {
+        const applied = step(early.kind as WebhookEventKind, early.amount ?? undefined, early.currency);
+        await markEvent(tx, early.id, { paymentId: payment.id, applied, pendingGatewayPaymentRef: null });
+        caughtUp ||= applied;
+      }
+    }
+    if (changed || caughtUp || learnt !== undefined) {
+      await savePaymentFigures(tx, payment.id, figures, learnt !== undefined ? { gatewayPaymentRef: learnt } : {});
+    }
+    if (changed || caughtUp) await refreshOrderPaymentStatus(tx, order);
+    return changed ? 'applied' : 'ignored';
+  });
 }
 
 /**
@@ -150,7 +174,7 @@ export async function handleWebhook(deps: PaymentsDeps, pluginId: string, reques
   const outcomes: string[] = [];
   for (const event of events) {
     const outcome = await applyEvent(deps.db, plugin.id, event);
-    if (outcome === 'unmatched') deps.log.warn({ pluginId, eventId: event.eventId }, 'webhook event matches no payment');
+    if (outcome === 'unmatched') deps.log.info({ pluginId, eventId: event.eventId }, 'webhook event matches no payment (kept if it can match later)');
     outcomes.push(outcome);
   }
   return { received: events.length, outcomes };
