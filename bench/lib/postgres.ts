@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { BenchError } from './errors.js';
+
+export const START_POSTGRES_HINT = 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start';
+
+export interface BenchDatabase {
+  name: string;
+  /** Connection string of the new database, for the app's DATABASE_URL. */
+  url: string;
+  /** `select version()` of the server, for the report. */
+  serverVersion: string;
+  drop(): Promise<void>;
+}
+
+async function connect(adminUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => {});
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new BenchError(
+      `PostgreSQL is not reachable at ${redact(adminUrl)} (${reason}).\n`
+      + `Start it with:\n\n  ${START_POSTGRES_HINT}\n\n`
+      + 'or point BENCH_DATABASE_URL at a server where this user may create databases.');
+  }
+  return client;
+}
+
+function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+/** Creates a throw-away database `sf_bench_<random>` on the server behind `adminUrl`. */
+export async function createBenchDatabase(adminUrl: string): Promise<BenchDatabase> {
+  const name = `sf_bench_${randomBytes(6).toString('hex')}`;
+  const client = await connect(adminUrl);
+  let serverVersion: string;
+  try {
+    const { rows } = await client.query<{ version: string }>('select version() as version');
+    serverVersion = rows[0]?.version ?? 'unknown';
+    await client.query(`create database "${name}"`); // name is ours: [a-z0-9_] only
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    serverVersion,
+    async drop() {
+      const admin = await connect(adminUrl);
+      try {
+        await admin.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Measurement } from './load.js';
+
+export interface ScenarioResult extends Measurement {
+  name: string;
+  target: 'app' | 'baseline' | 'baseline-tx';
+  request: string;
+  connections: number;
+  /** req/s divided by the baseline's req/s in the same run. */
+  ratioToBaseline: number;
+  /** req/s divided by another scenario's of the same run (e.g. placement against the minimal transaction). */
+  comparedTo?: { name: string; ratio: number };
+  /** False when any response was non-2xx or any connection failed: then the figures are not a benchmark of the endpoint. */
+  valid: boolean;
+}
+
+export interface Machine {
+  node: string;
+  platform: string;
+  cpuCount: number;
+  cpuModel: string;
+  memoryGiB: number;
+  /** 1-minute load average before the run started (before the build): other work lowers every figure. */
+  loadAverage1m: number;
+  postgres: string | undefined;
+}
+
+export function machineInfo(postgres: string | undefined, loadAverage1m: number): Machine {
+  const cpus = os.cpus();
+  return {
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    cpuCount: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    loadAverage1m: Math.round(loadAverage1m * 100) / 100,
+    postgres,
+  };
+}
+
+export function describeMachine(m: Machine): string {
+  return `Machine: node ${m.node}, ${m.cpuCount} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}`
+    + (m.postgres ? `\nPostgreSQL: ${m.postgres}` : '');
+}
+
+/** The command as typed, as near as we can tell: npm sets npm_lifecycle_event when it runs the script. */
+export function commandLine(): string {
+  const args = process.argv.slice(2).join(' ');
+  if (process.env.npm_lifecycle_event === 'bench') return `npm run bench${args ? ` -- ${args}` : ''}`;
+  return `tsx ${path.relative(process.cwd(), process.argv[1] ?? 'bench/run.ts')}${args ? ` ${args}` : ''}`;
+}
+
+export function gitRevision(cwd: string): string | undefined {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${commit} (with uncommitted changes)` : commit;
+  } catch {
+    return undefined;
+  }
+}
+
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+
+export function verdict(result: ScenarioResult): string {
+  if (result.valid) return 'ok';
+  const codes = Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2'))
+    .map(([code, count]) => `${count}×${code}`).join(', ');
+  return `**INVALID: ${result.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${result.errors} errors**`;
+}
+
+/** One line per scenario, printed as soon as it is measured. */
+export function summaryLine(result: ScenarioResult): string {
+  const flag = result.valid ? '' : `  <-- ${verdict(result).replaceAll('*', '')}`;
+  return `${result.name.padEnd(12)} ${fixed(result.requestsPerSecond, 1).padStart(10)} req/s   p99 ${fixed(result.latencyP99Ms, 2).padStart(8)} ms`
+    + `   non-2xx ${result.non2xx}   errors ${result.errors}   ${result.ratioToBaseline.toPrecision(3)}× baseline${flag}`;
+}
+
+export function markdownTable(results: ScenarioResult[]): string {
+  const rows = results.map((r) => `| ${r.name} | \`${r.request}\` | ${r.connections} | ${fixed(r.requestsPerSecond, 1)} | ${fixed(r.latencyP50Ms, 2)} | ${fixed(r.latencyP99Ms, 2)} `
+    + `| ${r.non2xx} | ${r.errors} | ${r.ratioToBaseline.toPrecision(3)} | ${r.comparedTo ? `${r.comparedTo.ratio.toPrecision(3)} × ${r.comparedTo.name}` : ''} | ${verdict(r)} |`);
+  return [
+    '| Scenario | Request | conns | req/s (mean) | p50 (ms) | p99 (ms) | non-2xx | errors | ratio to baseline | other ratio | verdict |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+export function writeJson(dir: string, startedAt: Date, report: unknown): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  return file;
+}

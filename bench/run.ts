@@ -1,0 +1,230 @@
+// Benchmark harness: `npm run bench -- --help`. Starts a bare node:http baseline and the real app
+// on a throw-away PostgreSQL database, each in its own process, loads every scenario with
+// autocannon from this process, and reports req/s relative to the baseline. See docs/benchmarks.md.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
+import { measure } from './lib/load.js';
+import { type BenchOptions, readOptions, USAGE } from './lib/options.js';
+import { BenchError } from './lib/errors.js';
+import { type BenchDatabase, createBenchDatabase } from './lib/postgres.js';
+import { freePort, runCommand, type Server, startServer } from './lib/processes.js';
+import { commandLine, describeMachine, gitRevision, machineInfo, markdownTable, type ScenarioResult, summaryLine, verdict, writeJson } from './lib/report.js';
+import pg from 'pg';
+import { BENCH_ADMIN } from './domain-scenarios.js';
+import { baselineScenario, encodeRequest, type RequestSpec, type Scenario, scenarios, setupContext } from './scenarios.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function selectScenarios(only: string | undefined): Scenario[] {
+  const needle = only?.toLowerCase();
+  return scenarios.filter((s) => needle === undefined || s.name.toLowerCase().includes(needle));
+}
+
+async function startBaseline(): Promise<Server> {
+  const port = await freePort();
+  return startServer({
+    name: 'baseline',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bench/baseline.ts'],
+    cwd: root,
+    env: { PATH: process.env.PATH, PORT: String(port) },
+    port,
+    readyPath: '/',
+  });
+}
+
+async function startMinimalTransaction(database: BenchDatabase): Promise<Server> {
+  const port = await freePort();
+  return startServer({
+    name: 'baseline-tx',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bench/baseline-tx.ts'],
+    cwd: root,
+    env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: database.url },
+    port,
+    readyPath: '/readyz',
+  });
+}
+
+async function startApp(database: BenchDatabase, dataDir: string): Promise<Server> {
+  console.log('Building the app (npm run build)...');
+  await runCommand('npm', ['run', 'build', '--silent'], root);
+  const port = await freePort();
+  return startServer({
+    name: 'app',
+    command: process.execPath,
+    args: ['dist/main.js'],
+    cwd: root,
+    // Only what the app needs: a stray STORE_CURRENCY or PAYMENT_PLUGINS in the shell must not change the figures.
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      JWT_SECRET: 'bench-only-jwt-secret-0123456789abcdef',
+      // Keeps the limiter from answering 429 during the login bench; 1 000 000 is the highest value src/config.ts accepts.
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+      PROMO_RATE_LIMIT_PER_MINUTE: '100000000',
+      WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000',
+      // Lets the cart-add scenario keep adding to the same lines for the whole run.
+      MAX_LINE_QUANTITY: '1000000',
+      PAYMENT_PLUGINS: 'cash_on_delivery,sandbox',
+      ADMIN_EMAIL: BENCH_ADMIN.email,
+      ADMIN_PASSWORD: BENCH_ADMIN.password,
+      DATA_DIR: dataDir,
+    },
+    port,
+    readyPath: '/readyz',
+  });
+}
+
+interface RunContext {
+  options: BenchOptions;
+  sql: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+  dataDir: string;
+  earlier: ScenarioResult[];
+}
+
+async function runScenario(scenario: Scenario, server: Server, run: RunContext): Promise<ScenarioResult> {
+  const { options } = run;
+  let spec: RequestSpec = { method: scenario.method, path: scenario.path, headers: scenario.headers, body: scenario.body };
+  let vary: (() => { headers?: Record<string, string>; body?: unknown }) | undefined;
+  try {
+    if (scenario.setup) {
+      const result = await scenario.setup(setupContext(server.baseUrl, { sql: run.sql, dataDir: run.dataDir }));
+      if (result) {
+        const { vary: varyFn, ...fields } = result;
+        spec = { ...spec, ...fields };
+        vary = varyFn;
+      }
+    }
+  } catch (err) {
+    throw new BenchError(`scenario ${scenario.name}: ${(err as Error).message}`);
+  }
+  const { headers, body } = encodeRequest(spec);
+  const request = `${spec.method} ${spec.path}`;
+  const connections = scenario.connections ?? options.connections;
+  console.log(`- ${scenario.name}: ${request} on ${server.name}, ${connections} connection(s), ${options.warmup} s warm-up + ${options.duration} s measured...`);
+  const measurement = await measure(
+    {
+      url: `${server.baseUrl}${spec.path}`, method: spec.method, headers, body,
+      vary: vary && (() => {
+        const next = vary();
+        return { headers: next.headers, body: next.body === undefined || typeof next.body === 'string' ? next.body : JSON.stringify(next.body) };
+      }),
+    },
+    { connections, seconds: options.duration, warmup: options.warmup },
+  );
+  const baselineRps = run.earlier[0]?.requestsPerSecond ?? measurement.requestsPerSecond;
+  const other = scenario.compareTo ? run.earlier.find((r) => r.name === scenario.compareTo) : undefined;
+  return {
+    name: scenario.name,
+    target: scenario.target ?? 'app',
+    request,
+    connections,
+    ...measurement,
+    ratioToBaseline: baselineRps > 0 ? measurement.requestsPerSecond / baselineRps : 0,
+    ...(other && other.requestsPerSecond > 0 ? { comparedTo: { name: other.name, ratio: measurement.requestsPerSecond / other.requestsPerSecond } } : {}),
+    valid: measurement.non2xx === 0 && measurement.errors === 0 && measurement.requests > 0,
+  };
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions | undefined;
+  try {
+    options = readOptions(process.argv.slice(2), process.env);
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!options) {
+    console.log(USAGE);
+    return 0;
+  }
+  const selected = selectScenarios(options.only);
+  if (options.only !== undefined && selected.length === 0) {
+    console.error(`No scenario name contains "${options.only}". Scenarios: ${scenarios.map((s) => s.name).join(', ')}`);
+    return 2;
+  }
+
+  cleanupOnSignals();
+  const startedAt = new Date();
+  const loadBefore = os.loadavg()[0] ?? 0;
+  const command = commandLine();
+  console.log(`Command: ${command}`);
+  console.log(`Per scenario: ${options.connections} connections, ${options.warmup} s warm-up, ${options.duration} s measured; loopback only.`);
+
+  let database: BenchDatabase | undefined;
+  if (selected.some((s) => (s.target ?? 'app') === 'app')) {
+    database = await createBenchDatabase(options.adminDatabaseUrl); // first: an unreachable server fails fast
+    const created = database;
+    onCleanup(`drop database ${created.name}`, () => created.drop());
+    console.log(`Created database ${database.name}.`);
+  }
+  const baseline = await startBaseline();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sf-bench-data-'));
+  onCleanup('remove the data directory', () => rmSync(dataDir, { recursive: true, force: true }));
+  const app = database ? await startApp(database, dataDir) : undefined;
+  const minimalTx = database && selected.some((s) => s.target === 'baseline-tx') ? await startMinimalTransaction(database) : undefined;
+  const pool = database ? new pg.Pool({ connectionString: database.url, max: 2 }) : undefined;
+  if (pool) onCleanup('close the fixture pool', () => pool.end());
+  const sql = async (text: string, params?: unknown[]) => {
+    if (!pool) throw new BenchError('no database in this run');
+    return (await pool.query(text, params)).rows as Record<string, unknown>[];
+  };
+  const machine = machineInfo(database?.serverVersion, loadBefore);
+  console.log(describeMachine(machine));
+  if (machine.loadAverage1m > 0.5) {
+    console.warn(`Warning: the 1-minute load average was ${machine.loadAverage1m} before the run; other work on this machine will lower the figures.`);
+  }
+  console.log('');
+
+  const results: ScenarioResult[] = [];
+  for (const scenario of [baselineScenario, ...selected]) {
+    const server = scenario.target === 'baseline' ? baseline : scenario.target === 'baseline-tx' ? minimalTx : app;
+    if (!server) throw new Error(`scenario ${scenario.name}: its server was not started`);
+    const result = await runScenario(scenario, server, { options, sql, dataDir, earlier: results });
+    results.push(result);
+    console.log(`  ${summaryLine(result)}`);
+  }
+
+  const table = markdownTable(results);
+  console.log(`\n${table}\n\nCommand: ${command}\n${describeMachine(machine)}`);
+  const logLines = app?.outputLineCount() ?? 0;
+  if (app && logLines > 0) console.log(`\nThe app wrote ${logLines} log line(s) at LOG_LEVEL=warn; the last ones:\n${app.recentOutput()}`);
+
+  const invalid = results.filter((r) => !r.valid);
+  const file = writeJson(path.join(root, 'bench', 'results'), startedAt, {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    command,
+    git: gitRevision(root),
+    machine,
+    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, only: options.only ?? null, quick: options.quick },
+    baselineRequestsPerSecond: results[0]?.requestsPerSecond,
+    results,
+    appLogLines: logLines,
+  });
+  console.log(`\nResults written to ${path.relative(process.cwd(), file)}`);
+  if (invalid.length > 0) {
+    console.error(`\n!!! ${invalid.length} scenario(s) got error responses; their figures measure errors, not the endpoint:`);
+    for (const r of invalid) console.error(`!!!   ${r.name}: ${verdict(r).replaceAll('*', '')}`);
+    return 1;
+  }
+  return 0;
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (err) {
+  console.error(err instanceof BenchError ? `\n${err.message}` : err);
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);
