@@ -8,6 +8,7 @@ import { addressRoutes } from './addresses/addresses.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { cartTokenFrom } from './cart/cart-token.js';
 import { cartRoutes } from './cart/cart.routes.js';
+import { preparedCartReads } from './cart/cart.repository.js';
 import { mergeGuestCart } from './cart/cart.service.js';
 import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.routes.js';
 import type { TokenService } from './auth/tokens.js';
@@ -107,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const db = deps.database.db;
   const money = currencyFormat(config.storeCurrency);
-  const cart = { db, money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
+  const cart = { db, reads: preparedCartReads(db), money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
 
   await app.register(healthRoutes({ database: deps.database }));
   await app.register(authRoutes({

@@ -24,21 +24,10 @@ export async function lockGuestCart(tx: Tx, tokenHash: string): Promise<number |
   return row?.id;
 }
 
-export async function findGuestCart(db: Db | Tx, tokenHash: string): Promise<number | undefined> {
-  const [row] = await db.select({ id: carts.id }).from(carts)
-    .where(and(eq(carts.tokenHash, tokenHash), isNull(carts.closedAt)));
-  return row?.id;
-}
-
 export async function createGuestCart(db: Db | Tx, tokenHash: string): Promise<number> {
   const [row] = await db.insert(carts).values({ tokenHash }).returning({ id: carts.id });
   if (!row) throw new Error('insert returned no cart');
   return row.id;
-}
-
-export async function findUserCart(db: Db | Tx, userId: number): Promise<number | undefined> {
-  const [row] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId));
-  return row?.id;
 }
 
 /** The user's cart (created on first use), locked for the transaction. */
@@ -53,27 +42,57 @@ export async function lockCart(tx: Tx, cartId: number): Promise<void> {
   await tx.select({ id: carts.id }).from(carts).where(eq(carts.id, cartId)).for('update');
 }
 
+const lineColumns = {
+  variantId: cartItems.variantId,
+  quantity: cartItems.quantity,
+  alias: productVariants.alias,
+  name: productVariants.name,
+  productName: products.name,
+  sku: productVariants.sku,
+  price: productVariants.price,
+  trackInventory: productVariants.trackInventory,
+  allowBackorder: productVariants.allowBackorder,
+  stock: productVariants.stock,
+  purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
+  buyable: sql<boolean>`(${productVariants.archivedAt} is null and ${products.archivedAt} is null)`,
+};
+const lineOrder = [asc(cartItems.createdAt), asc(cartItems.variantId)];
+
 /** Every line of a cart with what is needed to price and check it, in the order added. */
 export function cartLines(db: Db | Tx, cartId: number): Promise<CartLineRow[]> {
-  return db.select({
-    variantId: cartItems.variantId,
-    quantity: cartItems.quantity,
-    alias: productVariants.alias,
-    name: productVariants.name,
-    productName: products.name,
-    sku: productVariants.sku,
-    price: productVariants.price,
-    trackInventory: productVariants.trackInventory,
-    allowBackorder: productVariants.allowBackorder,
-    stock: productVariants.stock,
-    purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
-    buyable: sql<boolean>`(${productVariants.archivedAt} is null and ${products.archivedAt} is null)`,
-  }).from(cartItems)
+  return db.select(lineColumns).from(cartItems)
     .innerJoin(productVariants, eq(productVariants.id, cartItems.variantId))
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(cartItems.cartId, cartId))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.variantId));
+    .orderBy(...lineOrder);
 }
+
+/**
+ * The cart reads of the hot path, prepared once per database: a cart's lines by its owner in one
+ * round trip (the database parses and plans each statement once per connection).
+ */
+export function preparedCartReads(db: Db) {
+  const joined = () => db.select({ cartId: carts.id, ...lineColumns }).from(carts)
+    .innerJoin(cartItems, eq(cartItems.cartId, carts.id))
+    .innerJoin(productVariants, eq(productVariants.id, cartItems.variantId))
+    .innerJoin(products, eq(products.id, productVariants.productId));
+  const byUser = joined().where(eq(carts.userId, sql.placeholder('userId'))).orderBy(...lineOrder).prepare('cart_lines_by_user');
+  const byToken = joined().where(and(eq(carts.tokenHash, sql.placeholder('tokenHash')), isNull(carts.closedAt)))
+    .orderBy(...lineOrder).prepare('cart_lines_by_token');
+  const guestCart = db.select({ id: carts.id }).from(carts)
+    .where(and(eq(carts.tokenHash, sql.placeholder('tokenHash')), isNull(carts.closedAt))).prepare('open_guest_cart');
+  return {
+    linesOfUser: (userId: number): Promise<CartLineRow[]> => byUser.execute({ userId }),
+    /** The open guest cart's lines; undefined when the token names no open cart. */
+    async linesOfGuest(tokenHash: string): Promise<CartLineRow[] | undefined> {
+      const lines = await byToken.execute({ tokenHash });
+      if (lines.length > 0) return lines;
+      return (await guestCart.execute({ tokenHash })).length > 0 ? [] : undefined;
+    },
+  };
+}
+
+export type CartReads = ReturnType<typeof preparedCartReads>;
 
 export async function lineQuantity(tx: Tx, cartId: number, variantId: number): Promise<number | undefined> {
   const [row] = await tx.select({ quantity: cartItems.quantity }).from(cartItems)

@@ -3,7 +3,7 @@ import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { hashCartToken, newCartToken } from './cart-token.js';
 import {
-  type BuyableVariant, cartLines, type CartLineRow, closeCart, createGuestCart, deleteLine, findGuestCart, findUserCart,
+  type BuyableVariant, cartLines, type CartLineRow, type CartReads, closeCart, createGuestCart, deleteLine,
   findVariantForCart, lineCount, lineQuantity, lockGuestCart, lockUserCart, setLine,
 } from './cart.repository.js';
 
@@ -17,6 +17,7 @@ export interface CartLimits {
 
 export interface CartDeps {
   db: Db;
+  reads: CartReads;
   money: CurrencyFormat;
   limits: CartLimits;
 }
@@ -83,18 +84,15 @@ async function lockOwnersCart(tx: Tx, owner: CartOwner, create: boolean): Promis
 
 /** The cart as it is now; a guest's first look creates the cart and its token. */
 export async function viewCart(deps: CartDeps, owner: CartOwner): Promise<CartResult> {
-  if (owner.kind === 'user') {
-    const cartId = await findUserCart(deps.db, owner.userId);
-    return { lines: cartId === undefined ? [] : await cartLines(deps.db, cartId), token: undefined };
-  }
+  if (owner.kind === 'user') return { lines: await deps.reads.linesOfUser(owner.userId), token: undefined };
   if (owner.token === undefined) {
     const token = newCartToken();
     await createGuestCart(deps.db, hashCartToken(token));
     return { lines: [], token };
   }
-  const cartId = await findGuestCart(deps.db, hashCartToken(owner.token));
-  if (cartId === undefined) throw guestCartNotFound();
-  return { lines: await cartLines(deps.db, cartId), token: owner.token };
+  const lines = await deps.reads.linesOfGuest(hashCartToken(owner.token));
+  if (lines === undefined) throw guestCartNotFound();
+  return { lines, token: owner.token };
 }
 
 /**

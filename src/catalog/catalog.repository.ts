@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, ilike, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, ilike, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { foreignKeyViolation, uniqueViolation } from '../db/errors.js';
 import { products, productVariants, taxClasses } from '../db/schema.js';
@@ -71,6 +71,26 @@ export interface ProductListQuery {
   after?: number;
   status?: 'active' | 'archived' | 'all';
   search?: string;
+}
+
+/**
+ * The storefront's product page, prepared once per database: active products after a cursor with
+ * their active variants, in one statement (one round trip) whatever the page size.
+ */
+export function preparedStorefrontPage(db: Db) {
+  const page = db.query.products.findMany({
+    where: (p, { and: all, gt: after, isNull: missing }) => all(missing(p.archivedAt), after(p.id, sql.placeholder('after'))),
+    orderBy: (p, { asc: up }) => [up(p.id)],
+    limit: sql.placeholder('limit'),
+    with: { variants: { where: (v, { isNull: missing }) => missing(v.archivedAt), orderBy: (v, { asc: up }) => [up(v.id)] } },
+  }).prepare('storefront_products_page');
+  return async (query: { limit: number; after?: number }) => {
+    const rows = await page.execute({ after: query.after ?? 0, limit: query.limit + 1 });
+    const current = rows.slice(0, query.limit);
+    const last = current.at(-1);
+    // The storefront shows only products that have something to buy.
+    return { items: current.filter((p) => p.variants.length > 0), nextAfter: rows.length > query.limit && last ? last.id : null };
+  };
 }
 
 /** A page of products in id order with their variants, fetched in two queries whatever the page size. */

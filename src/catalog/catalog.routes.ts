@@ -7,7 +7,7 @@ import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { newVariantValues, presentAdminProduct, presentAdminVariant, presentStorefrontProduct, variantValues } from './catalog.presenter.js';
 import {
-  addVariant, archiveProduct, createProduct, findProduct, findVariant, listProducts, updateProduct, updateVariant,
+  addVariant, archiveProduct, createProduct, findProduct, findVariant, listProducts, preparedStorefrontPage, updateProduct, updateVariant,
 } from './catalog.repository.js';
 import {
   AdminProduct, AdminVariant, Page, PageQuery, ProductInput, ProductPatch, StorefrontProduct, VariantInput, VariantPatch,
@@ -124,11 +124,12 @@ export function catalogAdminRoutes(deps: CatalogDeps): FastifyPluginAsyncTypebox
 export function catalogStorefrontRoutes(deps: CatalogDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['catalog'];
+    const storefrontPage = preparedStorefrontPage(deps.db);
     app.get('/product/storefront/api/products/', {
       schema: { tags, summary: 'Active products with their variants', querystring: PageQuery, response: { 200: Page(StorefrontProduct), ...problems(422) } },
     }, async (request) => {
       const { limit, cursor } = request.query;
-      const page = await listProducts(deps.db, { limit, after: cursor ? Number(cursor) : undefined }, 'storefront');
+      const page = await storefrontPage({ limit, after: cursor ? Number(cursor) : undefined });
       return { items: page.items.map((p) => presentStorefrontProduct(p, deps.money)), next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
     });
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { relations, sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const timestamps = {
@@ -342,3 +342,8 @@ export const paymentEvents = pgTable('payment_events', {
   uniqueIndex('payment_events_once_idx').on(t.pluginId, t.eventId),
   index('payment_events_pending_idx').on(t.pluginId, t.pendingGatewayPaymentRef).where(sql`${t.pendingGatewayPaymentRef} is not null`),
 ]);
+
+export const productRelations = relations(products, ({ many }) => ({ variants: many(productVariants) }));
+export const variantRelations = relations(productVariants, ({ one }) => ({
+  product: one(products, { fields: [productVariants.productId], references: [products.id] }),
+}));

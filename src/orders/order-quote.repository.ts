@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull, ne, or } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import {
   addresses, orders, products, productVariants, promoCodeRedemptions, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates,
@@ -26,7 +26,11 @@ export interface OrderableVariant {
 
 /** Every variant named by the aliases, with its product and tax class, in one query. */
 export async function variantsByAlias(db: Conn, aliases: string[]): Promise<Map<string, OrderableVariant>> {
-  const rows = await db.select({
+  return toVariantMap(await variantsQuery(db).where(inArray(productVariants.alias, aliases)));
+}
+
+function variantsQuery(db: Conn) {
+  return db.select({
     id: productVariants.id, alias: productVariants.alias, name: productVariants.name, sku: productVariants.sku,
     productId: products.id, productName: products.name, price: productVariants.price, weightGrams: productVariants.weightGrams,
     trackInventory: productVariants.trackInventory, allowBackorder: productVariants.allowBackorder, stock: productVariants.stock,
@@ -35,11 +39,50 @@ export async function variantsByAlias(db: Conn, aliases: string[]): Promise<Map<
     taxClassId: taxClasses.id, taxClassName: taxClasses.name,
   }).from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
-    .leftJoin(taxClasses, eq(taxClasses.id, products.taxClassId))
-    .where(inArray(productVariants.alias, aliases));
+    .leftJoin(taxClasses, eq(taxClasses.id, products.taxClassId));
+}
+
+type VariantQueryRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['where']>>[number];
+
+function toVariantMap(rows: VariantQueryRow[]): Map<string, OrderableVariant> {
   return new Map(rows.map(({ variantArchivedAt, productArchivedAt, ...row }) =>
     [row.alias, { ...row, buyable: variantArchivedAt === null && productArchivedAt === null }]));
 }
+
+/**
+ * The reads every estimate makes, prepared once per database (parsed and planned once per
+ * connection): the lines' variants, the tax rates of a country, a shipping method's rates.
+ */
+export function preparedQuoteReads(db: Db) {
+  const variants = variantsQuery(db).where(sql`${productVariants.alias} = any(${sql.placeholder('aliases')})`).prepare('quote_variants');
+  const rates = db.select({
+    id: taxRates.id, taxClassId: taxRates.taxClassId, country: taxRates.country, state: taxRates.state,
+    rate: taxRates.rate, isActive: taxRates.isActive,
+  }).from(taxRates).where(eq(taxRates.country, sql.placeholder('country'))).prepare('quote_tax_rates');
+  const shipping = db.select({ method: shippingMethods, rate: shippingRates }).from(shippingRates)
+    .innerJoin(shippingMethods, eq(shippingMethods.id, shippingRates.shippingMethodId))
+    .where(and(eq(shippingRates.shippingMethodId, sql.placeholder('methodId')), eq(shippingMethods.isActive, true)))
+    .prepare('quote_shipping_rates');
+  return {
+    variantsByAlias: async (aliases: string[]) => toVariantMap(await variants.execute({ aliases })),
+    taxRatesOf: (country: string) => rates.execute({ country }),
+    /** An active method with its rates in one round trip; undefined when the method is unknown, inactive or has no rate. */
+    async shippingMethodWithRates(methodId: number) {
+      const rows = await shipping.execute({ methodId });
+      const method = rows[0]?.method;
+      if (!method) return undefined;
+      return {
+        method,
+        rates: rows.map(({ rate: r }) => ({
+          id: r.id, country: r.country, state: r.state, city: r.city, weightMinKg: r.weightMinKg,
+          weightMaxKg: r.weightMaxKg, baseRateMinor: r.baseRate, perKgRateMinor: r.perKgRate,
+        })),
+      };
+    },
+  };
+}
+
+export type QuoteReads = ReturnType<typeof preparedQuoteReads>;
 
 export function taxRateCandidates(db: Conn, country: string, classIds: number[]) {
   if (classIds.length === 0) return Promise.resolve([]);

@@ -15,7 +15,7 @@ import { DomainError, type FieldError, invalidField } from '../shared/errors.js'
 import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
 import {
-  activeShippingMethod, defaultAddress, hasPreviousOrders, type OrderableVariant, promoByCode, redemptionsBy,
+  activeShippingMethod, defaultAddress, hasPreviousOrders, type OrderableVariant, promoByCode, type QuoteReads, redemptionsBy,
   shippingRateCandidates, taxRateCandidates, variantsByAlias,
 } from './order-quote.repository.js';
 
@@ -23,6 +23,14 @@ export interface QuoteDeps {
   config: Config;
   money: CurrencyFormat;
   now?: () => Date;
+}
+
+export interface QuoteOptions {
+  /**
+   * Prepared reads to use instead of `db` for reference data (variants, tax, shipping): for the
+   * estimate only. A placement reads everything through its own transaction.
+   */
+  prepared?: QuoteReads;
 }
 
 /** Who the order is for: a user (signed in, or chosen by an admin), or a guest known by email. */
@@ -100,13 +108,14 @@ async function resolveAddress(db: Db | Tx, inline: InlineAddressInput | undefine
 }
 
 /** Sums lines with the same alias and finds their variants; unknown or unbuyable ones are a 422. */
-async function resolveLines(db: Db | Tx, payload: OrderPayload, maxLineQuantity: number) {
+async function resolveLines(db: Db | Tx, payload: OrderPayload, maxLineQuantity: number, prepared: QuoteReads | undefined) {
   const quantities = new Map<string, { quantity: number; index: number }>();
   payload.variants.forEach((line, index) => {
     const seen = quantities.get(line.alias);
     quantities.set(line.alias, { quantity: (seen?.quantity ?? 0) + line.quantity, index: seen?.index ?? index });
   });
-  const variants = await variantsByAlias(db, [...quantities.keys()]);
+  const aliases = [...quantities.keys()];
+  const variants = prepared ? await prepared.variantsByAlias(aliases) : await variantsByAlias(db, aliases);
   const unknown: FieldError[] = [];
   const unbuyable: FieldError[] = [];
   const lines: PricingLine[] = [];
@@ -140,8 +149,9 @@ async function resolveLines(db: Db | Tx, payload: OrderPayload, maxLineQuantity:
  * every placement, so both give the same figures. Pass the placement's transaction as `db` so the
  * promo-code counts are read where they are enforced.
  */
-export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Principal | null, payload: OrderPayload): Promise<OrderQuote> {
+export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Principal | null, payload: OrderPayload, options: QuoteOptions = {}): Promise<OrderQuote> {
   const { config, money } = deps;
+  const { prepared } = options;
   checkPayloadRules(payload, principal);
 
   let customer: OrderCustomer = { userId: principal?.userId ?? null, email: null };
@@ -153,7 +163,8 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     const stored = await defaultAddress(db, user.id);
     shippingAddress = stored ? storedSnapshot(stored) : null;
   } else {
-    if (principal) customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
+    // The estimate needs a user's email only for a promo code's rules; a placement always records it.
+    if (principal && (!prepared || payload.promocode !== undefined)) customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
     shippingAddress = await resolveAddress(db, payload.shipping_address, payload.shipping_address_id, principal?.userId ?? null, 'shipping_address');
   }
   const billingAddress = await resolveAddress(db, payload.billing_address, payload.billing_address_id, principal?.userId ?? null, 'billing_address') ?? shippingAddress;
@@ -162,21 +173,24 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     customer.email = email ? email : null;
   }
 
-  const { lines, variants } = await resolveLines(db, payload, config.maxLineQuantity);
+  const { lines, variants } = await resolveLines(db, payload, config.maxLineQuantity, prepared);
 
   const classIds = [...new Set(lines.flatMap((l) => (l.taxClass ? [l.taxClass.id] : [])))];
-  const taxRates = shippingAddress
-    ? resolveTaxRates(await taxRateCandidates(db, shippingAddress.country, classIds), shippingAddress)
-    : new Map<number, string>();
+  let taxRates = new Map<number, string>();
+  if (shippingAddress && classIds.length > 0) {
+    const candidates = prepared ? await prepared.taxRatesOf(shippingAddress.country) : await taxRateCandidates(db, shippingAddress.country, classIds);
+    taxRates = resolveTaxRates(candidates, shippingAddress);
+  }
 
   let shipping: PricingShipping | null = null;
   if (payload.custom_shipping_amount) {
     shipping = { type: 'custom', name: payload.custom_shipping_amount.name, amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price') };
   } else if (payload.shipping_method_id !== undefined) {
     if (!shippingAddress) throw new DomainError('address_required', { detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)' });
-    const method = await activeShippingMethod(db, payload.shipping_method_id);
+    const found = prepared ? await prepared.shippingMethodWithRates(payload.shipping_method_id) : undefined;
+    const method = found?.method ?? await activeShippingMethod(db, payload.shipping_method_id);
     if (!method) throw invalidField('shipping_method_id', 'names no active shipping method');
-    const rate = selectShippingRate(await shippingRateCandidates(db, method.id), shippingAddress, orderWeightGrams(lines));
+    const rate = selectShippingRate(found?.rates ?? await shippingRateCandidates(db, method.id), shippingAddress, orderWeightGrams(lines));
     if (!rate) throw new DomainError('shipping_unavailable', { detail: `${method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight` });
     shipping = { type: 'rate', methodName: method.name, rate };
   }
@@ -195,7 +209,11 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
       minPurchaseMinor: row.minPurchaseAmount, redemptionLimit: row.redemptionLimit, usageLimitPerCustomer: row.usageLimitPerCustomer,
       specificCustomerIds: row.specificCustomers, applicableProductIds: row.applicableProducts, newCustomersOnly: row.newCustomersOnly,
     };
-    const [byCustomer, previous] = await Promise.all([redemptionsBy(db, row.id, customer), hasPreviousOrders(db, customer)]);
+    // Only the rules this code has need their counts.
+    const [byCustomer, previous] = await Promise.all([
+      row.usageLimitPerCustomer !== null ? redemptionsBy(db, row.id, customer) : 0,
+      row.newCustomersOnly ? hasPreviousOrders(db, customer) : false,
+    ]);
     const check = checkPromoCode({
       promo: record,
       usage: { total: row.timesUsed, byCustomer },
