@@ -35,12 +35,20 @@ function invalidToken(): DomainError {
   return new DomainError('invalid_token', { detail: 'the token is invalid, expired or of the wrong kind' });
 }
 
+/** How many verified access tokens are remembered; beyond that the oldest is forgotten. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function createTokenService(secret: string): TokenService {
-  const key = new TextEncoder().encode(secret);
+  // Imported once: jose would otherwise import the raw secret into a CryptoKey on every call,
+  // which was the largest single cost of an authenticated request.
+  const key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  // A verified access token stays valid until it expires (it is not revocable), so its check is
+  // remembered; insertion order makes the Map a simple FIFO bound.
+  const verified = new Map<string, { principal: Principal; expiresAt: number }>();
 
   async function verify(token: string, audience: string) {
     try {
-      const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, await key, { issuer: ISSUER, audience, algorithms: ['HS256'] });
       return payload;
     } catch (err) {
       if (err instanceof joseErrors.JOSEError || err instanceof TypeError) throw invalidToken();
@@ -55,7 +63,7 @@ export function createTokenService(secret: string): TokenService {
   }
 
   return {
-    signAccess: ({ userId, role }) =>
+    signAccess: async ({ userId, role }) =>
       new SignJWT({ role })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(ISSUER)
@@ -64,9 +72,9 @@ export function createTokenService(secret: string): TokenService {
         .setJti(randomUUID())
         .setIssuedAt()
         .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
-        .sign(key),
+        .sign(await key),
 
-    signRefresh: ({ userId, tokenId, familyId }) =>
+    signRefresh: async ({ userId, tokenId, familyId }) =>
       new SignJWT({ fam: familyId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(ISSUER)
@@ -75,13 +83,21 @@ export function createTokenService(secret: string): TokenService {
         .setJti(tokenId)
         .setIssuedAt()
         .setExpirationTime(`${REFRESH_TOKEN_TTL_SECONDS}s`)
-        .sign(key),
+        .sign(await key),
 
     async verifyAccess(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (known.expiresAt > Date.now()) return known.principal;
+        verified.delete(token);
+      }
       const payload = await verify(token, ACCESS_AUDIENCE);
       const role = payload.role;
       if (role !== 'customer' && role !== 'admin') throw invalidToken();
-      return { userId: subject(payload), role };
+      const principal: Principal = { userId: subject(payload), role };
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+      verified.set(token, { principal, expiresAt: (payload.exp ?? 0) * 1000 });
+      return principal;
     },
 
     async verifyRefresh(token) {
