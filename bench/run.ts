@@ -56,7 +56,8 @@ async function startApp(database: BenchDatabase, dataDir: string): Promise<Serve
   return startServer({
     name: 'app',
     command: process.execPath,
-    args: ['dist/main.js'],
+    // BENCH_APP_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the app under load.
+    args: [...(process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean), 'dist/main.js'],
     cwd: root,
     // Only what the app needs: a stray STORE_CURRENCY or PAYMENT_PLUGINS in the shell must not change the figures.
     env: {

@@ -173,12 +173,24 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     customer.email = email ? email : null;
   }
 
+  // The estimate asks for its reference data all at once, on separate connections, rather than
+  // one round trip after another. (Marked handled now; awaited, and so thrown, where used.)
+  const handled = <T>(promise: Promise<T> | undefined) => {
+    promise?.catch(() => {});
+    return promise;
+  };
+  const early = prepared ? {
+    tax: handled(shippingAddress ? prepared.taxRatesOf(shippingAddress.country) : undefined),
+    shipping: handled(payload.shipping_method_id !== undefined && shippingAddress && !payload.custom_shipping_amount
+      ? prepared.shippingMethodWithRates(payload.shipping_method_id) : undefined),
+    promo: handled(payload.promocode !== undefined && !payload.custom_discount_amount ? promoByCode(db, normalisePromoCode(payload.promocode)) : undefined),
+  } : undefined;
   const { lines, variants } = await resolveLines(db, payload, config.maxLineQuantity, prepared);
 
   const classIds = [...new Set(lines.flatMap((l) => (l.taxClass ? [l.taxClass.id] : [])))];
   let taxRates = new Map<number, string>();
   if (shippingAddress && classIds.length > 0) {
-    const candidates = prepared ? await prepared.taxRatesOf(shippingAddress.country) : await taxRateCandidates(db, shippingAddress.country, classIds);
+    const candidates = early?.tax ? await early.tax : await taxRateCandidates(db, shippingAddress.country, classIds);
     taxRates = resolveTaxRates(candidates, shippingAddress);
   }
 
@@ -187,7 +199,7 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     shipping = { type: 'custom', name: payload.custom_shipping_amount.name, amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price') };
   } else if (payload.shipping_method_id !== undefined) {
     if (!shippingAddress) throw new DomainError('address_required', { detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)' });
-    const found = prepared ? await prepared.shippingMethodWithRates(payload.shipping_method_id) : undefined;
+    const found = early?.shipping ? await early.shipping : undefined;
     const method = found?.method ?? await activeShippingMethod(db, payload.shipping_method_id);
     if (!method) throw invalidField('shipping_method_id', 'names no active shipping method');
     const rate = selectShippingRate(found?.rates ?? await shippingRateCandidates(db, method.id), shippingAddress, orderWeightGrams(lines));
@@ -200,7 +212,7 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
   if (payload.custom_discount_amount) {
     discount = { type: 'custom', name: payload.custom_discount_amount.name, amountMinor: amount(money, payload.custom_discount_amount.price, 'custom_discount_amount.price') };
   } else if (payload.promocode !== undefined) {
-    const row = await promoByCode(db, normalisePromoCode(payload.promocode));
+    const row = early?.promo ? await early.promo : await promoByCode(db, normalisePromoCode(payload.promocode));
     if (!row) throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(payload.promocode)}` });
     const record = {
       code: row.code, codeType: row.codeType, isActive: row.isActive, startsAt: row.startsAt, expiresAt: row.expiresAt,
