@@ -77,3 +77,28 @@ describe('webhooks under concurrency', () => {
     expect(attempts).toHaveLength(1);
   });
 });
+
+describe('Idempotency-Key on start-payment', () => {
+  it('answers the same key with the first answer, even after the payment succeeded, and refuses it for another request', async () => {
+    const p = await startedPaymentWithKey('start-key-1');
+    const again = await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': p.token, 'idempotency-key': 'start-key-1' }, payload: { order_alias: p.alias } });
+    expect(json(again)).toEqual(p.first);
+    const body = JSON.stringify(sandboxEvent('payment.succeeded', { reference: p.reference, amount: 4000, currency: 'USD' }));
+    await deliver(body);
+    const afterPaid = await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': p.token, 'idempotency-key': 'start-key-1' }, payload: { order_alias: p.alias } });
+    expect(afterPaid.statusCode).toBe(200);
+    expect(json(afterPaid)).toEqual(p.first);
+    const other = await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': p.token, 'idempotency-key': 'start-key-1' }, payload: { order_alias: p.alias, return_url: 'https://shop.example/thanks' } });
+    expect(json(other).code).toBe('idempotency_key_reused');
+    const stranger = await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'idempotency-key': 'start-key-1' }, payload: { order_alias: p.alias } });
+    expect(json(stranger).code).toBe('order_not_found');
+  });
+});
+
+async function startedPaymentWithKey(key: string) {
+  n += 1;
+  const order = json(await t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: { variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `k${n}@example.com` } } }));
+  const first = json(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.order_token, 'idempotency-key': key }, payload: { order_alias: order.order_alias } }));
+  const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, first.payment_id));
+  return { alias: order.order_alias as string, token: order.order_token as string, reference: payment!.reference, first };
+}

@@ -70,3 +70,24 @@ export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
     .returning({ key: idempotencyKeys.key });
   return rows.length;
 }
+
+/**
+ * For operations whose work can't sit inside one transaction (a gateway call): the answer stored
+ * for this key, if any. The same key with another request is a 422.
+ */
+export async function storedResponse(db: Db, claim: { scope: string; key: string; requestHash: string }): Promise<StoredResponse | undefined> {
+  const [stored] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key),
+    sql`${idempotencyKeys.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`));
+  if (!stored) return undefined;
+  if (stored.requestHash !== claim.requestHash) {
+    throw new DomainError('idempotency_key_reused', { detail: 'this Idempotency-Key was used with a different request; use a new key' });
+  }
+  return { status: stored.responseStatus, body: stored.responseBody };
+}
+
+/** Keeps the first successful answer for a key (a concurrent twin's answer is the same attempt). */
+export async function rememberResponse(db: Db, claim: { scope: string; key: string; requestHash: string }, response: StoredResponse): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key),
+    lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)));
+  await db.insert(idempotencyKeys).values({ ...claim, responseStatus: response.status, responseBody: response.body }).onConflictDoNothing();
+}

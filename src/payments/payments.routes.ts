@@ -7,7 +7,8 @@ import { findVisibleOrder } from '../orders/orders.service.js';
 import { currencyFormat } from '../shared/money.js';
 import { capturePayment, refundPayment } from './payments.admin.js';
 import { orderAliasOf, type PaymentRow, paymentsOfOrder } from './payments.repository.js';
-import { handleWebhook, type PaymentsDeps, startPayment } from './payments.service.js';
+import { handleWebhook, type PaymentsDeps, type StartedPayment, startPayment } from './payments.service.js';
+import { idempotencyKeyFrom, rememberResponse, requestHash, storedResponse } from '../orders/idempotency.js';
 
 const PluginParams = Type.Object({ payment_plugin_id: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }) });
 const Url = Type.String({ maxLength: 2000, pattern: '^https?://', description: 'http(s) URL' });
@@ -50,11 +51,22 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
       },
     }, async (request) => {
       const token = request.headers['x-order-token'];
-      return startPayment(deps, {
-        pluginId: request.params.payment_plugin_id, orderAlias: request.body.order_alias,
-        returnUrl: request.body.return_url, cancelUrl: request.body.cancel_url,
-        caller: { principal: request.principal, orderToken: typeof token === 'string' ? token : undefined },
+      const caller = { principal: request.principal, orderToken: typeof token === 'string' ? token : undefined };
+      const key = idempotencyKeyFrom(request.headers['idempotency-key']);
+      const pluginId = request.params.payment_plugin_id;
+      let claim: { scope: string; key: string; requestHash: string } | undefined;
+      if (key !== undefined) {
+        // Only someone who may start this order's payment may read the stored answer.
+        await findVisibleOrder(deps.db, request.body.order_alias, caller);
+        claim = { scope: `start-payment:${request.body.order_alias}`, key, requestHash: requestHash('start-payment', { pluginId, ...request.body }) };
+        const stored = await storedResponse(deps.db, claim);
+        if (stored) return stored.body as StartedPayment;
+      }
+      const started = await startPayment(deps, {
+        pluginId, orderAlias: request.body.order_alias, returnUrl: request.body.return_url, cancelUrl: request.body.cancel_url, caller,
       });
+      if (claim) await rememberResponse(deps.db, claim, { status: 200, body: started });
+      return started;
     });
 
     // The webhook route alone gets the raw body: signatures are computed over the exact bytes.
