@@ -216,6 +216,16 @@ describe('concurrency', () => {
     expect(placed.filter((o) => o.email?.startsWith('racer'))).toHaveLength(10);
   });
 
+  it('places every one of many orders taking the same variants in opposite orders', async () => {
+    const [a, b] = [await variant({ stock: 1000 }), await variant({ stock: 1000 })];
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => place(guestCreate, {
+      variants: i % 2 === 0 ? [{ alias: a.alias, quantity: 2 }, { alias: b.alias, quantity: 3 }] : [{ alias: b.alias, quantity: 3 }, { alias: a.alias, quantity: 2 }],
+      shipping_address: { ...address, email: `cross${i}@example.com` },
+    })));
+    expect(results.map((r) => r.statusCode).filter((s) => s !== 201)).toEqual([]);
+    expect([await stockOf(a.id), await stockOf(b.id)]).toEqual([920, 880]);
+  });
+
   it('uses a promo code with a global limit of 5 exactly 5 times when 50 orders race for it', async () => {
     const a = await variant({ stock: 1000 });
     await t.database.db.insert(promoCodes).values({ code: 'FIRST5', codeType: 'percentage', value: '10', redemptionLimit: 5 });

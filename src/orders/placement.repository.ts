@@ -2,20 +2,25 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { cartItems, carts, orderLines, orders, productVariants, promoCodeRedemptions, promoCodes } from '../db/schema.js';
 
-/** Locks the variants' rows in id order (so concurrent orders never deadlock) and returns their stock. */
-export async function lockStock(tx: Tx, variantIds: number[]): Promise<Map<number, number>> {
-  if (variantIds.length === 0) return new Map();
+/**
+ * Takes the quantities off the variants' stock in one guarded statement: a row changes only if it
+ * holds enough, so stock can never go below zero. Returns the ids that were short (nothing taken
+ * from them; the caller rolls the transaction back). The rows stay locked until commit, so this
+ * runs last in a placement, to hold the lock on a popular variant as briefly as possible.
+ */
+export async function takeStockIfAvailable(tx: Tx, take: { variantId: number; quantity: number }[]): Promise<Map<number, number>> {
+  if (take.length === 0) return new Map();
+  const sorted = [...take].sort((a, b) => a.variantId - b.variantId);
+  const values = sql.join(sorted.map((t) => sql`(${t.variantId}::int, ${t.quantity}::int)`), sql`, `);
+  const result = await tx.execute(sql`update ${productVariants} set stock = ${productVariants.stock} - d.q, updated_at = now()
+    from (values ${values}) as d(id, q) where ${productVariants.id} = d.id and ${productVariants.stock} >= d.q returning ${productVariants.id} as id`);
+  // Both drivers answer with { rows }; the shared Db type can't say so.
+  const done = new Set((result as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id)));
+  const shortIds = sorted.filter((t) => !done.has(t.variantId)).map((t) => t.variantId);
+  if (shortIds.length === 0) return new Map();
   const rows = await tx.select({ id: productVariants.id, stock: productVariants.stock }).from(productVariants)
-    .where(inArray(productVariants.id, variantIds)).orderBy(asc(productVariants.id)).for('update');
+    .where(inArray(productVariants.id, shortIds)).orderBy(asc(productVariants.id));
   return new Map(rows.map((r) => [r.id, r.stock]));
-}
-
-/** Takes the given quantities off the locked variants' stock, in one statement. */
-export async function takeStock(tx: Tx, take: { variantId: number; quantity: number }[]): Promise<void> {
-  if (take.length === 0) return;
-  const values = sql.join(take.map((t) => sql`(${t.variantId}::int, ${t.quantity}::int)`), sql`, `);
-  await tx.execute(sql`update ${productVariants} set stock = ${productVariants.stock} - d.q, updated_at = now()
-    from (values ${values}) as d(id, q) where ${productVariants.id} = d.id`);
 }
 
 /** Locks a promo code's row: placements with one code run one after another from here on. */

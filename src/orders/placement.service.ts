@@ -9,7 +9,7 @@ import { onceForKey, requestHash, type StoredResponse } from './idempotency.js';
 import type { OrderPayload } from './order-payload.schema.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
 import {
-  insertOrder, lockCartByTokenHash, lockCartOfUser, lockPromoCode, lockStock, recordRedemption, reduceCart, takeStock,
+  insertOrder, lockCartByTokenHash, lockCartOfUser, lockPromoCode, recordRedemption, reduceCart, takeStockIfAvailable,
 } from './placement.repository.js';
 
 /** `any`: /create/ (guest or signed in); `guest`: /guest-user-order-create/; `user`: /user-order-create/. */
@@ -30,32 +30,26 @@ export interface PlacementRequest {
 
 export const hashOrderToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Takes stock of tracked, non-backorder lines; 409 naming every line that is short. */
-async function reserveStock(tx: Tx, quote: OrderQuote): Promise<Set<number>> {
-  const limited = quote.priced.lines.filter((line) => {
+/** The lines whose stock is counted: tracked variants that can't be backordered. */
+function stockLimitedLines(quote: OrderQuote) {
+  return quote.priced.lines.filter((line) => {
     const v = quote.variants.get(line.alias);
     return v !== undefined && v.trackInventory && !v.allowBackorder;
   });
-  const stock = await lockStock(tx, limited.map((l) => l.variantId));
-  const short: FieldError[] = [];
-  const shortages: { product_variant_id: number; alias: string; requested: number; available: number }[] = [];
-  for (const line of limited) {
-    const available = stock.get(line.variantId) ?? 0;
-    if (available < line.quantity) {
-      short.push({ field: `variants[alias=${line.alias}].quantity`, message: `only ${available} available` });
-      shortages.push({ product_variant_id: line.variantId, alias: line.alias, requested: line.quantity, available });
-    }
-  }
-  if (shortages.length > 0) {
-    const first = shortages[0];
-    throw new DomainError('insufficient_stock', {
-      detail: shortages.map((s) => `only ${s.available} of "${s.alias}" (variant ${s.product_variant_id}) available, ${s.requested} ordered`).join('; '),
-      errors: short,
-      extra: { product_variant_id: first?.product_variant_id, available: first?.available, shortages },
-    });
-  }
-  await takeStock(tx, limited.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
-  return new Set(limited.map((l) => l.variantId));
+}
+
+/** Takes stock of tracked, non-backorder lines; 409 naming every line that is short. */
+async function reserveStock(tx: Tx, limited: ReturnType<typeof stockLimitedLines>): Promise<void> {
+  const short = await takeStockIfAvailable(tx, limited.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
+  if (short.size === 0) return;
+  const shortages = limited.filter((l) => short.has(l.variantId))
+    .map((l) => ({ product_variant_id: l.variantId, alias: l.alias, requested: l.quantity, available: short.get(l.variantId) ?? 0 }));
+  const first = shortages[0];
+  throw new DomainError('insufficient_stock', {
+    detail: shortages.map((s) => `only ${s.available} of "${s.alias}" (variant ${s.product_variant_id}) available, ${s.requested} ordered`).join('; '),
+    errors: shortages.map((s) => ({ field: `variants[alias=${s.alias}].quantity`, message: `only ${s.available} available` })),
+    extra: { product_variant_id: first?.product_variant_id, available: first?.available, shortages },
+  });
 }
 
 async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, principal: Principal | null): Promise<StoredResponse> {
@@ -70,7 +64,8 @@ async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, pri
       errors: [{ field: 'shipping_address.email', message: 'is required for a guest order' }],
     });
   }
-  const reserved = await reserveStock(tx, quote);
+  const limited = stockLimitedLines(quote);
+  const reserved = new Set(limited.map((l) => l.variantId));
 
   const orderToken = customer.userId === null ? randomBytes(32).toString('base64url') : undefined;
   const order = await insertOrder(tx, {
@@ -124,6 +119,8 @@ async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, pri
   if (cartId !== undefined) {
     await reduceCart(tx, cartId, priced.lines.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
   }
+  // Last: the stock rows stay locked until commit, and a popular variant's row is the hot spot.
+  await reserveStock(tx, limited);
 
   return {
     status: 201,
@@ -148,10 +145,27 @@ export function placeOrder(deps: PlacementDeps, request: PlacementRequest): Prom
   }
   // The guest operation places a guest order whoever calls it.
   const principal = request.kind === 'guest' ? null : request.principal;
-  return deps.db.transaction(async (tx) => {
+  return retryOnConflict(() => deps.db.transaction(async (tx) => {
     const work = () => place(deps, tx, request, principal);
     if (request.idempotencyKey === undefined) return work();
     const scope = principal ? `user:${principal.userId}` : 'guest';
     return onceForKey(tx, { scope, key: request.idempotencyKey, requestHash: requestHash(request.kind, request.payload) }, work);
-  });
+  }));
+}
+
+/**
+ * Runs a transaction again when PostgreSQL aborted it for a deadlock or a serialization failure
+ * (two orders taking the same variants in different orders can meet head-on); nothing of the
+ * aborted attempt was written.
+ */
+async function retryOnConflict<T>(run: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const code = (err as { code?: unknown; cause?: { code?: unknown } }).code ?? (err as { cause?: { code?: unknown } }).cause?.code;
+      if (attempt >= attempts || (code !== '40P01' && code !== '40001')) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
 }
