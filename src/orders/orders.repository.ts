@@ -60,7 +60,7 @@ export async function restoreStock(tx: Tx, orderId: number): Promise<void> {
     .sort((a, b) => a.variantId - b.variantId);
   if (lines.length === 0) return;
   await tx.select({ id: productVariants.id }).from(productVariants)
-    .where(inArray(productVariants.id, lines.map((l) => l.variantId))).orderBy(asc(productVariants.id)).for('update');
+    .where(inArray(productVariants.id, lines.map((l) => l.variantId))).orderBy(asc(productVariants.id)).for('no key update');
   const values = sql.join(lines.map((l) => sql`(${l.variantId}::int, ${l.quantity}::int)`), sql`, `);
   await tx.execute(sql`update ${productVariants} set stock = ${productVariants.stock} + d.q, updated_at = now()
     from (values ${values}) as d(id, q) where ${productVariants.id} = d.id`);
