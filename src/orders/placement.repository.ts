@@ -12,14 +12,18 @@ export async function takeStockIfAvailable(tx: Tx, take: { variantId: number; qu
   if (take.length === 0) return new Map();
   const sorted = [...take].sort((a, b) => a.variantId - b.variantId);
   const values = sql.join(sorted.map((t) => sql`(${t.variantId}::int, ${t.quantity}::int)`), sql`, `);
-  // Lock the rows in id order first, so two orders over the same variants queue instead of
-  // deadlocking; then one guarded update takes the stock. "No key update" is the lock UPDATE
-  // takes anyway, and unlike "update" it does not wait on the key-share locks that this and other
-  // placements' order lines hold on the variants through their foreign key.
-  await tx.select({ id: productVariants.id }).from(productVariants)
-    .where(inArray(productVariants.id, sorted.map((t) => t.variantId))).orderBy(asc(productVariants.id)).for('no key update');
-  const result = await tx.execute(sql`update ${productVariants} set stock = ${productVariants.stock} - d.q, updated_at = now()
-    from (values ${values}) as d(id, q) where ${productVariants.id} = d.id and ${productVariants.stock} >= d.q
+  const ids = sql.join(sorted.map((t) => sql`${t.variantId}::int`), sql`, `);
+  // One statement, since the rows stay locked from here to commit: the CTE locks them in id order
+  // (two orders over the same variants queue instead of deadlocking), then the guarded update
+  // takes the stock. "No key update" is the lock an UPDATE takes anyway; unlike "update" it does
+  // not wait on the key-share locks that order lines hold on variants through their foreign key.
+  const result = await tx.execute(sql`with locked as (
+      select ${productVariants.id} as id from ${productVariants} where ${productVariants.id} in (${ids})
+      order by ${productVariants.id} for no key update
+    )
+    update ${productVariants} set stock = ${productVariants.stock} - d.q, updated_at = now()
+    from (values ${values}) as d(id, q), locked
+    where ${productVariants.id} = d.id and locked.id = d.id and ${productVariants.stock} >= d.q
     returning ${productVariants.id} as id`);
   // Both drivers answer with { rows }; the shared Db type can't say so.
   const done = new Set((result as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id)));
