@@ -165,6 +165,14 @@ describe('storefront catalog', () => {
     expect(res.body).not.toContain('archived');
   });
 
+  it('shows the same weights in the list as in the detail, whole grams included', async () => {
+    const product = json(await createProduct({ name: 'Weighed', variants: [{ name: 'A', price: '1.00', weight_grams: '180' }, { name: 'B', price: '1.00', weight_grams: '100.250' }] }));
+    const detail = json(await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/${product.id}/` }));
+    const page = json(await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/?limit=1&cursor=${product.id - 1}` }));
+    expect(detail.variants.map((v: { weight_grams: string }) => v.weight_grams)).toEqual(['180', '100.25']);
+    expect(page.items[0].variants.map((v: { weight_grams: string }) => v.weight_grams)).toEqual(['180', '100.25']);
+  });
+
   it('lists pages of active products only', async () => {
     const archivedProduct = json(await createProduct(uniqueShirt()));
     await t.app.inject({ method: 'DELETE', url: `${adminBase}/products/${archivedProduct.id}/`, headers: bearer(admin.access) });

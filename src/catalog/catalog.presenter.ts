@@ -52,8 +52,12 @@ export function newVariantValues(input: VariantFields & { name: string; price: s
 }
 
 const money = (format: CurrencyFormat, minor: number | null) => (minor === null ? null : format.format(minor));
-/** numeric(12,3) comes back as "250.000"; show it without trailing zeros. */
-const weight = (grams: string | null) => (grams === null ? null : grams.replace(/\.?0+$/, '') || '0');
+/**
+ * numeric(12,3) comes back as "250.000" (or "250" through a JSON aggregate): shown without
+ * trailing decimal zeros, and only decimal zeros are ever dropped.
+ */
+export const weight = (grams: string | null) =>
+  (grams === null ? null : grams.includes('.') ? grams.replace(/0+$/, '').replace(/\.$/, '') : grams);
 
 export function presentAdminVariant(v: VariantRow, format: CurrencyFormat) {
   return {
