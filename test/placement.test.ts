@@ -136,6 +136,12 @@ describe('placing an order', () => {
     expect(json(await t.app.inject({ method: 'GET', url: '/cart/storefront/api/carts/', headers: { 'x-cart-token': token } })).items).toEqual([]);
   });
 
+  it('places an order with nothing to pay as paid', async () => {
+    const a = await variant({ price: '0.00' });
+    const res = json(await place(guestCreate, { variants: [{ alias: a.alias }], shipping_address: address }));
+    expect(res).toMatchObject({ total: '0.00', payment_status: 'paid' });
+  });
+
   it('records promo-code use, so a once-per-customer code works once', async () => {
     const a = await variant();
     await t.database.db.insert(promoCodes).values({ code: 'ONCE', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1 });

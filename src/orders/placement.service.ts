@@ -74,6 +74,8 @@ async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, pri
     email: customer.email,
     orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
     placedBy: payload.customer_id !== undefined ? principal?.userId ?? null : null,
+    // Nothing to pay (a 100 % discount, free items): the order is paid as placed.
+    paymentStatus: priced.totalMinor === 0 ? 'paid' : 'unpaid',
     currency: priced.currency,
     pricesIncludeTax: priced.pricesIncludeTax,
     subtotal: priced.subtotalMinor,
