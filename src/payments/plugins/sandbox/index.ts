@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PaymentGateway, PaymentPlugin, PluginContext } from '../../payment-plugin.js';
 import { PAGE_HEADERS, renderCheckoutPage, renderErrorPage } from './checkout-page.js';
 import { normaliseSandboxEvent, sandboxEvent } from './events.js';
-import { SIGNATURE_HEADER, signCheckout, signSandboxWebhook, verifyCheckout, verifySandboxWebhook } from './signing.js';
+import { CHECKOUT_LINK_SECONDS, SIGNATURE_HEADER, signCheckout, signSandboxWebhook, verifyCheckout, verifySandboxWebhook } from './signing.js';
 
 export { signSandboxWebhook, verifySandboxWebhook, WEBHOOK_TOLERANCE_SECONDS } from './signing.js';
 export { type SandboxEvent, sandboxEvent } from './events.js';
@@ -89,6 +89,7 @@ function createSandbox(context: PluginContext): PaymentGateway {
       const fields = signCheckout(checkoutSecret, {
         reference: input.reference, amountMinor: input.amount.amountMinor, currency: input.amount.currency, exponent: input.amount.exponent,
         orderAlias: input.order.alias, returnUrl: input.returnUrl, cancelUrl: input.cancelUrl,
+        expiresAt: Math.floor(Date.now() / 1000) + CHECKOUT_LINK_SECONDS,
       });
       return { redirectUrl: `${context.publicBaseUrl}${CHECKOUT_PATH}?${fields.toString()}`, gatewayRef: `sbx_${input.reference}` };
     },

@@ -8,6 +8,7 @@ import { signCheckout, verifyCheckout } from './signing.js';
 const params = {
   reference: 'pay_1', amountMinor: 2468, currency: 'USD', exponent: 2, orderAlias: 'a1',
   returnUrl: 'https://shop.example/thanks?a=1&b=2', cancelUrl: 'https://shop.example/cart',
+  expiresAt: Math.floor(Date.now() / 1000) + 600,
 };
 
 function gateway(deliver: PluginContext['deliverWebhook'] = async () => ({ status: 200 })) {
@@ -33,6 +34,12 @@ describe('checkout links', () => {
     const doubled = new URLSearchParams(fields);
     doubled.append('amount', '1');
     expect(verifyCheckout('k'.repeat(32), doubled)).toEqual({ ok: false, reason: 'the link has amount more than once' });
+  });
+
+  it('refuses a link once it has expired, with a reason the payer understands', () => {
+    const fields = signCheckout('k'.repeat(32), params);
+    expect(verifyCheckout('k'.repeat(32), fields, (params.expiresAt - 1) * 1000).ok).toBe(true);
+    expect(verifyCheckout('k'.repeat(32), fields, (params.expiresAt + 1) * 1000)).toEqual({ ok: false, reason: 'the link has expired; start the payment again from the store' });
   });
 
   it('links to a page under PUBLIC_BASE_URL, and the page posts back there', async () => {

@@ -18,12 +18,17 @@ export interface CheckoutParams {
   orderAlias: string;
   returnUrl: string;
   cancelUrl: string;
+  /** Unix seconds after which the link is refused (an old attempt's page can't pay any more). */
+  expiresAt: number;
 }
+
+/** How long a checkout link can be used. */
+export const CHECKOUT_LINK_SECONDS = 3600;
 
 /** The query (and form) field of each parameter, in the order they are signed. */
 const FIELDS = [
   ['reference', 'reference'], ['amount', 'amountMinor'], ['currency', 'currency'], ['exponent', 'exponent'],
-  ['order', 'orderAlias'], ['return_url', 'returnUrl'], ['cancel_url', 'cancelUrl'],
+  ['order', 'orderAlias'], ['return_url', 'returnUrl'], ['cancel_url', 'cancelUrl'], ['expires', 'expiresAt'],
 ] as const satisfies readonly (readonly [string, keyof CheckoutParams])[];
 
 export const SIGNATURE_FIELD = 'signature';
@@ -66,7 +71,7 @@ export const checkoutFieldNames: readonly string[] = [...FIELDS.map(([field]) =>
  * The checkout parameters from a query or a submitted form, or why they can't be trusted. The
  * signature is checked over the values exactly as received, before any of them is interpreted.
  */
-export function verifyCheckout(secret: string, fields: URLSearchParams): { ok: true; params: CheckoutParams } | { ok: false; reason: string } {
+export function verifyCheckout(secret: string, fields: URLSearchParams, nowMs = Date.now()): { ok: true; params: CheckoutParams } | { ok: false; reason: string } {
   const values: string[] = [];
   for (const field of checkoutFieldNames) {
     const given = fields.getAll(field);
@@ -77,13 +82,14 @@ export function verifyCheckout(secret: string, fields: URLSearchParams): { ok: t
   if (!HEX_SHA256.test(signature) || !sameHex(signature, hmacHex(secret, checkoutMessage(values)))) {
     return { ok: false, reason: 'the link\'s signature does not match its contents' };
   }
-  const [reference = '', amount = '', currency = '', exponent = '', orderAlias = '', returnUrl = '', cancelUrl = ''] = values;
+  const [reference = '', amount = '', currency = '', exponent = '', orderAlias = '', returnUrl = '', cancelUrl = '', expires = ''] = values;
+  if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs) return { ok: false, reason: 'the link has expired; start the payment again from the store' };
   // Signed values came from start(); these checks only guard against a secret that leaked.
   if (!/^\d{1,16}$/.test(amount) || !Number.isSafeInteger(Number(amount)) || !/^[0-9]$/.test(exponent) || !/^[A-Z]{3}$/.test(currency)) {
     return { ok: false, reason: 'the link\'s amount is not valid' };
   }
   if (![returnUrl, cancelUrl].every((url) => /^https?:\/\//.test(url))) return { ok: false, reason: 'the link\'s return addresses are not valid' };
-  return { ok: true, params: { reference, amountMinor: Number(amount), currency, exponent: Number(exponent), orderAlias, returnUrl, cancelUrl } };
+  return { ok: true, params: { reference, amountMinor: Number(amount), currency, exponent: Number(exponent), orderAlias, returnUrl, cancelUrl, expiresAt: Number(expires) } };
 }
 
 /** Webhooks older (or further in the future) than this are refused: a replay window of 5 minutes. */
