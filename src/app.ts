@@ -48,6 +48,8 @@ export const redactedPaths = [
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Log levels at which the per-request line is written. */
+const INFO_OR_MORE = new Set(['info', 'debug', 'trace']);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -72,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // One log line per request (SPEC 8); the query string is left out since it can carry payloads.
   app.addHook('onResponse', async (request, reply) => {
+    if (!INFO_OR_MORE.has(request.log.level)) return;
     request.log.info({
       method: request.method,
       route: request.routeOptions.url ?? null,
