@@ -23,6 +23,7 @@ import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js
 import type { PaymentRegistry } from './payments/plugin-registry.js';
 import { estimateRoutes } from './orders/estimate.routes.js';
 import { placementRoutes } from './orders/placement.routes.js';
+import { ReferenceCache } from './orders/reference-cache.js';
 import { orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
@@ -111,6 +112,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const db = deps.database.db;
   const money = currencyFormat(config.storeCurrency);
+  // Reference data for quotes, in memory. This process's own admin writes clear it before they
+  // are answered, so a change is seen by the next request; other processes hear of it from the
+  // database's change feed.
+  const cache = new ReferenceCache(deps.database.changes, { ttlMs: config.referenceCacheTtlSeconds * 1000, maxEntries: 100_000 });
+  app.addHook('onClose', async () => cache.close());
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.url.includes('/dashboard/api/')) cache.invalidate();
+  });
   const cart = { db, reads: preparedCartReads(db), money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
 
   await app.register(healthRoutes({ database: deps.database }));
@@ -136,8 +145,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shippingStorefrontRoutes({ db, money }));
   await app.register(promoCodeAdminRoutes({ db, money }));
   const promoLimiter = app.createRateLimit({ max: config.promoRateLimitPerMinute, timeWindow: '1 minute' });
-  await app.register(estimateRoutes({ db, config, money, promoLimiter }));
-  await app.register(placementRoutes({ db, config, money, promoLimiter }));
+  await app.register(estimateRoutes({ db, config, money, promoLimiter, cache }));
+  await app.register(placementRoutes({ db, config, money, promoLimiter, cache }));
   await app.register(orderRoutes({ db }));
   await app.register(orderAdminRoutes({ db }));
   const payments = { db, registry: deps.payments, publicBaseUrl: config.publicBaseUrl, log: app.log };

@@ -32,6 +32,8 @@ export interface Config {
   maxCartLines: number;
   /** Trust X-Forwarded-For (set when running behind a reverse proxy). */
   trustProxy: boolean;
+  /** Longest time reference data (variants, tax, shipping, promo codes) is kept in memory without a change being announced; 0 turns the cache off. */
+  referenceCacheTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -157,5 +159,6 @@ export function loadConfig(env: Env = process.env): Config {
     maxLineQuantity: integer(env, 'MAX_LINE_QUANTITY', 999, { min: 1, max: 1_000_000 }),
     maxCartLines: integer(env, 'MAX_CART_LINES', 200, { min: 1, max: 10_000 }),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    referenceCacheTtlSeconds: integer(env, 'REFERENCE_CACHE_TTL_SECONDS', 300, { min: 0, max: 86_400 }),
   };
 }

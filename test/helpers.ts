@@ -71,6 +71,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** Connection string of the test database (PostgreSQL only), for a second process on it. */
+  url: string | undefined;
   config: Config;
   close(): Promise<void>;
 }
@@ -100,6 +102,7 @@ export async function buildTestApp(options: {
   return {
     app,
     database: test.database,
+    url: test.url,
     config,
     close: async () => {
       await app.close();

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { type ChangeFeed, pgliteChangeFeed, postgresChangeFeed } from './change-feed.js';
 import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
@@ -20,6 +21,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Changes to reference data, for the caches that hold it. */
+  changes: ChangeFeed;
   /** Throws if the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -56,8 +59,10 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
     client = await PGlite.create();
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  let changes: ChangeFeed;
   try {
     await migratePglite(drizzlePglite(client), { migrationsFolder });
+    changes = await pgliteChangeFeed(client);
   } catch (err) {
     await client.close();
     release();
@@ -66,11 +71,13 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
   return {
     db,
     kind: 'pglite',
+    changes,
     ping: async () => {
       await client.query('select 1');
     },
     close: async () => {
       try {
+        await changes.close();
         if (!client.closed) await client.close();
       } finally {
         release();
@@ -92,12 +99,23 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     lockClient.release();
   }
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  let changes: ChangeFeed;
+  try {
+    changes = await postgresChangeFeed(url);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
   return {
     db,
     kind: 'postgres',
+    changes,
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => pool.end(),
+    close: async () => {
+      await changes.close();
+      await pool.end();
+    },
   };
 }

@@ -12,6 +12,7 @@ import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { type OrderPayload, orderPayloadSchema } from './order-payload.schema.js';
 import { preparedQuoteReads } from './order-quote.repository.js';
+import type { ReferenceCache } from './reference-cache.js';
 import { quoteOrder } from './order-quote.service.js';
 import { PricedOrderSchema } from './order-result.schema.js';
 import { type Limiter, promoCodeGuard } from './promo-rate-limit.js';
@@ -21,6 +22,7 @@ export interface EstimateDeps {
   config: Config;
   money: CurrencyFormat;
   promoLimiter: Limiter;
+  cache: ReferenceCache;
 }
 
 export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
@@ -33,9 +35,9 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
       security: optionalBearerAuth,
       response: { 200: PricedOrderSchema, ...problems(400, 401, 403, 404, 413, 415, 422) },
     };
-    const prepared = preparedQuoteReads(deps.db);
+    const reads = deps.cache.reads(preparedQuoteReads(deps.db));
     const estimate = async (request: FastifyRequest, payload: OrderPayload) =>
-      presentPricedOrder((await quoteOrder(deps, deps.db, request.principal, payload, { prepared })).priced);
+      presentPricedOrder((await quoteOrder(deps, deps.db, request.principal, payload, { reads, estimate: true })).priced);
 
     app.get(url, {
       preHandler: promoCodeGuard(deps.promoLimiter),

@@ -17,23 +17,17 @@ export interface OrderableVariant {
   weightGrams: string | null;
   trackInventory: boolean;
   allowBackorder: boolean;
-  stock: number;
   purchaseLimitPerOrder: number | null;
   buyable: boolean;
   taxClassId: number | null;
   taxClassName: string | null;
 }
 
-/** Every variant named by the aliases, with its product and tax class, in one query. */
-export async function variantsByAlias(db: Conn, aliases: string[]): Promise<Map<string, OrderableVariant>> {
-  return toVariantMap(await variantsQuery(db).where(inArray(productVariants.alias, aliases)));
-}
-
 function variantsQuery(db: Conn) {
   return db.select({
     id: productVariants.id, alias: productVariants.alias, name: productVariants.name, sku: productVariants.sku,
     productId: products.id, productName: products.name, price: productVariants.price, weightGrams: productVariants.weightGrams,
-    trackInventory: productVariants.trackInventory, allowBackorder: productVariants.allowBackorder, stock: productVariants.stock,
+    trackInventory: productVariants.trackInventory, allowBackorder: productVariants.allowBackorder,
     purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
     variantArchivedAt: productVariants.archivedAt, productArchivedAt: products.archivedAt,
     taxClassId: taxClasses.id, taxClassName: taxClasses.name,
@@ -49,65 +43,91 @@ function toVariantMap(rows: VariantQueryRow[]): Map<string, OrderableVariant> {
     [row.alias, { ...row, buyable: variantArchivedAt === null && productArchivedAt === null }]));
 }
 
+export type TaxRateRow = { id: number; taxClassId: number; country: string; state: string; rate: string; isActive: boolean };
+export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
+export interface ShippingRateRow {
+  id: number; country: string; state: string; city: string; weightMinKg: string; weightMaxKg: string | null; baseRateMinor: number; perKgRateMinor: number;
+}
+export type PromoCodeRow = typeof promoCodes.$inferSelect;
+
 /**
- * The reads every estimate makes, prepared once per database (parsed and planned once per
- * connection): the lines' variants, the tax rates of a country, a shipping method's rates.
+ * The reference data a quote reads. Implemented on a connection (`directQuoteReads`), with
+ * prepared statements on the pool (`preparedQuoteReads`), and in memory over either
+ * (`cachedQuoteReads` in reference-cache.ts).
  */
-export function preparedQuoteReads(db: Db) {
-  const variants = variantsQuery(db).where(sql`${productVariants.alias} = any(${sql.placeholder('aliases')})`).prepare('quote_variants');
-  const rates = db.select({
-    id: taxRates.id, taxClassId: taxRates.taxClassId, country: taxRates.country, state: taxRates.state,
-    rate: taxRates.rate, isActive: taxRates.isActive,
-  }).from(taxRates).where(eq(taxRates.country, sql.placeholder('country'))).prepare('quote_tax_rates');
-  const shipping = db.select({ method: shippingMethods, rate: shippingRates }).from(shippingRates)
-    .innerJoin(shippingMethods, eq(shippingMethods.id, shippingRates.shippingMethodId))
-    .where(and(eq(shippingRates.shippingMethodId, sql.placeholder('methodId')), eq(shippingMethods.isActive, true)))
-    .prepare('quote_shipping_rates');
+export interface QuoteReads {
+  /** The variants named, with product and tax class; unknown aliases are missing from the map. */
+  variantsByAlias(aliases: string[]): Promise<Map<string, OrderableVariant>>;
+  /** Every tax rate of a country, active or not. */
+  taxRatesOf(country: string): Promise<TaxRateRow[]>;
+  /** An active method with its rates (maybe none); undefined when the method is unknown or inactive. */
+  shippingMethodWithRates(methodId: number): Promise<{ method: ShippingMethodRow; rates: ShippingRateRow[] } | undefined>;
+  /** A promo code by its normalised code. Its `timesUsed` may be old: ask `timesUsed` when it matters. */
+  promoByCode(code: string): Promise<PromoCodeRow | undefined>;
+  /** A promo code's redemptions so far (never cached: placements raise it). */
+  timesUsed(promoCodeId: number): Promise<number>;
+}
+
+const taxRateColumns = {
+  id: taxRates.id, taxClassId: taxRates.taxClassId, country: taxRates.country, state: taxRates.state,
+  rate: taxRates.rate, isActive: taxRates.isActive,
+};
+
+function shippingQuery(db: Conn) {
+  return db.select({ method: shippingMethods, rate: shippingRates }).from(shippingMethods)
+    .leftJoin(shippingRates, eq(shippingRates.shippingMethodId, shippingMethods.id));
+}
+
+type ShippingQueryRow = Awaited<ReturnType<ReturnType<typeof shippingQuery>['where']>>[number];
+
+function toShipping(rows: ShippingQueryRow[]) {
+  const method = rows[0]?.method;
+  if (!method) return undefined;
   return {
-    variantsByAlias: async (aliases: string[]) => toVariantMap(await variants.execute({ aliases })),
-    taxRatesOf: (country: string) => rates.execute({ country }),
-    /** An active method with its rates in one round trip; undefined when the method is unknown, inactive or has no rate. */
-    async shippingMethodWithRates(methodId: number) {
-      const rows = await shipping.execute({ methodId });
-      const method = rows[0]?.method;
-      if (!method) return undefined;
-      return {
-        method,
-        rates: rows.map(({ rate: r }) => ({
-          id: r.id, country: r.country, state: r.state, city: r.city, weightMinKg: r.weightMinKg,
-          weightMaxKg: r.weightMaxKg, baseRateMinor: r.baseRate, perKgRateMinor: r.perKgRate,
-        })),
-      };
-    },
+    method,
+    rates: rows.flatMap(({ rate: r }) => (r === null ? [] : [{
+      id: r.id, country: r.country, state: r.state, city: r.city, weightMinKg: r.weightMinKg,
+      weightMaxKg: r.weightMaxKg, baseRateMinor: r.baseRate, perKgRateMinor: r.perKgRate,
+    }])),
   };
 }
 
-export type QuoteReads = ReturnType<typeof preparedQuoteReads>;
-
-export function taxRateCandidates(db: Conn, country: string, classIds: number[]) {
-  if (classIds.length === 0) return Promise.resolve([]);
-  return db.select({
-    id: taxRates.id, taxClassId: taxRates.taxClassId, country: taxRates.country, state: taxRates.state,
-    rate: taxRates.rate, isActive: taxRates.isActive,
-  }).from(taxRates).where(and(eq(taxRates.country, country), inArray(taxRates.taxClassId, classIds)));
+async function timesUsedOf(db: Conn, promoCodeId: number): Promise<number> {
+  const [row] = await db.select({ n: promoCodes.timesUsed }).from(promoCodes).where(eq(promoCodes.id, promoCodeId));
+  return row?.n ?? 0;
 }
 
-export async function activeShippingMethod(db: Conn, id: number) {
-  const [row] = await db.select().from(shippingMethods).where(and(eq(shippingMethods.id, id), eq(shippingMethods.isActive, true)));
-  return row;
+/** Reads on one connection or transaction, one query each. */
+export function directQuoteReads(db: Conn): QuoteReads {
+  return {
+    variantsByAlias: async (aliases) => toVariantMap(await variantsQuery(db).where(inArray(productVariants.alias, aliases))),
+    taxRatesOf: (country) => db.select(taxRateColumns).from(taxRates).where(eq(taxRates.country, country)),
+    shippingMethodWithRates: async (methodId) => toShipping(await shippingQuery(db)
+      .where(and(eq(shippingMethods.id, methodId), eq(shippingMethods.isActive, true)))),
+    promoByCode: async (code) => (await db.select().from(promoCodes).where(eq(promoCodes.code, code)))[0],
+    timesUsed: (promoCodeId) => timesUsedOf(db, promoCodeId),
+  };
 }
 
-export async function shippingRateCandidates(db: Conn, methodId: number) {
-  const rows = await db.select().from(shippingRates).where(eq(shippingRates.shippingMethodId, methodId));
-  return rows.map((r) => ({
-    id: r.id, country: r.country, state: r.state, city: r.city, weightMinKg: r.weightMinKg,
-    weightMaxKg: r.weightMaxKg, baseRateMinor: r.baseRate, perKgRateMinor: r.perKgRate,
-  }));
-}
-
-export async function promoByCode(db: Conn, code: string) {
-  const [row] = await db.select().from(promoCodes).where(eq(promoCodes.code, code));
-  return row;
+/**
+ * The same reads prepared once per database (parsed and planned once per connection of the pool),
+ * for the estimate, which runs outside any transaction.
+ */
+export function preparedQuoteReads(db: Db): QuoteReads {
+  const variants = variantsQuery(db).where(sql`${productVariants.alias} = any(${sql.placeholder('aliases')})`).prepare('quote_variants');
+  const rates = db.select(taxRateColumns).from(taxRates).where(eq(taxRates.country, sql.placeholder('country'))).prepare('quote_tax_rates');
+  const shipping = shippingQuery(db)
+    .where(and(eq(shippingMethods.id, sql.placeholder('methodId')), eq(shippingMethods.isActive, true)))
+    .prepare('quote_shipping_rates');
+  const promo = db.select().from(promoCodes).where(eq(promoCodes.code, sql.placeholder('code'))).prepare('quote_promo_code');
+  const used = db.select({ n: promoCodes.timesUsed }).from(promoCodes).where(eq(promoCodes.id, sql.placeholder('id'))).prepare('quote_promo_used');
+  return {
+    variantsByAlias: async (aliases) => toVariantMap(await variants.execute({ aliases })),
+    taxRatesOf: (country) => rates.execute({ country }),
+    shippingMethodWithRates: async (methodId) => toShipping(await shipping.execute({ methodId })),
+    promoByCode: async (code) => (await promo.execute({ code }))[0],
+    timesUsed: async (id) => (await used.execute({ id }))[0]?.n ?? 0,
+  };
 }
 
 /** Unreleased redemptions of a code by a customer: a user, or a guest by email. */

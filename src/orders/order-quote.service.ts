@@ -14,10 +14,7 @@ import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
 import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
-import {
-  activeShippingMethod, defaultAddress, hasPreviousOrders, type OrderableVariant, promoByCode, type QuoteReads, redemptionsBy,
-  shippingRateCandidates, taxRateCandidates, variantsByAlias,
-} from './order-quote.repository.js';
+import { defaultAddress, hasPreviousOrders, type OrderableVariant, type QuoteReads, redemptionsBy } from './order-quote.repository.js';
 
 export interface QuoteDeps {
   config: Config;
@@ -26,11 +23,14 @@ export interface QuoteDeps {
 }
 
 export interface QuoteOptions {
+  /** Where variants, tax rates, shipping rates and promo codes come from. */
+  reads: QuoteReads;
   /**
-   * Prepared reads to use instead of `db` for reference data (variants, tax, shipping): for the
-   * estimate only. A placement reads everything through its own transaction.
+   * An estimate: its reads may run side by side on separate connections, and a signed-in
+   * caller's email is read only when a promo code needs it. A placement (false) reads one
+   * query after another in its transaction.
    */
-  prepared?: QuoteReads;
+  estimate: boolean;
 }
 
 /** Who the order is for: a user (signed in, or chosen by an admin), or a guest known by email. */
@@ -108,14 +108,14 @@ async function resolveAddress(db: Db | Tx, inline: InlineAddressInput | undefine
 }
 
 /** Sums lines with the same alias and finds their variants; unknown or unbuyable ones are a 422. */
-async function resolveLines(db: Db | Tx, payload: OrderPayload, maxLineQuantity: number, prepared: QuoteReads | undefined) {
+async function resolveLines(reads: QuoteReads, payload: OrderPayload, maxLineQuantity: number) {
   const quantities = new Map<string, { quantity: number; index: number }>();
   payload.variants.forEach((line, index) => {
     const seen = quantities.get(line.alias);
     quantities.set(line.alias, { quantity: (seen?.quantity ?? 0) + line.quantity, index: seen?.index ?? index });
   });
   const aliases = [...quantities.keys()];
-  const variants = prepared ? await prepared.variantsByAlias(aliases) : await variantsByAlias(db, aliases);
+  const variants = await reads.variantsByAlias(aliases);
   const unknown: FieldError[] = [];
   const unbuyable: FieldError[] = [];
   const lines: PricingLine[] = [];
@@ -149,9 +149,9 @@ async function resolveLines(db: Db | Tx, payload: OrderPayload, maxLineQuantity:
  * every placement, so both give the same figures. Pass the placement's transaction as `db` so the
  * promo-code counts are read where they are enforced.
  */
-export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Principal | null, payload: OrderPayload, options: QuoteOptions = {}): Promise<OrderQuote> {
+export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Principal | null, payload: OrderPayload, options: QuoteOptions): Promise<OrderQuote> {
   const { config, money } = deps;
-  const { prepared } = options;
+  const { reads, estimate } = options;
   checkPayloadRules(payload, principal);
 
   let customer: OrderCustomer = { userId: principal?.userId ?? null, email: null };
@@ -164,7 +164,7 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     shippingAddress = stored ? storedSnapshot(stored) : null;
   } else {
     // The estimate needs a user's email only for a promo code's rules; a placement always records it.
-    if (principal && (!prepared || payload.promocode !== undefined)) customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
+    if (principal && (!estimate || payload.promocode !== undefined)) customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
     shippingAddress = await resolveAddress(db, payload.shipping_address, payload.shipping_address_id, principal?.userId ?? null, 'shipping_address');
   }
   const billingAddress = await resolveAddress(db, payload.billing_address, payload.billing_address_id, principal?.userId ?? null, 'billing_address') ?? shippingAddress;
@@ -173,25 +173,26 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     customer.email = email ? email : null;
   }
 
-  // The estimate asks for its reference data all at once, on separate connections, rather than
-  // one round trip after another. (Marked handled now; awaited, and so thrown, where used.)
+  // The estimate asks for its reference data all at once (separate connections, or memory),
+  // rather than one round trip after another. (Marked handled now; awaited, and so thrown, where used.)
   const handled = <T>(promise: Promise<T> | undefined) => {
     promise?.catch(() => {});
     return promise;
   };
-  const early = prepared ? {
-    tax: handled(shippingAddress ? prepared.taxRatesOf(shippingAddress.country) : undefined),
-    shipping: handled(payload.shipping_method_id !== undefined && shippingAddress && !payload.custom_shipping_amount
-      ? prepared.shippingMethodWithRates(payload.shipping_method_id) : undefined),
-    promo: handled(payload.promocode !== undefined && !payload.custom_discount_amount ? promoByCode(db, normalisePromoCode(payload.promocode)) : undefined),
+  const wantsShipping = payload.shipping_method_id !== undefined && shippingAddress !== null && !payload.custom_shipping_amount;
+  const wantsPromo = payload.promocode !== undefined && !payload.custom_discount_amount;
+  const early = estimate ? {
+    tax: handled(shippingAddress ? reads.taxRatesOf(shippingAddress.country) : undefined),
+    shipping: handled(wantsShipping && payload.shipping_method_id !== undefined ? reads.shippingMethodWithRates(payload.shipping_method_id) : undefined),
+    promo: handled(wantsPromo && payload.promocode !== undefined ? reads.promoByCode(normalisePromoCode(payload.promocode)) : undefined),
   } : undefined;
-  const { lines, variants } = await resolveLines(db, payload, config.maxLineQuantity, prepared);
+  const { lines, variants } = await resolveLines(reads, payload, config.maxLineQuantity);
 
-  const classIds = [...new Set(lines.flatMap((l) => (l.taxClass ? [l.taxClass.id] : [])))];
+  const classIds = new Set(lines.flatMap((l) => (l.taxClass ? [l.taxClass.id] : [])));
   let taxRates = new Map<number, string>();
-  if (shippingAddress && classIds.length > 0) {
-    const candidates = early?.tax ? await early.tax : await taxRateCandidates(db, shippingAddress.country, classIds);
-    taxRates = resolveTaxRates(candidates, shippingAddress);
+  if (shippingAddress && classIds.size > 0) {
+    const candidates = await (early?.tax ?? reads.taxRatesOf(shippingAddress.country));
+    taxRates = resolveTaxRates(candidates.filter((r) => classIds.has(r.taxClassId)), shippingAddress);
   }
 
   let shipping: PricingShipping | null = null;
@@ -199,12 +200,11 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     shipping = { type: 'custom', name: payload.custom_shipping_amount.name, amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price') };
   } else if (payload.shipping_method_id !== undefined) {
     if (!shippingAddress) throw new DomainError('address_required', { detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)' });
-    const found = early?.shipping ? await early.shipping : undefined;
-    const method = found?.method ?? await activeShippingMethod(db, payload.shipping_method_id);
-    if (!method) throw invalidField('shipping_method_id', 'names no active shipping method');
-    const rate = selectShippingRate(found?.rates ?? await shippingRateCandidates(db, method.id), shippingAddress, orderWeightGrams(lines));
-    if (!rate) throw new DomainError('shipping_unavailable', { detail: `${method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight` });
-    shipping = { type: 'rate', methodName: method.name, rate };
+    const found = await (early?.shipping ?? reads.shippingMethodWithRates(payload.shipping_method_id));
+    if (!found) throw invalidField('shipping_method_id', 'names no active shipping method');
+    const rate = selectShippingRate(found.rates, shippingAddress, orderWeightGrams(lines));
+    if (!rate) throw new DomainError('shipping_unavailable', { detail: `${found.method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight` });
+    shipping = { type: 'rate', methodName: found.method.name, rate };
   }
 
   let discount: PricingDiscount | null = null;
@@ -212,7 +212,7 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
   if (payload.custom_discount_amount) {
     discount = { type: 'custom', name: payload.custom_discount_amount.name, amountMinor: amount(money, payload.custom_discount_amount.price, 'custom_discount_amount.price') };
   } else if (payload.promocode !== undefined) {
-    const row = early?.promo ? await early.promo : await promoByCode(db, normalisePromoCode(payload.promocode));
+    const row = await (early?.promo ?? reads.promoByCode(normalisePromoCode(payload.promocode)));
     if (!row) throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(payload.promocode)}` });
     const record = {
       code: row.code, codeType: row.codeType, isActive: row.isActive, startsAt: row.startsAt, expiresAt: row.expiresAt,
@@ -222,13 +222,14 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
       specificCustomerIds: row.specificCustomers, applicableProductIds: row.applicableProducts, newCustomersOnly: row.newCustomersOnly,
     };
     // Only the rules this code has need their counts.
-    const [byCustomer, previous] = await Promise.all([
+    const [total, byCustomer, previous] = await Promise.all([
+      row.redemptionLimit !== null ? reads.timesUsed(row.id) : row.timesUsed,
       row.usageLimitPerCustomer !== null ? redemptionsBy(db, row.id, customer) : 0,
       row.newCustomersOnly ? hasPreviousOrders(db, customer) : false,
     ]);
     const check = checkPromoCode({
       promo: record,
-      usage: { total: row.timesUsed, byCustomer },
+      usage: { total, byCustomer },
       customer: { ...customer, hasPreviousOrders: previous },
       order: { currency: money.currency, subtotalMinor: lines.reduce((s, l) => s + l.unitPriceMinor * l.quantity, 0), productIds: lines.map((l) => l.productId) },
       now: deps.now?.() ?? new Date(),

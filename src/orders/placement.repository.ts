@@ -34,9 +34,13 @@ export async function takeStockIfAvailable(tx: Tx, take: { variantId: number; qu
   return new Map(rows.map((r) => [r.id, r.stock]));
 }
 
-/** Locks a promo code's row: placements with one code run one after another from here on. */
-export async function lockPromoCode(tx: Tx, code: string): Promise<void> {
-  await tx.select({ id: promoCodes.id }).from(promoCodes).where(eq(promoCodes.code, code)).for('update');
+/**
+ * Locks a promo code's row and reads it: placements with one code run one after another from
+ * here on, and the row read is the one they count usage on.
+ */
+export async function lockPromoCode(tx: Tx, code: string): Promise<typeof promoCodes.$inferSelect | undefined> {
+  const [row] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code)).for('update');
+  return row;
 }
 
 export async function recordRedemption(tx: Tx, input: { promoCodeId: number; orderId: number; userId: number | null; email: string | null }): Promise<void> {

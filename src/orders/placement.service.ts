@@ -7,7 +7,9 @@ import { normalisePromoCode } from '../pricing/promo-code.eligibility.js';
 import { DomainError, type FieldError } from '../shared/errors.js';
 import { onceForKey, requestHash, type StoredResponse } from './idempotency.js';
 import type { OrderPayload } from './order-payload.schema.js';
+import { directQuoteReads, type QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
+import type { ReferenceCache } from './reference-cache.js';
 import {
   insertOrder, lockCartByTokenHash, lockCartOfUser, lockPromoCode, recordRedemption, reduceCart, takeStockIfAvailable,
 } from './placement.repository.js';
@@ -17,6 +19,7 @@ export type PlacementKind = 'any' | 'guest' | 'user';
 
 export interface PlacementDeps extends QuoteDeps {
   db: Db;
+  cache: ReferenceCache;
 }
 
 export interface PlacementRequest {
@@ -55,8 +58,18 @@ async function reserveStock(tx: Tx, limited: ReturnType<typeof stockLimitedLines
 async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, principal: Principal | null): Promise<StoredResponse> {
   const { payload } = request;
   // Placements with one code queue on its row, so its limits hold under concurrency.
-  if (payload.promocode !== undefined) await lockPromoCode(tx, normalisePromoCode(payload.promocode));
-  const quote = await quoteOrder(deps, tx, principal, payload);
+  const promo = payload.promocode !== undefined && !payload.custom_discount_amount
+    ? await lockPromoCode(tx, normalisePromoCode(payload.promocode)) : undefined;
+  // Tax and shipping from memory (read in this transaction when not there); the variants, whose
+  // prices are charged, and the locked promo code, whose usage is counted, from the transaction.
+  const direct = directQuoteReads(tx);
+  const reads: QuoteReads = {
+    ...deps.cache.reads(direct),
+    variantsByAlias: direct.variantsByAlias,
+    promoByCode: async () => promo,
+    timesUsed: async () => promo?.timesUsed ?? 0,
+  };
+  const quote = await quoteOrder(deps, tx, principal, payload, { reads, estimate: false });
   const { priced, customer } = quote;
   if (customer.userId === null && customer.email === null) {
     throw new DomainError('email_required', {

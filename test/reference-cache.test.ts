@@ -1,0 +1,194 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { createTokenService } from '../src/auth/tokens.js';
+import { type Database, openDatabase } from '../src/db/client.js';
+import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
+import { bearer, buildTestApp, json, onPostgres, type SignedIn, signInAdmin, TEST_JWT_SECRET, type TestApp } from './helpers.js';
+
+// Estimates and placements read variants, tax rates, shipping rates and promo codes through a
+// per-process cache (src/orders/reference-cache.ts). These tests show it caches, and that every
+// way a change can happen reaches it.
+
+const estimateUrl = '/order/storefront/api/estimate/';
+const CA = { first_name: 'Ada', last_name: 'L', street_address: '1 Main St', city: 'Los Angeles', postal_code: '90001', state: 'CA', country: 'US', email: 'rc@example.com' };
+
+let t: TestApp;
+let admin: SignedIn;
+let variantId: number;
+let methodId: number;
+
+async function post(app: TestApp['app'], path: string, payload: object, token = admin.access) {
+  const res = await app.inject({ method: 'POST', url: path, headers: bearer(token), payload });
+  if (res.statusCode !== 201) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
+  return json(res);
+}
+
+const payload = (promocode?: string) => ({
+  variants: [{ alias: 'rc-a', quantity: 1 }], shipping_address: CA, shipping_method_id: methodId, ...(promocode ? { promocode } : {}),
+});
+
+async function estimate(app: TestApp['app'] = t.app, promocode?: string) {
+  const res = await app.inject({ method: 'POST', url: estimateUrl, payload: payload(promocode) });
+  if (res.statusCode !== 200) throw new Error(`estimate: ${res.statusCode} ${res.body}`);
+  return json(res) as { subtotal: string; estimated_tax: string; shipping_fee: string; discount: string; total: string };
+}
+
+/** Polls until `check` passes: a change reaches other processes when PostgreSQL delivers its notification. */
+async function eventually(check: () => Promise<void>, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+const exec = (query: string) => t.database.db.execute(sql.raw(query));
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await signInAdmin(t);
+  const taxClass = await post(t.app, '/tax/dashboard/api/tax-classes/', { name: 'RC Standard' });
+  await post(t.app, '/tax/dashboard/api/tax-rates/', { tax_class_id: taxClass.id, country: 'US', rate: '5' });
+  const method = await post(t.app, '/shipping/dashboard/api/shipping-methods/', { name: 'RC Ground' });
+  methodId = method.id;
+  await post(t.app, '/shipping/dashboard/api/shipping-rates/', { shipping_method_id: methodId, country: 'US', weight_min_kg: '0', base_rate: '4.00' });
+  await post(t.app, '/discount/dashboard/api/promo-codes/', { code: 'RC10', code_type: 'percentage', value: '10' });
+  const product = await post(t.app, '/product/dashboard/api/products/', {
+    name: 'RC product', tax_class_id: taxClass.id, variants: [{ alias: 'rc-a', name: 'A', price: '10.00', stock: 1000 }],
+  });
+  variantId = product.variants[0].id;
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('reference data cache', () => {
+  it('answers repeated estimates from memory: a change the database does not announce is not seen', async () => {
+    expect((await estimate()).subtotal).toBe('10.00');
+    await exec('alter table product_variants disable trigger product_variants_changed');
+    try {
+      await exec(`update product_variants set price = 2500 where id = ${variantId}`);
+      expect((await estimate()).subtotal).toBe('10.00');
+    } finally {
+      await exec('alter table product_variants enable trigger product_variants_changed');
+    }
+    // Any announced change to the table makes the cache read it again.
+    await exec(`update product_variants set name = name where id = ${variantId}`);
+    await eventually(async () => expect((await estimate()).subtotal).toBe('25.00'));
+  });
+
+  it('sees an admin change on the very next request of the same process', async () => {
+    await eventually(async () => expect((await estimate()).subtotal).toBe('25.00'));
+    const res = await t.app.inject({ method: 'PATCH', url: `/product/dashboard/api/variants/${variantId}/`, headers: bearer(admin.access), payload: { price: '12.00' } });
+    expect(res.statusCode).toBe(200);
+    expect((await estimate()).subtotal).toBe('12.00');
+  });
+
+  it('sees tax, shipping and promo-code changes made with SQL once the database announces them', async () => {
+    const before = await estimate(t.app, 'RC10');
+    expect(before).toMatchObject({ subtotal: '12.00', discount: '1.20', shipping_fee: '4.00', estimated_tax: '0.54' });
+    await exec(`update tax_rates set rate = '10' where country = 'US'`);
+    await exec(`update shipping_rates set base_rate = 700 where shipping_method_id = ${methodId}`);
+    await exec(`update promo_codes set value = '50' where code = 'RC10'`);
+    await eventually(async () => {
+      expect(await estimate(t.app, 'RC10')).toMatchObject({ discount: '6.00', shipping_fee: '7.00', estimated_tax: '0.60' });
+    });
+    await exec(`update promo_codes set is_active = false where code = 'RC10'`);
+    await eventually(async () => {
+      const res = await t.app.inject({ method: 'POST', url: estimateUrl, payload: payload('RC10') });
+      expect(res.statusCode).toBe(422);
+      expect(json(res).code).toBe('promo_code_invalid');
+    });
+  });
+
+  it('reads usage counts fresh: a code whose limit is reached is refused at once', async () => {
+    await post(t.app, '/discount/dashboard/api/promo-codes/', { code: 'RCONCE', code_type: 'percentage', value: '5', redemption_limit: 1 });
+    expect((await estimate(t.app, 'RCONCE')).discount).toBe('0.60');
+    // times_used is not announced (placements raise it all the time) and not cached.
+    await exec(`update promo_codes set times_used = 1 where code = 'RCONCE'`);
+    const res = await t.app.inject({ method: 'POST', url: estimateUrl, payload: payload('RCONCE') });
+    expect(res.statusCode).toBe(422);
+    expect(json(res).code).toBe('promo_code_invalid');
+  });
+
+  it('charges the price read in the placement transaction, even when the cache holds an older one', async () => {
+    const priced = async () => (await estimate()).subtotal;
+    await eventually(async () => expect(await priced()).toBe('12.00'));
+    await exec('alter table product_variants disable trigger product_variants_changed');
+    try {
+      await exec(`update product_variants set price = 1300 where id = ${variantId}`);
+      expect(await priced()).toBe('12.00');
+      const res = await t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: payload() });
+      expect(res.statusCode).toBe(201);
+      expect(json(res).subtotal).toBe('13.00');
+    } finally {
+      await exec('alter table product_variants enable trigger product_variants_changed');
+    }
+  });
+
+  it('reads every time with REFERENCE_CACHE_TTL_SECONDS=0', async () => {
+    const uncached = await buildTestApp({ config: { referenceCacheTtlSeconds: 0 } });
+    try {
+      const boss = await signInAdmin(uncached);
+      const product = await post(uncached.app, '/product/dashboard/api/products/', { name: 'RC0', variants: [{ alias: 'rc0', name: 'A', price: '1.00', stock: 5 }] }, boss.access);
+      const est = async () => json(await uncached.app.inject({ method: 'POST', url: estimateUrl, payload: { variants: [{ alias: 'rc0', quantity: 1 }] } })).subtotal;
+      expect(await est()).toBe('1.00');
+      await uncached.database.db.execute(sql.raw('alter table product_variants disable trigger product_variants_changed'));
+      await uncached.database.db.execute(sql.raw(`update product_variants set price = 300 where id = ${product.variants[0].id}`));
+      expect(await est()).toBe('3.00');
+    } finally {
+      await uncached.close();
+    }
+  });
+});
+
+describe.runIf(onPostgres)('reference data cache across processes (PostgreSQL)', () => {
+  let other: { app: TestApp['app']; database: Database } | undefined;
+
+  beforeAll(async () => {
+    if (!t.url) throw new Error('no database url');
+    const database = await openDatabase({ kind: 'postgres', url: t.url, poolSize: 5 });
+    const payments = await loadPaymentPlugins({ enabled: [], env: {}, embeddedDatabase: false, context: { publicBaseUrl: t.config.publicBaseUrl, secret: () => 'x'.repeat(40) } });
+    const app = await buildApp({ config: t.config, database, tokens: createTokenService(TEST_JWT_SECRET), payments });
+    other = { app, database };
+  });
+
+  afterAll(async () => {
+    await other?.app.close();
+    await other?.database.close();
+  });
+
+  it('another process sees an admin change once the notification arrives', async () => {
+    const b = other!;
+    const first = (await estimate(b.app)).subtotal;
+    expect((await estimate(b.app)).subtotal).toBe(first);
+    const res = await t.app.inject({ method: 'PATCH', url: `/product/dashboard/api/variants/${variantId}/`, headers: bearer(admin.access), payload: { price: '14.50' } });
+    expect(res.statusCode).toBe(200);
+    await eventually(async () => expect((await estimate(b.app)).subtotal).toBe('14.50'));
+  });
+
+  it('forgets everything when its change feed drops, and hears changes again after reconnecting', async () => {
+    const b = other!;
+    await eventually(async () => expect((await estimate(b.app)).subtotal).toBe('14.50'));
+    const heard: string[] = [];
+    const unsubscribe = b.database.changes.subscribe((table) => heard.push(table));
+    try {
+      // Cut every listening connection of this database (both processes' feeds).
+      await exec(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`);
+      // "*" when the connection is lost (nothing cached from then on), and again once listening.
+      await eventually(async () => expect(heard.filter((x) => x === '*').length).toBeGreaterThanOrEqual(2));
+      expect(b.database.changes.live).toBe(true);
+    } finally {
+      unsubscribe();
+    }
+    await exec(`update product_variants set price = 1700 where id = ${variantId}`);
+    await eventually(async () => expect((await estimate(b.app)).subtotal).toBe('17.00'));
+  });
+});
