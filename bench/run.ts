@@ -18,9 +18,13 @@ import { baselineScenario, encodeRequest, type RequestSpec, type Scenario, scena
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** Scenarios whose name contains one of the comma-separated texts, with the ones they compare to. */
 function selectScenarios(only: string | undefined): Scenario[] {
-  const needle = only?.toLowerCase();
-  return scenarios.filter((s) => needle === undefined || s.name.toLowerCase().includes(needle));
+  if (only === undefined) return scenarios;
+  const needles = only.toLowerCase().split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const chosen = new Set(scenarios.filter((s) => needles.some((n) => s.name.toLowerCase().includes(n))).map((s) => s.name));
+  for (const s of scenarios) if (chosen.has(s.name) && s.compareTo) chosen.add(s.compareTo);
+  return scenarios.filter((s) => chosen.has(s.name));
 }
 
 async function startBaseline(): Promise<Server> {

@@ -17,7 +17,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --duration <s>     measured seconds per scenario (env BENCH_DURATION, default 10)
   --warmup <s>       unmeasured warm-up seconds per scenario (env BENCH_WARMUP, default 1)
   --connections <n>  concurrent connections (env BENCH_CONNECTIONS, default 10)
-  --only <text>      run only scenarios whose name contains <text> (env BENCH_ONLY);
+  --only <text>      run only scenarios whose name contains <text>, or one of comma-separated texts, and those they compare to (env BENCH_ONLY);
                      the baseline always runs, since every ratio is relative to it
   --quick            3 s smoke run (env BENCH_QUICK=1); --duration still wins
   --help             this text

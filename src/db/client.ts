@@ -25,6 +25,14 @@ export interface Database {
   changes: ChangeFeed;
   /** Throws if the database does not answer. */
   ping(): Promise<void>;
+  /**
+   * Runs `work` in a transaction and commits. `work` may hand back a last statement, SQL text
+   * with literal values only (no parameters), which goes to PostgreSQL together with the COMMIT,
+   * in one round trip: row locks it takes are held only while the server runs it and commits,
+   * not while an answer travels back to Node and the COMMIT travels out. If it fails, nothing
+   * of the transaction is kept and its error is thrown.
+   */
+  transactionEndingWith<T>(work: (tx: Tx) => Promise<{ result: T; last?: string }>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -72,6 +80,12 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
     db,
     kind: 'pglite',
     changes,
+    // One connection: nobody waits on this transaction's locks, so the last statement goes alone.
+    transactionEndingWith: (work) => db.transaction(async (tx) => {
+      const { result, last } = await work(tx);
+      if (last !== undefined) await tx.execute(sql.raw(last));
+      return result;
+    }),
     ping: async () => {
       await client.query('select 1');
     },
@@ -106,10 +120,43 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     await pool.end();
     throw err;
   }
+  // A Drizzle handle per pooled connection, made once (it is not free to build).
+  const handles = new WeakMap<pg.PoolClient, Tx>();
+  const handleOf = (client: pg.PoolClient): Tx => {
+    let handle = handles.get(client);
+    if (!handle) {
+      // A database handle on one connection inside BEGIN..COMMIT is what Drizzle's own transaction
+      // object is, save rollback() and nested transactions, which callers of this don't use.
+      handle = drizzleNodePg(client, { schema }) as unknown as Tx;
+      handles.set(client, handle);
+    }
+    return handle;
+  };
   return {
     db,
     kind: 'postgres',
     changes,
+    transactionEndingWith: async (work) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('begin');
+        try {
+          const { result, last } = await work(handleOf(client));
+          // Simple protocol: both statements in one message; after an error the rest is skipped.
+          await client.query(last === undefined ? 'commit' : `${last}; commit`);
+          return result;
+        } catch (err) {
+          await client.query('rollback').catch((rollbackError: Error) => {
+            broken = rollbackError;
+          });
+          throw err;
+        }
+      } finally {
+        // A connection whose rollback failed is in an unknown state: it is closed, not reused.
+        client.release(broken);
+      }
+    },
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -1,5 +1,5 @@
 /** PostgreSQL error details, wherever the driver or Drizzle wrapped them. */
-function pgError(err: unknown): { code?: string; constraint?: string; detail?: string } | undefined {
+export function pgError(err: unknown): { code?: string; constraint?: string; detail?: string } | undefined {
   let current: unknown = err;
   for (let depth = 0; current && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;

@@ -1,37 +1,29 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { pgError } from '../db/errors.js';
 import type { Tx } from '../db/client.js';
-import { cartItems, carts, orderLines, orders, productVariants, promoCodeRedemptions, promoCodes } from '../db/schema.js';
+import { cartItems, carts, orderLines, orders, promoCodeRedemptions, promoCodes } from '../db/schema.js';
 
 /**
- * Takes the quantities off the variants' stock in one guarded statement: a row changes only if it
- * holds enough, so stock can never go below zero. Returns the ids that were short (nothing taken
- * from them; the caller rolls the transaction back). The rows stay locked until commit, so this
- * runs last in a placement, to hold the lock on a popular variant as briefly as possible.
+ * The statement that takes the quantities off the variants' stock, all or nothing (the function
+ * sf_take_stock, migration 0008), as SQL text with literal values so it can travel with the
+ * COMMIT: the rows it locks are a popular variant's hot spot, held until commit. Undefined when
+ * there is nothing to take.
  */
-export async function takeStockIfAvailable(tx: Tx, take: { variantId: number; quantity: number }[]): Promise<Map<number, number>> {
-  if (take.length === 0) return new Map();
+export function takeStockStatement(take: { variantId: number; quantity: number }[]): string | undefined {
+  if (take.length === 0) return undefined;
+  for (const t of take) {
+    if (!Number.isSafeInteger(t.variantId) || !Number.isSafeInteger(t.quantity)) throw new Error(`not an integer: ${JSON.stringify(t)}`);
+  }
   const sorted = [...take].sort((a, b) => a.variantId - b.variantId);
-  const values = sql.join(sorted.map((t) => sql`(${t.variantId}::int, ${t.quantity}::int)`), sql`, `);
-  const ids = sql.join(sorted.map((t) => sql`${t.variantId}::int`), sql`, `);
-  // One statement, since the rows stay locked from here to commit: the CTE locks them in id order
-  // (two orders over the same variants queue instead of deadlocking), then the guarded update
-  // takes the stock. "No key update" is the lock an UPDATE takes anyway; unlike "update" it does
-  // not wait on the key-share locks that order lines hold on variants through their foreign key.
-  const result = await tx.execute(sql`with locked as (
-      select ${productVariants.id} as id from ${productVariants} where ${productVariants.id} in (${ids})
-      order by ${productVariants.id} for no key update
-    )
-    update ${productVariants} set stock = ${productVariants.stock} - d.q, updated_at = now()
-    from (values ${values}) as d(id, q), locked
-    where ${productVariants.id} = d.id and locked.id = d.id and ${productVariants.stock} >= d.q
-    returning ${productVariants.id} as id`);
-  // Both drivers answer with { rows }; the shared Db type can't say so.
-  const done = new Set((result as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id)));
-  const shortIds = sorted.filter((t) => !done.has(t.variantId)).map((t) => t.variantId);
-  if (shortIds.length === 0) return new Map();
-  const rows = await tx.select({ id: productVariants.id, stock: productVariants.stock }).from(productVariants)
-    .where(inArray(productVariants.id, shortIds)).orderBy(asc(productVariants.id));
-  return new Map(rows.map((r) => [r.id, r.stock]));
+  return `select sf_take_stock('{${sorted.map((t) => t.variantId).join(',')}}'::integer[], '{${sorted.map((t) => t.quantity).join(',')}}'::integer[])`;
+}
+
+/** The variants sf_take_stock found short (id to available quantity), if that is what this error is. */
+export function stockShortages(err: unknown): Map<number, number> | undefined {
+  const pg = pgError(err);
+  if (pg?.code !== 'SF409' || pg.detail === undefined) return undefined;
+  const short = JSON.parse(pg.detail) as { id: number; available: number }[];
+  return new Map(short.map((s) => [s.id, s.available]));
 }
 
 /**

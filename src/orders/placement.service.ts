@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import { hashCartToken } from '../cart/cart-token.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Database, Db, Tx } from '../db/client.js';
 import { presentPricedOrder } from '../pricing/pricing.presenter.js';
 import { normalisePromoCode } from '../pricing/promo-code.eligibility.js';
 import { DomainError, type FieldError } from '../shared/errors.js';
@@ -11,7 +11,7 @@ import { directQuoteReads, type QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
 import type { ReferenceCache } from './reference-cache.js';
 import {
-  insertOrder, lockCartByTokenHash, lockCartOfUser, lockPromoCode, recordRedemption, reduceCart, takeStockIfAvailable,
+  insertOrder, lockCartByTokenHash, lockCartOfUser, lockPromoCode, recordRedemption, reduceCart, stockShortages, takeStockStatement,
 } from './placement.repository.js';
 
 /** `any`: /create/ (guest or signed in); `guest`: /guest-user-order-create/; `user`: /user-order-create/. */
@@ -19,6 +19,7 @@ export type PlacementKind = 'any' | 'guest' | 'user';
 
 export interface PlacementDeps extends QuoteDeps {
   db: Db;
+  database: Database;
   cache: ReferenceCache;
 }
 
@@ -41,21 +42,28 @@ function stockLimitedLines(quote: OrderQuote) {
   });
 }
 
-/** Takes stock of tracked, non-backorder lines; 409 naming every line that is short. */
-async function reserveStock(tx: Tx, limited: ReturnType<typeof stockLimitedLines>): Promise<void> {
-  const short = await takeStockIfAvailable(tx, limited.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
-  if (short.size === 0) return;
+type LimitedLines = ReturnType<typeof stockLimitedLines>;
+
+/** The 409 for a placement the stock could not cover, naming every line that is short. */
+function insufficientStock(limited: LimitedLines, short: Map<number, number>): DomainError {
   const shortages = limited.filter((l) => short.has(l.variantId))
     .map((l) => ({ product_variant_id: l.variantId, alias: l.alias, requested: l.quantity, available: short.get(l.variantId) ?? 0 }));
   const first = shortages[0];
-  throw new DomainError('insufficient_stock', {
+  return new DomainError('insufficient_stock', {
     detail: shortages.map((s) => `only ${s.available} of "${s.alias}" (variant ${s.product_variant_id}) available, ${s.requested} ordered`).join('; '),
     errors: shortages.map((s) => ({ field: `variants[alias=${s.alias}].quantity`, message: `only ${s.available} available` })),
     extra: { product_variant_id: first?.product_variant_id, available: first?.available, shortages },
   });
 }
 
-async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, principal: Principal | null): Promise<StoredResponse> {
+/** What a placement did in its transaction, and the stock statement to commit with. */
+interface Placed {
+  response: StoredResponse;
+  limited: LimitedLines;
+  takeStock: string | undefined;
+}
+
+async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, principal: Principal | null): Promise<Placed> {
   const { payload } = request;
   // Placements with one code queue on its row, so its limits hold under concurrency.
   const promo = payload.promocode !== undefined && !payload.custom_discount_amount
@@ -134,10 +142,11 @@ async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, pri
   if (cartId !== undefined) {
     await reduceCart(tx, cartId, priced.lines.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
   }
-  // Last: the stock rows stay locked until commit, and a popular variant's row is the hot spot.
-  await reserveStock(tx, limited);
+  // Last, sent with the COMMIT: the stock rows stay locked until commit, and a popular variant's
+  // row is the hot spot every placement of it queues on.
+  const takeStock = takeStockStatement(limited.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
 
-  return {
+  const response = {
     status: 201,
     body: {
       ...presentPricedOrder(priced),
@@ -148,6 +157,7 @@ async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, pri
       ...(orderToken ? { order_token: orderToken } : {}),
     },
   };
+  return { response, limited, takeStock };
 }
 
 /**
@@ -160,12 +170,26 @@ export function placeOrder(deps: PlacementDeps, request: PlacementRequest): Prom
   }
   // The guest operation places a guest order whoever calls it.
   const principal = request.kind === 'guest' ? null : request.principal;
-  return retryOnConflict(() => deps.db.transaction(async (tx) => {
-    const work = () => place(deps, tx, request, principal);
-    if (request.idempotencyKey === undefined) return work();
-    const scope = principal ? `user:${principal.userId}` : 'guest';
-    return onceForKey(tx, { scope, key: request.idempotencyKey, requestHash: requestHash(request.kind, request.payload) }, work);
-  }));
+  return retryOnConflict(async () => {
+    let placed: Placed | undefined;
+    try {
+      return await deps.database.transactionEndingWith(async (tx) => {
+        const work = async () => {
+          placed = await place(deps, tx, request, principal);
+          return placed.response;
+        };
+        const result = request.idempotencyKey === undefined
+          ? await work()
+          // A repeated key answers with the stored response: then nothing is placed, nor stock taken.
+          : await onceForKey(tx, { scope: principal ? `user:${principal.userId}` : 'guest', key: request.idempotencyKey, requestHash: requestHash(request.kind, request.payload) }, work);
+        return { result, last: placed?.takeStock };
+      });
+    } catch (err) {
+      const short = stockShortages(err);
+      if (short && placed) throw insufficientStock(placed.limited, short);
+      throw err;
+    }
+  });
 }
 
 /**
