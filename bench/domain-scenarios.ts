@@ -135,6 +135,23 @@ export const domainScenarios: Scenario[] = [
     },
   },
   {
+    // The same order over 3 of the 200 variants in turn: placements rarely queue on one row.
+    name: 'place-3-lines-spread', method: 'POST', path: '/order/storefront/api/guest-user-order-create/', compareTo: 'minimal-tx',
+    async setup(ctx) {
+      const { methodId, variants } = await pricingFixture(ctx);
+      let next = 0;
+      const order = () => {
+        const start = (next++ * 3) % variants.length;
+        return {
+          variants: [0, 1, 2].map((i) => ({ alias: variants[(start + i) % variants.length]?.alias ?? '', quantity: 1 })),
+          shipping_address: CA, shipping_method_id: methodId,
+        };
+      };
+      await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', order(), { expect: 201 });
+      return { body: order(), vary: () => ({ body: order() }) };
+    },
+  },
+  {
     // Sandbox "payment succeeded" events for 200 started payments; one in five is a repeated delivery.
     name: 'webhook-sandbox', method: 'POST', path: '/payment/storefront/api/webhook-view/sandbox/',
     async setup(ctx) {
