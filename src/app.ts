@@ -146,7 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(promoCodeAdminRoutes({ db, money }));
   const promoLimiter = app.createRateLimit({ max: config.promoRateLimitPerMinute, timeWindow: '1 minute' });
   await app.register(estimateRoutes({ db, config, money, promoLimiter, cache }));
-  await app.register(placementRoutes({ db, database: deps.database, config, money, promoLimiter, cache }));
+  await app.register(placementRoutes({ database: deps.database, config, money, promoLimiter, cache }));
   await app.register(orderRoutes({ db }));
   await app.register(orderAdminRoutes({ db }));
   const payments = { db, registry: deps.payments, publicBaseUrl: config.publicBaseUrl, log: app.log };

@@ -138,23 +138,22 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     changes,
     transactionEndingWith: async (work) => {
       const client = await pool.connect();
-      let broken: Error | undefined;
       try {
         await client.query('begin');
-        try {
-          const { result, last } = await work(handleOf(client));
-          // Simple protocol: both statements in one message; after an error the rest is skipped.
-          await client.query(last === undefined ? 'commit' : `${last}; commit`);
-          return result;
-        } catch (err) {
-          await client.query('rollback').catch((rollbackError: Error) => {
-            broken = rollbackError;
-          });
-          throw err;
-        }
-      } finally {
-        // A connection whose rollback failed is in an unknown state: it is closed, not reused.
-        client.release(broken);
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      }
+      try {
+        const { result, last } = await work(handleOf(client));
+        // Simple protocol: both statements in one message; after an error the rest is skipped.
+        await client.query(last === undefined ? 'commit' : `${last}; commit`);
+        client.release();
+        return result;
+      } catch (err) {
+        // A connection whose rollback fails is in an unknown state: it is closed, not reused.
+        await client.query('rollback').then(() => client.release(), (rollbackError: Error) => client.release(rollbackError));
+        throw err;
       }
     },
     ping: async () => {

@@ -53,7 +53,7 @@ export type PromoCodeRow = typeof promoCodes.$inferSelect;
 /**
  * The reference data a quote reads. Implemented on a connection (`directQuoteReads`), with
  * prepared statements on the pool (`preparedQuoteReads`), and in memory over either
- * (`cachedQuoteReads` in reference-cache.ts).
+ * (`ReferenceCache.reads` in reference-cache.ts).
  */
 export interface QuoteReads {
   /** The variants named, with product and tax class; unknown aliases are missing from the map. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import { hashCartToken } from '../cart/cart-token.js';
-import type { Database, Db, Tx } from '../db/client.js';
+import type { Database, Tx } from '../db/client.js';
 import { presentPricedOrder } from '../pricing/pricing.presenter.js';
 import { normalisePromoCode } from '../pricing/promo-code.eligibility.js';
 import { DomainError, type FieldError } from '../shared/errors.js';
@@ -18,7 +18,6 @@ import {
 export type PlacementKind = 'any' | 'guest' | 'user';
 
 export interface PlacementDeps extends QuoteDeps {
-  db: Db;
   database: Database;
   cache: ReferenceCache;
 }
