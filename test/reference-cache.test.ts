@@ -50,6 +50,23 @@ async function eventually(check: () => Promise<void>, timeoutMs = 5_000) {
 
 const exec = (query: string) => t.database.db.execute(sql.raw(query));
 
+/**
+ * Waits until every change announced so far has reached this process: notifications arrive in
+ * order, so once a marker sent now is heard, the earlier ones (the fixtures') have been applied.
+ */
+async function changesSettled(database: Database = t.database) {
+  const marker = `settled-${Math.random()}`;
+  const heard = new Promise<void>((resolve) => {
+    const unsubscribe = database.changes.subscribe((table) => {
+      if (table !== marker) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+  await database.db.execute(sql`select pg_notify('sf_reference_changed', ${marker})`);
+  await heard;
+}
+
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signInAdmin(t);
@@ -71,6 +88,7 @@ afterAll(async () => {
 
 describe('reference data cache', () => {
   it('answers repeated estimates from memory: a change the database does not announce is not seen', async () => {
+    await changesSettled();
     expect((await estimate()).subtotal).toBe('10.00');
     await exec('alter table product_variants disable trigger product_variants_changed');
     try {
@@ -121,6 +139,8 @@ describe('reference data cache', () => {
   it('charges the price read in the placement transaction, even when the cache holds an older one', async () => {
     const priced = async () => (await estimate()).subtotal;
     await eventually(async () => expect(await priced()).toBe('12.00'));
+    await changesSettled();
+    expect(await priced()).toBe('12.00');
     await exec('alter table product_variants disable trigger product_variants_changed');
     try {
       await exec(`update product_variants set price = 1300 where id = ${variantId}`);

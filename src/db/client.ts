@@ -26,13 +26,10 @@ export interface Database {
   /** Throws if the database does not answer. */
   ping(): Promise<void>;
   /**
-   * Runs `work` in a transaction and commits. `work` may hand back a last statement, SQL text
-   * with literal values only (no parameters), which goes to PostgreSQL together with the COMMIT,
-   * in one round trip: row locks it takes are held only while the server runs it and commits,
-   * not while an answer travels back to Node and the COMMIT travels out. If it fails, nothing
-   * of the transaction is kept and its error is thrown.
+   * Runs one parameterised statement outside any transaction (it is its own), prepared once per
+   * connection under `name` on PostgreSQL: for hot statements that do their work in one round trip.
    */
-  transactionEndingWith<T>(work: (tx: Tx) => Promise<{ result: T; last?: string }>): Promise<T>;
+  run<R>(statement: { name: string; text: string }, values: unknown[]): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -80,12 +77,7 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
     db,
     kind: 'pglite',
     changes,
-    // One connection: nobody waits on this transaction's locks, so the last statement goes alone.
-    transactionEndingWith: (work) => db.transaction(async (tx) => {
-      const { result, last } = await work(tx);
-      if (last !== undefined) await tx.execute(sql.raw(last));
-      return result;
-    }),
+    run: async <R>(statement: { text: string }, values: unknown[]) => (await client.query<R>(statement.text, values)).rows,
     ping: async () => {
       await client.query('select 1');
     },
@@ -120,42 +112,12 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     await pool.end();
     throw err;
   }
-  // A Drizzle handle per pooled connection, made once (it is not free to build).
-  const handles = new WeakMap<pg.PoolClient, Tx>();
-  const handleOf = (client: pg.PoolClient): Tx => {
-    let handle = handles.get(client);
-    if (!handle) {
-      // A database handle on one connection inside BEGIN..COMMIT is what Drizzle's own transaction
-      // object is, save rollback() and nested transactions, which callers of this don't use.
-      handle = drizzleNodePg(client, { schema }) as unknown as Tx;
-      handles.set(client, handle);
-    }
-    return handle;
-  };
   return {
     db,
     kind: 'postgres',
     changes,
-    transactionEndingWith: async (work) => {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-      } catch (err) {
-        client.release(err as Error);
-        throw err;
-      }
-      try {
-        const { result, last } = await work(handleOf(client));
-        // Simple protocol: both statements in one message; after an error the rest is skipped.
-        await client.query(last === undefined ? 'commit' : `${last}; commit`);
-        client.release();
-        return result;
-      } catch (err) {
-        // A connection whose rollback fails is in an unknown state: it is closed, not reused.
-        await client.query('rollback').then(() => client.release(), (rollbackError: Error) => client.release(rollbackError));
-        throw err;
-      }
-    },
+    run: async <R>(statement: { name: string; text: string }, values: unknown[]) =>
+      (await pool.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows,
     ping: async () => {
       await db.execute(sql`select 1`);
     },

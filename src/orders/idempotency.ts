@@ -32,37 +32,6 @@ export function idempotencyKeyFrom(header: string | string[] | undefined): strin
   return header;
 }
 
-/**
- * Runs `work` once per (scope, key) inside the caller's transaction. The key is claimed first, so a
- * concurrent request with the same key waits on the claim and then answers with the stored
- * response instead of doing the work again. A failed attempt rolls its claim back with it, so
- * only successful answers are remembered. The same key with another payload is a 422.
- */
-export async function onceForKey(
-  tx: Tx,
-  claim: { scope: string; key: string; requestHash: string },
-  work: () => Promise<StoredResponse>,
-): Promise<StoredResponse> {
-  await tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key),
-    lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)));
-  const claimed = await tx.insert(idempotencyKeys)
-    .values({ ...claim, responseStatus: 0, responseBody: {} })
-    .onConflictDoNothing().returning({ key: idempotencyKeys.key });
-  if (claimed.length === 0) {
-    const [stored] = await tx.select().from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
-    if (!stored) throw new DomainError('conflict', { detail: 'a request with this Idempotency-Key is in progress; retry shortly' });
-    if (stored.requestHash !== claim.requestHash) {
-      throw new DomainError('idempotency_key_reused', { detail: 'this Idempotency-Key was used with a different request; use a new key' });
-    }
-    return { status: stored.responseStatus, body: stored.responseBody };
-  }
-  const response = await work();
-  await tx.update(idempotencyKeys).set({ responseStatus: response.status, responseBody: response.body })
-    .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
-  return response;
-}
-
 /** Deletes keys past their 24 hours; returns how many. */
 export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
   const rows = await db.delete(idempotencyKeys)

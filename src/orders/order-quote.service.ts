@@ -23,14 +23,8 @@ export interface QuoteDeps {
 }
 
 export interface QuoteOptions {
-  /** Where variants, tax rates, shipping rates and promo codes come from. */
+  /** Where variants, tax rates, shipping rates and promo codes come from (memory, or the database). */
   reads: QuoteReads;
-  /**
-   * An estimate: its reads may run side by side on separate connections, and a signed-in
-   * caller's email is read only when a promo code needs it. A placement (false) reads one
-   * query after another in its transaction.
-   */
-  estimate: boolean;
 }
 
 /** Who the order is for: a user (signed in, or chosen by an admin), or a guest known by email. */
@@ -146,12 +140,12 @@ async function resolveLines(reads: QuoteReads, payload: OrderPayload, maxLineQua
 
 /**
  * Resolves and prices an order payload for a caller: the one function behind the estimate and
- * every placement, so both give the same figures. Pass the placement's transaction as `db` so the
- * promo-code counts are read where they are enforced.
+ * every placement, so both give the same figures. Promo-code counts are read here to explain a
+ * refusal; a placement enforces them again under the code's row lock as it writes.
  */
 export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Principal | null, payload: OrderPayload, options: QuoteOptions): Promise<OrderQuote> {
   const { config, money } = deps;
-  const { reads, estimate } = options;
+  const { reads } = options;
   checkPayloadRules(payload, principal);
 
   let customer: OrderCustomer = { userId: principal?.userId ?? null, email: null };
@@ -163,8 +157,8 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     const stored = await defaultAddress(db, user.id);
     shippingAddress = stored ? storedSnapshot(stored) : null;
   } else {
-    // The estimate needs a user's email only for a promo code's rules; a placement always records it.
-    if (principal && (!estimate || payload.promocode !== undefined)) customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
+    // A user's email matters here only for a promo code's rules (a placement records it as it writes the order).
+    if (principal && payload.promocode !== undefined) customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
     shippingAddress = await resolveAddress(db, payload.shipping_address, payload.shipping_address_id, principal?.userId ?? null, 'shipping_address');
   }
   const billingAddress = await resolveAddress(db, payload.billing_address, payload.billing_address_id, principal?.userId ?? null, 'billing_address') ?? shippingAddress;
@@ -173,25 +167,25 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     customer.email = email ? email : null;
   }
 
-  // The estimate asks for its reference data all at once (separate connections, or memory),
-  // rather than one round trip after another. (Marked handled now; awaited, and so thrown, where used.)
+  // Reference data is asked for all at once (memory, or separate connections of the pool), rather
+  // than one round trip after another. (Marked handled now; awaited, and so thrown, where used.)
   const handled = <T>(promise: Promise<T> | undefined) => {
     promise?.catch(() => {});
     return promise;
   };
   const wantsShipping = payload.shipping_method_id !== undefined && shippingAddress !== null && !payload.custom_shipping_amount;
   const wantsPromo = payload.promocode !== undefined && !payload.custom_discount_amount;
-  const early = estimate ? {
+  const early = {
     tax: handled(shippingAddress ? reads.taxRatesOf(shippingAddress.country) : undefined),
     shipping: handled(wantsShipping && payload.shipping_method_id !== undefined ? reads.shippingMethodWithRates(payload.shipping_method_id) : undefined),
     promo: handled(wantsPromo && payload.promocode !== undefined ? reads.promoByCode(normalisePromoCode(payload.promocode)) : undefined),
-  } : undefined;
+  };
   const { lines, variants } = await resolveLines(reads, payload, config.maxLineQuantity);
 
   const classIds = new Set(lines.flatMap((l) => (l.taxClass ? [l.taxClass.id] : [])));
   let taxRates = new Map<number, string>();
   if (shippingAddress && classIds.size > 0) {
-    const candidates = await (early?.tax ?? reads.taxRatesOf(shippingAddress.country));
+    const candidates = await (early.tax ?? reads.taxRatesOf(shippingAddress.country));
     taxRates = resolveTaxRates(candidates.filter((r) => classIds.has(r.taxClassId)), shippingAddress);
   }
 
@@ -200,7 +194,7 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     shipping = { type: 'custom', name: payload.custom_shipping_amount.name, amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price') };
   } else if (payload.shipping_method_id !== undefined) {
     if (!shippingAddress) throw new DomainError('address_required', { detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)' });
-    const found = await (early?.shipping ?? reads.shippingMethodWithRates(payload.shipping_method_id));
+    const found = await (early.shipping ?? reads.shippingMethodWithRates(payload.shipping_method_id));
     if (!found) throw invalidField('shipping_method_id', 'names no active shipping method');
     const rate = selectShippingRate(found.rates, shippingAddress, orderWeightGrams(lines));
     if (!rate) throw new DomainError('shipping_unavailable', { detail: `${found.method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight` });
@@ -212,7 +206,7 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
   if (payload.custom_discount_amount) {
     discount = { type: 'custom', name: payload.custom_discount_amount.name, amountMinor: amount(money, payload.custom_discount_amount.price, 'custom_discount_amount.price') };
   } else if (payload.promocode !== undefined) {
-    const row = await (early?.promo ?? reads.promoByCode(normalisePromoCode(payload.promocode)));
+    const row = await (early.promo ?? reads.promoByCode(normalisePromoCode(payload.promocode)));
     if (!row) throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(payload.promocode)}` });
     const record = {
       code: row.code, codeType: row.codeType, isActive: row.isActive, startsAt: row.startsAt, expiresAt: row.expiresAt,

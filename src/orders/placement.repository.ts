@@ -1,72 +1,203 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
 import { pgError } from '../db/errors.js';
-import type { Tx } from '../db/client.js';
-import { cartItems, carts, orderLines, orders, promoCodeRedemptions, promoCodes } from '../db/schema.js';
+import type { AddressSnapshot } from '../db/schema.js';
+import type { PromoCodeRule } from '../pricing/promo-code.eligibility.js';
+import { Batcher } from '../shared/batcher.js';
+import type { StoredResponse } from './idempotency.js';
+import type { OrderableVariant } from './order-quote.repository.js';
 
-/**
- * The statement that takes the quantities off the variants' stock, all or nothing (the function
- * sf_take_stock, migration 0008), as SQL text with literal values so it can travel with the
- * COMMIT: the rows it locks are a popular variant's hot spot, held until commit. Undefined when
- * there is nothing to take.
- */
-export function takeStockStatement(take: { variantId: number; quantity: number }[]): string | undefined {
-  if (take.length === 0) return undefined;
-  for (const t of take) {
-    if (!Number.isSafeInteger(t.variantId) || !Number.isSafeInteger(t.quantity)) throw new Error(`not an integer: ${JSON.stringify(t)}`);
+/** The order row, keyed by column name (amounts in minor units). */
+export interface OrderRow {
+  alias: string;
+  user_id: number | null;
+  /** null for a signed-in customer: the function fills in the user's email. */
+  email: string | null;
+  order_token_hash: string | null;
+  placed_by: number | null;
+  payment_status: 'unpaid' | 'paid';
+  currency: string;
+  prices_include_tax: boolean;
+  subtotal: number;
+  discount: number;
+  discount_name: string | null;
+  promo_code_id: number | null;
+  promo_code: string | null;
+  shipping_method_id: number | null;
+  shipping_name: string | null;
+  shipping_fee: number;
+  shipping_tax_rate: string | null;
+  shipping_tax: number;
+  estimated_tax: number;
+  total_without_tax: number;
+  total: number;
+  total_items: number;
+  shipping_address: AddressSnapshot | null;
+  billing_address: AddressSnapshot | null;
+  note: string;
+}
+
+/** An order line row, keyed by column name. */
+export interface OrderLineRow {
+  variant_id: number;
+  product_id: number;
+  alias: string;
+  name: string;
+  sku: string | null;
+  quantity: number;
+  unit_price: number;
+  subtotal: number;
+  discount: number;
+  tax_class_name: string | null;
+  tax_rate: string;
+  tax: number;
+  total: number;
+  stock_reserved: boolean;
+}
+
+/** Everything one placement writes, for `sf_place_order` (migration 0009). */
+export interface PlacementWrite {
+  idempotency: { scope: string; key: string; requestHash: string } | undefined;
+  /** The catalog rows the lines were priced from; the placement fails with `PricesChanged` if any differs now. */
+  pricedAs: OrderableVariant[];
+  promoCodeId: number | null;
+  order: OrderRow;
+  lines: OrderLineRow[];
+  cart: { userId: number } | { tokenHash: string } | undefined;
+  /** Quantities to take off tracked, non-backorder variants' stock. */
+  stock: { variantId: number; quantity: number }[];
+  /** The answer's body without order_id and status: what a retry with the idempotency key gets. */
+  response: Record<string, unknown>;
+}
+
+export type PlacementOutcome =
+  | { replayed: false; orderId: number; status: string }
+  | { replayed: true; stored: StoredResponse };
+
+/** The catalog changed between pricing and placing (a price, a weight, a tax class, an archive). */
+export class PricesChanged extends Error {}
+/** The promo code's switch or usage limits refused it under its row lock. */
+export class PromoCodeRefused extends Error {
+  constructor(readonly rule: PromoCodeRule) {
+    super(`promo code refused: ${rule}`);
   }
-  const sorted = [...take].sort((a, b) => a.variantId - b.variantId);
-  return `select sf_take_stock('{${sorted.map((t) => t.variantId).join(',')}}'::integer[], '{${sorted.map((t) => t.quantity).join(',')}}'::integer[])`;
+}
+/** The idempotency key was used with another request. */
+export class IdempotencyKeyReused extends Error {}
+/** The key's first request was being answered and its claim vanished (a purge raced it): retry. */
+export class IdempotencyKeyInFlux extends Error {}
+/** Variants whose stock could not cover the order: id to units available. */
+export class StockShort extends Error {
+  constructor(readonly available: Map<number, number>) {
+    super('insufficient stock');
+  }
 }
 
-/** The variants sf_take_stock found short (id to available quantity), if that is what this error is. */
-export function stockShortages(err: unknown): Map<number, number> | undefined {
-  const pg = pgError(err);
-  if (pg?.code !== 'SF409' || pg.detail === undefined) return undefined;
-  const short = JSON.parse(pg.detail) as { id: number; available: number }[];
-  return new Map(short.map((s) => [s.id, s.available]));
+const placeOrdersStatement = { name: 'sf_place_orders', text: 'select sf_place_orders($1::jsonb) as outcomes' };
+const PROMO_RULES = new Set<PromoCodeRule>(['inactive', 'redemption_limit', 'new_customers_only', 'customer_limit']);
+/**
+ * Orders per statement at most. Each runs in a subtransaction, and PostgreSQL keeps 64 of them per
+ * transaction in shared memory before other sessions' snapshots get slower.
+ */
+const MAX_BATCH = 32;
+
+/** The JSON argument of sf_place_order (migration 0009) for one placement. */
+function placementArgument(write: PlacementWrite) {
+  const sorted = [...write.stock].sort((a, b) => a.variantId - b.variantId);
+  return {
+    idempotency: write.idempotency
+      ? { scope: write.idempotency.scope, key: write.idempotency.key, request_hash: write.idempotency.requestHash }
+      : null,
+    priced_as: write.pricedAs.map((v) => ({
+      id: v.id, product_id: v.productId, alias: v.alias, name: v.name, sku: v.sku, price: v.price, weight_grams: v.weightGrams,
+      track_inventory: v.trackInventory, allow_backorder: v.allowBackorder, purchase_limit_per_order: v.purchaseLimitPerOrder,
+      tax_class_id: v.taxClassId,
+    })),
+    promo: write.promoCodeId === null ? null : { id: write.promoCodeId },
+    order: write.order,
+    lines: write.lines,
+    cart: write.cart === undefined ? null : 'userId' in write.cart ? { user_id: write.cart.userId } : { token_hash: write.cart.tokenHash },
+    stock: { ids: sorted.map((s) => s.variantId), quantities: sorted.map((s) => s.quantity) },
+    response: write.idempotency ? write.response : null,
+  };
+}
+
+type Refusal = { code: string; detail?: string };
+type RawOutcome =
+  | { replayed: boolean; order_id?: number; status: string | number; body?: unknown; error?: undefined; failed?: undefined }
+  | { error: Refusal; failed?: undefined }
+  /** The order failed when placed alone (an unexpected database error). */
+  | { failed: true; failure: unknown; error?: undefined };
+
+export interface PlacementWriter {
+  /**
+   * Writes a priced placement: the idempotency claim, the check that prices still hold, the promo
+   * code's limits under its row lock, the order with its lines and redemption, the cart update
+   * and, last, the stock. Throws `StockShort`, `PromoCodeRefused`, `PricesChanged`,
+   * `IdempotencyKeyReused` or `IdempotencyKeyInFlux` when the database refused it; then nothing
+   * of it was written.
+   */
+  write(write: PlacementWrite): Promise<PlacementOutcome>;
 }
 
 /**
- * Locks a promo code's row and reads it: placements with one code run one after another from
- * here on, and the row read is the one they count usage on.
+ * Placements are written in batches (sf_place_orders, migration 0009): the ones that arrive while
+ * a batch is being written go together in the next, as one statement, one transaction and one
+ * commit, each order in a subtransaction of its own so one refused order leaves the others be.
+ * One batch is in flight at a time, so a variant's row is locked by one batch of this process at
+ * once and the batches' commits don't queue on each other.
  */
-export async function lockPromoCode(tx: Tx, code: string): Promise<typeof promoCodes.$inferSelect | undefined> {
-  const [row] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code)).for('update');
-  return row;
-}
-
-export async function recordRedemption(tx: Tx, input: { promoCodeId: number; orderId: number; userId: number | null; email: string | null }): Promise<void> {
-  await tx.update(promoCodes).set({ timesUsed: sql`${promoCodes.timesUsed} + 1` }).where(eq(promoCodes.id, input.promoCodeId));
-  await tx.insert(promoCodeRedemptions).values(input);
-}
-
-export async function insertOrder(tx: Tx, values: typeof orders.$inferInsert, lines: Omit<typeof orderLines.$inferInsert, 'orderId'>[]) {
-  const [order] = await tx.insert(orders).values(values).returning();
-  if (!order) throw new Error('insert returned no order');
-  if (lines.length > 0) await tx.insert(orderLines).values(lines.map((l) => ({ ...l, orderId: order.id })));
-  return order;
+export function placementWriter(database: Database): PlacementWriter {
+  const place = async (items: string[]) =>
+    (await database.run<{ outcomes: RawOutcome[] }>(placeOrdersStatement, [`[${items.join(',')}]`]))[0]?.outcomes ?? [];
+  const batcher = new Batcher<string, RawOutcome>(async (items) => {
+    try {
+      return await place(items);
+    } catch (err) {
+      if (items.length === 1 || isConflict(err)) throw err;
+      // An unexpected error in one order must not fail the others: each is placed alone.
+      const alone = (item: string): Promise<RawOutcome> => place([item]).then(
+        (out) => out[0] ?? { failed: true, failure: new Error('sf_place_orders returned no result') },
+        (failure: unknown) => ({ failed: true, failure }),
+      );
+      return Promise.all(items.map(alone));
+    }
+  }, { maxBatch: MAX_BATCH, maxInFlight: 1 });
+  return {
+    async write(write) {
+      const outcome = await batcher.submit(JSON.stringify(placementArgument(write)));
+      if (outcome.failed) throw outcome.failure;
+      if (outcome.error) throw refusalError(outcome.error);
+      if (outcome.replayed) return { replayed: true, stored: { status: Number(outcome.status), body: outcome.body } };
+      return { replayed: false, orderId: Number(outcome.order_id), status: String(outcome.status) };
+    },
+  };
 }
 
 /**
- * Takes what was ordered out of a cart: each variant's line loses the ordered quantity, and lines
- * that reach zero go. Lines of variants not ordered stay.
+ * Whether PostgreSQL aborted the statement for a deadlock or a serialization failure (two
+ * batches taking the same variants can meet head-on); nothing of it was written.
  */
-export async function reduceCart(tx: Tx, cartId: number, ordered: { variantId: number; quantity: number }[]): Promise<void> {
-  if (ordered.length === 0) return;
-  const values = sql.join(ordered.map((o) => sql`(${o.variantId}::int, ${o.quantity}::int)`), sql`, `);
-  await tx.execute(sql`delete from ${cartItems} using (values ${values}) as d(id, q)
-    where ${cartItems.cartId} = ${cartId} and ${cartItems.variantId} = d.id and ${cartItems.quantity} <= d.q`);
-  await tx.execute(sql`update ${cartItems} set quantity = ${cartItems.quantity} - d.q, updated_at = now()
-    from (values ${values}) as d(id, q) where ${cartItems.cartId} = ${cartId} and ${cartItems.variantId} = d.id`);
+export function isConflict(err: unknown): boolean {
+  const code = pgError(err)?.code;
+  return code === '40P01' || code === '40001';
 }
 
-export async function lockCartOfUser(tx: Tx, userId: number): Promise<number | undefined> {
-  const [row] = await tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId)).for('update');
-  return row?.id;
+/** The refusals sf_place_order answers with, as errors of their own. */
+function refusalError(err: Refusal): Error {
+  switch (err.code) {
+    case 'SF409': {
+      const short = JSON.parse(err.detail ?? '[]') as { id: number; available: number }[];
+      return new StockShort(new Map(short.map((s) => [s.id, s.available])));
+    }
+    case 'SF410': {
+      const rule = err.detail as PromoCodeRule;
+      if (PROMO_RULES.has(rule)) return new PromoCodeRefused(rule);
+      break;
+    }
+    case 'SF412': return new PricesChanged('the catalog changed since the order was priced');
+    case 'SF422': return new IdempotencyKeyReused('idempotency key reused');
+    case 'SF423': return new IdempotencyKeyInFlux('idempotency key in flux');
+    default: break;
+  }
+  return new Error(`sf_place_order refused the order with an unknown code: ${JSON.stringify(err)}`);
 }
-
-export async function lockCartByTokenHash(tx: Tx, tokenHash: string): Promise<number | undefined> {
-  const [row] = await tx.select({ id: carts.id }).from(carts).where(and(eq(carts.tokenHash, tokenHash), isNull(carts.closedAt))).for('update');
-  return row?.id;
-}
-

@@ -4,7 +4,9 @@ import { cartTokenFrom } from '../cart/cart-token.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
 import { idempotencyKeyFrom } from './idempotency.js';
 import { orderPayloadSchema } from './order-payload.schema.js';
+import { preparedQuoteReads } from './order-quote.repository.js';
 import { PlacedOrderSchema } from './order-result.schema.js';
+import { placementWriter } from './placement.repository.js';
 import { type PlacementDeps, type PlacementKind, placeOrder } from './placement.service.js';
 import { type Limiter, promoCodeGuard } from './promo-rate-limit.js';
 
@@ -14,9 +16,10 @@ const operations: { path: string; kind: PlacementKind; summary: string }[] = [
   { path: '/order/storefront/api/user-order-create/', kind: 'user', summary: 'Place an order as a signed-in customer (401 without a valid token)' },
 ];
 
-export function placementRoutes(deps: PlacementDeps & { promoLimiter: Limiter }): FastifyPluginAsyncTypebox {
+export function placementRoutes(deps: Omit<PlacementDeps, 'source' | 'writer'> & { promoLimiter: Limiter }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const body = orderPayloadSchema(deps.config);
+    const placement = { ...deps, source: preparedQuoteReads(deps.database.db), writer: placementWriter(deps.database) };
     for (const op of operations) {
       app.post(op.path, {
         preHandler: promoCodeGuard(deps.promoLimiter),
@@ -40,7 +43,7 @@ export function placementRoutes(deps: PlacementDeps & { promoLimiter: Limiter })
         } catch {
           cartToken = undefined; // a malformed cart token never stops an order; it just updates no cart
         }
-        const result = await placeOrder(deps, {
+        const result = await placeOrder(placement, {
           kind: op.kind,
           principal: request.principal,
           payload: request.body,

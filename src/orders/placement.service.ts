@@ -1,18 +1,18 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import { hashCartToken } from '../cart/cart-token.js';
-import type { Database, Tx } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import { presentPricedOrder } from '../pricing/pricing.presenter.js';
-import { normalisePromoCode } from '../pricing/promo-code.eligibility.js';
-import { DomainError, type FieldError } from '../shared/errors.js';
-import { onceForKey, requestHash, type StoredResponse } from './idempotency.js';
+import type { PromoCodeRule } from '../pricing/promo-code.eligibility.js';
+import { DomainError } from '../shared/errors.js';
+import { requestHash, type StoredResponse, storedResponse } from './idempotency.js';
 import type { OrderPayload } from './order-payload.schema.js';
-import { directQuoteReads, type QuoteReads } from './order-quote.repository.js';
+import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
-import type { ReferenceCache } from './reference-cache.js';
 import {
-  insertOrder, lockCartByTokenHash, lockCartOfUser, lockPromoCode, recordRedemption, reduceCart, stockShortages, takeStockStatement,
+  IdempotencyKeyInFlux, IdempotencyKeyReused, isConflict, type PlacementWrite, type PlacementWriter, PricesChanged, PromoCodeRefused, StockShort,
 } from './placement.repository.js';
+import type { ReferenceCache } from './reference-cache.js';
 
 /** `any`: /create/ (guest or signed in); `guest`: /guest-user-order-create/; `user`: /user-order-create/. */
 export type PlacementKind = 'any' | 'guest' | 'user';
@@ -20,6 +20,10 @@ export type PlacementKind = 'any' | 'guest' | 'user';
 export interface PlacementDeps extends QuoteDeps {
   database: Database;
   cache: ReferenceCache;
+  /** The quote reads on the database, uncached (prepared statements on the pool). */
+  source: QuoteReads;
+  /** Where placements are written (in batches). */
+  writer: PlacementWriter;
 }
 
 export interface PlacementRequest {
@@ -32,6 +36,11 @@ export interface PlacementRequest {
 }
 
 export const hashOrderToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Attempts at a placement whose prices changed under it before it gives up with a 409. */
+const PRICING_ATTEMPTS = 3;
+/** Attempts at a placement PostgreSQL aborted for a deadlock or a serialization failure. */
+const CONFLICT_ATTEMPTS = 4;
 
 /** The lines whose stock is counted: tracked variants that can't be backordered. */
 function stockLimitedLines(quote: OrderQuote) {
@@ -55,28 +64,31 @@ function insufficientStock(limited: LimitedLines, short: Map<number, number>): D
   });
 }
 
-/** What a placement did in its transaction, and the stock statement to commit with. */
-interface Placed {
-  response: StoredResponse;
-  limited: LimitedLines;
-  takeStock: string | undefined;
+/** The 422 for a promo code its limits refused under its row lock (the quote's check passed just before). */
+function promoRefused(code: string, rule: PromoCodeRule): DomainError {
+  const name = `promo code ${code}`;
+  const details: Partial<Record<PromoCodeRule, string>> = {
+    inactive: `${name} is not active`,
+    redemption_limit: `${name} has been redeemed the maximum number of times`,
+    new_customers_only: `${name} is for a customer's first order only`,
+    customer_limit: `${name} has been used as many times as one customer may use it`,
+  };
+  const detail = details[rule] ?? `${name} cannot be used for this order`;
+  return new DomainError('promo_code_invalid', { detail, extra: { rule } });
 }
 
-async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, principal: Principal | null): Promise<Placed> {
+/** A placement priced and ready to write, with what is needed to explain a refusal. */
+interface Prepared {
+  write: PlacementWrite;
+  quote: OrderQuote;
+  limited: LimitedLines;
+  body: Record<string, unknown>;
+}
+
+async function prepare(deps: PlacementDeps, request: PlacementRequest, principal: Principal | null, reads: QuoteReads,
+  idempotency: PlacementWrite['idempotency']): Promise<Prepared> {
   const { payload } = request;
-  // Placements with one code queue on its row, so its limits hold under concurrency.
-  const promo = payload.promocode !== undefined && !payload.custom_discount_amount
-    ? await lockPromoCode(tx, normalisePromoCode(payload.promocode)) : undefined;
-  // Tax and shipping from memory (read in this transaction when not there); the variants, whose
-  // prices are charged, and the locked promo code, whose usage is counted, from the transaction.
-  const direct = directQuoteReads(tx);
-  const reads: QuoteReads = {
-    ...deps.cache.reads(direct),
-    variantsByAlias: direct.variantsByAlias,
-    promoByCode: async () => promo,
-    timesUsed: async () => promo?.timesUsed ?? 0,
-  };
-  const quote = await quoteOrder(deps, tx, principal, payload, { reads, estimate: false });
+  const quote = await quoteOrder(deps, deps.database.db, principal, payload, { reads });
   const { priced, customer } = quote;
   if (customer.userId === null && customer.email === null) {
     throw new DomainError('email_required', {
@@ -86,124 +98,125 @@ async function place(deps: PlacementDeps, tx: Tx, request: PlacementRequest, pri
   }
   const limited = stockLimitedLines(quote);
   const reserved = new Set(limited.map((l) => l.variantId));
-
   const orderToken = customer.userId === null ? randomBytes(32).toString('base64url') : undefined;
-  const order = await insertOrder(tx, {
-    alias: randomUUID(),
-    userId: customer.userId,
-    email: customer.email,
-    orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
-    placedBy: payload.customer_id !== undefined ? principal?.userId ?? null : null,
-    // Nothing to pay (a 100 % discount, free items): the order is paid as placed.
-    paymentStatus: priced.totalMinor === 0 ? 'paid' : 'unpaid',
-    currency: priced.currency,
-    pricesIncludeTax: priced.pricesIncludeTax,
-    subtotal: priced.subtotalMinor,
-    discount: priced.discountMinor,
-    discountName: priced.discountName,
-    promoCodeId: quote.promo?.id ?? null,
-    promoCode: quote.promo?.code ?? null,
-    shippingMethodId: quote.shippingMethodId,
-    shippingName: priced.shippingName,
-    shippingFee: priced.shippingFeeMinor,
-    shippingTaxRate: priced.shippingTaxRate,
-    shippingTax: priced.shippingTaxMinor,
-    estimatedTax: priced.estimatedTaxMinor,
-    totalWithoutTax: priced.totalWithoutTaxMinor,
-    total: priced.totalMinor,
-    totalItems: priced.totalItems,
-    shippingAddress: quote.shippingAddress,
-    billingAddress: quote.billingAddress,
-    note: quote.note,
-  }, priced.lines.map((line) => ({
-    variantId: line.variantId,
-    productId: line.productId,
-    alias: line.alias,
-    name: line.name,
-    sku: quote.variants.get(line.alias)?.sku ?? null,
-    quantity: line.quantity,
-    unitPrice: line.unitPriceMinor,
-    subtotal: line.subtotalMinor,
-    discount: line.discountMinor,
-    taxClassName: line.taxClass?.name ?? null,
-    taxRate: line.taxRate,
-    tax: line.taxMinor,
-    total: line.totalMinor,
-    stockReserved: reserved.has(line.variantId),
-  })));
-  if (quote.promo) {
-    await recordRedemption(tx, { promoCodeId: quote.promo.id, orderId: order.id, userId: customer.userId, email: customer.email });
-  }
-
-  const cartId = customer.userId !== null
-    ? await lockCartOfUser(tx, customer.userId)
-    : request.cartToken ? await lockCartByTokenHash(tx, hashCartToken(request.cartToken)) : undefined;
-  if (cartId !== undefined) {
-    await reduceCart(tx, cartId, priced.lines.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
-  }
-  // Last, sent with the COMMIT: the stock rows stay locked until commit, and a popular variant's
-  // row is the hot spot every placement of it queues on.
-  const takeStock = takeStockStatement(limited.map((l) => ({ variantId: l.variantId, quantity: l.quantity })));
-
-  const response = {
-    status: 201,
-    body: {
-      ...presentPricedOrder(priced),
-      order_id: order.id,
-      order_alias: order.alias,
-      status: order.status,
-      payment_status: order.paymentStatus,
-      ...(orderToken ? { order_token: orderToken } : {}),
-    },
+  // Nothing to pay (a 100 % discount, free items): the order is paid as placed.
+  const paymentStatus = priced.totalMinor === 0 ? 'paid' : 'unpaid';
+  const alias = randomUUID();
+  const body = {
+    ...presentPricedOrder(priced),
+    order_alias: alias,
+    payment_status: paymentStatus,
+    ...(orderToken ? { order_token: orderToken } : {}),
   };
-  return { response, limited, takeStock };
+  const cart = customer.userId !== null
+    ? { userId: customer.userId }
+    : request.cartToken ? { tokenHash: hashCartToken(request.cartToken) } : undefined;
+  const write: PlacementWrite = {
+    idempotency,
+    pricedAs: [...quote.variants.values()],
+    promoCodeId: quote.promo?.id ?? null,
+    order: {
+      alias,
+      user_id: customer.userId,
+      email: customer.email,
+      order_token_hash: orderToken ? hashOrderToken(orderToken) : null,
+      placed_by: payload.customer_id !== undefined ? principal?.userId ?? null : null,
+      payment_status: paymentStatus,
+      currency: priced.currency,
+      prices_include_tax: priced.pricesIncludeTax,
+      subtotal: priced.subtotalMinor,
+      discount: priced.discountMinor,
+      discount_name: priced.discountName,
+      promo_code_id: quote.promo?.id ?? null,
+      promo_code: quote.promo?.code ?? null,
+      shipping_method_id: quote.shippingMethodId,
+      shipping_name: priced.shippingName,
+      shipping_fee: priced.shippingFeeMinor,
+      shipping_tax_rate: priced.shippingTaxRate,
+      shipping_tax: priced.shippingTaxMinor,
+      estimated_tax: priced.estimatedTaxMinor,
+      total_without_tax: priced.totalWithoutTaxMinor,
+      total: priced.totalMinor,
+      total_items: priced.totalItems,
+      shipping_address: quote.shippingAddress,
+      billing_address: quote.billingAddress,
+      note: quote.note,
+    },
+    lines: priced.lines.map((line) => ({
+      variant_id: line.variantId,
+      product_id: line.productId,
+      alias: line.alias,
+      name: line.name,
+      sku: quote.variants.get(line.alias)?.sku ?? null,
+      quantity: line.quantity,
+      unit_price: line.unitPriceMinor,
+      subtotal: line.subtotalMinor,
+      discount: line.discountMinor,
+      tax_class_name: line.taxClass?.name ?? null,
+      tax_rate: line.taxRate,
+      tax: line.taxMinor,
+      total: line.totalMinor,
+      stock_reserved: reserved.has(line.variantId),
+    })),
+    cart,
+    stock: limited.map((l) => ({ variantId: l.variantId, quantity: l.quantity })),
+    response: body,
+  };
+  return { write, quote, limited, body };
 }
 
 /**
- * Places an order in one transaction: stock, promo-code usage, the order with its lines and
- * address snapshots, and the cart update commit together or not at all.
+ * Places an order: priced in this process (reference data from memory, as the estimate), then
+ * written in one transaction (`PlacementWriter`, in one statement with the placements that
+ * arrived meanwhile, each in its own subtransaction): the idempotency claim,
+ * a check that the variants' prices still hold, promo-code limits under the code's row lock, the
+ * order with its lines and address snapshots, the cart update and the stock commit together or
+ * not at all. When the catalog changed under the quote, it is priced again from the database.
  */
-export function placeOrder(deps: PlacementDeps, request: PlacementRequest): Promise<StoredResponse> {
+export async function placeOrder(deps: PlacementDeps, request: PlacementRequest): Promise<StoredResponse> {
   if (request.kind === 'user' && !request.principal) {
     throw new DomainError('unauthorized', { detail: 'this store takes orders from signed-in customers only; sign in first' });
   }
   // The guest operation places a guest order whoever calls it.
   const principal = request.kind === 'guest' ? null : request.principal;
-  return retryOnConflict(async () => {
-    let placed: Placed | undefined;
-    try {
-      return await deps.database.transactionEndingWith(async (tx) => {
-        const work = async () => {
-          placed = await place(deps, tx, request, principal);
-          return placed.response;
-        };
-        const result = request.idempotencyKey === undefined
-          ? await work()
-          // A repeated key answers with the stored response: then nothing is placed, nor stock taken.
-          : await onceForKey(tx, { scope: principal ? `user:${principal.userId}` : 'guest', key: request.idempotencyKey, requestHash: requestHash(request.kind, request.payload) }, work);
-        return { result, last: placed?.takeStock };
-      });
-    } catch (err) {
-      const short = stockShortages(err);
-      if (short && placed) throw insufficientStock(placed.limited, short);
-      throw err;
-    }
-  });
-}
-
-/**
- * Runs a transaction again when PostgreSQL aborted it for a deadlock or a serialization failure
- * (two orders taking the same variants in different orders can meet head-on); nothing of the
- * aborted attempt was written.
- */
-async function retryOnConflict<T>(run: () => Promise<T>, attempts = 4): Promise<T> {
+  const idempotency = request.idempotencyKey === undefined ? undefined : {
+    scope: principal ? `user:${principal.userId}` : 'guest',
+    key: request.idempotencyKey,
+    requestHash: requestHash(request.kind, request.payload),
+  };
+  // A key already answered gets its answer back without pricing anything (the catalog may have
+  // moved on since). A key that is not yet answered is claimed as the order is written.
+  if (idempotency) {
+    const stored = await storedResponse(deps.database.db, idempotency);
+    if (stored) return stored;
+  }
+  const cached = deps.cache.reads(deps.source);
   for (let attempt = 1; ; attempt++) {
+    // After a refusal for changed prices, every read goes to the database.
+    const prepared = await prepare(deps, request, principal, attempt === 1 ? cached : deps.source, idempotency);
     try {
-      return await run();
+      const outcome = await deps.writer.write(prepared.write);
+      if (outcome.replayed) return outcome.stored;
+      return { status: 201, body: { ...prepared.body, order_id: outcome.orderId, status: outcome.status } };
     } catch (err) {
-      const code = (err as { code?: unknown; cause?: { code?: unknown } }).code ?? (err as { cause?: { code?: unknown } }).cause?.code;
-      if (attempt >= attempts || (code !== '40P01' && code !== '40001')) throw err;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      if (err instanceof StockShort) throw insufficientStock(prepared.limited, err.available);
+      if (err instanceof PromoCodeRefused) throw promoRefused(prepared.quote.promo?.code ?? '', err.rule);
+      if (err instanceof IdempotencyKeyReused) {
+        throw new DomainError('idempotency_key_reused', { detail: 'this Idempotency-Key was used with a different request; use a new key' });
+      }
+      const retry = err instanceof PricesChanged ? attempt < PRICING_ATTEMPTS
+        : err instanceof IdempotencyKeyInFlux || isConflict(err) ? attempt < CONFLICT_ATTEMPTS : false;
+      if (!retry) {
+        if (err instanceof PricesChanged) {
+          throw new DomainError('conflict', { detail: 'the catalog kept changing while the order was placed; retry' });
+        }
+        if (err instanceof IdempotencyKeyInFlux) {
+          throw new DomainError('conflict', { detail: 'a request with this Idempotency-Key is in progress; retry shortly' });
+        }
+        throw err;
+      }
+      if (err instanceof PricesChanged) deps.cache.invalidate('product_variants');
+      else await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }
 }
