@@ -7,7 +7,7 @@
 --                first order only) are checked under its row lock
 --   order, lines the rows to insert, keyed by column name (jsonb_populate_record)
 --   cart         {user_id} or {token_hash} or null: the cart that loses what was ordered
---   stock        {ids, quantities}: taken off tracked, non-backorder variants
+--   stock        {ids, quantities}: taken off tracked, non-backorder variants, last of the checks
 --   response     the answer's body without order_id and status, stored for the idempotency key
 -- Everything is checked before anything is written, so a refused order returns
 -- {"error": {"code", "detail"}} having written nothing (its idempotency claim is taken back), and
@@ -22,6 +22,7 @@ DECLARE
   promo_id integer := (p->'promo'->>'id')::integer;
   stock_ids integer[] := ARRAY(SELECT jsonb_array_elements_text(p->'stock'->'ids')::integer);
   stock_quantities integer[] := ARRAY(SELECT jsonb_array_elements_text(p->'stock'->'quantities')::integer);
+  priced_ids integer[] := ARRAY(SELECT (e->>'id')::integer FROM jsonb_array_elements(p->'priced_as') AS e);
   o orders%ROWTYPE;
   stored idempotency_keys%ROWTYPE;
   promo promo_codes%ROWTYPE;
@@ -53,17 +54,18 @@ BEGIN
   o := jsonb_populate_record(NULL::orders, p->'order');
   <<checks>>
   BEGIN
-    IF EXISTS (SELECT 1
+    -- Every variant priced must still be as it was priced (looked up by id: an index scan).
+    IF (SELECT count(*)
         FROM jsonb_to_recordset(p->'priced_as') AS a(id integer, product_id integer, alias text, name text, sku text, price bigint,
           weight_grams numeric, track_inventory boolean, allow_backorder boolean, purchase_limit_per_order integer, tax_class_id integer)
-        LEFT JOIN product_variants v ON v.id = a.id
-        LEFT JOIN products pr ON pr.id = v.product_id
-        WHERE v.id IS NULL OR v.archived_at IS NOT NULL OR pr.archived_at IS NOT NULL
-          OR v.product_id <> a.product_id OR v.alias <> a.alias OR v.name <> a.name OR v.sku IS DISTINCT FROM a.sku
-          OR v.price <> a.price OR v.weight_grams IS DISTINCT FROM a.weight_grams
-          OR v.track_inventory <> a.track_inventory OR v.allow_backorder <> a.allow_backorder
-          OR v.purchase_limit_per_order IS DISTINCT FROM a.purchase_limit_per_order
-          OR pr.tax_class_id IS DISTINCT FROM a.tax_class_id) THEN
+        JOIN product_variants v ON v.id = a.id
+        JOIN products pr ON pr.id = v.product_id
+        WHERE v.id = ANY (priced_ids) AND v.archived_at IS NULL AND pr.archived_at IS NULL
+          AND v.product_id = a.product_id AND v.alias = a.alias AND v.name = a.name AND v.sku IS NOT DISTINCT FROM a.sku
+          AND v.price = a.price AND v.weight_grams IS NOT DISTINCT FROM a.weight_grams
+          AND v.track_inventory = a.track_inventory AND v.allow_backorder = a.allow_backorder
+          AND v.purchase_limit_per_order IS NOT DISTINCT FROM a.purchase_limit_per_order
+          AND pr.tax_class_id IS NOT DISTINCT FROM a.tax_class_id) <> cardinality(priced_ids) THEN
       refusal := jsonb_build_object('code', 'SF412');
       EXIT checks;
     END IF;
@@ -94,11 +96,21 @@ BEGIN
     END IF;
 
     IF cardinality(stock_ids) > 0 THEN
-      -- Locked in id order (FOR NO KEY UPDATE, the lock the UPDATE below takes anyway, which does
-      -- not wait on the key-share locks order lines hold on variants through their foreign key).
-      SELECT json_agg(json_build_object('id', s.id, 'available', s.stock) ORDER BY s.id) FILTER (WHERE s.stock < s.q)::text INTO short
-        FROM (SELECT v.id, v.stock, d.q FROM product_variants v JOIN unnest(stock_ids, stock_quantities) AS d(id, q) ON d.id = v.id
-              ORDER BY v.id FOR NO KEY UPDATE OF v) AS s;
+      -- Last, so a popular variant's row is locked as briefly as the batch allows: locked in id
+      -- order (FOR NO KEY UPDATE, the lock an UPDATE takes anyway, which does not wait on the
+      -- key-share locks order lines hold on variants through their foreign key), and taken only
+      -- if every variant has enough.
+      WITH locked AS (
+        SELECT v.id, v.stock, d.q FROM product_variants v JOIN unnest(stock_ids, stock_quantities) AS d(id, q) ON d.id = v.id
+        WHERE v.id = ANY (stock_ids) ORDER BY v.id FOR NO KEY UPDATE OF v
+      ), shortage AS (
+        SELECT json_agg(json_build_object('id', l.id, 'available', l.stock) ORDER BY l.id) FILTER (WHERE l.stock < l.q)::text AS short
+        FROM locked l
+      ), taken AS (
+        UPDATE product_variants v SET stock = v.stock - l.q, updated_at = now()
+        FROM locked l, shortage WHERE v.id = l.id AND shortage.short IS NULL
+      )
+      SELECT shortage.short INTO short FROM shortage;
       IF short IS NOT NULL THEN
         refusal := jsonb_build_object('code', 'SF409', 'detail', short);
         EXIT checks;
@@ -148,11 +160,6 @@ BEGIN
       WHERE c.cart_id = locked_cart_id AND c.variant_id = l.variant_id;
   END IF;
 
-  IF cardinality(stock_ids) > 0 THEN
-    UPDATE product_variants v SET stock = v.stock - d.q, updated_at = now()
-      FROM unnest(stock_ids, stock_quantities) AS d(id, q) WHERE v.id = d.id;
-  END IF;
-
   IF idem IS NOT NULL THEN
     UPDATE idempotency_keys SET response_status = 201,
         response_body = p->'response' || jsonb_build_object('order_id', new_order_id, 'status', new_order_status)
@@ -166,9 +173,12 @@ $$;
 -- gathers the placements that arrive while its previous batch is being written). A refused order
 -- writes nothing and leaves the others be; an unexpected error fails the statement, and the app
 -- then places that batch's orders one by one. Returns one result per order, in order.
-CREATE FUNCTION sf_place_orders(batch jsonb) RETURNS jsonb LANGUAGE sql AS $$
-  SELECT coalesce(jsonb_agg(sf_place_order(p.value) ORDER BY p.n), '[]'::jsonb)
-  FROM jsonb_array_elements(batch) WITH ORDINALITY AS p(value, n);
+CREATE FUNCTION sf_place_orders(batch jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN
+  -- plpgsql rather than sql: its plan is kept for the session instead of made at every call.
+  RETURN (SELECT coalesce(jsonb_agg(sf_place_order(p.value) ORDER BY p.n), '[]'::jsonb)
+    FROM jsonb_array_elements(batch) WITH ORDINALITY AS p(value, n));
+END;
 $$;
 --> statement-breakpoint
 -- sf_place_order takes the stock itself now.
