@@ -8,7 +8,7 @@ import { addressRoutes } from './addresses/addresses.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { cartTokenFrom } from './cart/cart-token.js';
 import { cartRoutes } from './cart/cart.routes.js';
-import { preparedCartReads } from './cart/cart.repository.js';
+import { batchedCartReads } from './cart/cart.repository.js';
 import { mergeGuestCart } from './cart/cart.service.js';
 import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.routes.js';
 import type { TokenService } from './auth/tokens.js';
@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.url.includes('/dashboard/api/')) cache.invalidate();
   });
-  const cart = { db, reads: preparedCartReads(db), money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
+  const cart = { db, reads: batchedCartReads(deps.database), money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
 
   await app.register(healthRoutes({ database: deps.database }));
   await app.register(authRoutes({

@@ -282,6 +282,45 @@ describe('concurrency', () => {
   });
 });
 
+describe('reading many carts at once', () => {
+  it('answers concurrent readers, customers and guests, each with their own cart and nobody else\'s', async () => {
+    const ids = await variants({}, {}, {}, {});
+    const customers = await Promise.all(Array.from({ length: 8 }, () => signUp(t.app, uniqueEmail('many'))));
+    // Customer i holds i + 1 units of variant i % 4; customers 6 and 7 hold nothing.
+    for (const [i, user] of customers.slice(0, 6).entries()) expect((await add({ user }, ids[i % 4] ?? 0, i + 1)).statusCode).toBe(200);
+    const guestTokens: string[] = [];
+    for (let g = 0; g < 4; g++) guestTokens.push(json(await add({}, ids[g] ?? 0, 10 + g)).cart_token);
+    const emptyGuest = json(await list({})).cart_token as string;
+    const forged = 'A'.repeat(43);
+
+    const readers = [
+      ...customers.map((user) => () => list({ user })),
+      ...guestTokens.map((token) => () => list({ token })),
+      () => list({ token: emptyGuest }),
+      () => list({ token: forged }),
+    ];
+    // Several rounds at once, so reads arrive while others are under way and are read together.
+    const rounds = await Promise.all(Array.from({ length: 3 }, () => Promise.all(readers.map((read) => read()))));
+    for (const answers of rounds) {
+      customers.forEach((_, i) => {
+        const cart = json(answers[i]!);
+        expect(answers[i]!.statusCode).toBe(200);
+        expect(cart.items.map((l: { product_variant_id: number; quantity: number }) => [l.product_variant_id, l.quantity]))
+          .toEqual(i < 6 ? [[ids[i % 4], i + 1]] : []);
+        expect(cart.cart_token).toBeUndefined();
+      });
+      guestTokens.forEach((token, g) => {
+        const cart = json(answers[customers.length + g]!);
+        expect(cart.items.map((l: { product_variant_id: number; quantity: number }) => [l.product_variant_id, l.quantity])).toEqual([[ids[g], 10 + g]]);
+        expect(cart.cart_token).toBe(token);
+      });
+      const empty = answers[customers.length + guestTokens.length]!;
+      expect([empty.statusCode, json(empty).items]).toEqual([200, []]);
+      expectProblem(answers[customers.length + guestTokens.length + 1]!, 404, 'cart_not_found');
+    }
+  });
+});
+
 describe('very large amounts', () => {
   it('shows a cart whose sum is past the safe-integer range exactly', async () => {
     const [a, b] = await variants({ price: '9999999999999.99', stock: 999 }, { price: '9999999999999.99', stock: 999 });
