@@ -105,6 +105,25 @@ export const domainScenarios: Scenario[] = [
     },
   },
   {
+    // The same 10-line list, each request from the next of 50 customers (each with a cart of its own).
+    name: 'cart-list-10-many', method: 'GET', path: '/cart/storefront/api/carts/',
+    async setup(ctx) {
+      const { variants } = await pricingFixture(ctx);
+      const headers: Record<string, string>[] = [];
+      for (let c = 0; c < 50; c++) {
+        const session = await ctx.call('POST', '/user/storefront/api/signup/', { email: `${ctx.unique('carts')}@example.com`, password: 'bench-password-1' }, { expect: 201 }) as { access: string };
+        const auth = { authorization: `Bearer ${session.access}` };
+        for (let i = 0; i < 10; i++) {
+          const v = variants[(c + i * 7) % variants.length];
+          await ctx.call('POST', '/cart/storefront/api/carts/add/', { product_variant_id: v?.id, quantity: 1 + (c % 3) }, { headers: auth });
+        }
+        headers.push(auth);
+      }
+      let next = 0;
+      return { headers: headers[0], vary: () => ({ headers: headers[next++ % headers.length] }) };
+    },
+  },
+  {
     // Guests adding one unit, spread over 50 carts (a cart's adds queue on its row lock).
     name: 'cart-add', method: 'POST', path: '/cart/storefront/api/carts/add/',
     async setup(ctx) {

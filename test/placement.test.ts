@@ -124,7 +124,11 @@ describe('placing an order', () => {
     for (const [v, q] of [[a, 3], [b, 1], [c, 2]] as const) {
       await t.app.inject({ method: 'POST', url: '/cart/storefront/api/carts/add/', headers: bearer(user.access), payload: { product_variant_id: v.id, quantity: q } });
     }
-    await place(create, { variants: [{ alias: a.alias, quantity: 1 }, { alias: b.alias, quantity: 2 }] }, bearer(user.access));
+    const placed = await place(create, { variants: [{ alias: a.alias, quantity: 1 }, { alias: b.alias, quantity: 2 }] }, bearer(user.access));
+    expect(placed.statusCode).toBe(201);
+    // The order is the customer's, under their account's email, and needs no order token.
+    const [order] = await t.database.db.select().from(orders).where(eq(orders.id, json(placed).order_id));
+    expect([order?.userId, order?.email, order?.orderTokenHash, json(placed).order_token]).toEqual([user.id, user.email, null, undefined]);
     const cart = json(await t.app.inject({ method: 'GET', url: '/cart/storefront/api/carts/', headers: bearer(user.access) }));
     expect(cart.items.map((i: { product_variant_id: number; quantity: number }) => [i.product_variant_id, i.quantity])).toEqual([[a.id, 2], [c.id, 2]]);
   });
