@@ -93,6 +93,8 @@ interface RunContext {
   sql: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
   dataDir: string;
   earlier: ScenarioResult[];
+  /** With --paired: measures the baseline now and answers its req/s. */
+  baselineNow?: () => Promise<number>;
 }
 
 async function runScenario(scenario: Scenario, server: Server, run: RunContext): Promise<ScenarioResult> {
@@ -115,6 +117,7 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
   const request = `${spec.method} ${spec.path}`;
   const connections = scenario.connections ?? options.connections;
   console.log(`- ${scenario.name}: ${request} on ${server.name}, ${connections} connection(s), ${options.warmup} s warm-up + ${options.duration} s measured...`);
+  const pairedBaseline = run.baselineNow ? await run.baselineNow() : undefined;
   const measurement = await measure(
     {
       url: `${server.baseUrl}${spec.path}`, method: spec.method, headers, body,
@@ -125,7 +128,7 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     },
     { connections, seconds: options.duration, warmup: options.warmup },
   );
-  const baselineRps = run.earlier[0]?.requestsPerSecond ?? measurement.requestsPerSecond;
+  const baselineRps = pairedBaseline ?? run.earlier[0]?.requestsPerSecond ?? measurement.requestsPerSecond;
   const other = scenario.compareTo ? run.earlier.find((r) => r.name === scenario.compareTo) : undefined;
   return {
     name: scenario.name,
@@ -134,6 +137,7 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     connections,
     ...measurement,
     ratioToBaseline: baselineRps > 0 ? measurement.requestsPerSecond / baselineRps : 0,
+    baselineRequestsPerSecond: baselineRps,
     ...(other && other.requestsPerSecond > 0 ? { comparedTo: { name: other.name, ratio: measurement.requestsPerSecond / other.requestsPerSecond } } : {}),
     valid: measurement.non2xx === 0 && measurement.errors === 0 && measurement.requests > 0,
   };
@@ -193,7 +197,13 @@ async function main(): Promise<number> {
   for (const scenario of [baselineScenario, ...selected]) {
     const server = scenario.target === 'baseline' ? baseline : scenario.target === 'baseline-tx' ? minimalTx : app;
     if (!server) throw new Error(`scenario ${scenario.name}: its server was not started`);
-    const result = await runScenario(scenario, server, { options, sql, dataDir, earlier: results });
+    const baselineNow = options.paired && scenario !== baselineScenario ? async () => {
+      const sample = await measure({ url: `${baseline.baseUrl}${baselineScenario.path}`, method: baselineScenario.method, headers: {}, body: undefined },
+        { connections: scenario.connections ?? options.connections, seconds: options.duration, warmup: options.warmup });
+      console.log(`  (baseline just before: ${sample.requestsPerSecond.toFixed(1)} req/s)`);
+      return sample.requestsPerSecond;
+    } : undefined;
+    const result = await runScenario(scenario, server, { options, sql, dataDir, earlier: results, baselineNow });
     results.push(result);
     console.log(`  ${summaryLine(result)}`);
   }
@@ -210,7 +220,7 @@ async function main(): Promise<number> {
     command,
     git: gitRevision(root),
     machine,
-    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, only: options.only ?? null, quick: options.quick },
+    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, only: options.only ?? null, quick: options.quick, paired: options.paired },
     baselineRequestsPerSecond: results[0]?.requestsPerSecond,
     results,
     appLogLines: logLines,

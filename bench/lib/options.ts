@@ -9,6 +9,8 @@ export interface BenchOptions {
   /** Case-insensitive substring of scenario names to run; the baseline always runs. */
   only: string | undefined;
   quick: boolean;
+  /** Measure the baseline again right before each scenario, and take its ratio to that sample. */
+  paired: boolean;
   adminDatabaseUrl: string;
 }
 
@@ -20,6 +22,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --only <text>      run only scenarios whose name contains <text>, or one of comma-separated texts, and those they compare to (env BENCH_ONLY);
                      the baseline always runs, since every ratio is relative to it
   --quick            3 s smoke run (env BENCH_QUICK=1); --duration still wins
+  --paired           measure the baseline again right before each scenario and take the scenario's
+                     ratio to that sample (env BENCH_PAIRED=1): on a machine whose speed drifts during
+                     a run, ratios then compare like with like; twice as long
   --help             this text
 
   BENCH_DATABASE_URL  maintenance database to create the bench database from
@@ -47,14 +52,17 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOption
       connections: { type: 'string' },
       only: { type: 'string' },
       quick: { type: 'boolean' },
+      paired: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
   if (values.help) return undefined;
   const quick = values.quick ?? ['1', 'true', 'yes'].includes((env.BENCH_QUICK ?? '').toLowerCase());
+  const paired = values.paired ?? ['1', 'true', 'yes'].includes((env.BENCH_PAIRED ?? '').toLowerCase());
   return {
     quick,
+    paired,
     duration: numberOption('--duration', values.duration ?? env.BENCH_DURATION, quick ? 3 : 10, 'seconds > 0'),
     warmup: numberOption('--warmup', values.warmup ?? env.BENCH_WARMUP, 1, 'seconds >= 0'),
     connections: numberOption('--connections', values.connections ?? env.BENCH_CONNECTIONS, 10, 'whole number > 0'),

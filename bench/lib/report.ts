@@ -11,6 +11,8 @@ export interface ScenarioResult extends Measurement {
   connections: number;
   /** req/s divided by the baseline's req/s in the same run. */
   ratioToBaseline: number;
+  /** The baseline's req/s the ratio was taken to: the run's first sample, or the one just before (--paired). */
+  baselineRequestsPerSecond: number;
   /** req/s divided by another scenario's of the same run (e.g. placement against the minimal transaction). */
   comparedTo?: { name: string; ratio: number };
   /** False when any response was non-2xx or any connection failed: then the figures are not a benchmark of the endpoint. */
