@@ -68,51 +68,38 @@ export function cartLines(db: Db | Tx, cartId: number): Promise<CartLineRow[]> {
     .orderBy(...lineOrder);
 }
 
-/** A cart line as the batched read returns it: the owner it was asked for, no line for an empty cart. */
-interface OwnedLineRow {
+/**
+ * A cart as the batched read returns it: the owner it was asked for, and its lines in the order
+ * added, each as an array (JSON made by the database: one row per cart, and one parse).
+ */
+interface OwnedCartRow {
   owner: string;
-  variant_id: number | null;
-  quantity: number;
-  alias: string;
-  name: string;
-  product_name: string;
-  sku: string | null;
-  price: string | number;
-  track_inventory: boolean;
-  allow_backorder: boolean;
-  stock: number;
-  purchase_limit_per_order: number | null;
-  buyable: boolean;
+  lines: [
+    variantId: number, quantity: number, alias: string, name: string, productName: string, sku: string | null,
+    price: string, trackInventory: boolean, allowBackorder: boolean, stock: number, purchaseLimitPerOrder: number | null, buyable: boolean,
+  ][];
 }
 
-/** Carts by owner, each with its lines in the order added (a cart with none has one row, variant_id null). */
-const ownedLines = (ownerColumn: string, condition: string) => `
-  select ${ownerColumn}::text as owner, i.variant_id, i.quantity, v.alias, v.name, p.name as product_name, v.sku, v.price,
-    v.track_inventory, v.allow_backorder, v.stock, v.purchase_limit_per_order,
-    (v.archived_at is null and p.archived_at is null) as buyable
+const ownedCarts = (ownerColumn: string, condition: string) => `
+  select ${ownerColumn}::text as owner,
+    coalesce(json_agg(json_build_array(i.variant_id, i.quantity, v.alias, v.name, p.name, v.sku, v.price::text,
+        v.track_inventory, v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at is null and p.archived_at is null)
+      order by i.created_at, i.variant_id) filter (where i.variant_id is not null), '[]') as lines
   from carts c
   left join cart_items i on i.cart_id = c.id
   left join product_variants v on v.id = i.variant_id
   left join products p on p.id = v.product_id
   where ${condition}
-  order by c.id, i.created_at, i.variant_id`;
-const linesByUsers = { name: 'cart_lines_by_users', text: ownedLines('c.user_id', 'c.user_id = any($1::integer[])') };
-const linesByTokens = { name: 'cart_lines_by_tokens', text: ownedLines('c.token_hash', 'c.token_hash = any($1::text[]) and c.closed_at is null') };
+  group by c.id`;
+const cartsByUsers = { name: 'carts_by_users', text: ownedCarts('c.user_id', 'c.user_id = any($1::integer[])') };
+const cartsByTokens = { name: 'carts_by_tokens', text: ownedCarts('c.token_hash', 'c.token_hash = any($1::text[]) and c.closed_at is null') };
 
 /** Owner to lines; owners with no cart are missing. */
-function groupByOwner(rows: OwnedLineRow[]): Map<string, CartLineRow[]> {
-  const carts = new Map<string, CartLineRow[]>();
-  for (const r of rows) {
-    let lines = carts.get(r.owner);
-    if (!lines) carts.set(r.owner, (lines = []));
-    if (r.variant_id === null) continue;
-    lines.push({
-      variantId: r.variant_id, quantity: r.quantity, alias: r.alias, name: r.name, productName: r.product_name, sku: r.sku,
-      price: Number(r.price), trackInventory: r.track_inventory, allowBackorder: r.allow_backorder, stock: r.stock,
-      purchaseLimitPerOrder: r.purchase_limit_per_order, buyable: r.buyable,
-    });
-  }
-  return carts;
+function byOwner(rows: OwnedCartRow[]): Map<string, CartLineRow[]> {
+  return new Map(rows.map((r) => [r.owner, r.lines.map(([variantId, quantity, alias, name, productName, sku, price, trackInventory,
+    allowBackorder, stock, purchaseLimitPerOrder, buyable]) => ({
+    variantId, quantity, alias, name, productName, sku, price: Number(price), trackInventory, allowBackorder, stock, purchaseLimitPerOrder, buyable,
+  }))]));
 }
 
 /** Reads carts in batches of at most this many owners (one statement each). */
@@ -131,11 +118,11 @@ const READS_IN_FLIGHT = 1;
  */
 export function batchedCartReads(database: Database) {
   const batcher = (statement: { name: string; text: string }) => new Batcher<string, CartLineRow[] | undefined>(async (owners) => {
-    const carts = groupByOwner(await database.run<OwnedLineRow>(statement, [[...new Set(owners)]]));
+    const carts = byOwner(await database.run<OwnedCartRow>(statement, [[...new Set(owners)]]));
     return owners.map((owner) => carts.get(owner));
   }, { maxBatch: MAX_CARTS_PER_READ, maxInFlight: READS_IN_FLIGHT });
-  const byUser = batcher(linesByUsers);
-  const byToken = batcher(linesByTokens);
+  const byUser = batcher(cartsByUsers);
+  const byToken = batcher(cartsByTokens);
   return {
     /** The user's cart's lines; none when the user has no cart yet. */
     linesOfUser: async (userId: number): Promise<CartLineRow[]> => (await byUser.submit(String(userId))) ?? [],
