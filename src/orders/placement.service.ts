@@ -167,11 +167,12 @@ async function prepare(deps: PlacementDeps, request: PlacementRequest, principal
 
 /**
  * Places an order: priced in this process (reference data from memory, as the estimate), then
- * written in one transaction (`PlacementWriter`, in one statement with the placements that
- * arrived meanwhile, each in its own subtransaction): the idempotency claim,
- * a check that the variants' prices still hold, promo-code limits under the code's row lock, the
- * order with its lines and address snapshots, the cart update and the stock commit together or
- * not at all. When the catalog changed under the quote, it is priced again from the database.
+ * written in one transaction (`PlacementWriter`: one statement with the placements that arrived
+ * meanwhile). Everything is checked before anything is written (the idempotency claim, that the
+ * variants' prices still hold, promo-code limits under the code's row lock, stock under the
+ * variants' row locks), then the order with its lines and address snapshots, the cart update and
+ * the stock commit together; a refused order writes nothing. When the catalog changed under the
+ * quote, the order is priced again from the database.
  */
 export async function placeOrder(deps: PlacementDeps, request: PlacementRequest): Promise<StoredResponse> {
   if (request.kind === 'user' && !request.principal) {
