@@ -109,6 +109,27 @@ describe('admin orders', () => {
     expect((await placeAs(alice, { promocode: 'ONEEACH' })).discount).toBe('2.47');
   });
 
+  it('keeps stock and promo-code counts exact when cancellations race placements of the same code and variant', async () => {
+    await t.database.db.insert(promoCodes).values({ code: 'RACEMIX', codeType: 'percentage', value: '5' });
+    await t.database.db.update(productVariants).set({ stock: 1000 }).where(eq(productVariants.id, variant.id));
+    const [stockBefore, placedFirst] = [await stock(), await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      placeAs(null, { promocode: 'RACEMIX', shipping_address: { ...address, email: `mix-first-${i}@example.com` } })))];
+    const usage = async () => (await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'RACEMIX')))[0]?.timesUsed;
+    expect(await usage()).toBe(10);
+    const [cancels, placements] = await Promise.all([
+      Promise.all(placedFirst.map((o) => setStatus(o.order_alias, 'cancelled'))),
+      Promise.all(Array.from({ length: 10 }, (_, i) => t.app.inject({
+        method: 'POST', url: '/order/storefront/api/create/',
+        payload: { variants: [{ alias: variant.alias, quantity: 2 }], promocode: 'RACEMIX', shipping_address: { ...address, email: `mix-then-${i}@example.com` } },
+      }))),
+    ]);
+    expect(cancels.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    expect(placements.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    // Ten placed and cancelled, ten placed: ten orders' stock taken and ten uses counted.
+    expect(await stock()).toBe((stockBefore ?? 0) - 20);
+    expect(await usage()).toBe(10);
+  });
+
   it('cancels an order once when two cancellations race', async () => {
     const before = await stock();
     const order = await placeAs(bob);

@@ -40,8 +40,9 @@ export function changeOrderStatus(db: Db, alias: string, to: OrderStatus): Promi
     if (!order) throw notFound(alias);
     orderStates.assert(order.status, to, `order ${alias}`);
     if (to === 'cancelled') {
-      await restoreStock(tx, order.id);
+      // Promo code, then variants: the order placements lock them in, so the two don't deadlock.
       await releasePromoUse(tx, order.id);
+      await restoreStock(tx, order.id);
     }
     return setOrderStatus(tx, order.id, to);
   });
