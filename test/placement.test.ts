@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKeys, orders, productVariants, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates } from '../src/db/schema.js';
+import { idempotencyKeys, orders, productVariants, promoCodeRedemptions, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates } from '../src/db/schema.js';
 import { purgeExpiredIdempotencyKeys } from '../src/orders/idempotency.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail } from './helpers.js';
 
@@ -279,5 +279,79 @@ describe('concurrency', () => {
     const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'FIRST5'));
     expect(promo?.timesUsed).toBe(5);
     expect(await stockOf(a.id)).toBe(995);
+  });
+
+  it('counts every use of a code without limits when many orders race with it', async () => {
+    const a = await variant({ stock: 1000 });
+    await t.database.db.insert(promoCodes).values({ code: 'RACEMANY', codeType: 'percentage', value: '10' });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      place(guestCreate, { variants: [{ alias: a.alias, quantity: 2 }], promocode: 'RACEMANY', shipping_address: { ...address, email: `many${i}@example.com` } })));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'RACEMANY'));
+    expect(promo?.timesUsed).toBe(20);
+    expect(await t.database.db.select().from(promoCodeRedemptions).where(eq(promoCodeRedemptions.promoCodeId, promo!.id))).toHaveLength(20);
+    expect(await stockOf(a.id)).toBe(960);
+  });
+
+  it('lets a once-per-customer code through once when one customer races orders with it', async () => {
+    const a = await variant({ stock: 1000 });
+    await t.database.db.insert(promoCodes).values({ code: 'RACEONCE', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1 });
+    const [user, other] = [await signUp(t.app), await signUp(t.app)];
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      place(create, { variants: [{ alias: a.alias }], promocode: 'RACEONCE' }, bearer((i % 2 === 0 ? user : other).access))));
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(2);
+    for (const r of results.filter((x) => x.statusCode !== 201)) expectProblem(r, 422, 'promo_code_invalid');
+    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'RACEONCE'));
+    expect(promo?.timesUsed).toBe(2);
+    const redemptions = await t.database.db.select().from(promoCodeRedemptions).where(eq(promoCodeRedemptions.promoCodeId, promo!.id));
+    expect(redemptions.map((r) => r.userId).sort()).toEqual([user.id, other.id].sort());
+    expect(await stockOf(a.id)).toBe(998);
+  });
+
+  it('lets a first-order-only code through once when a new guest races orders with it', async () => {
+    const a = await variant({ stock: 1000 });
+    await t.database.db.insert(promoCodes).values({ code: 'RACENEW', codeType: 'percentage', value: '10', newCustomersOnly: true });
+    const email = uniqueEmail('newcomer');
+    // Another guest's order goes first, so the newcomer's orders queue behind it and race in one batch.
+    const [first, ...results] = await Promise.all([
+      place(guestCreate, { variants: [{ alias: a.alias }], shipping_address: { ...address, email: uniqueEmail('ahead') } }),
+      ...Array.from({ length: 12 }, () =>
+        place(guestCreate, { variants: [{ alias: a.alias }], promocode: 'RACENEW', shipping_address: { ...address, email } })),
+    ]);
+    expect(first?.statusCode).toBe(201);
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    for (const r of results.filter((x) => x.statusCode !== 201)) expectProblem(r, 422, 'promo_code_invalid');
+    expect(await t.database.db.select().from(orders).where(eq(orders.email, email))).toHaveLength(1);
+  });
+
+  it('takes every one of a customer\'s racing orders out of their cart', async () => {
+    const [a, b] = [await variant({ stock: 1000 }), await variant({ stock: 1000 })];
+    const user = await signUp(t.app);
+    for (const [v, q] of [[a, 10], [b, 7]] as const) {
+      const res = await t.app.inject({ method: 'POST', url: '/cart/storefront/api/carts/add/', headers: bearer(user.access), payload: { product_variant_id: v.id, quantity: q } });
+      expect(res.statusCode).toBe(200);
+    }
+    const results = await Promise.all(Array.from({ length: 5 }, () =>
+      place(create, { variants: [{ alias: a.alias, quantity: 2 }, { alias: b.alias, quantity: 1 }] }, bearer(user.access))));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(5).fill(201));
+    const cart = json(await t.app.inject({ method: 'GET', url: '/cart/storefront/api/carts/', headers: bearer(user.access) }));
+    expect(cart.items.map((i: { product_variant_id: number; quantity: number }) => [i.product_variant_id, i.quantity])).toEqual([[b.id, 2]]);
+    expect([await stockOf(a.id), await stockOf(b.id)]).toEqual([990, 995]);
+  });
+
+  it('answers racing requests with one key and different payloads with one order and refusals', async () => {
+    const a = await variant({ stock: 100 });
+    const email = uniqueEmail('idem-mixed');
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => place(guestCreate,
+      { variants: [{ alias: a.alias, quantity: i % 2 === 0 ? 1 : 2 }], shipping_address: { ...address, email } },
+      { 'idempotency-key': `mixed-${email}` })));
+    const created = results.filter((r) => r.statusCode === 201);
+    expect(new Set(created.map((r) => json(r).order_id)).size).toBe(1);
+    const quantity = json(created[0]!).lines[0].quantity as number;
+    // Every request with the first one's payload gets its order; every other one is refused.
+    expect(created).toHaveLength(5);
+    for (const r of results.filter((x) => x.statusCode !== 201)) expectProblem(r, 422, 'idempotency_key_reused');
+    expect(await t.database.db.select().from(orders).where(eq(orders.email, email))).toHaveLength(1);
+    expect(await stockOf(a.id)).toBe(100 - quantity);
   });
 });

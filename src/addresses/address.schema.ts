@@ -40,13 +40,24 @@ export const StoredAddress = Type.Object({
 });
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/** Two-letter codes already asked about (at most 26 × 26): ICU's lookup costs more than the rest of a quote's address handling. */
+const knownCodes = new Map<string, boolean>();
+
+function namesCountry(code: string): boolean {
+  let known = knownCodes.get(code);
+  if (known === undefined) {
+    // User-assigned codes (AA, QM–QZ, XA–XZ, ZZ) name no country; Kosovo's XK is the one in common use.
+    const userAssigned = /^(AA|Q[M-Z]|X[A-Z]|ZZ)$/.test(code) && code !== 'XK';
+    known = !userAssigned && regionNames.of(code) !== undefined;
+    knownCodes.set(code, known);
+  }
+  return known;
+}
 
 /** Upper-cases an ISO 3166-1 alpha-2 code and refuses codes that name no region. */
 export function normaliseCountry(raw: string, field = 'country'): string {
   const code = raw.trim().toUpperCase();
-  // User-assigned codes (AA, QM–QZ, XA–XZ, ZZ) name no country; Kosovo's XK is the one in common use.
-  const userAssigned = /^(AA|Q[M-Z]|X[A-Z]|ZZ)$/.test(code) && code !== 'XK';
-  if (!/^[A-Z]{2}$/.test(code) || userAssigned || regionNames.of(code) === undefined) {
+  if (!/^[A-Z]{2}$/.test(code) || !namesCountry(code)) {
     throw invalidField(field, 'must be an ISO 3166-1 alpha-2 country code such as "US"');
   }
   return code;

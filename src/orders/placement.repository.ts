@@ -54,7 +54,7 @@ export interface OrderLineRow {
   stock_reserved: boolean;
 }
 
-/** Everything one placement writes, for `sf_place_order` (migration 0009). */
+/** Everything one placement writes: one element of the batch `sf_place_orders` takes (migration 0010). */
 export interface PlacementWrite {
   idempotency: { scope: string; key: string; requestHash: string } | undefined;
   /** The catalog rows the lines were priced from; the placement fails with `PricesChanged` if any differs now. */
@@ -100,7 +100,7 @@ const PROMO_RULES = new Set<PromoCodeRule>(['inactive', 'redemption_limit', 'new
  */
 const MAX_BATCH = 32;
 
-/** The JSON argument of sf_place_order (migration 0009) for one placement. */
+/** One element of the JSON argument of sf_place_orders (migration 0010): one placement. */
 function placementArgument(write: PlacementWrite) {
   const sorted = [...write.stock].sort((a, b) => a.variantId - b.variantId);
   return {
@@ -140,7 +140,7 @@ export interface PlacementWriter {
 }
 
 /**
- * Placements are written in batches (sf_place_orders, migration 0009): the ones that arrive while
+ * Placements are written in batches (sf_place_orders, migration 0010): the ones that arrive while
  * a batch is being written go together in the next, as one statement, one transaction and one
  * commit. A refused order writes nothing, so it leaves the others of its batch be.
  * One batch is in flight at a time, so a variant's row is locked by one batch of this process at
@@ -182,7 +182,7 @@ export function isConflict(err: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
-/** The refusals sf_place_order answers with, as errors of their own. */
+/** The refusals sf_place_orders answers with, as errors of their own. */
 function refusalError(err: Refusal): Error {
   switch (err.code) {
     case 'SF409': {
@@ -199,5 +199,5 @@ function refusalError(err: Refusal): Error {
     case 'SF423': return new IdempotencyKeyInFlux('idempotency key in flux');
     default: break;
   }
-  return new Error(`sf_place_order refused the order with an unknown code: ${JSON.stringify(err)}`);
+  return new Error(`sf_place_orders refused the order with an unknown code: ${JSON.stringify(err)}`);
 }
