@@ -122,6 +122,8 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
       await db.execute(sql`select 1`);
     },
     close: async () => {
+      // A second close (shutdown paths may overlap) has nothing left to do; pg's pool would throw.
+      if (pool.ending) return;
       await changes.close();
       await pool.end();
     },
