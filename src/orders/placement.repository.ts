@@ -102,7 +102,10 @@ const MAX_BATCH = 32;
 
 /** One element of the JSON argument of sf_place_orders (migration 0010): one placement. */
 function placementArgument(write: PlacementWrite) {
-  const sorted = [...write.stock].sort((a, b) => a.variantId - b.variantId);
+  // One entry a variant (the function checks each entry against the stock left).
+  const perVariant = new Map<number, number>();
+  for (const s of write.stock) perVariant.set(s.variantId, (perVariant.get(s.variantId) ?? 0) + s.quantity);
+  const sorted = [...perVariant].map(([variantId, quantity]) => ({ variantId, quantity })).sort((a, b) => a.variantId - b.variantId);
   return {
     idempotency: write.idempotency
       ? { scope: write.idempotency.scope, key: write.idempotency.key, request_hash: write.idempotency.requestHash }
