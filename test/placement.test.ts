@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, orders, productVariants, promoCodeRedemptions, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates } from '../src/db/schema.js';
-import { purgeExpiredIdempotencyKeys } from '../src/orders/idempotency.js';
+import { placementScope, purgeExpiredIdempotencyKeys } from '../src/orders/idempotency.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail } from './helpers.js';
 
 let t: TestApp;
@@ -182,14 +182,30 @@ describe('idempotency', () => {
     expect(r1.order_id).not.toBe(r2.order_id);
   });
 
+  it('keeps the keys of guests with different emails apart, and one guest\'s whatever the email\'s case', async () => {
+    const a = await variant({ stock: 10 });
+    const [mia, max] = [uniqueEmail('mia'), uniqueEmail('max')];
+    const payload = (email: string) => ({ variants: [{ alias: a.alias }], shipping_address: { ...address, email } });
+    const r1 = await place(guestCreate, payload(mia), { 'idempotency-key': 'same-pick' });
+    const r2 = await place(guestCreate, payload(max), { 'idempotency-key': 'same-pick' });
+    expect([r1.statusCode, r2.statusCode]).toEqual([201, 201]);
+    expect(json(r1).order_id).not.toBe(json(r2).order_id);
+    expect(json(r2).order_token).not.toBe(json(r1).order_token);
+    // The same guest (email in another case, padded): the same scope, so another payload is a reuse.
+    expectProblem(await place(guestCreate, payload(` ${mia.toUpperCase()} `), { 'idempotency-key': 'same-pick' }), 422, 'idempotency_key_reused');
+    expect(await stockOf(a.id)).toBe(8);
+  });
+
   it('forgets a key after 24 hours', async () => {
     const a = await variant();
     const old = new Date(Date.now() - 25 * 3_600_000);
+    const payload = { variants: [{ alias: a.alias }], shipping_address: address };
+    const scope = placementScope(null, payload);
     await t.database.db.insert(idempotencyKeys).values([
-      { scope: 'guest', key: 'old-key', requestHash: 'x', responseStatus: 201, responseBody: {}, createdAt: old },
-      { scope: 'guest', key: 'old-key-2', requestHash: 'x', responseStatus: 201, responseBody: {}, createdAt: old },
+      { scope, key: 'old-key', requestHash: 'x', responseStatus: 201, responseBody: {}, createdAt: old },
+      { scope, key: 'old-key-2', requestHash: 'x', responseStatus: 201, responseBody: {}, createdAt: old },
     ]);
-    const res = await place(guestCreate, { variants: [{ alias: a.alias }], shipping_address: address }, { 'idempotency-key': 'old-key' });
+    const res = await place(guestCreate, payload, { 'idempotency-key': 'old-key' });
     expect(res.statusCode).toBe(201);
     expect(json(res).order_id).toEqual(expect.any(Number));
     expect(await purgeExpiredIdempotencyKeys(t.database.db)).toBe(1);

@@ -5,7 +5,7 @@ import type { Database } from '../db/client.js';
 import { presentPricedOrder } from '../pricing/pricing.presenter.js';
 import type { PromoCodeRule } from '../pricing/promo-code.eligibility.js';
 import { DomainError } from '../shared/errors.js';
-import { requestHash, type StoredResponse, storedResponse } from './idempotency.js';
+import { placementScope, requestHash, type StoredResponse, storedResponse } from './idempotency.js';
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
@@ -181,7 +181,7 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
   // The guest operation places a guest order whoever calls it.
   const principal = request.kind === 'guest' ? null : request.principal;
   const idempotency = request.idempotencyKey === undefined ? undefined : {
-    scope: principal ? `user:${principal.userId}` : 'guest',
+    scope: placementScope(principal?.userId ?? null, request.payload),
     key: request.idempotencyKey,
     requestHash: requestHash(request.kind, request.payload),
   };
