@@ -95,6 +95,8 @@ interface RunContext {
   earlier: ScenarioResult[];
   /** With --paired: measures the baseline now and answers its req/s. */
   baselineNow?: () => Promise<number>;
+  /** With --paired: measures the scenario this one compares to now (see `compareTo`) and answers its req/s. */
+  otherNow?: () => Promise<number>;
 }
 
 async function runScenario(scenario: Scenario, server: Server, run: RunContext): Promise<ScenarioResult> {
@@ -118,6 +120,7 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
   const connections = scenario.connections ?? options.connections;
   console.log(`- ${scenario.name}: ${request} on ${server.name}, ${connections} connection(s), ${options.warmup} s warm-up + ${options.duration} s measured...`);
   const pairedBaseline = run.baselineNow ? await run.baselineNow() : undefined;
+  const pairedOther = run.otherNow ? await run.otherNow() : undefined;
   const measurement = await measure(
     {
       url: `${server.baseUrl}${spec.path}`, method: spec.method, headers, body,
@@ -129,7 +132,8 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     { connections, seconds: options.duration, warmup: options.warmup },
   );
   const baselineRps = pairedBaseline ?? run.earlier[0]?.requestsPerSecond ?? measurement.requestsPerSecond;
-  const other = scenario.compareTo ? run.earlier.find((r) => r.name === scenario.compareTo) : undefined;
+  const earlierOther = scenario.compareTo ? run.earlier.find((r) => r.name === scenario.compareTo)?.requestsPerSecond : undefined;
+  const otherRps = pairedOther ?? earlierOther;
   return {
     name: scenario.name,
     target: scenario.target ?? 'app',
@@ -138,7 +142,9 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     ...measurement,
     ratioToBaseline: baselineRps > 0 ? measurement.requestsPerSecond / baselineRps : 0,
     baselineRequestsPerSecond: baselineRps,
-    ...(other && other.requestsPerSecond > 0 ? { comparedTo: { name: other.name, ratio: measurement.requestsPerSecond / other.requestsPerSecond } } : {}),
+    ...(scenario.compareTo && otherRps !== undefined && otherRps > 0
+      ? { comparedTo: { name: scenario.compareTo, ratio: measurement.requestsPerSecond / otherRps, requestsPerSecond: otherRps } }
+      : {}),
     valid: measurement.non2xx === 0 && measurement.errors === 0 && measurement.requests > 0,
   };
 }
@@ -203,7 +209,17 @@ async function main(): Promise<number> {
       console.log(`  (baseline just before: ${sample.requestsPerSecond.toFixed(1)} req/s)`);
       return sample.requestsPerSecond;
     } : undefined;
-    const result = await runScenario(scenario, server, { options, sql, dataDir, earlier: results, baselineNow });
+    // The scenario compared to is measured again just before this one too (it must need no setup).
+    const other = scenarios.find((s) => s.name === scenario.compareTo);
+    const otherServer = other?.target === 'baseline-tx' ? minimalTx : other?.target === 'baseline' ? baseline : app;
+    const otherNow = options.paired && other && !other.setup && otherServer ? async () => {
+      const { headers: otherHeaders, body: otherBody } = encodeRequest({ method: other.method, path: other.path, headers: other.headers, body: other.body });
+      const sample = await measure({ url: `${otherServer.baseUrl}${other.path}`, method: other.method, headers: otherHeaders, body: otherBody },
+        { connections: other.connections ?? options.connections, seconds: options.duration, warmup: options.warmup });
+      console.log(`  (${other.name} just before: ${sample.requestsPerSecond.toFixed(1)} req/s)`);
+      return sample.requestsPerSecond;
+    } : undefined;
+    const result = await runScenario(scenario, server, { options, sql, dataDir, earlier: results, baselineNow, otherNow });
     results.push(result);
     console.log(`  ${summaryLine(result)}`);
   }

@@ -23,8 +23,9 @@ export const USAGE = `Usage: npm run bench -- [options]
                      the baseline always runs, since every ratio is relative to it
   --quick            3 s smoke run (env BENCH_QUICK=1); --duration still wins
   --paired           measure the baseline again right before each scenario and take the scenario's
-                     ratio to that sample (env BENCH_PAIRED=1): on a machine whose speed drifts during
-                     a run, ratios then compare like with like; twice as long
+                     ratio to that sample (env BENCH_PAIRED=1), and likewise the scenario it compares
+                     to (placement: minimal-tx): on a machine whose speed drifts during a run, ratios
+                     then compare like with like; two to three times as long
   --help             this text
 
   BENCH_DATABASE_URL  maintenance database to create the bench database from

@@ -13,8 +13,11 @@ export interface ScenarioResult extends Measurement {
   ratioToBaseline: number;
   /** The baseline's req/s the ratio was taken to: the run's first sample, or the one just before (--paired). */
   baselineRequestsPerSecond: number;
-  /** req/s divided by another scenario's of the same run (e.g. placement against the minimal transaction). */
-  comparedTo?: { name: string; ratio: number };
+  /**
+   * req/s divided by another scenario's of the same run (e.g. placement against the minimal
+   * transaction): its sample measured just before this one with --paired, else its own row's.
+   */
+  comparedTo?: { name: string; ratio: number; requestsPerSecond: number };
   /** False when any response was non-2xx or any connection failed: then the figures are not a benchmark of the endpoint. */
   valid: boolean;
 }
@@ -78,12 +81,13 @@ export function verdict(result: ScenarioResult): string {
 export function summaryLine(result: ScenarioResult): string {
   const flag = result.valid ? '' : `  <-- ${verdict(result).replaceAll('*', '')}`;
   return `${result.name.padEnd(12)} ${fixed(result.requestsPerSecond, 1).padStart(10)} req/s   p99 ${fixed(result.latencyP99Ms, 2).padStart(8)} ms`
-    + `   non-2xx ${result.non2xx}   errors ${result.errors}   ${result.ratioToBaseline.toPrecision(3)}× baseline${flag}`;
+    + `   non-2xx ${result.non2xx}   errors ${result.errors}   ${result.ratioToBaseline.toPrecision(3)}× baseline`
+    + `${result.comparedTo ? `   ${result.comparedTo.ratio.toPrecision(3)}× ${result.comparedTo.name}` : ''}${flag}`;
 }
 
 export function markdownTable(results: ScenarioResult[]): string {
   const rows = results.map((r) => `| ${r.name} | \`${r.request}\` | ${r.connections} | ${fixed(r.requestsPerSecond, 1)} | ${fixed(r.latencyP50Ms, 2)} | ${fixed(r.latencyP99Ms, 2)} `
-    + `| ${r.non2xx} | ${r.errors} | ${r.ratioToBaseline.toPrecision(3)} | ${r.comparedTo ? `${r.comparedTo.ratio.toPrecision(3)} × ${r.comparedTo.name}` : ''} | ${verdict(r)} |`);
+    + `| ${r.non2xx} | ${r.errors} | ${r.ratioToBaseline.toPrecision(3)} | ${r.comparedTo ? `${r.comparedTo.ratio.toPrecision(3)} × ${r.comparedTo.name} (${fixed(r.comparedTo.requestsPerSecond, 0)}/s)` : ''} | ${verdict(r)} |`);
   return [
     '| Scenario | Request | conns | req/s (mean) | p50 (ms) | p99 (ms) | non-2xx | errors | ratio to baseline | other ratio | verdict |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
