@@ -199,26 +199,26 @@ async function main(): Promise<number> {
   }
   console.log('');
 
+  // With --paired, the baseline and the scenario this one compares to (it must need no setup)
+  // are measured again just before each scenario.
+  const sampleNow = (s: Scenario, target: Server, connections: number) => async () => {
+    const { headers, body } = encodeRequest({ method: s.method, path: s.path, headers: s.headers, body: s.body });
+    const sample = await measure({ url: `${target.baseUrl}${s.path}`, method: s.method, headers, body },
+      { connections, seconds: options.duration, warmup: options.warmup });
+    console.log(`  (${s.name} just before: ${sample.requestsPerSecond.toFixed(1)} req/s)`);
+    return sample.requestsPerSecond;
+  };
+  const serverFor = (s: Scenario) => (s.target === 'baseline' ? baseline : s.target === 'baseline-tx' ? minimalTx : app);
   const results: ScenarioResult[] = [];
   for (const scenario of [baselineScenario, ...selected]) {
-    const server = scenario.target === 'baseline' ? baseline : scenario.target === 'baseline-tx' ? minimalTx : app;
+    const server = serverFor(scenario);
     if (!server) throw new Error(`scenario ${scenario.name}: its server was not started`);
-    const baselineNow = options.paired && scenario !== baselineScenario ? async () => {
-      const sample = await measure({ url: `${baseline.baseUrl}${baselineScenario.path}`, method: baselineScenario.method, headers: {}, body: undefined },
-        { connections: scenario.connections ?? options.connections, seconds: options.duration, warmup: options.warmup });
-      console.log(`  (baseline just before: ${sample.requestsPerSecond.toFixed(1)} req/s)`);
-      return sample.requestsPerSecond;
-    } : undefined;
-    // The scenario compared to is measured again just before this one too (it must need no setup).
+    const baselineNow = options.paired && scenario !== baselineScenario
+      ? sampleNow(baselineScenario, baseline, scenario.connections ?? options.connections) : undefined;
     const other = scenarios.find((s) => s.name === scenario.compareTo);
-    const otherServer = other?.target === 'baseline-tx' ? minimalTx : other?.target === 'baseline' ? baseline : app;
-    const otherNow = options.paired && other && !other.setup && otherServer ? async () => {
-      const { headers: otherHeaders, body: otherBody } = encodeRequest({ method: other.method, path: other.path, headers: other.headers, body: other.body });
-      const sample = await measure({ url: `${otherServer.baseUrl}${other.path}`, method: other.method, headers: otherHeaders, body: otherBody },
-        { connections: other.connections ?? options.connections, seconds: options.duration, warmup: options.warmup });
-      console.log(`  (${other.name} just before: ${sample.requestsPerSecond.toFixed(1)} req/s)`);
-      return sample.requestsPerSecond;
-    } : undefined;
+    const otherServer = other && serverFor(other);
+    const otherNow = options.paired && other && !other.setup && otherServer
+      ? sampleNow(other, otherServer, other.connections ?? options.connections) : undefined;
     const result = await runScenario(scenario, server, { options, sql, dataDir, earlier: results, baselineNow, otherNow });
     results.push(result);
     console.log(`  ${summaryLine(result)}`);

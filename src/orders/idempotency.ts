@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { canonicalEmail } from '../auth/email.js';
 import type { Db, Tx } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
@@ -32,7 +33,7 @@ export function requestHash(operation: string, payload: unknown): string {
  */
 export function placementScope(userId: number | null, payload: { shipping_address?: { email?: string }; billing_address?: { email?: string } }): string {
   if (userId !== null) return `user:${userId}`;
-  const email = (payload.shipping_address?.email?.trim() || payload.billing_address?.email?.trim() || '').toLowerCase();
+  const email = canonicalEmail(payload.shipping_address?.email?.trim() || payload.billing_address?.email || '');
   return email === '' ? 'guest' : `guest:${createHash('sha256').update(email).digest('hex')}`;
 }
 
