@@ -117,9 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // database's change feed.
   const cache = new ReferenceCache(deps.database.changes, { ttlMs: config.referenceCacheTtlSeconds * 1000, maxEntries: 100_000 });
   app.addHook('onClose', async () => cache.close());
-  app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.url.includes('/dashboard/api/')) cache.invalidate();
-  });
+  const referenceChanged = () => cache.invalidate();
   const cart = { db, reads: batchedCartReads(deps.database), money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
 
   await app.register(healthRoutes({ database: deps.database }));
@@ -137,13 +135,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   }));
   await app.register(addressRoutes({ db }));
-  await app.register(catalogAdminRoutes({ db, money }));
+  await app.register(catalogAdminRoutes({ db, money, referenceChanged }));
   await app.register(catalogStorefrontRoutes({ db, money }));
   await app.register(cartRoutes(cart));
-  await app.register(taxAdminRoutes({ db, money }));
-  await app.register(shippingAdminRoutes({ db, money }));
+  await app.register(taxAdminRoutes({ db, money, referenceChanged }));
+  await app.register(shippingAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingStorefrontRoutes({ db, money }));
-  await app.register(promoCodeAdminRoutes({ db, money }));
+  await app.register(promoCodeAdminRoutes({ db, money, referenceChanged }));
   const promoLimiter = app.createRateLimit({ max: config.promoRateLimitPerMinute, timeWindow: '1 minute' });
   await app.register(estimateRoutes({ db, config, money, promoLimiter, cache }));
   await app.register(placementRoutes({ database: deps.database, config, money, promoLimiter, cache }));

@@ -4,7 +4,7 @@ import { buildApp } from '../src/app.js';
 import { createTokenService } from '../src/auth/tokens.js';
 import { type Database, openDatabase } from '../src/db/client.js';
 import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
-import { bearer, buildTestApp, json, onPostgres, type SignedIn, signInAdmin, TEST_JWT_SECRET, type TestApp } from './helpers.js';
+import { bearer, buildTestApp, json, onPostgres, type SignedIn, signInAdmin, signUp, TEST_JWT_SECRET, type TestApp } from './helpers.js';
 
 // Estimates and placements read variants, tax rates, shipping rates and promo codes through a
 // per-process cache (src/orders/reference-cache.ts). These tests show it caches, and that every
@@ -107,6 +107,33 @@ describe('reference data cache', () => {
     const res = await t.app.inject({ method: 'PATCH', url: `/product/dashboard/api/variants/${variantId}/`, headers: bearer(admin.access), payload: { price: '12.00' } });
     expect(res.statusCode).toBe(200);
     expect((await estimate()).subtotal).toBe('12.00');
+  });
+
+  it('keeps what it holds when an admin request is refused or fails, and clears it when one succeeds', async () => {
+    await changesSettled();
+    expect((await estimate()).subtotal).toBe('12.00');
+    const customer = await signUp(t.app);
+    await exec('alter table product_variants disable trigger product_variants_changed');
+    try {
+      await exec(`update product_variants set price = 1900 where id = ${variantId}`);
+      const refused = [
+        { method: 'POST', url: '/tax/dashboard/api/tax-classes/', payload: { name: 'anonymous' } },
+        { method: 'POST', url: '/shipping/dashboard/api/shipping-methods/', headers: bearer(customer.access), payload: { name: 'x' } },
+        { method: 'PATCH', url: '/product/dashboard/api/variants/999999/', headers: bearer(admin.access), payload: { price: '1.00' } },
+        { method: 'POST', url: '/discount/dashboard/api/promo-codes/', headers: bearer(admin.access), payload: { code: 'BAD', code_type: 'percentage', value: '101' } },
+      ] as const;
+      const statuses = [];
+      for (const request of refused) statuses.push((await t.app.inject(request)).statusCode);
+      expect(statuses).toEqual([401, 403, 404, 422]);
+      expect((await estimate()).subtotal).toBe('12.00');
+      // A successful write to any reference data clears the whole cache before it is answered.
+      const created = await t.app.inject({ method: 'POST', url: '/tax/dashboard/api/tax-classes/', headers: bearer(admin.access), payload: { name: 'RC other' } });
+      expect(created.statusCode).toBe(201);
+      expect((await estimate()).subtotal).toBe('19.00');
+    } finally {
+      await exec('alter table product_variants enable trigger product_variants_changed');
+    }
+    await t.app.inject({ method: 'PATCH', url: `/product/dashboard/api/variants/${variantId}/`, headers: bearer(admin.access), payload: { price: '12.00' } });
   });
 
   it('sees tax, shipping and promo-code changes made with SQL once the database announces them', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
-import { requireAdmin } from '../http/auth.js';
+import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
@@ -21,11 +21,11 @@ export interface CatalogDeps {
 const productNotFound = (id: number) => new DomainError('product_not_found', { detail: `product ${id} not found` });
 
 /** Admin catalog: /product/dashboard/api/ (admins only). */
-export function catalogAdminRoutes(deps: CatalogDeps): FastifyPluginAsyncTypebox {
+export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['catalog (admin)'], security: bearerAuth };
     const base = '/product/dashboard/api';
-    app.addHook('onRequest', requireAdmin);
+    adminReferenceScope(app, deps.referenceChanged);
 
     app.get(`${base}/products/`, {
       schema: {

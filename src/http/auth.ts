@@ -42,3 +42,22 @@ export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new DomainError('unauthorized');
   return request.principal;
 }
+
+/**
+ * The set-up every admin plugin that edits reference data (catalog, tax, shipping, promo codes) shares: admins only,
+ * and once a write has succeeded, `referenceChanged` runs before the answer leaves, so this process's next quote sees
+ * the change (other processes hear of it from the database's change feed). A refused or failed request (401, 404,
+ * 422, …) changed nothing and clears nothing.
+ */
+export function adminReferenceScope(app: FastifyInstance, referenceChanged: () => void): void {
+  app.addHook('onRequest', requireAdmin);
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) referenceChanged();
+    return payload;
+  });
+}
+
+/** What an admin plugin that edits reference data is given: what to call after a successful write. */
+export interface ReferenceWriter {
+  referenceChanged: () => void;
+}

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Page, PageQuery } from '../catalog/catalog.schema.js';
 import type { Db } from '../db/client.js';
-import { requireAdmin } from '../http/auth.js';
+import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { newPromoCodeValues, presentPromoCode, promoCodeValues } from './promo-codes.presenter.js';
@@ -10,11 +10,11 @@ import { createPromoCode, deletePromoCode, findPromoCode, listPromoCodes, update
 import { PromoCode, PromoCodeInput, PromoCodePatch } from './promo-codes.schema.js';
 
 /** Promo codes: /discount/dashboard/api/promo-codes/ (admins only) */
-export function promoCodeAdminRoutes(deps: { db: Db; money: CurrencyFormat }): FastifyPluginAsyncTypebox {
+export function promoCodeAdminRoutes(deps: { db: Db; money: CurrencyFormat } & ReferenceWriter): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['promo codes (admin)'], security: bearerAuth };
     const base = '/discount/dashboard/api/promo-codes';
-    app.addHook('onRequest', requireAdmin);
+    adminReferenceScope(app, deps.referenceChanged);
 
     app.get(`${base}/`, {
       schema: { ...common, summary: 'Promo codes in creation order', querystring: PageQuery, response: { 200: Page(PromoCode), ...problems(401, 403, 422) } },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { normaliseCountry } from '../addresses/address.schema.js';
 import type { Db } from '../db/client.js';
-import { requireAdmin } from '../http/auth.js';
+import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { invalidField } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
@@ -28,11 +28,11 @@ function methodName(name: string): string {
 }
 
 /** Shipping methods and rates: /shipping/dashboard/api/ (admins only) */
-export function shippingAdminRoutes(deps: ShippingDeps): FastifyPluginAsyncTypebox {
+export function shippingAdminRoutes(deps: ShippingDeps & ReferenceWriter): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['shipping (admin)'], security: bearerAuth };
     const base = '/shipping/dashboard/api';
-    app.addHook('onRequest', requireAdmin);
+    adminReferenceScope(app, deps.referenceChanged);
 
     app.get(`${base}/shipping-methods/`, {
       schema: { ...common, summary: 'Every shipping method, inactive ones included', response: { 200: Type.Array(ShippingMethod), ...problems(401, 403) } },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { normaliseCountry } from '../addresses/address.schema.js';
 import type { Db } from '../db/client.js';
-import { requireAdmin } from '../http/auth.js';
+import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { newTaxRateValues, presentTaxClass, presentTaxRate, taxClassName, taxRateValues } from './tax.presenter.js';
@@ -13,11 +13,11 @@ import {
 import { TaxClass, TaxClassInput, TaxClassPatch, TaxRate, TaxRateInput, TaxRatePatch, TaxRateQuery } from './tax.schema.js';
 
 /** Tax classes and tax rates: /tax/dashboard/api/ (admins only) */
-export function taxAdminRoutes(deps: { db: Db; money: CurrencyFormat }): FastifyPluginAsyncTypebox {
+export function taxAdminRoutes(deps: { db: Db; money: CurrencyFormat } & ReferenceWriter): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['tax (admin)'], security: bearerAuth };
     const base = '/tax/dashboard/api';
-    app.addHook('onRequest', requireAdmin);
+    adminReferenceScope(app, deps.referenceChanged);
 
     app.get(`${base}/tax-classes/`, {
       schema: { ...common, summary: 'Every tax class', response: { 200: Type.Array(TaxClass), ...problems(401, 403) } },
