@@ -104,10 +104,7 @@ function byOwner(rows: OwnedCartRow[]): Map<string, CartLineRow[]> {
 
 /** Reads carts in batches of at most this many owners (one statement each). */
 const MAX_CARTS_PER_READ = 64;
-/**
- * Batched reads under way at once. One keeps batches large under load (measured: 2 in flight
- * read about half as many carts per second, each batch half as full).
- */
+/** Batched reads under way at once: one keeps batches full under load (docs/decisions/0004). */
 const READS_IN_FLIGHT = 1;
 
 /**
