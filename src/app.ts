@@ -15,7 +15,7 @@ import type { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuthentication } from './http/auth.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
@@ -56,6 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: 1024 * 1024,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     trustProxy: deps.config.trustProxy,
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
