@@ -16,6 +16,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuthentication } from './http/auth.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
+import { withSafeErrorLogging } from './http/error-log.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
@@ -54,7 +55,7 @@ const INFO_OR_MORE = new Set(['info', 'debug', 'trace']);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: withSafeErrorLogging(deps.logger),
     bodyLimit: 1024 * 1024,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
