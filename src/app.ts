@@ -15,7 +15,8 @@ import type { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuthentication } from './http/auth.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
+import { withSafeErrorLogging } from './http/error-log.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
@@ -54,8 +55,10 @@ const INFO_OR_MORE = new Set(['info', 'debug', 'trace']);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: withSafeErrorLogging(deps.logger),
     bodyLimit: 1024 * 1024,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     trustProxy: deps.config.trustProxy,
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode, errorCodes, type FieldError } from '../shared/errors.js';
 import { MoneyOverflowError } from '../shared/money.js';
@@ -58,7 +61,7 @@ function problemFromFastifyError(error: FastifyError): DomainError | undefined {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new DomainError('unsupported_media_type', { detail: 'send the body as application/json' });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new DomainError('bad_request', { detail: 'the Content-Length header does not match the body' });
+      return new DomainError('invalid_content_length', { detail: 'the Content-Length header does not match the body' });
   }
   if (error instanceof SyntaxError && error.statusCode === 400) {
     return new DomainError('malformed_json', { detail: 'the request body is not valid JSON' });
@@ -80,9 +83,9 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-export function sendProblem(reply: FastifyReply, error: DomainError): FastifyReply {
+function problemDocument(error: DomainError, requestId: string): Record<string, unknown> {
   const { title, status } = errorCodes[error.code];
-  const body: Record<string, unknown> = {
+  return {
     type: `urn:storefront:problem:${error.code}`,
     title,
     status,
@@ -90,10 +93,26 @@ export function sendProblem(reply: FastifyReply, error: DomainError): FastifyRep
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
     ...error.extra,
-    request_id: reply.request.id,
+    request_id: requestId,
   };
+}
+
+/**
+ * Whether body bytes are still to come: answered now, they would be read as the next request on
+ * this connection. inject()'s requests have no `complete`; and a request without a body is only
+ * marked complete after the router ran.
+ */
+function bodyLeftUnread(raw: IncomingMessage): boolean {
+  if (raw.complete !== false) return false;
+  const length = raw.headers['content-length'];
+  return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+export function sendProblem(reply: FastifyReply, error: DomainError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
-  return reply.code(status).type('application/problem+json; charset=utf-8').send(JSON.stringify(body));
+  if (bodyLeftUnread(reply.request.raw)) reply.header('connection', 'close');
+  return reply.code(error.status).type('application/problem+json; charset=utf-8')
+    .send(JSON.stringify(problemDocument(error, reply.request.id)));
 }
 
 function problemForStatus(status: number): ErrorCode {
@@ -130,4 +149,73 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new DomainError('route_not_found', { detail: `no route ${request.method} ${request.url.split('?')[0]}` })),
   );
+}
+
+/** The router's refusals (Fastify `frameworkErrors`), which come before any hook or handler. */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  let problem: DomainError;
+  if (error.code === 'FST_ERR_BAD_URL') {
+    problem = new DomainError('invalid_url_encoding', { detail: 'the URL has a % that does not start a valid escape' });
+  } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    problem = new DomainError('uri_too_long', { detail: 'a path parameter is longer than 100 characters' });
+  } else {
+    request.log.error({ err: error }, 'unhandled error');
+    problem = new DomainError('internal_error', {
+      detail: `an unexpected error occurred; quote request id ${request.id} when reporting it`,
+    });
+  }
+  request.log.info({ method: request.method, status: problem.status, code: problem.code }, 'refused by the router');
+  sendProblem(reply, problem);
+}
+
+/** Errors of Node's HTTP parser (llhttp), by what the client did wrong; any other is malformed_request. */
+const PARSER_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
+  HPE_HEADER_OVERFLOW: { code: 'headers_too_large', detail: 'the request line and headers are larger than allowed' },
+  HPE_INVALID_CONTENT_LENGTH: { code: 'invalid_content_length', detail: 'Content-Length must be a whole number' },
+  HPE_UNEXPECTED_CONTENT_LENGTH: { code: 'invalid_content_length', detail: 'Content-Length must be sent once' },
+  HPE_INVALID_TRANSFER_ENCODING: {
+    code: 'invalid_transfer_encoding',
+    detail: 'Transfer-Encoding must end in chunked and cannot come with Content-Length',
+  },
+  HPE_INVALID_CHUNK_SIZE: { code: 'invalid_chunked_encoding', detail: 'a chunk size of the body is not hexadecimal' },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { code: 'invalid_chunked_encoding', detail: 'the chunk extensions are too large' },
+  HPE_INVALID_EOF_STATE: {
+    code: 'incomplete_request',
+    detail: 'the connection ended before the request was complete (a body shorter than its Content-Length?)',
+  },
+  HPE_INVALID_HEADER_TOKEN: { code: 'invalid_header', detail: 'a header holds a character HTTP does not allow there' },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', detail: 'the request was not received in time' },
+};
+const MALFORMED = { code: 'malformed_request', detail: 'the request is not valid HTTP/1.1' } as const;
+
+/**
+ * The server's `clientError`: the HTTP parser refused the bytes before Fastify saw a request, so
+ * there is no reply object. A complete response goes on the socket, then the socket is closed:
+ * nothing after the bad bytes can be trusted to start a request.
+ */
+export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { code, detail } = PARSER_ERRORS[error.code ?? ''] ?? MALFORMED;
+  const problem = new DomainError(code, { detail });
+  const requestId = randomUUID();
+  this.log.info(
+    { reqId: requestId, status: problem.status, code, parser_error: error.code },
+    'refused by the HTTP parser',
+  );
+  // A response already started on this connection can't be followed by another.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(problemDocument(problem, requestId));
+  const head = [
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}`,
+    'Content-Type: application/problem+json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }

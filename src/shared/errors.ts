@@ -9,6 +9,17 @@ export const errorCodes = {
   bad_request: { status: 400, title: 'Bad request' },
   invalid_cart_token: { status: 400, title: 'Malformed cart token' },
   invalid_signature: { status: 400, title: 'Webhook signature missing or invalid' },
+  // 400, 408, 414, 431: the request could not be read (the HTTP parser or the router refused it)
+  invalid_url_encoding: { status: 400, title: 'Malformed percent-encoding in the URL' },
+  invalid_content_length: { status: 400, title: 'Invalid Content-Length' },
+  invalid_transfer_encoding: { status: 400, title: 'Invalid Transfer-Encoding' },
+  invalid_chunked_encoding: { status: 400, title: 'Malformed chunked body' },
+  incomplete_request: { status: 400, title: 'Request ended before it was complete' },
+  invalid_header: { status: 400, title: 'Invalid header' },
+  malformed_request: { status: 400, title: 'Malformed HTTP request' },
+  request_timeout: { status: 408, title: 'Request not received in time' },
+  uri_too_long: { status: 414, title: 'Path parameter too long' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   // 401
   unauthorized: { status: 401, title: 'Authentication required' },
   invalid_token: { status: 401, title: 'Invalid or expired token' },
