@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../src/auth/auth.service.js';
 import { seedDemoIfEmpty } from '../src/catalog/demo-seed.js';
@@ -13,8 +15,12 @@ import { buildTestApp } from './helpers.js';
 /** The admin README's "Demo store" tells readers to start the service with. */
 const DEMO_ADMIN = { email: 'admin@example.com', password: 'demo admin password' };
 
-const docs = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
-const blocksOf = (file: string) => shellBlocks(file, readFileSync(file, 'utf8'));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const docs = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`),
+];
+const blocksOf = (file: string) => shellBlocks(file, readFileSync(path.join(root, file), 'utf8'));
 const totals = { ran: 0, calls: 0, skipped: [] as ExamplesRun['skipped'] };
 
 /** A fresh `npm start` with ADMIN_EMAIL/ADMIN_PASSWORD: the demo store on a new database, listening. */

@@ -15,6 +15,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 const PRELUDE = [
   'set -euo pipefail',
+  'command -v curl > /dev/null || { echo "the doc examples need curl (apt-get install curl)" >&2; exit 127; }',
   'curl() {',
   '  local call',
   '  call=$(mktemp -d "$DOC_EXAMPLES_CALLS/call.XXXXXXXX")',
