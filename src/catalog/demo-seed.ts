@@ -1,6 +1,11 @@
-import { inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { products, productVariants, taxClasses } from '../db/schema.js';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
+import { products, productVariants, promoCodes, taxClasses } from '../db/schema.js';
+import { createPromoCode } from '../promotions/promo-codes.repository.js';
+import { createShippingMethod, createShippingRate, listShippingMethods } from '../shipping/shipping.repository.js';
+import { createTaxRate, listTaxRates } from '../tax/tax.repository.js';
+
+type DemoTaxClass = 'Standard' | 'Reduced';
 
 interface DemoVariant {
   alias: string;
@@ -18,7 +23,7 @@ interface DemoVariant {
 interface DemoProduct {
   name: string;
   description: string;
-  taxClass: 'Standard' | 'Reduced' | null;
+  taxClass: DemoTaxClass | null;
   variants: DemoVariant[];
 }
 
@@ -52,14 +57,69 @@ export const demoCatalog: DemoProduct[] = [
   },
 ];
 
+/** Rates of the demo's tax classes: two US states, and VAT in Germany and the United Kingdom. */
+export const demoTaxRates: { taxClass: DemoTaxClass; country: string; state: string; rate: string }[] = [
+  { taxClass: 'Standard', country: 'US', state: 'CA', rate: '7.25' },
+  { taxClass: 'Standard', country: 'US', state: 'NY', rate: '4' },
+  { taxClass: 'Standard', country: 'DE', state: '', rate: '19' },
+  { taxClass: 'Standard', country: 'GB', state: '', rate: '20' },
+  { taxClass: 'Reduced', country: 'DE', state: '', rate: '7' },
+];
+
+/** One shipping method; fee = base + per kg × (order kg − the bracket's lower end), in hundredths. */
+export const demoShipping = {
+  name: 'Standard',
+  description: '3 to 5 days',
+  rates: [
+    { country: 'US', weightMinKg: '0', weightMaxKg: '5', base: 490, perKg: 50 },
+    { country: 'US', weightMinKg: '5', weightMaxKg: null, base: 740, perKg: 50 },
+    { country: 'DE', weightMinKg: '0', weightMaxKg: null, base: 590, perKg: 100 },
+    { country: 'GB', weightMinKg: '0', weightMaxKg: null, base: 390, perKg: 100 },
+  ],
+};
+
+/** 10 % off, no limits, so the docs' examples can use it again and again. */
+export const demoPromoCode = { code: 'SAVE10', codeType: 'percentage', value: '10' } as const;
+
 /** Scales a price in hundredths to the store currency's minor units. */
 function demoPrice(hundredths: number, exponent: number): number {
   return exponent >= 2 ? hundredths * 10 ** (exponent - 2) : hundredths;
 }
 
 /**
- * Loads the demo catalog. Idempotent: a demo product whose first variant alias already exists is
- * left alone. Returns how many products were added.
+ * The tax rates, shipping method and promo code the demo's estimates and placements use, through
+ * the same repositories as the admin API. Each part that already exists (a rate for that class and
+ * place, a method of that name, the code) is left alone, also when an admin changed it since.
+ */
+async function seedDemoPricing(tx: Tx, input: { classId: (name: DemoTaxClass) => number | null; exponent: number }) {
+  for (const demo of demoTaxRates) {
+    const taxClassId = input.classId(demo.taxClass);
+    if (taxClassId === null) continue;
+    const rates = await listTaxRates(tx, { taxClassId, country: demo.country });
+    if (rates.some((r) => r.state.toUpperCase() === demo.state.toUpperCase())) continue;
+    await createTaxRate(tx, { taxClassId, country: demo.country, state: demo.state, rate: demo.rate, isActive: true });
+  }
+  const methods = await listShippingMethods(tx);
+  if (!methods.some((m) => m.name.toLowerCase() === demoShipping.name.toLowerCase())) {
+    const { name, description } = demoShipping;
+    const method = await createShippingMethod(tx, { name, description, isActive: true });
+    for (const rate of demoShipping.rates) {
+      await createShippingRate(tx, {
+        shippingMethodId: method.id, country: rate.country, state: '', city: '',
+        weightMinKg: rate.weightMinKg, weightMaxKg: rate.weightMaxKg,
+        baseRate: demoPrice(rate.base, input.exponent), perKgRate: demoPrice(rate.perKg, input.exponent),
+      });
+    }
+  }
+  const [promo] = await tx.select({ id: promoCodes.id }).from(promoCodes)
+    .where(eq(promoCodes.code, demoPromoCode.code));
+  if (!promo) await createPromoCode(tx, { ...demoPromoCode });
+}
+
+/**
+ * Loads the demo store: catalog, tax rates, a shipping method and a promo code. Idempotent: a demo
+ * product whose first variant alias already exists is left alone, and so is pricing data that
+ * exists (see seedDemoPricing). Returns how many products were added.
  */
 export async function seedDemoCatalog(db: Db, exponent: number): Promise<number> {
   return db.transaction(async (tx) => {
@@ -69,7 +129,7 @@ export async function seedDemoCatalog(db: Db, exponent: number): Promise<number>
       await tx.insert(taxClasses).values({ name }).onConflictDoNothing();
     }
     const classes = await tx.select().from(taxClasses).where(inArray(taxClasses.name, ['Standard', 'Reduced']));
-    const classId = (name: string | null) => classes.find((c) => c.name === name)?.id ?? null;
+    const classId = (name: DemoTaxClass | null) => classes.find((c) => c.name === name)?.id ?? null;
     const aliases = demoCatalog.flatMap((p) => p.variants.map((v) => v.alias));
     const existing = new Set((await tx.select({ alias: productVariants.alias }).from(productVariants)
       .where(inArray(productVariants.alias, aliases))).map((r) => r.alias));
@@ -86,6 +146,7 @@ export async function seedDemoCatalog(db: Db, exponent: number): Promise<number>
       })));
       added += 1;
     }
+    await seedDemoPricing(tx, { classId, exponent });
     return added;
   });
 }

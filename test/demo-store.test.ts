@@ -1,0 +1,82 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoCatalog, seedDemoIfEmpty } from '../src/catalog/demo-seed.js';
+import { promoCodes, shippingMethods, shippingRates, taxRates } from '../src/db/schema.js';
+import { bearer, buildTestApp, json, signInAdmin, type TestApp } from './helpers.js';
+
+let t: TestApp;
+
+const CA = {
+  first_name: 'Ada', last_name: 'L', street_address: '1 Main St', city: 'Los Angeles', postal_code: '90001',
+  state: 'CA', country: 'US', email: 'ada@example.com',
+};
+const payload = {
+  variants: [{ alias: 'demo-tshirt-s', quantity: 2 }, { alias: 'demo-mug' }],
+  shipping_address: CA, shipping_method_id: 1, promocode: 'save10',
+};
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  // What `npm start` does on a new embedded store (SEED_DEMO defaults to true there).
+  await seedDemoIfEmpty(t.database.db, 2);
+});
+afterAll(async () => t?.close());
+
+describe('demo store', () => {
+  it('estimates with California tax, the Standard shipping rate and the SAVE10 code', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json(res)).toMatchObject({
+      subtotal: '64.50', discount: '6.45', discount_name: expect.stringContaining('SAVE10'),
+      shipping_name: 'Standard', shipping_fee: '5.26', estimated_tax: '4.21', total: '67.52',
+    });
+  });
+
+  it('places a guest order with the promo code', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/order/storefront/api/create/', payload });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(json(res)).toMatchObject({ status: 'pending', discount: '6.45', total: '67.52' });
+    expect(typeof json(res).order_token).toBe('string');
+  });
+
+  it('lists the Standard method for US, Germany and the UK, and none for Japan', async () => {
+    const methods = async (country: string) => json(await t.app.inject({
+      method: 'GET', url: `/shipping/storefront/api/shipping-methods/?country=${country}`,
+    }));
+    for (const country of ['US', 'DE', 'GB']) {
+      expect(await methods(country)).toEqual([{ id: 1, name: 'Standard', description: '3 to 5 days' }]);
+    }
+    expect(await methods('JP')).toEqual([]);
+  });
+
+  it('shows its tax rates, shipping method and promo code to an admin', async () => {
+    const admin = await signInAdmin(t);
+    const get = async (url: string) => json(await t.app.inject({ method: 'GET', url, headers: bearer(admin.access) }));
+    const rates = await get('/tax/dashboard/api/tax-rates/?country=US');
+    expect(rates.map((r: { state: string; rate: string }) => `${r.state} ${r.rate}`)).toEqual(['CA 7.25', 'NY 4']);
+    const codes = await get('/discount/dashboard/api/promo-codes/');
+    expect(codes.items).toMatchObject([{ code: 'SAVE10', code_type: 'percentage', value: '10' }]);
+  });
+
+  it('adds nothing when seeded again, and then only what was removed, leaving changed values alone', async () => {
+    const db = t.database.db;
+    const count = async () => ({
+      rates: (await db.select().from(taxRates)).length,
+      methods: (await db.select().from(shippingMethods)).length,
+      shippingRates: (await db.select().from(shippingRates)).length,
+      codes: (await db.select().from(promoCodes)).length,
+    });
+    const before = await count();
+    expect(before).toEqual({ rates: 5, methods: 1, shippingRates: 4, codes: 1 });
+    expect(await seedDemoCatalog(db, 2)).toBe(0);
+    expect(await seedDemoIfEmpty(db, 2)).toBe(0);
+    expect(await count()).toEqual(before);
+
+    await db.update(taxRates).set({ rate: '8' }).where(eq(taxRates.state, 'CA'));
+    await db.delete(taxRates).where(eq(taxRates.state, 'NY'));
+    expect(await seedDemoCatalog(db, 2)).toBe(0);
+    expect(await count()).toEqual(before);
+    const us = await db.select().from(taxRates).where(eq(taxRates.country, 'US')).orderBy(taxRates.state);
+    expect(us.map((r) => `${r.state} ${Number(r.rate)}`)).toEqual(['CA 8', 'NY 4']);
+  });
+});
