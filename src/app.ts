@@ -26,6 +26,7 @@ import { estimateRoutes } from './orders/estimate.routes.js';
 import { placementRoutes } from './orders/placement.routes.js';
 import { ReferenceCache } from './orders/reference-cache.js';
 import { orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
+import { orderPageRoutes } from './orders/order-page.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
 import { taxAdminRoutes } from './tax/tax.routes.js';
@@ -150,7 +151,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(placementRoutes({ database: deps.database, config, money, promoLimiter, cache }));
   await app.register(orderRoutes({ db }));
   await app.register(orderAdminRoutes({ db }));
-  const payments = { db, registry: deps.payments, publicBaseUrl: config.publicBaseUrl, log: app.log };
+  await app.register(orderPageRoutes({ db, tokens: deps.tokens }));
+  const payments = {
+    db, registry: deps.payments, publicBaseUrl: config.publicBaseUrl, log: app.log, tokens: deps.tokens,
+  };
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
   await app.register(paymentAdminRoutes(payments));
   // Gateways the service hosts itself (the sandbox) deliver their webhooks through the real route.

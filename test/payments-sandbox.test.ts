@@ -3,12 +3,15 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvents } from '../src/db/schema.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
+import { openAsBrowser } from './browser.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 
 /** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
 const WEBHOOK_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
 const address = { first_name: 'Sam', last_name: 'Sandbox', street_address: '1 Test Way', city: 'Austin', postal_code: '73301', state: 'TX', country: 'US', email: 'sam@example.com' };
 const webhookUrl = '/payment/storefront/api/webhook-view/sandbox/';
+/** The service's own page for an order, where a payer with no storefront return_url lands. */
+const orderPagePath = (alias: string) => `/order/storefront/orders/${alias}/`;
 
 interface PlacedOrder { alias: string; token: string; total: string }
 
@@ -132,19 +135,32 @@ describe('sandbox and cash on delivery (USD store)', () => {
 
       const paid = await s.submit(withDecision(fields, 'pay'));
       expect(paid.statusCode).toBe(303);
-      expect(paid.headers.location).toBe(`${t.config.publicBaseUrl}/order/storefront/api/orders/${order.alias}/`);
+      const returnRoute = `${t.config.publicBaseUrl}/payment/storefront/return/?token=`;
+      expect(String(paid.headers.location).startsWith(returnRoute)).toBe(true);
+      const landing = await openAsBrowser(t, String(paid.headers.location));
+      expect(landing.url.pathname).toBe(orderPagePath(order.alias));
+      expect(landing.page?.statusCode).toBe(200);
+      expect(landing.page?.body).toContain('data-payment-outcome="succeeded"');
       expect((await s.orderOf(order)).payment_status).toBe('paid');
       const [payment] = await s.paymentsOf(order);
       expect(payment).toMatchObject({ id: started.payment_id, plugin_id: 'sandbox', status: 'succeeded', amount: '24.68', amount_captured: '24.68' });
       expectProblem(await s.start('sandbox', order), 409, 'order_already_paid');
     });
 
-    it('returns the payer to the store\'s own return and cancel URLs', async () => {
+    it('returns the payer to the store\'s own return and cancel URLs, with the order and the outcome', async () => {
       const urls = { return_url: 'https://shop.example/thanks?order=1', cancel_url: 'https://shop.example/cart' };
       const declined = await startSandbox(await s.placeOrder('5.00'), urls);
-      expect((await s.submit(withDecision(declined.fields, 'decline'))).headers.location).toBe(urls.cancel_url);
+      const backFrom = async (fields: URLSearchParams, decision: string) => {
+        const sent = await s.submit(withDecision(fields, decision));
+        return (await openAsBrowser(t, String(sent.headers.location))).url.toString();
+      };
+      const declinedAlias = declined.started.order_alias;
+      expect(await backFrom(declined.fields, 'decline'))
+        .toBe(`${urls.cancel_url}?order_alias=${declinedAlias}&payment_status=failed`);
       const paid = await startSandbox(await s.placeOrder('5.00'), urls);
-      expect((await s.submit(withDecision(paid.fields, 'pay'))).headers.location).toBe(urls.return_url);
+      const paidAlias = paid.started.order_alias;
+      expect(await backFrom(paid.fields, 'pay'))
+        .toBe(`${urls.return_url}&order_alias=${paidAlias}&payment_status=succeeded`);
     });
 
     it('declines: the payment fails, the order is failed, and a new start opens a new attempt that can pay', async () => {
@@ -152,7 +168,9 @@ describe('sandbox and cash on delivery (USD store)', () => {
       const first = await startSandbox(order);
       const declined = await s.submit(withDecision(first.fields, 'decline'));
       expect(declined.statusCode).toBe(303);
-      expect(declined.headers.location).toBe(`${t.config.publicBaseUrl}/order/storefront/api/orders/${order.alias}/`);
+      const landing = await openAsBrowser(t, String(declined.headers.location));
+      expect(landing.url.pathname).toBe(orderPagePath(order.alias));
+      expect(landing.page?.body).toContain('data-payment-outcome="failed"');
       expect((await s.orderOf(order)).payment_status).toBe('failed');
       expect((await s.paymentsOf(order))[0]).toMatchObject({ id: first.started.payment_id, status: 'failed' });
 
@@ -323,7 +341,10 @@ describe('sandbox and cash on delivery (USD store)', () => {
       const res = await s.start('cash_on_delivery', order);
       expect(res.statusCode, res.body).toBe(200);
       const started = json(res);
-      expect(started).toMatchObject({ url: `${t.config.publicBaseUrl}/order/storefront/api/orders/${order.alias}/`, amount: '15.00', currency: 'USD' });
+      expect(started).toMatchObject({ amount: '15.00', currency: 'USD' });
+      const landing = await openAsBrowser(t, started.url);
+      expect(landing.url.pathname).toBe(orderPagePath(order.alias));
+      expect(landing.page?.body).toContain('data-payment-outcome="pending"');
       expect((await s.paymentsOf(order))[0]).toMatchObject({ id: started.payment_id, plugin_id: 'cash_on_delivery', status: 'pending' });
       expect((await s.orderOf(order)).payment_status).toBe('pending');
 
@@ -377,7 +398,11 @@ describe.each([
     expect(url.searchParams.get('amount')).toBe(String(minor));
     const page = await s.openCheckout(started.url);
     expect(page.body).toContain(shown);
-    expect((await s.submit(withDecision(formFields(page), 'pay'))).statusCode).toBe(303);
+    const paid = await s.submit(withDecision(formFields(page), 'pay'));
+    expect(paid.statusCode).toBe(303);
+    const landing = await openAsBrowser(t, String(paid.headers.location));
+    expect(landing.page?.statusCode).toBe(200);
+    expect(landing.page?.body).toContain(`<strong>${shown}</strong>`);
     expect((await s.orderOf(order)).payment_status).toBe('paid');
     expect((await s.paymentsOf(order))[0]).toMatchObject({ status: 'succeeded', amount_captured: order.total });
 

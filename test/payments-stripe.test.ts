@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config.js';
 import { paymentEvents, payments } from '../src/db/schema.js';
 import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
+import { openAsBrowser } from './browser.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 import { type StripeStandIn, startStripeStandIn, stripeEvent, stripeSignature } from './stripe-standin.js';
 
@@ -120,6 +121,8 @@ describe('Stripe Checkout in a USD store', () => {
   });
 
   it('opens a Checkout Session for the exact order total and marks the order paid on a signed checkout.session.completed', async () => {
+    // Stripe sends the payer back to the service's return route, which knows the outcome by then.
+    const returnLink = `${t.config.publicBaseUrl}/payment/storefront/return/?token=`;
     const order = await s.guestOrder('12.34', 2);
     expect(order.total).toBe('24.68');
     const res = await s.start(order.alias, { 'x-order-token': order.token });
@@ -135,14 +138,21 @@ describe('Stripe Checkout in a USD store', () => {
     expect(sent?.body).toEqual({
       mode: 'payment',
       line_items: [{ quantity: '1', price_data: { currency: 'usd', unit_amount: '2468', product_data: { name: `Order ${order.alias}` } } }],
-      success_url: `${t.config.publicBaseUrl}/order/storefront/api/orders/${order.alias}/`,
-      cancel_url: `${t.config.publicBaseUrl}/order/storefront/api/orders/${order.alias}/`,
+      success_url: expect.stringContaining(returnLink),
+      cancel_url: expect.stringContaining(returnLink),
       client_reference_id: reference,
       metadata: { payment_reference: reference, order_alias: order.alias },
       payment_intent_data: { metadata: { payment_reference: reference, order_alias: order.alias } },
       customer_email: 'gus@example.com',
     });
     expect((await s.order(order.alias, order.token)).payment_status).toBe('pending');
+    // Back before Stripe's webhook: the order page says the payment is being confirmed.
+    const outcomeAt = async (url: unknown) => {
+      const { page } = await openAsBrowser(t, String(url));
+      return /data-payment-outcome="(\w+)"/.exec(page?.body ?? '')?.[1];
+    };
+    expect(await outcomeAt(sent?.body.success_url)).toBe('pending');
+    expect(await outcomeAt(sent?.body.cancel_url)).toBe('cancelled');
 
     const sessionId = started.url.split('/').pop();
     const session = standin.completeSession(sessionId);
@@ -155,6 +165,7 @@ describe('Stripe Checkout in a USD store', () => {
       id: started.payment_id, plugin_id: 'stripe', status: 'succeeded', amount: '24.68', amount_captured: '24.68', amount_refunded: '0.00', currency: 'USD',
     })]);
     expect((await s.paymentRow(started.payment_id))?.gatewayPaymentRef).toBe(session.payment_intent);
+    expect(await outcomeAt(sent?.body.success_url)).toBe('succeeded');
   });
 
   it('refuses a forged, missing, tampered or stale signature with 400 and changes nothing', async () => {

@@ -29,7 +29,25 @@ export interface TokenService {
   signRefresh(claims: RefreshClaims): Promise<string>;
   verifyAccess(token: string): Promise<Principal>;
   verifyRefresh(token: string): Promise<RefreshClaims>;
+  /** A short-lived link token: what it opens (`subject`), for one purpose only. */
+  signLink(link: LinkClaims & { ttlSeconds: number }): Promise<string>;
+  verifyLink(token: string, purpose: string): Promise<LinkCheck>;
 }
+
+export interface LinkClaims {
+  /** What the link is for, e.g. "order-page": a token made for one purpose is refused for another. */
+  purpose: string;
+  subject: string;
+  /** Further string claims the link carries, all covered by the signature. */
+  claims?: Record<string, string>;
+}
+
+/** A link's check as a value: an expired link and a forged one get different answers. */
+export type LinkCheck =
+  | { ok: true; subject: string; claims: Record<string, unknown> }
+  | { ok: false; reason: 'expired' | 'invalid' };
+
+const linkAudience = (purpose: string) => `storefront:link:${purpose}`;
 
 function invalidToken(): DomainError {
   return new DomainError('invalid_token', { detail: 'the token is invalid, expired or of the wrong kind' });
@@ -98,6 +116,30 @@ export function createTokenService(secret: string): TokenService {
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
       verified.set(token, { principal, expiresAt: (payload.exp ?? 0) * 1000 });
       return principal;
+    },
+
+    signLink: async ({ purpose, subject: sub, claims, ttlSeconds }) =>
+      new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setAudience(linkAudience(purpose))
+        .setSubject(sub)
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSeconds}s`)
+        .sign(await key),
+
+    async verifyLink(token, purpose) {
+      try {
+        // jose checks the signature before the claims: a forged token never reads as merely expired.
+        const options = { issuer: ISSUER, audience: linkAudience(purpose), algorithms: ['HS256'] };
+        const { payload } = await jwtVerify(token, await key, options);
+        if (typeof payload.sub !== 'string') return { ok: false, reason: 'invalid' };
+        return { ok: true, subject: payload.sub, claims: payload };
+      } catch (err) {
+        if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
+        if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return { ok: false, reason: 'invalid' };
+        throw err;
+      }
     },
 
     async verifyRefresh(token) {

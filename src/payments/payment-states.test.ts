@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { paymentStatesList } from '../db/schema.js';
-import { applyPaymentEvent, orderPaymentStatus, type PaymentEventInput, type PaymentFigures, paymentTransitions } from './payment-states.js';
+import {
+  applyPaymentEvent, orderPaymentStatus, type PaymentEventInput, type PaymentFigures, paymentOutcome, paymentTransitions,
+} from './payment-states.js';
 
 const fresh = (amount: number): PaymentFigures => ({ state: 'pending', amount, captured: 0, refunded: 0 });
 const replay = (amount: number, events: PaymentEventInput[]) => events.reduce((p, e) => applyPaymentEvent(p, e).next, fresh(amount));
@@ -79,5 +81,15 @@ describe('order payment status', () => {
     [[{ ...fresh(100), state: 'failed' as const }, paid(100)], 'paid'],
   ])('%j of an order of 100 is %s', (attempts, status) => {
     expect(orderPaymentStatus(100, attempts as PaymentFigures[])).toBe(status);
+  });
+});
+
+describe('the outcome a returning payer is told', () => {
+  it.each([
+    ['succeeded', 'return', 'succeeded'], ['refunded', 'return', 'succeeded'], ['failed', 'cancel', 'failed'],
+    ['expired', 'return', 'cancelled'], ['pending', 'return', 'pending'], ['pending', 'cancel', 'cancelled'],
+    ['succeeded', 'cancel', 'succeeded'],
+  ] as const)('%s, back through the %s link: %s', (state, end, outcome) => {
+    expect(paymentOutcome(state, end)).toBe(outcome);
   });
 });

@@ -80,3 +80,29 @@ export function orderPaymentStatus(total: number, attempts: readonly PaymentFigu
   if (attempts.length > 0) return 'failed';
   return 'unpaid';
 }
+
+/** Which of its two links a gateway sent the payer back through: done, or gave up. */
+export type ReturnEnd = 'return' | 'cancel';
+
+/** What a payer coming back from a gateway (and the storefront they land on) is told. */
+export type PaymentOutcome = 'succeeded' | 'failed' | 'pending' | 'cancelled';
+
+/**
+ * The attempt's outcome as the payer sees it. Money taken counts as succeeded even if refunded
+ * since; an attempt still pending is cancelled when the payer left through the cancel link, and
+ * pending otherwise (a gateway's webhook may reach the store after its payer does).
+ */
+export function paymentOutcome(state: PaymentState, end: ReturnEnd): PaymentOutcome {
+  switch (state) {
+    case 'succeeded':
+    case 'partially_refunded':
+    case 'refunded':
+      return 'succeeded';
+    case 'failed':
+      return 'failed';
+    case 'expired':
+      return 'cancelled';
+    case 'pending':
+      return end === 'cancel' ? 'cancelled' : 'pending';
+  }
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Principal } from '../auth/tokens.js';
+import type { Principal, TokenService } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import { payments } from '../db/schema.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
@@ -8,6 +8,7 @@ import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
 import { GatewayError, type Money, type WebhookEvent, type WebhookEventKind, WebhookSignatureError } from './payment-plugin.js';
+import { returnLinks } from './payment-return.js';
 import { applyPaymentEvent } from './payment-states.js';
 import {
   figuresOf, findPaymentForEvent, lockOrderById, lockPayment, markEvent, type PaymentRow, paymentsOfOrder, pendingEventsFor,
@@ -20,6 +21,8 @@ export interface PaymentsDeps {
   registry: PaymentRegistry;
   publicBaseUrl: string;
   log: FastifyBaseLogger;
+  /** Signs the short-lived links a payer comes back through. */
+  tokens: TokenService;
 }
 
 /** An attempt whose gateway call has not come back may be this old before another replaces it. */
@@ -57,8 +60,6 @@ export async function startPayment(deps: PaymentsDeps, input: {
 }): Promise<StartedPayment> {
   const plugin = pluginOr404(deps, input.pluginId);
   const visible = await findVisibleOrder(deps.db, input.orderAlias, input.caller);
-  const returnUrl = input.returnUrl ?? `${deps.publicBaseUrl}/order/storefront/api/orders/${visible.alias}/`;
-  const cancelUrl = input.cancelUrl ?? returnUrl;
 
   const opened = await deps.db.transaction(async (tx) => {
     const order = await lockOrderById(tx, visible.id);
@@ -76,7 +77,7 @@ export async function startPayment(deps: PaymentsDeps, input: {
     if (open) await savePaymentFigures(tx, open.id, { ...figuresOf(open), state: 'expired' });
     const [payment] = await tx.insert(payments).values({
       reference: `pay_${randomBytes(16).toString('hex')}`, orderId: order.id, pluginId: plugin.id, amount: unpaid,
-      currency: order.currency, returnUrl, cancelUrl,
+      currency: order.currency, returnUrl: input.returnUrl ?? null, cancelUrl: input.cancelUrl ?? null,
     }).returning();
     if (!payment) throw new Error('insert returned no payment');
     await refreshOrderPaymentStatus(tx, order);
@@ -85,6 +86,9 @@ export async function startPayment(deps: PaymentsDeps, input: {
   if (opened.reused) return present(opened.payment, visible.alias);
 
   const { payment } = opened;
+  // The gateway returns the payer to this service, which then knows the outcome to pass on; the
+  // attempt keeps the storefront's own URLs (none: the service's order page).
+  const { returnUrl, cancelUrl } = await returnLinks(deps, payment.reference);
   let started;
   try {
     started = await plugin.gateway.start({

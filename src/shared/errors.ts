@@ -40,6 +40,7 @@ export const errorCodes = {
   order_not_found: { status: 404, title: 'Order not found' },
   payment_plugin_not_found: { status: 404, title: 'Payment plugin not found' },
   payment_not_found: { status: 404, title: 'Payment not found' },
+  order_link_invalid: { status: 404, title: 'Order link not valid' },
   route_not_found: { status: 404, title: 'No such route' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
@@ -54,6 +55,8 @@ export const errorCodes = {
   order_already_paid: { status: 409, title: 'Order already paid' },
   order_not_payable: { status: 409, title: 'Order cannot be paid' },
   payment_in_progress: { status: 409, title: 'A payment start for this order is in progress' },
+  // 410
+  order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },

@@ -1,25 +1,11 @@
+import { escapeHtml, htmlDocument } from '../../../http/html.js';
 import { formatMinor } from '../../../shared/money.js';
 import type { CheckoutParams } from './signing.js';
 
-/**
- * The sandbox's pages: plain HTML with an inline style and nothing else (no script, no external
- * asset), every interpolated value escaped.
- */
+/** The sandbox's pages: the checkout (Pay or Decline) and its error page. */
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
-
-/** What the pages are sent with: no framing (the Pay button can't be clickjacked), nothing loaded. */
-export const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': 'default-src \'none\'; style-src \'unsafe-inline\'; frame-ancestors \'none\'; base-uri \'none\'',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-} as const;
+// Shared with the service's other pages, so the escaping and the page headers have one home.
+export { escapeHtml, PAGE_HEADERS } from '../../../http/html.js';
 
 const STYLE = `
   body { font: 16px/1.5 system-ui, sans-serif; background: #f4f4f5; color: #18181b; margin: 0; }
@@ -34,24 +20,7 @@ const STYLE = `
   button.pay { background: #16a34a; border-color: #16a34a; color: #fff; font-weight: 600; }
   .error { color: #b91c1c; }`;
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
-}
+const layout = (title: string, body: string): string => htmlDocument({ title, style: STYLE, body });
 
 /** "24.68 USD", "2335 JPY", "2348.600 KWD": exactly the currency's precision. */
 export function displayAmount(params: Pick<CheckoutParams, 'amountMinor' | 'exponent' | 'currency'>): string {

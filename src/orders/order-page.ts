@@ -1,0 +1,89 @@
+import type { AddressSnapshot } from '../db/schema.js';
+import { escapeHtml, htmlDocument } from '../http/html.js';
+import type { PaymentOutcome } from '../payments/payment-states.js';
+import { currencyFormat } from '../shared/money.js';
+import type { OrderLineRow, OrderRow } from './orders.repository.js';
+
+/**
+ * An order as a plain page a browser shows without JavaScript: what was bought, what it cost
+ * (each amount at its currency's exact precision, with the currency's code), where it goes, and
+ * how the payment went. Every value from the database is escaped.
+ */
+
+const STYLE = `
+  body { font: 16px/1.5 system-ui, sans-serif; background: #f4f4f5; color: #18181b; margin: 0; }
+  main { max-width: 40rem; margin: 2rem auto; background: #fff; border-radius: .5rem; padding: 1.5rem; }
+  h1 { font-size: 1.25rem; margin: 0 0 .25rem; } h2 { font-size: 1rem; margin: 1.5rem 0 .5rem; }
+  .note { color: #71717a; font-size: .875rem; margin: 0; word-break: break-all; }
+  .outcome { padding: .75rem 1rem; border-radius: .375rem; margin: 1rem 0; font-weight: 600; }
+  .succeeded { background: #dcfce7; } .failed, .cancelled { background: #fee2e2; } .pending { background: #fef9c3; }
+  table { width: 100%; border-collapse: collapse; } th, td { padding: .25rem .5rem .25rem 0; text-align: left; }
+  td.num, th.num { text-align: right; } tbody tr { border-top: 1px solid #e4e4e7; }
+  dl { display: grid; grid-template-columns: auto 1fr; gap: .25rem 1rem; margin: 0; }
+  dt { color: #71717a; } dd { margin: 0; } address { font-style: normal; }`;
+
+const OUTCOME_TEXT: Record<PaymentOutcome, string> = {
+  succeeded: 'Payment received. Thank you!',
+  failed: 'The payment did not go through. You can try again from the store.',
+  pending: 'Your payment is being confirmed. This page shows the latest when you reload it.',
+  cancelled: 'The payment was cancelled. You can try again from the store.',
+};
+
+export interface OrderPageInput {
+  order: OrderRow;
+  lines: OrderLineRow[];
+  /** How the attempt the payer came back from went, if they came back from one. */
+  outcome?: PaymentOutcome;
+}
+
+const words = (value: string) => value.replace(/_/g, ' ');
+
+function addressHtml(address: AddressSnapshot): string {
+  const name = `${address.first_name} ${address.last_name}`.trim();
+  const place = [address.postal_code, address.city].filter((s) => s).join(' ');
+  const region = [address.state, address.country].filter((s) => s).join(', ');
+  return [name, address.street_address, place, region].filter((s) => s).map((s) => escapeHtml(s)).join('<br>');
+}
+
+export function renderOrderPage({ order, lines, outcome }: OrderPageInput): string {
+  const money = currencyFormat(order.currency);
+  const amount = (minor: number) => escapeHtml(`${money.format(minor)} ${order.currency}`);
+  const rows = lines.map((l) => `<tr><td>${escapeHtml(l.name)}</td><td class="num">${l.quantity}</td>`
+    + `<td class="num">${amount(l.unitPrice)}</td><td class="num">${amount(l.total)}</td></tr>`).join('\n');
+  const totals: [string, string][] = [['Subtotal', amount(order.subtotal)]];
+  const named = (label: string, name: string | null) => (name ? `${label} (${escapeHtml(name)})` : label);
+  if (order.discount > 0) totals.push([named('Discount', order.discountName), `−${amount(order.discount)}`]);
+  if (order.shippingName !== null || order.shippingFee > 0) {
+    totals.push([named('Shipping', order.shippingName), amount(order.shippingFee)]);
+  }
+  totals.push(['Tax', amount(order.estimatedTax)]);
+  totals.push(['<strong>Total</strong>', `<strong>${amount(order.total)}</strong>`]);
+  const address = order.shippingAddress as AddressSnapshot | null;
+  const banner = outcome
+    ? `<p class="outcome ${outcome}" data-payment-outcome="${outcome}">${escapeHtml(OUTCOME_TEXT[outcome])}</p>`
+    : '';
+
+  const body = `<h1>Order ${escapeHtml(order.alias)}</h1>
+<p class="note">Placed ${escapeHtml(order.createdAt.toISOString().slice(0, 10))}</p>
+${banner}
+<dl>
+<dt>Status</dt><dd data-order-status="${escapeHtml(order.status)}">${escapeHtml(words(order.status))}</dd>
+<dt>Payment</dt>
+<dd data-payment-status="${escapeHtml(order.paymentStatus)}">${escapeHtml(words(order.paymentStatus))}</dd>
+</dl>
+<h2>Items</h2>
+<table>
+<thead><tr><th>Item</th><th class="num">Qty</th><th class="num">Price</th><th class="num">Total</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+<h2>Totals</h2>
+<dl>
+${totals.map(([label, value]) => `<dt>${label}</dt><dd>${value}</dd>`).join('\n')}
+</dl>
+${address ? `<h2>Shipping to</h2>\n<address>${addressHtml(address)}</address>` : ''}
+<p class="note">The link to this page works for a short while only; your order number is
+${escapeHtml(order.alias)}.</p>`;
+  return htmlDocument({ title: `Order ${order.alias}`, style: STYLE, body });
+}
