@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../db/client.js';
+import { isBuyable } from '../catalog/availability.js';
 import { Batcher } from '../shared/batcher.js';
 import { cartItems, carts, products, productVariants } from '../db/schema.js';
 
@@ -55,17 +56,25 @@ const lineColumns = {
   allowBackorder: productVariants.allowBackorder,
   stock: productVariants.stock,
   purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
-  buyable: sql<boolean>`(${productVariants.archivedAt} is null and ${products.archivedAt} is null)`,
+  archivedAt: productVariants.archivedAt,
+  productArchivedAt: products.archivedAt,
 };
+
+/** A row read with its archive timestamps, with whether it can be bought instead. */
+function withBuyable<R extends { archivedAt: Date | string | null; productArchivedAt: Date | string | null }>(row: R) {
+  const { archivedAt, productArchivedAt, ...rest } = row;
+  return { ...rest, buyable: isBuyable({ archivedAt, productArchivedAt }) };
+}
 const lineOrder = [asc(cartItems.createdAt), asc(cartItems.variantId)];
 
 /** Every line of a cart with what is needed to price and check it, in the order added. */
-export function cartLines(db: Db | Tx, cartId: number): Promise<CartLineRow[]> {
-  return db.select(lineColumns).from(cartItems)
+export async function cartLines(db: Db | Tx, cartId: number): Promise<CartLineRow[]> {
+  const rows = await db.select(lineColumns).from(cartItems)
     .innerJoin(productVariants, eq(productVariants.id, cartItems.variantId))
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(cartItems.cartId, cartId))
     .orderBy(...lineOrder);
+  return rows.map(withBuyable);
 }
 
 /**
@@ -76,14 +85,15 @@ interface OwnedCartRow {
   owner: string;
   lines: [
     variantId: number, quantity: number, alias: string, name: string, productName: string, sku: string | null,
-    price: string, trackInventory: boolean, allowBackorder: boolean, stock: number, purchaseLimitPerOrder: number | null, buyable: boolean,
+    price: string, trackInventory: boolean, allowBackorder: boolean, stock: number, purchaseLimitPerOrder: number | null,
+    archivedAt: string | null, productArchivedAt: string | null,
   ][];
 }
 
 const ownedCarts = (ownerColumn: string, condition: string) => `
   select ${ownerColumn}::text as owner,
     coalesce(json_agg(json_build_array(i.variant_id, i.quantity, v.alias, v.name, p.name, v.sku, v.price::text,
-        v.track_inventory, v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at is null and p.archived_at is null)
+        v.track_inventory, v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at, p.archived_at)
       order by i.created_at, i.variant_id) filter (where i.variant_id is not null), '[]') as lines
   from carts c
   left join cart_items i on i.cart_id = c.id
@@ -97,8 +107,9 @@ const cartsByTokens = { name: 'carts_by_tokens', text: ownedCarts('c.token_hash'
 /** Owner to lines; owners with no cart are missing. */
 function byOwner(rows: OwnedCartRow[]): Map<string, CartLineRow[]> {
   return new Map(rows.map((r) => [r.owner, r.lines.map(([variantId, quantity, alias, name, productName, sku, price, trackInventory,
-    allowBackorder, stock, purchaseLimitPerOrder, buyable]) => ({
-    variantId, quantity, alias, name, productName, sku, price: Number(price), trackInventory, allowBackorder, stock, purchaseLimitPerOrder, buyable,
+    allowBackorder, stock, purchaseLimitPerOrder, archivedAt, productArchivedAt]) => ({
+    variantId, quantity, alias, name, productName, sku, price: Number(price), trackInventory, allowBackorder, stock, purchaseLimitPerOrder,
+    buyable: isBuyable({ archivedAt, productArchivedAt }),
   }))]));
 }
 
@@ -167,15 +178,16 @@ export interface BuyableVariant {
 }
 
 export async function findVariantForCart(db: Db | Tx, variantId: number): Promise<BuyableVariant | undefined> {
-  const [row] = await db.select({
+  const rows = await db.select({
     id: productVariants.id,
     trackInventory: productVariants.trackInventory,
     allowBackorder: productVariants.allowBackorder,
     stock: productVariants.stock,
     purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
-    buyable: sql<boolean>`(${productVariants.archivedAt} is null and ${products.archivedAt} is null)`,
+    archivedAt: productVariants.archivedAt,
+    productArchivedAt: products.archivedAt,
   }).from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(productVariants.id, variantId));
-  return row;
+  return rows.map(withBuyable)[0];
 }

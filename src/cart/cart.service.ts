@@ -1,3 +1,4 @@
+import { canSupply, sellableUnits } from '../catalog/availability.js';
 import type { Db, Tx } from '../db/client.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
@@ -28,14 +29,8 @@ export interface CartResult {
   token: string | undefined;
 }
 
-/** Units of a variant the store can sell now; null when stock does not limit it. */
-export function sellableStock(v: Pick<BuyableVariant, 'trackInventory' | 'allowBackorder' | 'stock'>): number | null {
-  return v.trackInventory && !v.allowBackorder ? v.stock : null;
-}
-
 export function lineIsAvailable(line: CartLineRow): boolean {
-  const stock = sellableStock(line);
-  return line.buyable && (stock === null || stock >= line.quantity);
+  return line.buyable && canSupply(line, line.quantity);
 }
 
 function checkLineQuantity(variant: BuyableVariant, quantity: number, limits: CartLimits): void {
@@ -51,8 +46,8 @@ function checkLineQuantity(variant: BuyableVariant, quantity: number, limits: Ca
       extra: { product_variant_id: variant.id, limit: variant.purchaseLimitPerOrder },
     });
   }
-  const stock = sellableStock(variant);
-  if (stock !== null && quantity > stock) {
+  const stock = sellableUnits(variant);
+  if (stock !== null && !canSupply(variant, quantity)) {
     throw new DomainError('insufficient_stock', {
       detail: `only ${stock} of variant ${variant.id} available; the line would need ${quantity}`,
       extra: { product_variant_id: variant.id, available: stock },
@@ -159,7 +154,7 @@ export function mergeGuestCart(deps: CartDeps, input: { userId: number; token: s
     for (const line of guestLines) {
       const existing = held.get(line.variantId);
       if (existing === undefined && lines >= deps.limits.maxCartLines) continue;
-      const caps = [deps.limits.maxLineQuantity, line.purchaseLimitPerOrder, sellableStock(line)].filter((c): c is number => c !== null);
+      const caps = [deps.limits.maxLineQuantity, line.purchaseLimitPerOrder, sellableUnits(line)].filter((c): c is number => c !== null);
       const quantity = Math.min((existing ?? 0) + line.quantity, ...caps);
       if (quantity <= 0) continue;
       if (existing === undefined) lines += 1;

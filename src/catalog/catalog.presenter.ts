@@ -1,3 +1,4 @@
+import { sellableUnits } from './availability.js';
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
 import { DomainError } from '../shared/errors.js';
@@ -76,13 +77,8 @@ export function presentAdminProduct(p: ProductWithVariants, format: CurrencyForm
   };
 }
 
-/** How many units can be bought now; null when there is no limit from stock. */
-export function quantityAvailable(v: Pick<VariantRow, 'trackInventory' | 'allowBackorder' | 'stock'>): number | null {
-  return v.trackInventory && !v.allowBackorder ? v.stock : null;
-}
-
 export function presentStorefrontVariant(v: VariantRow, format: CurrencyFormat) {
-  const available = quantityAvailable(v);
+  const available = sellableUnits(v);
   return {
     id: v.id, alias: v.alias, name: v.name, sku: v.sku, price: format.format(v.price),
     compare_at_price: money(format, v.compareAtPrice), weight_grams: weight(v.weightGrams),

@@ -29,9 +29,21 @@ export interface Database {
    * Runs one parameterised statement outside any transaction (it is its own), prepared once per
    * connection under `name` on PostgreSQL: for hot statements that do their work in one round trip.
    */
-  run<R>(statement: { name: string; text: string }, values: unknown[]): Promise<R[]>;
+  run<R>(statement: Statement, values: unknown[]): Promise<R[]>;
+  /**
+   * Runs `work` in one transaction on one connection, its statements prepared once per connection under their
+   * names on PostgreSQL; commits when `work` resolves, rolls back when it throws.
+   */
+  transaction<T>(work: (run: RunStatement) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** A statement with a fixed text, prepared under `name` (PostgreSQL). */
+export interface Statement {
+  name: string;
+  text: string;
+}
+export type RunStatement = <R>(statement: Statement, values: unknown[]) => Promise<R[]>;
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number }
@@ -78,6 +90,8 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
     kind: 'pglite',
     changes,
     run: async <R>(statement: { text: string }, values: unknown[]) => (await client.query<R>(statement.text, values)).rows,
+    transaction: (work) => client.transaction((tx) =>
+      work(async <R>(statement: Statement, values: unknown[]) => (await tx.query<R>(statement.text, values)).rows)),
     ping: async () => {
       await client.query('select 1');
     },
@@ -118,6 +132,25 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     changes,
     run: async <R>(statement: { name: string; text: string }, values: unknown[]) =>
       (await pool.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows,
+    transaction: async (work) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('begin');
+        const result = await work(async <R>(statement: Statement, values: unknown[]) =>
+          (await client.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows);
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        // A connection that cannot even roll back is dropped rather than handed to the next caller.
+        await client.query('rollback').catch((e: unknown) => {
+          broken = e instanceof Error ? e : new Error(String(e));
+        });
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
     ping: async () => {
       await db.execute(sql`select 1`);
     },

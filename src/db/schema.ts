@@ -60,6 +60,11 @@ export const products = pgTable('products', {
   taxClassId: integer('tax_class_id').references(() => taxClasses.id, { onDelete: 'set null' }),
   /** Archived products stay for order history but can't be seen or bought on the storefront. */
   archivedAt: timestamp('archived_at', { withTimezone: true }),
+  /**
+   * Raised by a trigger (migration 0011) whenever a column a quote reads from this row changes: a
+   * placement compares it with the version it was priced at instead of comparing each column.
+   */
+  pricingVersion: integer('pricing_version').notNull().default(0),
   ...timestamps,
 }, (t) => [
   // Storefront listing walks active products in id order (keyset pagination).
@@ -85,6 +90,8 @@ export const productVariants = pgTable('product_variants', {
   allowBackorder: boolean('allow_backorder').notNull().default(false),
   purchaseLimitPerOrder: integer('purchase_limit_per_order'),
   archivedAt: timestamp('archived_at', { withTimezone: true }),
+  /** Raised by a trigger (migration 0011) whenever a column a quote reads from this row changes. */
+  pricingVersion: integer('pricing_version').notNull().default(0),
   ...timestamps,
 }, (t) => [
   index('product_variants_product_idx').on(t.productId, t.id),

@@ -1,5 +1,8 @@
 import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { isBuyable } from '../catalog/availability.js';
 import type { Db, Tx } from '../db/client.js';
+import type { PromoCodeRecord } from '../pricing/promo-code.eligibility.js';
+import type { CurrencyFormat } from '../shared/money.js';
 import {
   addresses, orders, products, productVariants, promoCodeRedemptions, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates,
 } from '../db/schema.js';
@@ -21,6 +24,9 @@ export interface OrderableVariant {
   buyable: boolean;
   taxClassId: number | null;
   taxClassName: string | null;
+  /** The variant's and its product's pricing versions: a placement is written only if both still hold. */
+  pricingVersion: number;
+  productPricingVersion: number;
 }
 
 function variantsQuery(db: Conn) {
@@ -29,8 +35,9 @@ function variantsQuery(db: Conn) {
     productId: products.id, productName: products.name, price: productVariants.price, weightGrams: productVariants.weightGrams,
     trackInventory: productVariants.trackInventory, allowBackorder: productVariants.allowBackorder,
     purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
-    variantArchivedAt: productVariants.archivedAt, productArchivedAt: products.archivedAt,
+    archivedAt: productVariants.archivedAt, productArchivedAt: products.archivedAt,
     taxClassId: taxClasses.id, taxClassName: taxClasses.name,
+    pricingVersion: productVariants.pricingVersion, productPricingVersion: products.pricingVersion,
   }).from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .leftJoin(taxClasses, eq(taxClasses.id, products.taxClassId));
@@ -39,8 +46,8 @@ function variantsQuery(db: Conn) {
 type VariantQueryRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['where']>>[number];
 
 function toVariantMap(rows: VariantQueryRow[]): Map<string, OrderableVariant> {
-  return new Map(rows.map(({ variantArchivedAt, productArchivedAt, ...row }) =>
-    [row.alias, { ...row, buyable: variantArchivedAt === null && productArchivedAt === null }]));
+  return new Map(rows.map(({ archivedAt, productArchivedAt, ...row }) =>
+    [row.alias, { ...row, buyable: isBuyable({ archivedAt, productArchivedAt }) }]));
 }
 
 export type TaxRateRow = { id: number; taxClassId: number; country: string; state: string; rate: string; isActive: boolean };
@@ -49,6 +56,17 @@ export interface ShippingRateRow {
   id: number; country: string; state: string; city: string; weightMinKg: string; weightMaxKg: string | null; baseRateMinor: number; perKgRateMinor: number;
 }
 export type PromoCodeRow = typeof promoCodes.$inferSelect;
+
+/** A stored code as the promo rules (pricing/promo-code.eligibility.ts) read it, for the quote and placement alike. */
+export function promoCodeRecord(row: PromoCodeRow, money: CurrencyFormat): PromoCodeRecord {
+  return {
+    code: row.code, codeType: row.codeType, isActive: row.isActive, startsAt: row.startsAt, expiresAt: row.expiresAt,
+    // Fixed values are stored in minor units; the pricing module reads them as money strings.
+    value: row.codeType === 'fixed' ? money.format(Number(row.value)) : row.value,
+    minPurchaseMinor: row.minPurchaseAmount, redemptionLimit: row.redemptionLimit, usageLimitPerCustomer: row.usageLimitPerCustomer,
+    specificCustomerIds: row.specificCustomers, applicableProductIds: row.applicableProducts, newCustomersOnly: row.newCustomersOnly,
+  };
+}
 
 /**
  * The reference data a quote reads. Implemented on a connection (`directQuoteReads`), with

@@ -14,7 +14,9 @@ import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
 import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
-import { defaultAddress, hasPreviousOrders, type OrderableVariant, type QuoteReads, redemptionsBy } from './order-quote.repository.js';
+import {
+  defaultAddress, hasPreviousOrders, type OrderableVariant, promoCodeRecord, type QuoteReads, redemptionsBy,
+} from './order-quote.repository.js';
 
 export interface QuoteDeps {
   config: Config;
@@ -208,13 +210,7 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
   } else if (payload.promocode !== undefined) {
     const row = await (early.promo ?? reads.promoByCode(normalisePromoCode(payload.promocode)));
     if (!row) throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(payload.promocode)}` });
-    const record = {
-      code: row.code, codeType: row.codeType, isActive: row.isActive, startsAt: row.startsAt, expiresAt: row.expiresAt,
-      // Fixed values are stored in minor units; the pricing module reads them as money strings.
-      value: row.codeType === 'fixed' ? money.format(Number(row.value)) : row.value,
-      minPurchaseMinor: row.minPurchaseAmount, redemptionLimit: row.redemptionLimit, usageLimitPerCustomer: row.usageLimitPerCustomer,
-      specificCustomerIds: row.specificCustomers, applicableProductIds: row.applicableProducts, newCustomersOnly: row.newCustomersOnly,
-    };
+    const record = promoCodeRecord(row, money);
     // Only the rules this code has need their counts.
     const [total, byCustomer, previous] = await Promise.all([
       row.redemptionLimit !== null ? reads.timesUsed(row.id) : row.timesUsed,

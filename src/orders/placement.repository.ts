@@ -1,206 +1,426 @@
-import type { Database } from '../db/client.js';
+import { getTableColumns, type Table } from 'drizzle-orm';
+import type { Database, RunStatement } from '../db/client.js';
 import { pgError } from '../db/errors.js';
-import type { AddressSnapshot } from '../db/schema.js';
-import type { PromoCodeRule } from '../pricing/promo-code.eligibility.js';
+import { orderLines, orders, promoCodes } from '../db/schema.js';
+import type { PromoCodeRecord } from '../pricing/promo-code.eligibility.js';
 import { Batcher } from '../shared/batcher.js';
-import type { StoredResponse } from './idempotency.js';
-import type { OrderableVariant } from './order-quote.repository.js';
+import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from './idempotency.js';
+import type { PromoCodeRow } from './order-quote.repository.js';
+import {
+  type Decision, decideBatch, type IdempotencyClaim, keyId, type KeyState, type LockedState, type LockedVariant,
+  type PlacementToDecide,
+} from './placement.decide.js';
 
-/** The order row, keyed by column name (amounts in minor units). */
-export interface OrderRow {
-  alias: string;
-  user_id: number | null;
-  /** null for a signed-in customer: the function fills in the user's email. */
-  email: string | null;
-  order_token_hash: string | null;
-  placed_by: number | null;
-  payment_status: 'unpaid' | 'paid';
-  currency: string;
-  prices_include_tax: boolean;
-  subtotal: number;
-  discount: number;
-  discount_name: string | null;
-  promo_code_id: number | null;
-  promo_code: string | null;
-  shipping_method_id: number | null;
-  shipping_name: string | null;
-  shipping_fee: number;
-  shipping_tax_rate: string | null;
-  shipping_tax: number;
-  estimated_tax: number;
-  total_without_tax: number;
-  total: number;
-  total_items: number;
-  shipping_address: AddressSnapshot | null;
-  billing_address: AddressSnapshot | null;
-  note: string;
-}
+/** The order row a placement inserts (the database fills in id, status and timestamps). */
+export type OrderInsert = Omit<typeof orders.$inferInsert, 'id' | 'status' | 'createdAt' | 'updatedAt'>;
+/** An order line as priced; whether it takes stock (`stockReserved`) is decided under lock. */
+export type OrderLineInsert = Omit<typeof orderLines.$inferInsert, 'id' | 'orderId' | 'stockReserved'>;
 
-/** An order line row, keyed by column name. */
-export interface OrderLineRow {
-  variant_id: number;
-  product_id: number;
-  alias: string;
-  name: string;
-  sku: string | null;
-  quantity: number;
-  unit_price: number;
-  subtotal: number;
-  discount: number;
-  tax_class_name: string | null;
-  tax_rate: string;
-  tax: number;
-  total: number;
-  stock_reserved: boolean;
-}
-
-/** Everything one placement writes: one element of the batch `sf_place_orders` takes (migration 0010). */
+/** Everything one placement writes, with what its decision needs. */
 export interface PlacementWrite {
-  idempotency: { scope: string; key: string; requestHash: string } | undefined;
-  /** The catalog rows the lines were priced from; the placement fails with `PricesChanged` if any differs now. */
-  pricedAs: OrderableVariant[];
-  promoCodeId: number | null;
-  order: OrderRow;
-  lines: OrderLineRow[];
+  decide: PlacementToDecide;
+  /** Variants whose stock the quote found counted: locked (the others are only read, their versions compared). */
+  countedVariantIds: readonly number[];
+  order: OrderInsert;
+  lines: OrderLineInsert[];
   cart: { userId: number } | { tokenHash: string } | undefined;
-  /** Quantities to take off tracked, non-backorder variants' stock. */
-  stock: { variantId: number; quantity: number }[];
   /** The answer's body without order_id and status: what a retry with the idempotency key gets. */
   response: Record<string, unknown>;
 }
 
 export type PlacementOutcome =
-  | { replayed: false; orderId: number; status: string }
-  | { replayed: true; stored: StoredResponse };
-
-/** The catalog changed between pricing and placing (a price, a weight, a tax class, an archive). */
-export class PricesChanged extends Error {}
-/** The promo code's switch or usage limits refused it under its row lock. */
-export class PromoCodeRefused extends Error {
-  constructor(readonly rule: PromoCodeRule) {
-    super(`promo code refused: ${rule}`);
-  }
-}
-/** The idempotency key was used with another request. */
-export class IdempotencyKeyReused extends Error {}
-/** The key's first request was being answered and its claim vanished (a purge raced it): retry. */
-export class IdempotencyKeyInFlux extends Error {}
-/** Variants whose stock could not cover the order: id to units available. */
-export class StockShort extends Error {
-  constructor(readonly available: Map<number, number>) {
-    super('insufficient stock');
-  }
-}
-
-const placeOrdersStatement = { name: 'sf_place_orders', text: 'select sf_place_orders($1::jsonb) as outcomes' };
-const PROMO_RULES = new Set<PromoCodeRule>(['inactive', 'redemption_limit', 'new_customers_only', 'customer_limit']);
-/**
- * Orders per statement at most: a batch holds its rows' locks until it commits, so a larger one
- * makes the next wait longer (under load batches hold far fewer: 5 on average with 10 clients).
- */
-const MAX_BATCH = 32;
-
-/** One element of the JSON argument of sf_place_orders (migration 0010): one placement. */
-function placementArgument(write: PlacementWrite) {
-  // One entry a variant (the function checks each entry against the stock left).
-  const perVariant = new Map<number, number>();
-  for (const s of write.stock) perVariant.set(s.variantId, (perVariant.get(s.variantId) ?? 0) + s.quantity);
-  const sorted = [...perVariant].map(([variantId, quantity]) => ({ variantId, quantity })).sort((a, b) => a.variantId - b.variantId);
-  return {
-    idempotency: write.idempotency
-      ? { scope: write.idempotency.scope, key: write.idempotency.key, request_hash: write.idempotency.requestHash }
-      : null,
-    priced_as: write.pricedAs.map((v) => ({
-      id: v.id, product_id: v.productId, alias: v.alias, name: v.name, sku: v.sku, price: v.price, weight_grams: v.weightGrams,
-      track_inventory: v.trackInventory, allow_backorder: v.allowBackorder, purchase_limit_per_order: v.purchaseLimitPerOrder,
-      tax_class_id: v.taxClassId,
-    })),
-    promo: write.promoCodeId === null ? null : { id: write.promoCodeId },
-    order: write.order,
-    lines: write.lines,
-    cart: write.cart === undefined ? null : 'userId' in write.cart ? { user_id: write.cart.userId } : { token_hash: write.cart.tokenHash },
-    stock: { ids: sorted.map((s) => s.variantId), quantities: sorted.map((s) => s.quantity) },
-    response: write.idempotency ? write.response : null,
-  };
-}
-
-type Refusal = { code: string; detail?: string };
-type RawOutcome =
-  | { replayed: boolean; order_id?: number; status: string | number; body?: unknown; error?: undefined; failed?: undefined }
-  | { error: Refusal; failed?: undefined }
-  /** The order failed when placed alone (an unexpected database error). */
-  | { failed: true; failure: unknown; error?: undefined };
+  | { outcome: 'placed'; orderId: number; status: string }
+  | { outcome: 'replayed'; stored: StoredResponse }
+  | Extract<Decision, { outcome: 'refused' }>;
 
 export interface PlacementWriter {
   /**
-   * Writes a priced placement: the idempotency claim, the check that prices still hold, the promo
-   * code's limits under its row lock, the order with its lines and redemption, the cart update
-   * and, last, the stock. Throws `StockShort`, `PromoCodeRefused`, `PricesChanged`,
-   * `IdempotencyKeyReused` or `IdempotencyKeyInFlux` when the database refused it; then nothing
-   * of it was written.
+   * Writes a priced placement with the others that arrived meanwhile, in one transaction: placed, replayed (the
+   * key's stored answer), or refused (then nothing of it was written).
    */
   write(write: PlacementWrite): Promise<PlacementOutcome>;
 }
 
 /**
- * Placements are written in batches (sf_place_orders, migration 0010): the ones that arrive while
- * a batch is being written go together in the next, as one statement, one transaction and one
- * commit. A refused order writes nothing, so it leaves the others of its batch be.
- * One batch is in flight at a time, so a variant's row is locked by one batch of this process at
- * once and the batches' commits don't queue on each other.
+ * Orders per batch at most: a batch holds its rows' locks until it commits, so a larger one makes the next wait
+ * longer.
  */
-export function placementWriter(database: Database): PlacementWriter {
-  const place = async (items: string[]) =>
-    (await database.run<{ outcomes: RawOutcome[] }>(placeOrdersStatement, [`[${items.join(',')}]`]))[0]?.outcomes ?? [];
-  const batcher = new Batcher<string, RawOutcome>(async (items) => {
+const MAX_BATCH = 32;
+
+/** A row's values keyed by column name, as jsonb_populate_record reads them. */
+function byColumnName(table: Table, row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    if (row[key] !== undefined) out[column.name] = row[key];
+  }
+  return out;
+}
+
+/** A row of `table` read as JSON (to_jsonb), keyed back by property, timestamps as dates. */
+function fromColumnNames<T extends Table>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = json[column.name];
+    out[key] = column.columnType === 'PgTimestamp' && typeof value === 'string' ? new Date(value) : value;
+  }
+  return out as T['$inferSelect'];
+}
+
+// The statements of a batch, each set-wise and of fixed text (prepared once per connection on PostgreSQL).
+
+/**
+ * Claims the batch's keys in key order; a key past its lifetime is taken over. A key a concurrent batch holds makes
+ * this wait for it; answered keys are left as they are (and not returned).
+ */
+const claimKeys = {
+  name: 'placement_claim_keys',
+  text: `insert into idempotency_keys as ik (scope, key, request_hash, response_status, response_body)
+    select c.scope, c.key, c.request_hash, 0, '{}'::jsonb
+    from jsonb_to_recordset($1::jsonb) as c(scope text, key text, request_hash text) order by c.scope, c.key
+    on conflict (scope, key) do update set request_hash = excluded.request_hash, response_status = 0,
+      response_body = '{}'::jsonb, created_at = now()
+    where ik.created_at < now() - make_interval(hours => $2::integer)
+    returning ik.scope, ik.key`,
+};
+
+/** The answers of keys the batch could not claim (a statement of its own: it must see what the wait let commit). */
+const storedAnswers = {
+  name: 'placement_stored_answers',
+  text: `select ik.scope, ik.key, ik.request_hash, ik.response_status, ik.response_body from idempotency_keys ik
+    join jsonb_to_recordset($1::jsonb) as c(scope text, key text) on ik.scope = c.scope and ik.key = c.key`,
+};
+
+/**
+ * Locks in the fixed order placements and cancellations share (promo codes, then variants whose stock is counted,
+ * each by id, then carts), and reads what the decision needs; the other variants are read without a lock. The
+ * arms of a UNION ALL run one after the other, so one round trip keeps the order.
+ */
+const lockAndRead = {
+  name: 'placement_lock_and_read',
+  text: `select 'promo' as kind, to_jsonb(c) as row
+      from (select * from promo_codes where id = any($1::integer[]) order by id for update) c
+    union all
+    select 'variant', to_jsonb(v) from (
+      select v.id, v.stock, v.track_inventory, v.allow_backorder, v.archived_at, v.pricing_version,
+        p.archived_at as product_archived_at, p.pricing_version as product_pricing_version
+      from product_variants v join products p on p.id = v.product_id
+      where v.id = any($2::integer[]) order by v.id for no key update of v) v
+    union all
+    select 'variant', to_jsonb(v) from (
+      select v.id, v.stock, v.track_inventory, v.allow_backorder, v.archived_at, v.pricing_version,
+        p.archived_at as product_archived_at, p.pricing_version as product_pricing_version
+      from product_variants v join products p on p.id = v.product_id
+      where v.id = any($3::integer[]) and v.id <> all($2::integer[])) v
+    union all
+    select 'cart', to_jsonb(c) from (
+      select id, user_id, token_hash from carts
+      where user_id = any($4::integer[]) or (token_hash = any($5::text[]) and closed_at is null)
+      order by id for update) c`,
+};
+
+/**
+ * A buyer's unreleased redemptions of a code (by user id, or by email for a guest) and whether they have an order
+ * that is not cancelled; asked after the code's row is locked, so the counts are the ones its limits hold on.
+ */
+const buyerCounts = {
+  name: 'placement_buyer_counts',
+  text: `select b.n,
+      (case when b.per_customer then
+        (select count(*) from promo_code_redemptions r
+          where r.promo_code_id = b.promo_code_id and r.released_at is null and r.user_id = b.user_id)
+        + (select count(*) from promo_code_redemptions r
+          where b.user_id is null and r.promo_code_id = b.promo_code_id and r.released_at is null and r.email = b.email)
+      else 0 end)::integer as redemptions,
+      b.first_order and (exists (select 1 from orders o where o.user_id = b.user_id and o.status <> 'cancelled')
+        or exists (select 1 from orders o where o.email = b.email and o.status <> 'cancelled')) as has_previous_orders
+    from jsonb_to_recordset($1::jsonb)
+      as b(n integer, promo_code_id integer, user_id integer, email text, per_customer boolean, first_order boolean)`,
+};
+
+/**
+ * Everything decided, in one statement: the placed orders (a user's email filled in from the account), their lines,
+ * redemptions and keys' answers; claims of refused orders given back; stock and promo uses taken; carts emptied of
+ * what was ordered. Every row it updates is locked already, so it waits on nothing.
+ */
+const writeDecided = {
+  name: 'placement_write',
+  text: `with placed as (
+      select * from jsonb_to_recordset($1::jsonb)
+        as p(n integer, order_row jsonb, lines jsonb, promo_code_id integer, scope text, key text, request_hash text,
+          response jsonb)
+    ), inserted as (
+      insert into orders (alias, user_id, email, order_token_hash, placed_by, payment_status, currency,
+          prices_include_tax, subtotal, discount, discount_name, promo_code_id, promo_code, shipping_method_id,
+          shipping_name, shipping_fee, shipping_tax_rate, shipping_tax, estimated_tax, total_without_tax, total,
+          total_items, shipping_address, billing_address, note)
+        select o.alias, o.user_id, coalesce(o.email, (select u.email from users u where u.id = o.user_id)),
+          o.order_token_hash, o.placed_by, o.payment_status, o.currency, o.prices_include_tax, o.subtotal, o.discount,
+          o.discount_name, o.promo_code_id, o.promo_code, o.shipping_method_id, o.shipping_name, o.shipping_fee,
+          o.shipping_tax_rate, o.shipping_tax, o.estimated_tax, o.total_without_tax, o.total, o.total_items,
+          o.shipping_address, o.billing_address, coalesce(o.note, '')
+        from placed cross join lateral jsonb_populate_record(null::orders, placed.order_row) as o
+        order by placed.n
+        returning id, alias, status, user_id, email
+    ), written as (
+      select placed.*, inserted.id, inserted.status, inserted.user_id, inserted.email
+      from placed join inserted on inserted.alias = placed.order_row->>'alias'
+    ), lines as (
+      insert into order_lines (order_id, variant_id, product_id, alias, name, sku, quantity, unit_price, subtotal,
+          discount, tax_class_name, tax_rate, tax, total, stock_reserved)
+        select w.id, l.variant_id, l.product_id, l.alias, l.name, l.sku, l.quantity, l.unit_price, l.subtotal,
+          l.discount, l.tax_class_name, l.tax_rate, l.tax, l.total, l.stock_reserved
+        from written w cross join lateral jsonb_populate_recordset(null::order_lines, w.lines) as l
+    ), redemptions as (
+      insert into promo_code_redemptions (promo_code_id, order_id, user_id, email)
+        select w.promo_code_id, w.id, w.user_id, w.email from written w where w.promo_code_id is not null
+    ), answers as (
+      update idempotency_keys ik set request_hash = w.request_hash, response_status = 201,
+          response_body = w.response || jsonb_build_object('order_id', w.id, 'status', w.status)
+        from written w where w.key is not null and ik.scope = w.scope and ik.key = w.key
+    ), released as (
+      delete from idempotency_keys ik using jsonb_to_recordset($2::jsonb) as r(scope text, key text)
+        where ik.scope = r.scope and ik.key = r.key
+    ), stock as (
+      update product_variants v set stock = v.stock - t.quantity, updated_at = now()
+        from jsonb_to_recordset($3::jsonb) as t(id integer, quantity integer) where v.id = t.id
+    ), uses as (
+      update promo_codes c set times_used = c.times_used + u.uses
+        from jsonb_to_recordset($4::jsonb) as u(id integer, uses integer) where c.id = u.id
+    ), ordered as (
+      select * from jsonb_to_recordset($5::jsonb) as o(cart_id integer, variant_id integer, quantity integer)
+    ), emptied as (
+      delete from cart_items i using ordered o
+        where i.cart_id = o.cart_id and i.variant_id = o.variant_id and i.quantity <= o.quantity
+    ), reduced as (
+      update cart_items i set quantity = i.quantity - o.quantity, updated_at = now() from ordered o
+        where i.cart_id = o.cart_id and i.variant_id = o.variant_id and i.quantity > o.quantity
+    )
+    select n, id, status from written`,
+};
+
+interface LockedRow {
+  kind: 'promo' | 'variant' | 'cart';
+  row: Record<string, unknown>;
+}
+
+type Locked = {
+  state: Omit<LockedState, 'buyers' | 'keys' | 'now'>;
+  promoRows: Map<number, PromoCodeRow>;
+  carts: { id: number; userId: number | null; tokenHash: string | null }[];
+};
+
+interface StoredRow {
+  scope: string;
+  key: string;
+  request_hash: string;
+  response_status: number;
+  response_body: unknown;
+}
+
+/** Claims each key of the batch once (with its first request's hash); reads the answers of the others. */
+async function claim(run: RunStatement, batch: PlacementWrite[]) {
+  const wanted = new Map<string, IdempotencyClaim>();
+  for (const { decide: { idempotency } } of batch) {
+    if (idempotency && !wanted.has(keyId(idempotency))) wanted.set(keyId(idempotency), idempotency);
+  }
+  const keys = new Map<string, KeyState>();
+  const claimed = new Set<string>();
+  if (wanted.size === 0) return { keys, claimed };
+  const args = [...wanted.values()].map((c) => ({ scope: c.scope, key: c.key, request_hash: c.requestHash }));
+  const rows = await run<{ scope: string; key: string }>(claimKeys, [JSON.stringify(args), IDEMPOTENCY_TTL_HOURS]);
+  for (const row of rows) {
+    claimed.add(keyId(row));
+    keys.set(keyId(row), { claimed: true });
+  }
+  const unclaimed = [...wanted.entries()].filter(([id]) => !claimed.has(id))
+    .map(([, c]) => ({ scope: c.scope, key: c.key }));
+  if (unclaimed.length > 0) {
+    const rows = await run<StoredRow>(storedAnswers, [JSON.stringify(unclaimed)]);
+    const stored = new Map(rows.map((r) => [keyId(r),
+      { requestHash: r.request_hash, status: r.response_status, body: r.response_body }]));
+    for (const c of unclaimed) keys.set(keyId(c), { claimed: false, stored: stored.get(keyId(c)) });
+  }
+  return { keys, claimed };
+}
+
+type ToRecord = (row: PromoCodeRow) => PromoCodeRecord;
+
+async function lock(run: RunStatement, batch: PlacementWrite[], toRecord: ToRecord): Promise<Locked> {
+  const sorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
+  const promoIds = sorted(batch.flatMap((w) => (w.decide.promo ? [w.decide.promo.id] : [])));
+  const counted = sorted(batch.flatMap((w) => w.countedVariantIds));
+  const others = sorted(batch.flatMap((w) => w.decide.lines.map((l) => l.variantId)));
+  const userIds = sorted(batch.flatMap((w) => (w.cart && 'userId' in w.cart ? [w.cart.userId] : [])));
+  const tokens = [...new Set(batch.flatMap((w) => (w.cart && 'tokenHash' in w.cart ? [w.cart.tokenHash] : [])))];
+  const rows = await run<LockedRow>(lockAndRead, [promoIds, counted, others, userIds, tokens]);
+  const variants = new Map<number, LockedVariant>();
+  const promoRows = new Map<number, PromoCodeRow>();
+  const promos = new Map<number, { record: PromoCodeRecord; timesUsed: number }>();
+  const carts: Locked['carts'] = [];
+  for (const { kind, row } of rows) {
+    if (kind === 'promo') {
+      const promo = fromColumnNames(promoCodes, row);
+      promoRows.set(promo.id, promo);
+      promos.set(promo.id, { record: toRecord(promo), timesUsed: promo.timesUsed });
+    } else if (kind === 'variant') {
+      const id = Number(row.id);
+      variants.set(id, {
+        id, stock: Number(row.stock),
+        trackInventory: row.track_inventory === true, allowBackorder: row.allow_backorder === true,
+        archivedAt: (row.archived_at as string | null) ?? null,
+        productArchivedAt: (row.product_archived_at as string | null) ?? null,
+        pricingVersion: Number(row.pricing_version), productPricingVersion: Number(row.product_pricing_version),
+      });
+    } else {
+      carts.push({
+        id: Number(row.id), userId: row.user_id as number | null, tokenHash: row.token_hash as string | null,
+      });
+    }
+  }
+  return { state: { variants, promoCodes: promos }, promoRows, carts };
+}
+
+async function countBuyers(run: RunStatement, batch: PlacementWrite[],
+  promoRows: Map<number, PromoCodeRow>): Promise<LockedState['buyers']> {
+  const asked = batch.flatMap((w, n) => {
+    const promo = w.decide.promo ? promoRows.get(w.decide.promo.id) : undefined;
+    if (!promo || (promo.usageLimitPerCustomer === null && !promo.newCustomersOnly)) return [];
+    const { userId, email } = w.decide.buyer;
+    return [{ n, promo_code_id: promo.id, user_id: userId, email, per_customer: promo.usageLimitPerCustomer !== null,
+      first_order: promo.newCustomersOnly }];
+  });
+  if (asked.length === 0) return new Map();
+  const rows = await run<{ n: number; redemptions: number; has_previous_orders: boolean }>(
+    buyerCounts, [JSON.stringify(asked)]);
+  return new Map(rows.map((r) => [r.n, { redemptions: r.redemptions, hasPreviousOrders: r.has_previous_orders }]));
+}
+
+/** What the write statement takes, from the decisions. */
+function writeArguments(input: {
+  batch: PlacementWrite[]; decisions: Decision[]; claimed: Set<string>; carts: Locked['carts'];
+}) {
+  const { batch, decisions, claimed, carts } = input;
+  const placed: unknown[] = [];
+  const answered = new Set<string>();
+  const stock = new Map<number, number>();
+  const uses = new Map<number, number>();
+  const ordered = new Map<string, { cart_id: number; variant_id: number; quantity: number }>();
+  batch.forEach((w, n) => {
+    const decision = decisions[n];
+    if (decision?.outcome !== 'placed') return;
+    const counted = new Set(decision.stock.map((s) => s.variantId));
+    const claim = w.decide.idempotency;
+    if (claim) answered.add(keyId(claim));
+    placed.push({
+      n,
+      order_row: byColumnName(orders, w.order),
+      lines: w.lines.map((l) => byColumnName(orderLines, { ...l, stockReserved: counted.has(l.variantId ?? -1) })),
+      promo_code_id: decision.promoCodeId,
+      scope: claim?.scope ?? null, key: claim?.key ?? null, request_hash: claim?.requestHash ?? null,
+      response: claim ? w.response : null,
+    });
+    for (const s of decision.stock) stock.set(s.variantId, (stock.get(s.variantId) ?? 0) + s.quantity);
+    if (decision.promoCodeId !== null) uses.set(decision.promoCodeId, (uses.get(decision.promoCodeId) ?? 0) + 1);
+    const owner = w.cart;
+    const cart = owner
+      && carts.find((c) => ('userId' in owner ? c.userId === owner.userId : c.tokenHash === owner.tokenHash));
+    if (cart) {
+      for (const l of w.lines) {
+        if (l.variantId === null || l.variantId === undefined) continue;
+        const k = `${cart.id}:${l.variantId}`;
+        const line = ordered.get(k) ?? { cart_id: cart.id, variant_id: l.variantId, quantity: 0 };
+        line.quantity += l.quantity;
+        ordered.set(k, line);
+      }
+    }
+  });
+  const released = [...claimed].filter((id) => !answered.has(id)).map((id) => {
+    const [scope, key] = id.split('\u0000');
+    return { scope, key };
+  });
+  return [
+    JSON.stringify(placed), JSON.stringify(released),
+    JSON.stringify([...stock].map(([id, quantity]) => ({ id, quantity }))),
+    JSON.stringify([...uses].map(([id, n]) => ({ id, uses: n }))),
+    JSON.stringify([...ordered.values()]),
+  ];
+}
+
+/**
+ * One batch in one transaction: claim keys, lock and read, decide (in TypeScript), write, commit. Two to five
+ * statements whatever the batch's size: the claim and the stored answers only with idempotency keys, the buyers'
+ * counts only for codes limited per customer or to a first order, the write only when something changes.
+ */
+async function placeBatch(database: Database, batch: PlacementWrite[],
+  { toRecord, now }: { toRecord: ToRecord; now: () => Date }): Promise<Decided[]> {
+  return database.transaction(async (run) => {
+    const { keys, claimed } = await claim(run, batch);
+    const locked = await lock(run, batch, toRecord);
+    const buyers = await countBuyers(run, batch, locked.promoRows);
+    const decisions = decideBatch(batch.map((w) => w.decide), { ...locked.state, keys, buyers, now: now() });
+    const args = writeArguments({ batch, decisions, claimed, carts: locked.carts });
+    const anything = decisions.some((d) => d.outcome === 'placed') || args[1] !== '[]';
+    const rows = anything ? await run<{ n: number; id: number; status: string }>(writeDecided, args) : [];
+    const written = new Map(rows.map((r) => [r.n, r]));
+    const outcome = (n: number): PlacementOutcome => {
+      const decision = decisions[n];
+      if (!decision) throw new Error(`no decision for placement ${n} of the batch`);
+      switch (decision.outcome) {
+        case 'placed': {
+          const row = written.get(n);
+          if (!row) throw new Error(`placement ${n} of the batch was decided but not written`);
+          return { outcome: 'placed', orderId: Number(row.id), status: row.status };
+        }
+        case 'replayed': return { outcome: 'replayed', stored: decision.stored };
+        case 'same_as': {
+          const first = outcome(decision.index);
+          if (first.outcome !== 'placed') throw new Error('a placement answered as another that was not placed');
+          const body = { ...batch[decision.index]?.response, order_id: first.orderId, status: first.status };
+          return { outcome: 'replayed', stored: { status: 201, body } };
+        }
+        case 'refused': return decision;
+      }
+    };
+    return batch.map((_, n): Decided => ({ ok: true, outcome: outcome(n) }));
+  });
+}
+
+type Decided = { ok: true; outcome: PlacementOutcome } | { ok: false; failure: unknown };
+
+/**
+ * Placements are written in batches: the ones that arrive while a batch is being written go together in the next,
+ * in one transaction with one commit. One batch is in flight at a time, so a variant's row is locked by one batch
+ * of this process at once and the batches' commits don't queue on each other.
+ */
+export function placementWriter(database: Database,
+  options: { toRecord: ToRecord; now?: () => Date }): PlacementWriter {
+  const settings = { toRecord: options.toRecord, now: options.now ?? (() => new Date()) };
+  const batcher = new Batcher<PlacementWrite, Decided>(async (batch) => {
     try {
-      return await place(items);
+      return await placeBatch(database, batch, settings);
     } catch (err) {
-      if (items.length === 1 || isConflict(err)) throw err;
+      if (batch.length === 1 || isConflict(err)) throw err;
       // An unexpected error in one order must not fail the others: each is placed alone.
-      const alone = (item: string): Promise<RawOutcome> => place([item]).then(
-        (out) => out[0] ?? { failed: true, failure: new Error('sf_place_orders returned no result') },
-        (failure: unknown) => ({ failed: true, failure }),
-      );
-      return Promise.all(items.map(alone));
+      return Promise.all(batch.map((w) => placeBatch(database, [w], settings).then(
+        (out): Decided => out[0] ?? { ok: false, failure: new Error('a batch of one answered nothing') },
+        (failure: unknown): Decided => ({ ok: false, failure }),
+      )));
     }
   }, { maxBatch: MAX_BATCH, maxInFlight: 1 });
   return {
     async write(write) {
-      const outcome = await batcher.submit(JSON.stringify(placementArgument(write)));
-      if (outcome.failed) throw outcome.failure;
-      if (outcome.error) throw refusalError(outcome.error);
-      if (outcome.replayed) return { replayed: true, stored: { status: Number(outcome.status), body: outcome.body } };
-      return { replayed: false, orderId: Number(outcome.order_id), status: String(outcome.status) };
+      const decided = await batcher.submit(write);
+      if (!decided.ok) throw decided.failure;
+      return decided.outcome;
     },
   };
 }
 
 /**
- * Whether PostgreSQL aborted the statement for a deadlock or a serialization failure (two
- * batches taking the same variants can meet head-on); nothing of it was written.
+ * Whether PostgreSQL aborted the statement for a deadlock or a serialization failure (two batches taking the same
+ * variants can meet head-on); nothing of it was written.
  */
 export function isConflict(err: unknown): boolean {
   const code = pgError(err)?.code;
   return code === '40P01' || code === '40001';
-}
-
-/** The refusals sf_place_orders answers with, as errors of their own. */
-function refusalError(err: Refusal): Error {
-  switch (err.code) {
-    case 'SF409': {
-      const short = JSON.parse(err.detail ?? '[]') as { id: number; available: number }[];
-      return new StockShort(new Map(short.map((s) => [s.id, s.available])));
-    }
-    case 'SF410': {
-      const rule = err.detail as PromoCodeRule;
-      if (PROMO_RULES.has(rule)) return new PromoCodeRefused(rule);
-      break;
-    }
-    case 'SF412': return new PricesChanged('the catalog changed since the order was priced');
-    case 'SF422': return new IdempotencyKeyReused('idempotency key reused');
-    case 'SF423': return new IdempotencyKeyInFlux('idempotency key in flux');
-    default: break;
-  }
-  return new Error(`sf_place_orders refused the order with an unknown code: ${JSON.stringify(err)}`);
 }

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { cartTokenFrom } from '../cart/cart-token.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
-import { idempotencyKeyFrom } from './idempotency.js';
+import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from './idempotency.js';
 import { orderPayloadSchema } from './order-payload.schema.js';
-import { preparedQuoteReads } from './order-quote.repository.js';
+import { preparedQuoteReads, promoCodeRecord } from './order-quote.repository.js';
 import { PlacedOrderSchema } from './order-result.schema.js';
 import { placementWriter } from './placement.repository.js';
 import { type PlacementDeps, type PlacementKind, placeOrder } from './placement.service.js';
@@ -19,7 +19,8 @@ const operations: { path: string; kind: PlacementKind; summary: string }[] = [
 export function placementRoutes(deps: Omit<PlacementDeps, 'source' | 'writer'> & { promoLimiter: Limiter }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const body = orderPayloadSchema(deps.config);
-    const placement = { ...deps, source: preparedQuoteReads(deps.database.db), writer: placementWriter(deps.database) };
+    const writer = placementWriter(deps.database, { toRecord: (row) => promoCodeRecord(row, deps.money), now: deps.now });
+    const placement = { ...deps, source: preparedQuoteReads(deps.database.db), writer };
     for (const op of operations) {
       app.post(op.path, {
         preHandler: promoCodeGuard(deps.promoLimiter),
@@ -30,7 +31,7 @@ export function placementRoutes(deps: Omit<PlacementDeps, 'source' | 'writer'> &
             + 'Send Idempotency-Key to make retries safe: the same key and payload answer with the first order.',
           security: op.kind === 'user' ? [{ bearerAuth: [] }] : optionalBearerAuth,
           headers: Type.Object({
-            'idempotency-key': Type.Optional(Type.String({ description: 'Makes the request safe to retry (kept 24 h)' })),
+            'idempotency-key': Type.Optional(Type.String({ description: `Makes the request safe to retry (kept ${IDEMPOTENCY_TTL_HOURS} h)` })),
             'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart to take the ordered items out of' })),
           }),
           body,

@@ -3,14 +3,15 @@ import type { Principal } from '../auth/tokens.js';
 import { hashCartToken } from '../cart/cart-token.js';
 import type { Database } from '../db/client.js';
 import { presentPricedOrder } from '../pricing/pricing.presenter.js';
-import type { PromoCodeRule } from '../pricing/promo-code.eligibility.js';
+import { stockIsCounted } from '../catalog/availability.js';
 import { DomainError } from '../shared/errors.js';
 import { placementScope, requestHash, type StoredResponse, storedResponse } from './idempotency.js';
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
+import type { IdempotencyClaim, Refusal } from './placement.decide.js';
 import {
-  IdempotencyKeyInFlux, IdempotencyKeyReused, isConflict, type PlacementWrite, type PlacementWriter, PricesChanged, PromoCodeRefused, StockShort,
+  isConflict, type PlacementOutcome, type PlacementWrite, type PlacementWriter,
 } from './placement.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
 
@@ -42,51 +43,34 @@ const PRICING_ATTEMPTS = 3;
 /** Attempts at a placement PostgreSQL aborted for a deadlock or a serialization failure. */
 const CONFLICT_ATTEMPTS = 4;
 
-/** The lines whose stock is counted: tracked variants that can't be backordered. */
-function stockLimitedLines(quote: OrderQuote) {
-  return quote.priced.lines.filter((line) => {
-    const v = quote.variants.get(line.alias);
-    return v !== undefined && v.trackInventory && !v.allowBackorder;
-  });
-}
-
-type LimitedLines = ReturnType<typeof stockLimitedLines>;
-
 /** The 409 for a placement the stock could not cover, naming every line that is short. */
-function insufficientStock(limited: LimitedLines, short: Map<number, number>): DomainError {
-  const shortages = limited.filter((l) => short.has(l.variantId))
-    .map((l) => ({ product_variant_id: l.variantId, alias: l.alias, requested: l.quantity, available: short.get(l.variantId) ?? 0 }));
+function insufficientStock(quote: OrderQuote, short: { variantId: number; available: number }[]): DomainError {
+  const available = new Map(short.map((s) => [s.variantId, s.available]));
+  const shortages = quote.priced.lines.filter((l) => available.has(l.variantId))
+    .map((l) => ({
+      product_variant_id: l.variantId, alias: l.alias, requested: l.quantity,
+      available: available.get(l.variantId) ?? 0,
+    }));
   const first = shortages[0];
   return new DomainError('insufficient_stock', {
-    detail: shortages.map((s) => `only ${s.available} of "${s.alias}" (variant ${s.product_variant_id}) available, ${s.requested} ordered`).join('; '),
-    errors: shortages.map((s) => ({ field: `variants[alias=${s.alias}].quantity`, message: `only ${s.available} available` })),
+    detail: shortages.map((s) => `only ${s.available} of "${s.alias}" (variant ${s.product_variant_id}) available, `
+      + `${s.requested} ordered`).join('; '),
+    errors: shortages.map((s) => ({
+      field: `variants[alias=${s.alias}].quantity`, message: `only ${s.available} available`,
+    })),
     extra: { product_variant_id: first?.product_variant_id, available: first?.available, shortages },
   });
-}
-
-/** The 422 for a promo code its limits refused under its row lock (the quote's check passed just before). */
-function promoRefused(code: string, rule: PromoCodeRule): DomainError {
-  const name = `promo code ${code}`;
-  const details: Partial<Record<PromoCodeRule, string>> = {
-    inactive: `${name} is not active`,
-    redemption_limit: `${name} has been redeemed the maximum number of times`,
-    new_customers_only: `${name} is for a customer's first order only`,
-    customer_limit: `${name} has been used as many times as one customer may use it`,
-  };
-  const detail = details[rule] ?? `${name} cannot be used for this order`;
-  return new DomainError('promo_code_invalid', { detail, extra: { rule } });
 }
 
 /** A placement priced and ready to write, with what is needed to explain a refusal. */
 interface Prepared {
   write: PlacementWrite;
   quote: OrderQuote;
-  limited: LimitedLines;
   body: Record<string, unknown>;
 }
 
 async function prepare(deps: PlacementDeps, request: PlacementRequest, principal: Principal | null, reads: QuoteReads,
-  idempotency: PlacementWrite['idempotency']): Promise<Prepared> {
+  idempotency: IdempotencyClaim | undefined): Promise<Prepared> {
   const { payload } = request;
   const quote = await quoteOrder(deps, deps.database.db, principal, payload, { reads });
   const { priced, customer } = quote;
@@ -96,8 +80,6 @@ async function prepare(deps: PlacementDeps, request: PlacementRequest, principal
       errors: [{ field: 'shipping_address.email', message: 'is required for a guest order' }],
     });
   }
-  const limited = stockLimitedLines(quote);
-  const reserved = new Set(limited.map((l) => l.variantId));
   const orderToken = customer.userId === null ? randomBytes(32).toString('base64url') : undefined;
   // Nothing to pay (a 100 % discount, free items): the order is paid as placed.
   const paymentStatus = priced.totalMinor === 0 ? 'paid' : 'unpaid';
@@ -111,68 +93,105 @@ async function prepare(deps: PlacementDeps, request: PlacementRequest, principal
   const cart = customer.userId !== null
     ? { userId: customer.userId }
     : request.cartToken ? { tokenHash: hashCartToken(request.cartToken) } : undefined;
+  const variantOf = (alias: string) => {
+    const v = quote.variants.get(alias);
+    if (!v) throw new Error(`priced line "${alias}" has no variant`);
+    return v;
+  };
   const write: PlacementWrite = {
-    idempotency,
-    pricedAs: [...quote.variants.values()],
-    promoCodeId: quote.promo?.id ?? null,
+    decide: {
+      idempotency,
+      buyer: customer,
+      lines: priced.lines.map((line) => {
+        const v = variantOf(line.alias);
+        return {
+          variantId: v.id, quantity: line.quantity,
+          pricingVersion: v.pricingVersion, productPricingVersion: v.productPricingVersion,
+        };
+      }),
+      promo: quote.promo === null ? null : {
+        id: quote.promo.id,
+        order: {
+          currency: priced.currency, subtotalMinor: priced.subtotalMinor,
+          productIds: priced.lines.map((l) => l.productId),
+        },
+      },
+    },
+    countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),
     order: {
       alias,
-      user_id: customer.userId,
+      userId: customer.userId,
       email: customer.email,
-      order_token_hash: orderToken ? hashOrderToken(orderToken) : null,
-      placed_by: payload.customer_id !== undefined ? principal?.userId ?? null : null,
-      payment_status: paymentStatus,
+      orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
+      placedBy: payload.customer_id !== undefined ? principal?.userId ?? null : null,
+      paymentStatus,
       currency: priced.currency,
-      prices_include_tax: priced.pricesIncludeTax,
+      pricesIncludeTax: priced.pricesIncludeTax,
       subtotal: priced.subtotalMinor,
       discount: priced.discountMinor,
-      discount_name: priced.discountName,
-      promo_code_id: quote.promo?.id ?? null,
-      promo_code: quote.promo?.code ?? null,
-      shipping_method_id: quote.shippingMethodId,
-      shipping_name: priced.shippingName,
-      shipping_fee: priced.shippingFeeMinor,
-      shipping_tax_rate: priced.shippingTaxRate,
-      shipping_tax: priced.shippingTaxMinor,
-      estimated_tax: priced.estimatedTaxMinor,
-      total_without_tax: priced.totalWithoutTaxMinor,
+      discountName: priced.discountName,
+      promoCodeId: quote.promo?.id ?? null,
+      promoCode: quote.promo?.code ?? null,
+      shippingMethodId: quote.shippingMethodId,
+      shippingName: priced.shippingName,
+      shippingFee: priced.shippingFeeMinor,
+      shippingTaxRate: priced.shippingTaxRate,
+      shippingTax: priced.shippingTaxMinor,
+      estimatedTax: priced.estimatedTaxMinor,
+      totalWithoutTax: priced.totalWithoutTaxMinor,
       total: priced.totalMinor,
-      total_items: priced.totalItems,
-      shipping_address: quote.shippingAddress,
-      billing_address: quote.billingAddress,
+      totalItems: priced.totalItems,
+      shippingAddress: quote.shippingAddress,
+      billingAddress: quote.billingAddress,
       note: quote.note,
     },
     lines: priced.lines.map((line) => ({
-      variant_id: line.variantId,
-      product_id: line.productId,
+      variantId: line.variantId,
+      productId: line.productId,
       alias: line.alias,
       name: line.name,
-      sku: quote.variants.get(line.alias)?.sku ?? null,
+      sku: variantOf(line.alias).sku,
       quantity: line.quantity,
-      unit_price: line.unitPriceMinor,
+      unitPrice: line.unitPriceMinor,
       subtotal: line.subtotalMinor,
       discount: line.discountMinor,
-      tax_class_name: line.taxClass?.name ?? null,
-      tax_rate: line.taxRate,
+      taxClassName: line.taxClass?.name ?? null,
+      taxRate: line.taxRate,
       tax: line.taxMinor,
       total: line.totalMinor,
-      stock_reserved: reserved.has(line.variantId),
     })),
     cart,
-    stock: limited.map((l) => ({ variantId: l.variantId, quantity: l.quantity })),
     response: body,
   };
-  return { write, quote, limited, body };
+  return { write, quote, body };
+}
+
+/** The answer to a refusal the decision gave; undefined when the placement should be priced and tried again. */
+function refusalError(refusal: Refusal, quote: OrderQuote, lastAttempt: boolean): DomainError | undefined {
+  switch (refusal.reason) {
+    case 'insufficient_stock': return insufficientStock(quote, refusal.shortages);
+    case 'promo_code_refused':
+      return new DomainError('promo_code_invalid', { detail: refusal.detail, extra: { rule: refusal.rule } });
+    case 'key_reused':
+      return new DomainError('idempotency_key_reused', {
+        detail: 'this Idempotency-Key was used with a different request; use a new key',
+      });
+    case 'price_changed':
+      return lastAttempt
+        ? new DomainError('conflict', { detail: 'the catalog kept changing while the order was placed; retry' })
+        : undefined;
+    case 'key_in_flux':
+      return lastAttempt
+        ? new DomainError('conflict', { detail: 'a request with this Idempotency-Key is in progress; retry shortly' })
+        : undefined;
+  }
 }
 
 /**
  * Places an order: priced in this process (reference data from memory, as the estimate), then
- * written in one transaction (`PlacementWriter`: one statement with the placements that arrived
- * meanwhile). Everything is checked before anything is written (the idempotency claim, that the
- * variants' prices still hold, promo-code limits under the code's row lock, stock under the
- * variants' row locks), then the order with its lines and address snapshots, the cart update and
- * the stock commit together; a refused order writes nothing. When the catalog changed under the
- * quote, the order is priced again from the database.
+ * written in one transaction with the placements that arrived meanwhile (`PlacementWriter`), where
+ * `decideBatch` checks it under lock before anything is written; a refused order writes nothing.
+ * When the catalog changed under the quote, the order is priced again from the database.
  */
 export async function placeOrder(deps: PlacementDeps, request: PlacementRequest): Promise<StoredResponse> {
   if (request.kind === 'user' && !request.principal) {
@@ -195,29 +214,23 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
   for (let attempt = 1; ; attempt++) {
     // After a refusal for changed prices, every read goes to the database.
     const prepared = await prepare(deps, request, principal, attempt === 1 ? cached : deps.source, idempotency);
+    let outcome: PlacementOutcome;
     try {
-      const outcome = await deps.writer.write(prepared.write);
-      if (outcome.replayed) return outcome.stored;
-      return { status: 201, body: { ...prepared.body, order_id: outcome.orderId, status: outcome.status } };
+      outcome = await deps.writer.write(prepared.write);
     } catch (err) {
-      if (err instanceof StockShort) throw insufficientStock(prepared.limited, err.available);
-      if (err instanceof PromoCodeRefused) throw promoRefused(prepared.quote.promo?.code ?? '', err.rule);
-      if (err instanceof IdempotencyKeyReused) {
-        throw new DomainError('idempotency_key_reused', { detail: 'this Idempotency-Key was used with a different request; use a new key' });
-      }
-      const retry = err instanceof PricesChanged ? attempt < PRICING_ATTEMPTS
-        : err instanceof IdempotencyKeyInFlux || isConflict(err) ? attempt < CONFLICT_ATTEMPTS : false;
-      if (!retry) {
-        if (err instanceof PricesChanged) {
-          throw new DomainError('conflict', { detail: 'the catalog kept changing while the order was placed; retry' });
-        }
-        if (err instanceof IdempotencyKeyInFlux) {
-          throw new DomainError('conflict', { detail: 'a request with this Idempotency-Key is in progress; retry shortly' });
-        }
-        throw err;
-      }
-      if (err instanceof PricesChanged) deps.cache.invalidate('product_variants');
-      else await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      if (!isConflict(err) || attempt >= CONFLICT_ATTEMPTS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      continue;
     }
+    if (outcome.outcome === 'replayed') return outcome.stored;
+    if (outcome.outcome === 'placed') {
+      return { status: 201, body: { ...prepared.body, order_id: outcome.orderId, status: outcome.status } };
+    }
+    const { refusal } = outcome;
+    const attempts = refusal.reason === 'price_changed' ? PRICING_ATTEMPTS : CONFLICT_ATTEMPTS;
+    const error = refusalError(refusal, prepared.quote, attempt >= attempts);
+    if (error) throw error;
+    if (refusal.reason === 'price_changed') deps.cache.invalidate('product_variants');
+    else await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
   }
 }

@@ -141,6 +141,7 @@ describe('ReferenceCache', () => {
         return new Map(aliases.map((alias) => [alias, {
           id: 1, alias, name: alias, sku: null, productId: 1, productName: 'P', price: 100, weightGrams: null,
           trackInventory: true, allowBackorder: false, purchaseLimitPerOrder: null, buyable: true, taxClassId: null, taxClassName: null,
+          pricingVersion: 0, productPricingVersion: 0,
         }]));
       },
       taxRatesOf: async () => {

@@ -1,0 +1,177 @@
+import { type ArchiveFacts, isBuyable, sellableUnits, type StockFacts } from '../catalog/availability.js';
+import { checkPromoCode, type PromoCodeRecord, type PromoCodeRule } from '../pricing/promo-code.eligibility.js';
+import type { StoredResponse } from './idempotency.js';
+
+/**
+ * Decides a batch of placements: which are placed, what each takes, and why the others are refused. Pure (no I/O),
+ * so every rule a placement is held to under lock lives here, in TypeScript, once: the database part
+ * (placement.repository.ts) claims keys, locks and reads what this needs, and writes what it decided.
+ */
+
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+  requestHash: string;
+}
+
+/** Who places an order: a user, or a guest known by email (a user's email too when a promo rule needs it). */
+export interface Buyer {
+  userId: number | null;
+  email: string | null;
+}
+
+/** What the decision needs of one placement, as it was priced. */
+export interface PlacementToDecide {
+  idempotency: IdempotencyClaim | undefined;
+  buyer: Buyer;
+  /** Each line's variant, quantity, and the pricing versions of the variant and its product it was priced at. */
+  lines: readonly { variantId: number; quantity: number; pricingVersion: number; productPricingVersion: number }[];
+  /** The promo code used, with what its rules look at in the order. */
+  promo: { id: number; order: { currency: string; subtotalMinor: number; productIds: readonly number[] } } | null;
+}
+
+/** A variant as read under lock (variants whose stock is not counted are read without one). */
+export interface LockedVariant extends StockFacts, ArchiveFacts {
+  id: number;
+  pricingVersion: number;
+  productPricingVersion: number;
+}
+
+/** An idempotency key of the batch: claimed by this batch, or already answered (or vanished) before it. */
+export type KeyState =
+  | { claimed: true }
+  | { claimed: false; stored: (StoredResponse & { requestHash: string }) | undefined };
+
+/** What the database part read in the batch's transaction, under the locks. */
+export interface LockedState {
+  now: Date;
+  /** By `keyId`. */
+  keys: ReadonlyMap<string, KeyState>;
+  variants: ReadonlyMap<number, LockedVariant>;
+  /** Promo codes by id, with their uses so far. */
+  promoCodes: ReadonlyMap<number, { record: PromoCodeRecord; timesUsed: number }>;
+  /**
+   * By index in the batch, for placements whose code limits uses per customer or to a first order: the buyer's
+   * unreleased redemptions of the code, and whether the buyer has an order that is not cancelled.
+   */
+  buyers: ReadonlyMap<number, { redemptions: number; hasPreviousOrders: boolean }>;
+}
+
+export type Refusal =
+  | { reason: 'insufficient_stock'; shortages: { variantId: number; available: number }[] }
+  | { reason: 'promo_code_refused'; rule: PromoCodeRule; detail: string }
+  /** The catalog (or the code) changed since pricing: price again. */
+  | { reason: 'price_changed' }
+  | { reason: 'key_reused' }
+  /** The key's first request vanished while this one waited on it (a purge raced it): retry. */
+  | { reason: 'key_in_flux' };
+
+export type Decision =
+  | { outcome: 'placed'; stock: { variantId: number; quantity: number }[]; promoCodeId: number | null }
+  /** The key was answered before this batch: that answer. */
+  | { outcome: 'replayed'; stored: StoredResponse }
+  /** The key is an earlier placement's of this batch, with the same request: that placement's answer. */
+  | { outcome: 'same_as'; index: number }
+  | { outcome: 'refused'; refusal: Refusal };
+
+export const keyId = (claim: { scope: string; key: string }) => `${claim.scope}\u0000${claim.key}`;
+
+/** Whose uses a per-customer limit counts together: a user's by id, a guest's by email. */
+function sameCustomer(a: Buyer, b: Buyer): boolean {
+  return a.userId !== null ? a.userId === b.userId : a.email !== null && a.email === b.email;
+}
+
+/** Who counts as having ordered before for a first-order-only code: the same user, or the same email. */
+function sameBuyer(a: Buyer, b: Buyer): boolean {
+  return (a.userId !== null && a.userId === b.userId) || (a.email !== null && a.email === b.email);
+}
+
+const refused = (refusal: Refusal): Decision => ({ outcome: 'refused', refusal });
+
+/** Units per variant of a placement (a variant appears once per placement after pricing, but need not). */
+function unitsByVariant(lines: PlacementToDecide['lines']): Map<number, number> {
+  const units = new Map<number, number>();
+  for (const line of lines) units.set(line.variantId, (units.get(line.variantId) ?? 0) + line.quantity);
+  return units;
+}
+
+/** The answer a placement's key gives before anything else is looked at, if any. */
+function keyDecision(placement: PlacementToDecide, state: KeyState | undefined,
+  earlier: { index: number; placement: PlacementToDecide } | undefined): Decision | undefined {
+  const claim = placement.idempotency;
+  if (!claim) return undefined;
+  if (earlier) {
+    return earlier.placement.idempotency?.requestHash === claim.requestHash
+      ? { outcome: 'same_as', index: earlier.index } : refused({ reason: 'key_reused' });
+  }
+  if (state === undefined || state.claimed) return undefined;
+  if (!state.stored) return refused({ reason: 'key_in_flux' });
+  if (state.stored.requestHash !== claim.requestHash) return refused({ reason: 'key_reused' });
+  return { outcome: 'replayed', stored: { status: state.stored.status, body: state.stored.body } };
+}
+
+/**
+ * Decides each placement in arrival order, as if placed alone after the earlier ones of the batch that were
+ * placed: they took stock and used promo codes. Refusals change nothing, so they leave the others be.
+ */
+export function decideBatch(placements: readonly PlacementToDecide[], locked: LockedState): Decision[] {
+  const taken = new Map<number, number>();
+  const uses = new Map<number, number>();
+  const placedWithKey = new Map<string, number>();
+  const placed: PlacementToDecide[] = [];
+
+  return placements.map((placement, index) => {
+    const id = placement.idempotency ? keyId(placement.idempotency) : undefined;
+    const earlierIndex = id === undefined ? undefined : placedWithKey.get(id);
+    const earlier = earlierIndex === undefined ? undefined : placements[earlierIndex];
+    const byKey = keyDecision(placement, id === undefined ? undefined : locked.keys.get(id),
+      earlier && earlierIndex !== undefined ? { index: earlierIndex, placement: earlier } : undefined);
+    if (byKey) return byKey;
+
+    for (const line of placement.lines) {
+      const v = locked.variants.get(line.variantId);
+      if (!v || v.pricingVersion !== line.pricingVersion || v.productPricingVersion !== line.productPricingVersion
+        || !isBuyable(v)) {
+        return refused({ reason: 'price_changed' });
+      }
+    }
+
+    const promo = placement.promo;
+    if (promo) {
+      const code = locked.promoCodes.get(promo.id);
+      if (!code) return refused({ reason: 'price_changed' });
+      const read = locked.buyers.get(index) ?? { redemptions: 0, hasPreviousOrders: false };
+      const earlierUses = placed
+        .filter((p) => p.promo?.id === promo.id && sameCustomer(placement.buyer, p.buyer)).length;
+      const check = checkPromoCode({
+        promo: code.record,
+        usage: { total: code.timesUsed + (uses.get(promo.id) ?? 0), byCustomer: read.redemptions + earlierUses },
+        customer: {
+          ...placement.buyer,
+          hasPreviousOrders: read.hasPreviousOrders || placed.some((p) => sameBuyer(placement.buyer, p.buyer)),
+        },
+        order: promo.order,
+        now: locked.now,
+      });
+      if (!check.ok) return refused({ reason: 'promo_code_refused', rule: check.rule, detail: check.detail });
+    }
+
+    const stock: { variantId: number; quantity: number }[] = [];
+    const shortages: { variantId: number; available: number }[] = [];
+    for (const [variantId, quantity] of unitsByVariant(placement.lines)) {
+      const v = locked.variants.get(variantId);
+      const units = v ? sellableUnits(v) : null;
+      if (units === null) continue;
+      const left = units - (taken.get(variantId) ?? 0);
+      if (left < quantity) shortages.push({ variantId, available: Math.max(left, 0) });
+      else stock.push({ variantId, quantity });
+    }
+    if (shortages.length > 0) return refused({ reason: 'insufficient_stock', shortages });
+
+    for (const s of stock) taken.set(s.variantId, (taken.get(s.variantId) ?? 0) + s.quantity);
+    if (promo) uses.set(promo.id, (uses.get(promo.id) ?? 0) + 1);
+    if (id !== undefined) placedWithKey.set(id, index);
+    placed.push(placement);
+    return { outcome: 'placed', stock, promoCodeId: promo?.id ?? null };
+  });
+}
