@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
+import { Count, Id, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
 import { cartTokenFrom } from './cart-token.js';
 import { addToCart, type CartDeps, type CartOwner, type CartResult, lineIsAvailable, removeCartLine, updateCartLine, viewCart } from './cart.service.js';
 
@@ -24,8 +24,6 @@ const Cart = Type.Object({
   currency: Type.String(),
   cart_token: Type.Optional(Type.String({ description: 'Guests only: send it back as X-Cart-Token' })),
 });
-
-const VariantId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
 /** Carts are addressed only by the caller's identity: the user's token, or the guest's cart token. */
 function ownerOf(request: FastifyRequest): CartOwner {
@@ -71,8 +69,8 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
       schema: {
         ...common, summary: 'Add units of a variant (creates the line if absent)',
         body: StrictObject({
-          product_variant_id: VariantId,
-          quantity: Type.Integer({ minimum: 1, maximum: deps.limits.maxLineQuantity, default: 1 }),
+          product_variant_id: Id,
+          quantity: Count({ minimum: 1, maximum: deps.limits.maxLineQuantity, default: 1 }),
         }),
         response: responses,
       },
@@ -83,8 +81,8 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
       schema: {
         ...common, summary: 'Set a line\'s quantity (0 removes it); the variant must be in the cart',
         body: StrictObject({
-          product_variant_id: VariantId,
-          quantity: Type.Integer({ minimum: 0, maximum: deps.limits.maxLineQuantity }),
+          product_variant_id: Id,
+          quantity: Count({ maximum: deps.limits.maxLineQuantity }),
         }),
         response: responses,
       },
@@ -94,7 +92,7 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
     app.delete('/cart/storefront/api/carts/remove/:product_variant_id/', {
       schema: {
         ...common, summary: 'Remove a variant\'s line from the cart',
-        params: Type.Object({ product_variant_id: VariantId }),
+        params: Type.Object({ product_variant_id: Id }),
         response: responses,
       },
     }, async (request, reply) => respond(reply, await removeCartLine(deps, ownerOf(request), request.params.product_variant_id)));

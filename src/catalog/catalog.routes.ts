@@ -39,7 +39,7 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
       },
     }, async (request) => {
       const { limit, cursor, status, q } = request.query;
-      const page = await listProducts(deps.db, { limit, after: cursor ? Number(cursor) : undefined, status, search: q }, 'admin');
+      const page = await listProducts(deps.db, { limit, after: cursor, status, search: q }, 'admin');
       return { items: page.items.map((p) => presentAdminProduct(p, deps.money)), next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
     });
 
@@ -129,7 +129,7 @@ export function catalogStorefrontRoutes(deps: CatalogDeps): FastifyPluginAsyncTy
       schema: { tags, summary: 'Active products with their variants', querystring: PageQuery, response: { 200: Page(StorefrontProduct), ...problems(422) } },
     }, async (request) => {
       const { limit, cursor } = request.query;
-      const page = await storefrontPage({ limit, after: cursor ? Number(cursor) : undefined });
+      const page = await storefrontPage({ limit, after: cursor });
       return { items: page.items.map((p) => presentStorefrontProduct(p, deps.money)), next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
     });
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { StrictObject } from '../http/schemas.js';
+import { Count, Cursor, Id, StrictObject } from '../http/schemas.js';
 
 const Decimal = (description: string) => Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 32, description });
 const Money = Decimal('Amount in the store currency, with at most its precision, e.g. "19.99"');
@@ -13,9 +13,9 @@ export const variantInputFields = {
   cost_price: Type.Union([Money, Type.Null()]),
   weight_grams: Type.Union([Decimal('Weight in grams, up to 3 decimals, e.g. "250" or "12.5"'), Type.Null()]),
   track_inventory: Type.Boolean(),
-  stock: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
+  stock: Count({ maximum: 1_000_000_000 }),
   allow_backorder: Type.Boolean(),
-  purchase_limit_per_order: Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()]),
+  purchase_limit_per_order: Type.Union([Count({ minimum: 1, maximum: 1_000_000 }), Type.Null()]),
 };
 
 const optional = <T extends Record<string, Parameters<typeof Type.Optional>[0]>>(fields: T) =>
@@ -31,13 +31,13 @@ export const VariantPatch = StrictObject(optional(variantInputFields));
 export const ProductInput = StrictObject({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   description: Type.Optional(Type.String({ maxLength: 10_000 })),
-  tax_class_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  tax_class_id: Type.Optional(Type.Union([Id, Type.Null()])),
   variants: Type.Array(VariantInput, { minItems: 1, maxItems: 100 }),
 });
 export const ProductPatch = StrictObject({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   description: Type.Optional(Type.String({ maxLength: 10_000 })),
-  tax_class_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  tax_class_id: Type.Optional(Type.Union([Id, Type.Null()])),
   archived: Type.Optional(Type.Boolean({ description: 'false restores an archived product' })),
 });
 
@@ -93,7 +93,7 @@ export const StorefrontProduct = Type.Object({
 
 export const PageQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  cursor: Type.Optional(Type.String({ pattern: '^\\d{1,10}$', description: 'next_cursor of the previous page' })),
+  cursor: Type.Optional(Cursor),
 });
 
 export const Page = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>

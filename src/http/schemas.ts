@@ -30,7 +30,23 @@ function describe(status: number): string {
   return `Problem (${codes.join(', ')})`;
 }
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+/**
+ * Every id, count and quantity a client sends lands in a PostgreSQL `integer` column (src/db/schema.ts);
+ * the schemas bound them here so a larger value is a 422 naming the field, not a database error.
+ */
+export const INT4_MAX = 2_147_483_647;
+
+/** A row id: ids are `integer` identity columns. */
+export const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });
+
+/** A count the client sets (a limit, a number of uses): `integer` columns. */
+export const Count = (options: { minimum?: number; maximum?: number; default?: number } = {}) =>
+  Type.Integer({ minimum: 0, ...options, maximum: Math.min(options.maximum ?? INT4_MAX, INT4_MAX) });
+
+/** A page cursor: the `next_cursor` of the previous page, which is a row id. */
+export const Cursor = Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'next_cursor of the previous page' });
+
+export const IdParams = Type.Object({ id: Id });
 
 export const bearerAuth = [{ bearerAuth: [] }];
 

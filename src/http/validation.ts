@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -7,19 +7,77 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 
 const common: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false };
 
+interface FormatDefinition { validate: (text: string) => boolean; compare: (a: string, b: string) => number }
+
+const EARLIEST_TIMESTAMP = Date.parse('0001-01-01T00:00:00Z');
+
+/**
+ * RFC 3339 allows what neither JavaScript nor PostgreSQL can hold: a leap second (no Date for it) and
+ * year 0000 (PostgreSQL has no year 0). `date-time` also requires a moment both can.
+ */
+function withStorableDates(ajv: Ajv): Ajv {
+  const rfc3339 = ajv.formats['date-time'] as FormatDefinition;
+  return ajv.addFormat('date-time', {
+    ...rfc3339,
+    validate: (text: string) => rfc3339.validate(text) && Date.parse(text) >= EARLIEST_TIMESTAMP,
+  });
+}
+
 /**
  * JSON bodies are validated as sent: `"2"` and `true` are never taken as numbers, and unknown
  * fields fail (bodies declare `additionalProperties: false`).
  */
-const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false }));
+const bodyAjv = withStorableDates(addFormats(new Ajv({ ...common, coerceTypes: false })));
 
 /** Path, query and header values are always strings on the wire, so these coerce to the schema. */
-const urlAjv = addFormats(new Ajv({ ...common, coerceTypes: true }));
+const urlAjv = withStorableDates(addFormats(new Ajv({ ...common, coerceTypes: true })));
+
+// PostgreSQL stores no NUL in text or jsonb, and a lone UTF-16 surrogate has no UTF-8 form: either
+// would fail in the database as a 500. In `u` mode a proper surrogate pair is one code point, not Cs.
+const NUL = /\u0000/;
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function unstorable(text: string, instancePath: string): ErrorObject[] {
+  const message = NUL.test(text) ? 'must not contain the NUL character (U+0000)'
+    : LONE_SURROGATE.test(text) ? 'must be valid Unicode text (it holds an unpaired surrogate)'
+      : undefined;
+  return message ? [{ instancePath, schemaPath: '#/storableText', keyword: 'storableText', params: {}, message }] : [];
+}
+
+const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Every string in a request part the database could not store, names of fields included, as Ajv errors
+ * so they read like any other validation failure. Walks the data, not the schema: free-form fields
+ * reach the database too.
+ */
+function unstorableStrings(data: unknown, instancePath = ''): ErrorObject[] {
+  if (typeof data === 'string') return unstorable(data, instancePath);
+  if (data === null || typeof data !== 'object') return [];
+  return Object.entries(data).flatMap(([key, value]) => {
+    const path = `${instancePath}/${pointerToken(key)}`;
+    return [...unstorable(key, path), ...unstorableStrings(value, path)];
+  });
+}
+
+/** The schema's verdict plus the storable-text rule, which every validated part of every request obeys. */
+function withStorableText(validate: ValidateFunction): ValidateFunction {
+  const checked = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
+    const valid = validate(data, context);
+    const textErrors = unstorableStrings(data);
+    checked.errors = valid && textErrors.length === 0 ? null : [...(valid ? [] : validate.errors ?? []), ...textErrors];
+    return checked.errors === null;
+  }) as ValidateFunction;
+  // Fastify passes the parent (so Ajv can coerce a root value) only to functions carrying a schemaEnv.
+  checked.schema = validate.schema;
+  checked.schemaEnv = validate.schemaEnv;
+  return checked;
+}
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema);
+  withStorableText((httpPart === 'body' ? bodyAjv : urlAjv).compile(schema));
 
 /** A validator for a JSON document validated like a request body, for payloads that arrive elsewhere. */
 export function compileBodyValidator(schema: object) {
-  return bodyAjv.compile(schema);
+  return withStorableText(bodyAjv.compile(schema));
 }

@@ -1,8 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { addressFields } from '../addresses/address.schema.js';
-import { StrictObject } from '../http/schemas.js';
+import { Count, Id, StrictObject } from '../http/schemas.js';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const Amount = StrictObject({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   price: Type.String({ maxLength: 32, description: 'Decimal string in the store currency, e.g. "15.00"' }),
@@ -21,7 +20,7 @@ export function orderPayloadSchema(limits: { maxLineQuantity: number }) {
   return StrictObject({
     variants: Type.Array(StrictObject({
       alias: Type.String({ minLength: 1, maxLength: 100 }),
-      quantity: Type.Integer({ minimum: 1, maximum: limits.maxLineQuantity, default: 1 }),
+      quantity: Count({ minimum: 1, maximum: limits.maxLineQuantity, default: 1 }),
     }), { minItems: 1, maxItems: 1000, description: 'Lines by variant alias; lines with the same alias are summed' }),
     shipping_address: Type.Optional(InlineAddress),
     shipping_address_id: Type.Optional(Id),

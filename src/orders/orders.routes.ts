@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
 import { principalOf, requireAdmin, requireUser } from '../http/auth.js';
-import { bearerAuth, optionalBearerAuth, problems } from '../http/schemas.js';
+import { bearerAuth, Cursor, Id, optionalBearerAuth, problems } from '../http/schemas.js';
 import { AliasParams, OrderDetail, OrderPage, OrderStatusSchema, PaymentStatusSchema } from './order.schema.js';
 import { presentOrder, presentOrderSummary } from './order.presenter.js';
 import { linesOf, listOrders, type OrderFilter } from './orders.repository.js';
@@ -10,7 +10,7 @@ import { changeOrderStatus, findVisibleOrder } from './orders.service.js';
 
 const Page = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  cursor: Type.Optional(Type.String({ pattern: '^\\d{1,10}$', description: 'next_cursor of the previous page' })),
+  cursor: Type.Optional(Cursor),
 };
 
 async function detail(db: Db, order: Parameters<typeof presentOrder>[0]) {
@@ -26,7 +26,7 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
       schema: { tags, security: bearerAuth, summary: 'The caller\'s orders, newest first', querystring: Type.Object(Page), response: { 200: OrderPage, ...problems(401, 422) } },
     }, async (request) => {
       const { limit, cursor } = request.query;
-      const page = await listOrders(deps.db, { userId: principalOf(request).userId, limit, before: cursor ? Number(cursor) : undefined });
+      const page = await listOrders(deps.db, { userId: principalOf(request).userId, limit, before: cursor });
       return { items: page.items.map(presentOrderSummary), next_cursor: page.nextBefore === null ? null : String(page.nextBefore) };
     });
 
@@ -57,7 +57,7 @@ export function orderAdminRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
           ...Page,
           status: Type.Optional(OrderStatusSchema),
           payment_status: Type.Optional(PaymentStatusSchema),
-          customer_id: Type.Optional(Type.Integer({ minimum: 1 })),
+          customer_id: Type.Optional(Id),
           email: Type.Optional(Type.String({ maxLength: 254 })),
           created_from: Type.Optional(Type.String({ format: 'date-time' })),
           created_to: Type.Optional(Type.String({ format: 'date-time' })),
@@ -67,7 +67,7 @@ export function orderAdminRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
     }, async (request) => {
       const q = request.query;
       const filter: OrderFilter = {
-        limit: q.limit, before: q.cursor ? Number(q.cursor) : undefined, status: q.status, paymentStatus: q.payment_status,
+        limit: q.limit, before: q.cursor, status: q.status, paymentStatus: q.payment_status,
         userId: q.customer_id, email: q.email?.trim().toLowerCase(),
         createdFrom: q.created_from ? new Date(q.created_from) : undefined, createdTo: q.created_to ? new Date(q.created_to) : undefined,
       };

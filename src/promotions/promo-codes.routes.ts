@@ -20,7 +20,7 @@ export function promoCodeAdminRoutes(deps: { db: Db; money: CurrencyFormat } & R
       schema: { ...common, summary: 'Promo codes in creation order', querystring: PageQuery, response: { 200: Page(PromoCode), ...problems(401, 403, 422) } },
     }, async (request) => {
       const { limit, cursor } = request.query;
-      const page = await listPromoCodes(deps.db, { limit, after: cursor ? Number(cursor) : undefined });
+      const page = await listPromoCodes(deps.db, { limit, after: cursor });
       return { items: page.items.map((row) => presentPromoCode(row, deps.money)), next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
     });
 

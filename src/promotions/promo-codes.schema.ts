@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { StrictObject } from '../http/schemas.js';
+import { Count, Id, StrictObject } from '../http/schemas.js';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
@@ -15,7 +14,7 @@ const Value = Type.String({
   description: 'percentage: percent, above 0 up to 100, at most 4 decimals ("12.5"); fixed: amount in the store currency, above 0 ("5.00"); free_shipping: absent or "0"',
 });
 const DateTime = (description: string) => Nullable(Type.String({ format: 'date-time' }), `${description}; ISO 8601 with a time zone, e.g. "2025-01-01T00:00:00Z"`);
-const Limit = (description: string) => Nullable(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), `${description}; null: unlimited`);
+const Limit = (description: string) => Nullable(Count({ minimum: 1 }), `${description}; null: unlimited`);
 const Ids = (description: string) => Nullable(Type.Array(Id, { maxItems: 1000, uniqueItems: true }), `${description}, each once; null or empty: no restriction`);
 
 const fields = {

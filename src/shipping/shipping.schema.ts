@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { StrictObject } from '../http/schemas.js';
+import { Id, StrictObject } from '../http/schemas.js';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Description = Type.String({ maxLength: 2000 });
 const Country = Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, any case, stored upper-case; empty or absent: any country' });

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import { StrictObject } from '../http/schemas.js';
+import { Id, StrictObject } from '../http/schemas.js';
 
 const ClassName = Type.String({ minLength: 1, maxLength: 100, description: 'Unique, case-insensitively: "Standard", "Reduced"' });
-const ClassId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const Country = Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2, any case; stored upper-case' });
 const State = Type.String({ maxLength: 100, description: 'Empty or absent: the whole country. Matched case-insensitively' });
 const Rate = Type.String({ maxLength: 32, description: 'Percent as a decimal string, 0 to 100, at most 4 decimals: "15", "7.25"' });
@@ -18,7 +17,7 @@ export const TaxClass = Type.Object({
 });
 
 export const TaxRateInput = StrictObject({
-  tax_class_id: ClassId,
+  tax_class_id: Id,
   country: Country,
   state: Type.Optional(State),
   rate: Rate,
@@ -26,7 +25,7 @@ export const TaxRateInput = StrictObject({
 });
 
 export const TaxRatePatch = StrictObject({
-  tax_class_id: Type.Optional(ClassId),
+  tax_class_id: Type.Optional(Id),
   country: Type.Optional(Country),
   state: Type.Optional(State),
   rate: Type.Optional(Rate),
@@ -34,7 +33,7 @@ export const TaxRatePatch = StrictObject({
 });
 
 export const TaxRateQuery = Type.Object({
-  tax_class_id: Type.Optional(ClassId),
+  tax_class_id: Type.Optional(Id),
   country: Type.Optional(Country),
 });
 

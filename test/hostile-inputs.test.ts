@@ -1,0 +1,480 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail,
+} from './helpers.js';
+
+/*
+ * The walk: every route and method of /openapi.json gets values PostgreSQL cannot store or hold (NUL, lone
+ * surrogates, integers past a column's range, dates outside its calendar), one field at a time on an otherwise
+ * valid request, as a guest, a customer and an admin, with real ids in the path so handlers are reached.
+ */
+
+interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+  format?: string;
+  minimum?: number;
+  minLength?: number;
+  default?: unknown;
+}
+interface Parameter { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: JsonSchema }
+interface Operation { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }
+type Path = (string | number)[];
+interface Leaf { path: Path; type: 'string' | 'integer' | 'date-time' }
+
+const HOSTILE_STRINGS = ['a\u0000b', '\ud800', 'x\udc00y'];
+/** RFC 3339 allows both; JavaScript has no Date for a leap second, PostgreSQL no year 0. */
+const HOSTILE_DATES = ['0000-01-01T00:00:00Z', '2016-12-31T23:59:60Z'];
+const HOSTILE_INTEGERS = [2147483648, 9223372036854775808n, -1];
+/** How a client puts the hostile strings into a URL: NUL percent-encoded, a lone surrogate as its WTF-8 bytes. */
+const HOSTILE_URL_TEXT = ['a%00b', '%ED%A0%80', 'x%ED%B0%80y'];
+
+let t: TestApp;
+let admin: SignedIn;
+let customer: SignedIn;
+const fixtures: Record<string, string | number> = {};
+
+async function created(res: LightMyRequestResponse): Promise<Record<string, unknown>> {
+  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`fixture: ${res.statusCode} ${res.body}`);
+  return json(res);
+}
+
+async function post(url: string, who: SignedIn, payload: object) {
+  return created(await t.app.inject({ method: 'POST', url, headers: bearer(who.access), payload }));
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await signInAdmin(t);
+  customer = await signUp(t.app);
+  const taxClass = await post('/tax/dashboard/api/tax-classes/', admin, { name: 'Walk standard' });
+  const taxRate = await post('/tax/dashboard/api/tax-rates/', admin,
+    { tax_class_id: taxClass.id, country: 'GB', rate: '20' });
+  const product = await post('/product/dashboard/api/products/', admin, {
+    name: 'Walked product', tax_class_id: taxClass.id,
+    variants: [{ alias: 'walk-1', name: 'Walked', price: '10.00', stock: 1000, weight_grams: '100' }],
+  });
+  const variant = (product.variants as { id: number; alias: string }[])[0]!;
+  const method = await post('/shipping/dashboard/api/shipping-methods/', admin, { name: 'Walk post' });
+  const rate = await post('/shipping/dashboard/api/shipping-rates/', admin,
+    { shipping_method_id: method.id, weight_min_kg: '0', base_rate: '4.90' });
+  const promo = await post('/discount/dashboard/api/promo-codes/', admin,
+    { code: 'WALK10', code_type: 'percentage', value: '10' });
+  const address = await post('/user/storefront/api/addresses/', customer,
+    { first_name: 'Ada', last_name: 'L', street_address: '1 Road', city: 'London', country: 'GB' });
+  const order = await post('/order/storefront/api/user-order-create/', customer, {
+    variants: [{ alias: variant.alias, quantity: 1 }], shipping_address_id: address.id, shipping_method_id: method.id,
+  });
+  const payment = await post('/payment/storefront/api/start-payment/sandbox/', customer,
+    { order_alias: order.order_alias });
+  Object.assign(fixtures, {
+    tax_class_id: taxClass.id, tax_rate_id: taxRate.id, product_id: product.id, product_variant_id: variant.id,
+    variant_alias: variant.alias, shipping_method_id: method.id, shipping_rate_id: rate.id, promo_code_id: promo.id,
+    shipping_address_id: address.id, billing_address_id: address.id, order_alias: order.order_alias,
+    payment_id: payment.payment_id, customer_id: customer.id,
+  });
+}, 60_000);
+afterAll(() => t.close());
+
+/** The fixture an `{id}` path parameter takes, by the collection named just before it. */
+const ID_OF_COLLECTION: Record<string, string> = {
+  addresses: 'shipping_address_id', products: 'product_id', variants: 'product_variant_id',
+  'tax-classes': 'tax_class_id', 'tax-rates': 'tax_rate_id', 'shipping-methods': 'shipping_method_id',
+  'shipping-rates': 'shipping_rate_id', 'promo-codes': 'promo_code_id', payments: 'payment_id',
+};
+
+function pathIdFor(route: string): number {
+  const segments = route.split('/');
+  const collection = segments[segments.indexOf('{id}') - 1] ?? '';
+  const id = fixtures[ID_OF_COLLECTION[collection] ?? ''];
+  if (id === undefined) throw new Error(`no fixture for {id} under ${collection}: add one to ID_OF_COLLECTION`);
+  return Number(id);
+}
+
+/** The first branch that is not `null`: the one a client fills in. */
+function concrete(schema: JsonSchema): JsonSchema {
+  return schema.anyOf?.find((s) => s.type !== 'null') ?? schema;
+}
+
+/** Optional fields a request needs in practice (a guest order's email, a percentage code's value). */
+const ALWAYS_FILLED = new Set(['email', 'value']);
+
+let sequence = 0;
+/** A value the route accepts for this field, so that a request differing in one field reaches the handler. */
+function sampleLeaf(schema: JsonSchema, name: string): unknown {
+  sequence += 1;
+  const known: Record<string, unknown> = {
+    email: uniqueEmail('walk'), password: 'correct horse battery', refresh: customer.refresh, country: 'GB',
+    price: '10.00', compare_at_price: '12.00', cost_price: '5.00', weight_grams: '100', rate: '20', value: '10',
+    weight_min_kg: '0', weight_max_kg: '10', base_rate: '4.90', per_kg_rate: '0', min_purchase_amount: '1.00',
+    code: `WALK${sequence}`, code_type: 'percentage', order_alias: fixtures.order_alias,
+    return_url: 'https://shop.example/done', cancel_url: 'https://shop.example/cancel', amount: '0.01',
+  };
+  if (name in known) return known[name];
+  if (name in fixtures && schema.type === 'integer') return fixtures[name];
+  if (schema.enum) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  if (schema.type === 'integer') return schema.minimum ?? 1;
+  if (schema.type === 'boolean') return false;
+  if (schema.format === 'date-time') return '2030-01-01T00:00:00Z';
+  if (name === 'alias') return `walk-${sequence}`;
+  return 'Walk';
+}
+
+/** A valid body holding the required fields, plus the branch that leads to `want` (the field being tried). */
+function sample(schemaIn: JsonSchema, name: string, want: Path = []): unknown {
+  const schema = concrete(schemaIn);
+  if (schema.type === 'object' || schema.properties) {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(schema.properties ?? {})) {
+      const wanted = want[0] === key;
+      if (wanted || schema.required?.includes(key) || ALWAYS_FILLED.has(key)) {
+        out[key] = sample(child, key, wanted ? want.slice(1) : []);
+      }
+    }
+    return out;
+  }
+  if (schema.type === 'array') {
+    const orderLines = schema.items?.required?.includes('quantity') && schema.items.properties?.alias;
+    if (orderLines && want.length === 0) return [{ alias: fixtures.variant_alias, quantity: 1 }];
+    return [sample(schema.items ?? {}, name, want.slice(1))];
+  }
+  return sampleLeaf(schema, name);
+}
+
+/** Every string and integer a client can send in this schema, at any depth and in any branch. */
+function leaves(schema: JsonSchema, path: Path = []): Leaf[] {
+  if (schema.anyOf) return schema.anyOf.flatMap((branch) => leaves(branch, path));
+  if (schema.type === 'object' || schema.properties) {
+    return Object.entries(schema.properties ?? {}).flatMap(([key, child]) => leaves(child, [...path, key]));
+  }
+  if (schema.type === 'array') return leaves(schema.items ?? {}, [...path, 0]);
+  if (schema.type === 'string' && schema.format === 'date-time') return [{ path, type: 'date-time' }];
+  if (schema.type === 'string' || schema.type === 'integer') return [{ path, type: schema.type }];
+  return [];
+}
+
+function withValue(body: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const copy = (Array.isArray(body) ? [...body] : { ...(body as object) }) as Record<string | number, unknown>;
+  copy[path[0]!] = withValue(copy[path[0]!] ?? (typeof path[1] === 'number' ? [] : {}), path.slice(1), value);
+  return copy;
+}
+
+/** JSON text that keeps a bigint exact (9223372036854775808 as a JSON number, not a rounded float). */
+function jsonText(value: unknown): string {
+  const marked = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `@@big:${v}@@` : v));
+  return marked.replace(/"@@big:(-?\d+)@@"/g, '$1');
+}
+
+function hostileFor(type: Leaf['type']): unknown[] {
+  if (type === 'integer') return HOSTILE_INTEGERS;
+  return type === 'date-time' ? [...HOSTILE_STRINGS, ...HOSTILE_DATES] : HOSTILE_STRINGS;
+}
+
+function hostileInUrl(schema: JsonSchema): string[] {
+  if (schema.type === 'integer') return HOSTILE_INTEGERS.map(String);
+  return schema.format === 'date-time' ? [...HOSTILE_URL_TEXT, ...HOSTILE_DATES] : HOSTILE_URL_TEXT;
+}
+
+const VALID = 'valid request';
+interface Probe { method: string; url: string; headers: Record<string, string>; body?: string; what: string }
+
+let openapi: { paths: Record<string, Record<string, Operation>> };
+
+function probesFor(route: string, method: string, op: Operation): Probe[] {
+  const params = op.parameters ?? [];
+  const pathValue = (p: Parameter): string => {
+    if (p.name === 'id') return String(pathIdFor(route));
+    if (p.name === 'payment_plugin_id') return 'sandbox';
+    return String(fixtures[p.name] ?? sampleLeaf(concrete(p.schema), p.name));
+  };
+  const requiredQuery = params.filter((p) => p.in === 'query' && p.required && p.schema.default === undefined);
+  const urlFor = (override?: { param: Parameter; raw: string }) => {
+    let url = route;
+    for (const p of params.filter((q) => q.in === 'path')) {
+      url = url.replace(`{${p.name}}`, override?.param === p ? override.raw : encodeURIComponent(pathValue(p)));
+    }
+    const query = requiredQuery.filter((p) => p !== override?.param)
+      .map((p) => `${p.name}=${encodeURIComponent(String(sampleLeaf(concrete(p.schema), p.name)))}`);
+    if (override?.param.in === 'query') query.push(`${override.param.name}=${override.raw}`);
+    return query.length > 0 ? `${url}?${query.join('&')}` : url;
+  };
+  const bodySchema = op.requestBody?.content['application/json']?.schema;
+  const headers: Record<string, string> = bodySchema ? { 'content-type': 'application/json' } : {};
+  const base = { method, headers, body: bodySchema ? jsonText(sample(bodySchema, '')) : undefined };
+  // GET estimate takes the POST's body as JSON in ?payload=: walk that body there too.
+  const payloadSchema = params.some((p) => p.in === 'query' && p.name === 'payload')
+    ? openapi.paths[route]?.post?.requestBody?.content['application/json']?.schema : undefined;
+  const payloadUrl = (payload: unknown) => `${route}?payload=${encodeURIComponent(jsonText(payload))}`;
+
+  const probes: Probe[] = [];
+  // A valid DELETE would remove the fixtures the other routes need; its hostile variants delete nothing.
+  if (method !== 'DELETE') {
+    probes.push({ ...base, url: payloadSchema ? payloadUrl(sample(payloadSchema, '')) : urlFor(), what: VALID });
+  }
+  for (const p of params) {
+    if (p.in === 'header') {
+      for (const value of HOSTILE_STRINGS) {
+        const what = `header ${p.name}=${JSON.stringify(value)}`;
+        probes.push({ ...base, url: urlFor(), headers: { ...headers, [p.name]: value }, what });
+      }
+      continue;
+    }
+    for (const raw of hostileInUrl(concrete(p.schema))) {
+      probes.push({ ...base, url: urlFor({ param: p, raw }), what: `${p.in} ${p.name}=${raw}` });
+    }
+  }
+  for (const leaf of bodySchema ? leaves(bodySchema) : []) {
+    for (const value of hostileFor(leaf.type)) {
+      const body = jsonText(withValue(sample(bodySchema!, '', leaf.path), leaf.path, value));
+      probes.push({ ...base, url: urlFor(), body, what: `body ${leaf.path.join('.')}=${jsonText(value)}` });
+    }
+  }
+  for (const leaf of payloadSchema ? leaves(payloadSchema) : []) {
+    for (const value of hostileFor(leaf.type)) {
+      const url = payloadUrl(withValue(sample(payloadSchema!, '', leaf.path), leaf.path, value));
+      probes.push({ method, headers: {}, url, what: `?payload= ${leaf.path.join('.')}=${jsonText(value)}` });
+    }
+  }
+  return probes;
+}
+
+function operations(): [string, string, Operation][] {
+  const all = Object.entries(openapi.paths).flatMap(([route, ops]) =>
+    Object.entries(ops).map(([method, op]): [string, string, Operation] => [route, method.toUpperCase(), op]));
+  // Deletions last, so every other route still finds the fixtures.
+  return [...all.filter(([, m]) => m !== 'DELETE'), ...all.filter(([, m]) => m === 'DELETE')];
+}
+
+describe('hostile values on every route of the OpenAPI document', () => {
+  it('never answers 5xx to NUL, lone surrogates, out-of-range integers or unstorable dates, whoever asks', async () => {
+    openapi = json(await t.app.inject({ method: 'GET', url: '/openapi.json' }));
+    const callers: [string, Record<string, string>][] = [
+      ['guest', {}], ['customer', bearer(customer.access)], ['admin', bearer(admin.access)],
+    ];
+    const failures: string[] = [];
+    const unreached: string[] = [];
+    let sent = 0;
+    for (const [route, method, op] of operations()) {
+      for (const probe of probesFor(route, method, op)) {
+        const answers: string[] = [];
+        for (const [who, auth] of callers) {
+          const res = await t.app.inject({
+            method: probe.method as InjectOptions['method'], url: probe.url, headers: { ...auth, ...probe.headers },
+            ...(probe.body ? { payload: probe.body } : {}),
+          });
+          sent += 1;
+          answers.push(res.statusCode === 422 ? json(res).code : String(res.statusCode));
+          if (res.statusCode >= 500) {
+            failures.push(`${method} ${route} as ${who}, ${probe.what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+          }
+        }
+        // The walk proves something only if the unaltered request passes validation for someone: if a new route
+        // lands here, teach sampleLeaf a valid value for its fields.
+        const stopped = answers.every((a) => a === 'validation_error');
+        if (probe.what === VALID && stopped) unreached.push(`${method} ${route}`);
+      }
+    }
+    expect(sent).toBeGreaterThan(1000);
+    expect(failures).toEqual([]);
+    expect(unreached).toEqual([]);
+  }, 300_000);
+});
+
+/** Sends the request and expects a 422 whose errors name `field` with a message matching `message`. */
+async function expectFieldError(request: InjectOptions, field: string, message: RegExp) {
+  const body = expectProblem(await t.app.inject(request), 422, 'validation_error');
+  expect(body.errors).toContainEqual({ field, message: expect.stringMatching(message) });
+}
+
+const NUL = /NUL character/;
+const SURROGATE = /unpaired surrogate/;
+const TOO_BIG = /must be <= 2147483647/;
+const asAdmin = () => bearer(admin.access);
+const asCustomer = () => bearer(customer.access);
+const adminSends = (method: 'POST' | 'PATCH', url: string, payload: object): InjectOptions =>
+  ({ method, url, headers: asAdmin(), payload });
+const orderOf = (extra: object) => ({ variants: [{ alias: fixtures.variant_alias, quantity: 1 }], ...extra });
+
+describe('strings the database cannot store', () => {
+  it('refuses NUL and lone surrogates in sign-up and login fields, naming the field', async () => {
+    const signup = '/user/storefront/api/signup/';
+    const login = '/user/storefront/api/login/';
+    const password = 'long enough';
+    await expectFieldError({ method: 'POST', url: signup, payload: { email: 'a\u0000b@x', password } }, 'email', NUL);
+    await expectFieldError({
+      method: 'POST', url: signup, payload: { email: uniqueEmail(), password: 'correct horse', first_name: '\ud800' },
+    }, 'first_name', SURROGATE);
+    await expectFieldError({ method: 'POST', url: login, payload: { email: `${customer.email}\u0000`, password: 'x' } },
+      'email', NUL);
+  });
+
+  it('refuses them in stored addresses, on creation and on change', async () => {
+    const base = '/user/storefront/api/addresses/';
+    const address = { first_name: 'Ada', last_name: 'L', street_address: '1 Rd', city: 'Lon\u0000don', country: 'GB' };
+    await expectFieldError({ method: 'POST', url: base, headers: asCustomer(), payload: address }, 'city', NUL);
+    await expectFieldError({
+      method: 'PATCH', url: `${base}${fixtures.shipping_address_id}/`, headers: asCustomer(),
+      payload: { street_address: 'x\udc00' },
+    }, 'street_address', SURROGATE);
+  });
+
+  it('refuses them in products, variants, tax, shipping and promo codes', async () => {
+    const product = { name: 'Bad\u0000name', variants: [{ name: '\ud800', price: '1.00' }] };
+    const res = await t.app.inject(adminSends('POST', '/product/dashboard/api/products/', product));
+    expect(expectProblem(res, 422, 'validation_error').errors).toEqual([
+      { field: 'name', message: expect.stringMatching(NUL) },
+      { field: 'variants[0].name', message: expect.stringMatching(SURROGATE) },
+    ]);
+    const variants = `/product/dashboard/api/products/${fixtures.product_id}/variants/`;
+    await expectFieldError(adminSends('POST', variants, { name: 'v', price: '1.00', sku: 'S\u0000' }), 'sku', NUL);
+    const variant = `/product/dashboard/api/variants/${fixtures.product_variant_id}/`;
+    await expectFieldError(adminSends('PATCH', variant, { name: '\udc00' }), 'name', SURROGATE);
+    await expectFieldError(adminSends('POST', '/tax/dashboard/api/tax-classes/', { name: 'Zero\u0000' }), 'name', NUL);
+    await expectFieldError(adminSends('POST', '/tax/dashboard/api/tax-rates/',
+      { tax_class_id: fixtures.tax_class_id, country: 'US', state: 'T\ud800X', rate: '5' }), 'state', SURROGATE);
+    await expectFieldError(adminSends('POST', '/shipping/dashboard/api/shipping-methods/', { name: 'Post\u0000' }),
+      'name', NUL);
+    await expectFieldError(adminSends('POST', '/shipping/dashboard/api/shipping-rates/',
+      { shipping_method_id: fixtures.shipping_method_id, city: '\ud800', weight_min_kg: '0', base_rate: '1' }),
+      'city', SURROGATE);
+    await expectFieldError(adminSends('POST', '/discount/dashboard/api/promo-codes/',
+      { code: 'NULVALUE', code_type: 'percentage', value: '1\u0000' }), 'value', NUL);
+  });
+
+  it('refuses them in query and path parameters and validated headers, prefixed by where they were sent', async () => {
+    await expectFieldError({ method: 'GET', url: '/product/dashboard/api/products/?q=a%00b', headers: asAdmin() },
+      'querystring.q', NUL);
+    await expectFieldError({ method: 'GET', url: '/order/dashboard/api/orders/?email=a%00%40x', headers: asAdmin() },
+      'querystring.email', NUL);
+    await expectFieldError({ method: 'GET', url: '/shipping/storefront/api/shipping-methods/?country=US&state=T%00X' },
+      'querystring.state', NUL);
+    await expectFieldError({ method: 'GET', url: '/order/dashboard/api/orders/a%00b/', headers: asAdmin() },
+      'params.order_alias', NUL);
+    await expectFieldError({
+      method: 'POST', url: '/order/storefront/api/guest-user-order-create/', headers: { 'idempotency-key': 'k\ud800' },
+      payload: orderOf({ shipping_address: { country: 'GB', email: 'guest@example.com' } }),
+    }, 'headers.idempotency-key', SURROGATE);
+  });
+
+  it('refuses them in order addresses and other order fields, in a body or in ?payload=', async () => {
+    await expectFieldError({
+      method: 'POST', url: '/order/storefront/api/guest-user-order-create/',
+      payload: orderOf({ shipping_address: { country: 'GB', email: 'guest@example.com', city: 'Lon\u0000don' } }),
+    }, 'shipping_address.city', NUL);
+    await expectFieldError({
+      method: 'POST', url: '/order/storefront/api/user-order-create/', headers: asCustomer(),
+      payload: orderOf({
+        shipping_address_id: fixtures.shipping_address_id, billing_address: { country: 'GB', street_address: '\udc00' },
+      }),
+    }, 'billing_address.street_address', SURROGATE);
+    const payload = orderOf({ shipping_address: { country: 'GB', city: 'x\u0000' }, promocode: '\ud800' });
+    const url = `/order/storefront/api/estimate/?payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(expectProblem(res, 422, 'validation_error').errors).toEqual([
+      { field: 'shipping_address.city', message: expect.stringMatching(NUL) },
+      { field: 'promocode', message: expect.stringMatching(SURROGATE) },
+    ]);
+  });
+
+  it('refuses them in the names of fields too', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/order/storefront/api/estimate/', headers: { 'content-type': 'application/json' },
+      body: '{"variants":[{"alias":"a","quantity":1}],"x\\u0000":1}',
+    });
+    expect(expectProblem(res, 422, 'validation_error').errors)
+      .toContainEqual({ field: 'x\u0000', message: expect.stringMatching(NUL) });
+  });
+});
+
+describe('integers past their column\'s range', () => {
+  it('bounds ids, cursors and counts by PostgreSQL integer, naming the field', async () => {
+    const get = (url: string, headers = asAdmin()): InjectOptions => ({ method: 'GET', url, headers });
+    await expectFieldError(get('/product/storefront/api/products/?cursor=2147483648'), 'querystring.cursor', TOO_BIG);
+    await expectFieldError(get('/order/dashboard/api/orders/?cursor=9223372036854775808'),
+      'querystring.cursor', TOO_BIG);
+    await expectFieldError(get('/order/storefront/api/orders/?cursor=-1', asCustomer()), 'querystring.cursor', />= 0/);
+    await expectFieldError(get('/order/dashboard/api/orders/?customer_id=2147483648'),
+      'querystring.customer_id', TOO_BIG);
+    await expectFieldError(get('/product/dashboard/api/products/2147483648/'), 'params.id', TOO_BIG);
+    await expectFieldError(adminSends('POST', '/product/dashboard/api/products/',
+      { name: 'p', tax_class_id: 2147483648, variants: [{ name: 'v', price: '1' }] }), 'tax_class_id', TOO_BIG);
+    await expectFieldError(adminSends('PATCH', `/product/dashboard/api/products/${fixtures.product_id}/`,
+      { tax_class_id: 2147483648 }), 'tax_class_id', TOO_BIG);
+    await expectFieldError(adminSends('POST', '/discount/dashboard/api/promo-codes/',
+      { code: 'BIGIDS', code_type: 'free_shipping', specific_customers: [2147483648] }),
+      'specific_customers[0]', TOO_BIG);
+    const huge = await t.app.inject({
+      method: 'POST', url: '/order/storefront/api/estimate/', headers: { 'content-type': 'application/json' },
+      body: '{"variants":[{"alias":"a","quantity":9223372036854775808}]}',
+    });
+    expect(expectProblem(huge, 422, 'validation_error').errors)
+      .toContainEqual({ field: 'variants[0].quantity', message: expect.stringMatching(/must be <=/) });
+  });
+
+  it('still pages with the cursor it hands out', async () => {
+    const first = json(await t.app.inject({ method: 'GET', url: '/product/storefront/api/products/?limit=1' }));
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const url = `/product/storefront/api/products/?limit=1&cursor=${first.next_cursor}`;
+    const next = await t.app.inject({ method: 'GET', url });
+    expect(next.statusCode).toBe(200);
+    expect(json(next).items.map((p: { id: number }) => p.id)).not.toContain(first.items[0].id);
+  });
+});
+
+describe('date-times PostgreSQL or JavaScript cannot hold', () => {
+  it('refuses year 0000 and leap seconds, naming the field', async () => {
+    await expectFieldError(adminSends('POST', '/discount/dashboard/api/promo-codes/',
+      { code: 'YEARZERO', code_type: 'free_shipping', starts_at: '0000-01-01T00:00:00Z' }), 'starts_at', /date-time/);
+    const url = '/order/dashboard/api/orders/?created_from=2016-12-31T23:59:60Z';
+    await expectFieldError({ method: 'GET', url, headers: asAdmin() }, 'querystring.created_from', /date-time/);
+  });
+});
+
+describe('ordinary text in any script', () => {
+  const name = 'Café 中文 😀';
+  const city = 'Zürich 北京 🏔️';
+  const first = 'Zoë 🙂';
+
+  it('keeps accented letters, CJK and emoji (surrogate pairs) in accounts, addresses, products, orders', async () => {
+    const signedUp = await t.app.inject({
+      method: 'POST', url: '/user/storefront/api/signup/',
+      payload: { email: uniqueEmail(), password: 'correct horse', first_name: first },
+    });
+    expect(signedUp.statusCode).toBe(201);
+    expect(json(signedUp).user.first_name).toBe(first);
+
+    const address = await t.app.inject({
+      method: 'POST', url: '/user/storefront/api/addresses/', headers: asCustomer(),
+      payload: { first_name: first, last_name: 'L', street_address: '1 Rue 🏠', city, country: 'CH' },
+    });
+    expect(address.statusCode).toBe(201);
+    expect(json(address)).toMatchObject({ first_name: first, city, street_address: '1 Rue 🏠' });
+
+    const product = await t.app.inject(adminSends('POST', '/product/dashboard/api/products/',
+      { name, variants: [{ alias: 'unicode-1', name: '☕️ grande', price: '3.50', stock: 10 }] }));
+    expect(product.statusCode).toBe(201);
+    const search = `/product/dashboard/api/products/?q=${encodeURIComponent('中文 😀')}`;
+    const found = json(await t.app.inject({ method: 'GET', url: search, headers: asAdmin() }));
+    expect(found.items.map((p: { name: string }) => p.name)).toEqual([name]);
+
+    const order = json(await t.app.inject({
+      method: 'POST', url: '/order/storefront/api/guest-user-order-create/',
+      payload: {
+        variants: [{ alias: 'unicode-1', quantity: 1 }],
+        shipping_address: { country: 'GB', email: 'zoe@example.com', city, first_name: first },
+      },
+    }));
+    const placed = await t.app.inject({
+      method: 'GET', url: `/order/storefront/api/orders/${order.order_alias}/`,
+      headers: { 'x-order-token': order.order_token },
+    });
+    expect(json(placed).shipping_address).toMatchObject({ city, first_name: first });
+  });
+});
