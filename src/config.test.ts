@@ -61,4 +61,19 @@ describe('loadConfig', () => {
     expect(err.variable).toBe(variable);
     expect(err.message.startsWith(`${variable}: `)).toBe(true);
   });
+
+  it('reads the placement limits, with their defaults', () => {
+    expect(loadConfig({}))
+      .toMatchObject({ placementTimeoutMs: 10_000, placementQueueLimit: 1000 });
+    const env = { PLACEMENT_TIMEOUT_MS: '2500', PLACEMENT_QUEUE_LIMIT: '50' };
+    expect(loadConfig(env))
+      .toMatchObject({ placementTimeoutMs: 2500, placementQueueLimit: 50 });
+  });
+
+  it.each([
+    [{ PLACEMENT_TIMEOUT_MS: '0' }, 'PLACEMENT_TIMEOUT_MS'],
+    [{ PLACEMENT_QUEUE_LIMIT: '-1' }, 'PLACEMENT_QUEUE_LIMIT'],
+  ])('refuses %o naming %s (placement limits)', (env, variable) => {
+    expect(failure(env).variable).toBe(variable);
+  });
 });

@@ -34,6 +34,10 @@ export interface Config {
   trustProxy: boolean;
   /** Longest time reference data (variants, tax, shipping, promo codes) is kept in memory without a change being announced; 0 turns the cache off. */
   referenceCacheTtlSeconds: number;
+  /** Longest a placement waits for the database (queue, connection, row locks) before a 503. */
+  placementTimeoutMs: number;
+  /** Placements of this process waiting for a batch, at most; more get a 503 at once. */
+  placementQueueLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -160,5 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxCartLines: integer(env, 'MAX_CART_LINES', 200, { min: 1, max: 10_000 }),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     referenceCacheTtlSeconds: integer(env, 'REFERENCE_CACHE_TTL_SECONDS', 300, { min: 0, max: 86_400 }),
+    placementTimeoutMs: integer(env, 'PLACEMENT_TIMEOUT_MS', 10_000, { min: 1, max: 600_000 }),
+    placementQueueLimit: integer(env, 'PLACEMENT_QUEUE_LIMIT', 1000, { min: 0, max: 100_000 }),
   };
 }

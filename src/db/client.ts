@@ -18,6 +18,12 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; it has the query API of Db. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/** One parameterised statement, prepared once per connection under `name` on PostgreSQL. */
+export interface Statement {
+  name: string;
+  text: string;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
@@ -30,7 +36,53 @@ export interface Database {
    * connection under `name` on PostgreSQL: for hot statements that do their work in one round trip.
    */
   run<R>(statement: { name: string; text: string }, values: unknown[]): Promise<R[]>;
+  /**
+   * As `run`, for work that must be refused rather than late: if no connection is free before
+   * `deadline` (epoch ms), it rejects at the deadline with `DeadlineExceeded` and the statement is
+   * never sent (a connection that comes later is given back unused). `values` gets the
+   * milliseconds left once a connection is held, for the statement to bound its own waits by.
+   */
+  runBefore<R>(deadline: number, statement: Statement, values: (leftMs: number) => unknown[]): Promise<R[]>;
+  /** The pool's connections right now; undefined on the embedded database (one connection, no pool). */
+  connections(): { max: number; open: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
+}
+
+/** A deadline passed before the statement was sent: nothing of it ran. */
+export class DeadlineExceeded extends Error {
+  constructor() {
+    super('no database connection was free before the deadline');
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+/**
+ * Runs `work`, which waits for a connection and then calls `begin()` right before it sends
+ * anything: `begin` answers the milliseconds left, or undefined when the deadline has passed (then
+ * `work` must send nothing and throw). If the deadline passes while `work` still waits, the answer
+ * is `DeadlineExceeded` at once, and the later `begin()` says undefined; once begun, the database's
+ * answer is awaited whatever the time (it alone knows whether the work committed).
+ */
+function beforeDeadline<T>(deadline: number, work: (begin: () => number | undefined) => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let state: 'waiting' | 'begun' | 'abandoned' = 'waiting';
+    const timer = setTimeout(() => {
+      if (state !== 'waiting') return;
+      state = 'abandoned';
+      reject(new DeadlineExceeded());
+    }, Math.max(0, deadline - Date.now()));
+    const begin = () => {
+      if (state !== 'waiting') return undefined;
+      clearTimeout(timer);
+      const left = Math.floor(deadline - Date.now());
+      state = left >= 1 ? 'begun' : 'abandoned';
+      return left >= 1 ? left : undefined;
+    };
+    work(begin).then(resolve, (err: unknown) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
 }
 
 export type DatabaseTarget =
@@ -78,6 +130,14 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
     kind: 'pglite',
     changes,
     run: async <R>(statement: { text: string }, values: unknown[]) => (await client.query<R>(statement.text, values)).rows,
+    // A transaction holds PGlite's one connection: the callback runs when the connection is ours.
+    runBefore: <R>(deadline: number, statement: Statement, values: (leftMs: number) => unknown[]) =>
+      beforeDeadline(deadline, (begin) => client.transaction(async (tx) => {
+        const left = begin();
+        if (left === undefined) throw new DeadlineExceeded();
+        return (await tx.query<R>(statement.text, values(left))).rows;
+      })),
+    connections: () => undefined,
     ping: async () => {
       await client.query('select 1');
     },
@@ -118,6 +178,25 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     changes,
     run: async <R>(statement: { name: string; text: string }, values: unknown[]) =>
       (await pool.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows,
+    runBefore: <R>(deadline: number, statement: Statement, values: (leftMs: number) => unknown[]) =>
+      beforeDeadline(deadline, async (begin) => {
+        const client = await pool.connect();
+        const left = begin();
+        if (left === undefined) {
+          client.release();
+          throw new DeadlineExceeded();
+        }
+        try {
+          const result = await client.query<R & pg.QueryResultRow>({ ...statement, values: values(left) });
+          client.release();
+          return result.rows;
+        } catch (err) {
+          // An error the server reported leaves the connection usable; any other may not.
+          client.release(err instanceof pg.DatabaseError ? undefined : err as Error);
+          throw err;
+        }
+      }),
+    connections: () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -1,8 +1,8 @@
-import type { Database } from '../db/client.js';
+import { type Database, DeadlineExceeded } from '../db/client.js';
 import { pgError } from '../db/errors.js';
 import type { AddressSnapshot } from '../db/schema.js';
 import type { PromoCodeRule } from '../pricing/promo-code.eligibility.js';
-import { Batcher } from '../shared/batcher.js';
+import { Batcher, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
 import type { StoredResponse } from './idempotency.js';
 import type { OrderableVariant } from './order-quote.repository.js';
 
@@ -85,6 +85,18 @@ export class PromoCodeRefused extends Error {
 export class IdempotencyKeyReused extends Error {}
 /** The key's first request was being answered and its claim vanished (a purge raced it): retry. */
 export class IdempotencyKeyInFlux extends Error {}
+/**
+ * The database could not take the placement in time: too many were waiting, or its deadline
+ * passed (queued, waiting for a connection, or waiting on a lock). Nothing of it was written.
+ */
+export class DatabaseBusy extends Error {
+  constructor(readonly reason: NotWrittenReason) {
+    super(reason === 'queue_full'
+      ? 'too many placements waiting for the database'
+      : 'the database did not take the placement in time');
+    this.name = 'DatabaseBusy';
+  }
+}
 /** Variants whose stock could not cover the order: id to units available. */
 export class StockShort extends Error {
   constructor(readonly available: Map<number, number>) {
@@ -92,7 +104,17 @@ export class StockShort extends Error {
   }
 }
 
-const placeOrdersStatement = { name: 'sf_place_orders', text: 'select sf_place_orders($1::jsonb) as outcomes' };
+/**
+ * The batch's lock waits are bounded by the time its placements have left ($2, milliseconds):
+ * set_config(..., true) lasts until the statement's own transaction ends, and OFFSET 0 keeps the
+ * subquery (so the setting) ahead of the function. A wait cut short aborts the whole statement
+ * (55P03), so nothing of the batch is written.
+ */
+const placeOrdersStatement = {
+  name: 'sf_place_orders_by',
+  text: `select sf_place_orders($1::jsonb) as outcomes
+    from (select set_config('lock_timeout', $2::text, true) as lock_timeout offset 0) as budget`,
+};
 const PROMO_RULES = new Set<PromoCodeRule>(['inactive', 'redemption_limit', 'new_customers_only', 'customer_limit']);
 /**
  * Orders per statement at most: a batch holds its rows' locks until it commits, so a larger one
@@ -133,13 +155,34 @@ type RawOutcome =
 
 export interface PlacementWriter {
   /**
-   * Writes a priced placement: the idempotency claim, the check that prices still hold, the promo
-   * code's limits under its row lock, the order with its lines and redemption, the cart update
-   * and, last, the stock. Throws `StockShort`, `PromoCodeRefused`, `PricesChanged`,
-   * `IdempotencyKeyReused` or `IdempotencyKeyInFlux` when the database refused it; then nothing
-   * of it was written.
+   * Writes a priced placement by `deadline` (epoch ms): the idempotency claim, the check that
+   * prices still hold, the promo code's limits under its row lock, the order with its lines and
+   * redemption, the cart update and, last, the stock. Throws `StockShort`, `PromoCodeRefused`, `PricesChanged`,
+   * `IdempotencyKeyReused` or `IdempotencyKeyInFlux` when the database refused it, `DatabaseBusy`
+   * when it could not take it in time; then nothing of it was written.
    */
-  write(write: PlacementWrite): Promise<PlacementOutcome>;
+  write(write: PlacementWrite, deadline: number): Promise<PlacementOutcome>;
+}
+
+/** What the writer reports to the service's metrics. */
+export interface PlacementMetrics {
+  /** A batch of this many placements went to the database. */
+  batchSent(size: number): void;
+  /** This many orders were placed (committed; replays of an idempotency key not counted). */
+  ordersPlaced(count: number): void;
+  /** A placement was refused with `DatabaseBusy`. */
+  refused(reason: NotWrittenReason): void;
+}
+
+export interface PlacementWriterOptions {
+  /** Placements waiting for a batch, at most; more are refused with `DatabaseBusy('queue_full')`. */
+  maxQueued: number;
+  metrics?: PlacementMetrics;
+}
+
+/** Whether the statement was cut short by the lock_timeout it set itself (55P03). */
+function lockWaitTimedOut(err: unknown): boolean {
+  return pgError(err)?.code === '55P03';
 }
 
 /**
@@ -148,27 +191,52 @@ export interface PlacementWriter {
  * commit. A refused order writes nothing, so it leaves the others of its batch be.
  * One batch is in flight at a time, so a variant's row is locked by one batch of this process at
  * once and the batches' commits don't queue on each other.
+ * Back-pressure: at most `maxQueued` placements wait for a batch, and each waits until its
+ * deadline at most: in the queue, for a connection, and on each row lock the batch takes (the
+ * batch's budget is its earliest deadline). Past it the placement is refused with `DatabaseBusy`
+ * and nothing of it is written; a batch the database has begun is answered by the database alone
+ * (committed, or aborted by its lock timeout), so no placement is refused after it committed.
  */
-export function placementWriter(database: Database): PlacementWriter {
-  const place = async (items: string[]) =>
-    (await database.run<{ outcomes: RawOutcome[] }>(placeOrdersStatement, [`[${items.join(',')}]`]))[0]?.outcomes ?? [];
-  const batcher = new Batcher<string, RawOutcome>(async (items) => {
+export function placementWriter(database: Database, options: PlacementWriterOptions): PlacementWriter {
+  const { metrics } = options;
+  const place = async (items: string[], deadline: number) => {
+    metrics?.batchSent(items.length);
+    let rows: { outcomes: RawOutcome[] }[];
     try {
-      return await place(items);
+      rows = await database.runBefore<{ outcomes: RawOutcome[] }>(deadline, placeOrdersStatement,
+        (left) => [`[${items.join(',')}]`, String(left)]);
     } catch (err) {
-      if (items.length === 1 || isConflict(err)) throw err;
+      if (err instanceof DeadlineExceeded || lockWaitTimedOut(err)) throw new DatabaseBusy('deadline');
+      throw err;
+    }
+    const outcomes = rows[0]?.outcomes ?? [];
+    metrics?.ordersPlaced(outcomes.reduce((n, o) => (o.error || o.failed || o.replayed ? n : n + 1), 0));
+    return outcomes;
+  };
+  const batcher = new Batcher<string, RawOutcome>(async (items, deadline) => {
+    try {
+      return await place(items, deadline);
+    } catch (err) {
+      if (items.length === 1 || isConflict(err) || err instanceof DatabaseBusy) throw err;
       // An unexpected error in one order must not fail the others: each is placed alone.
-      const alone = (item: string): Promise<RawOutcome> => place([item]).then(
+      const alone = (item: string): Promise<RawOutcome> => place([item], deadline).then(
         (out) => out[0] ?? { failed: true, failure: new Error('sf_place_orders returned no result') },
         (failure: unknown) => ({ failed: true, failure }),
       );
       return Promise.all(items.map(alone));
     }
-  }, { maxBatch: MAX_BATCH, maxInFlight: 1 });
+  }, { maxBatch: MAX_BATCH, maxInFlight: 1, maxQueued: options.maxQueued });
   return {
-    async write(write) {
-      const outcome = await batcher.submit(JSON.stringify(placementArgument(write)));
-      if (outcome.failed) throw outcome.failure;
+    async write(write, deadline) {
+      let outcome: RawOutcome;
+      try {
+        outcome = await batcher.submit(JSON.stringify(placementArgument(write)), deadline);
+        if (outcome.failed) throw outcome.failure;
+      } catch (err) {
+        const busy = err instanceof NotWritten ? new DatabaseBusy(err.reason) : err;
+        if (busy instanceof DatabaseBusy) metrics?.refused(busy.reason);
+        throw busy;
+      }
       if (outcome.error) throw refusalError(outcome.error);
       if (outcome.replayed) return { replayed: true, stored: { status: Number(outcome.status), body: outcome.body } };
       return { replayed: false, orderId: Number(outcome.order_id), status: String(outcome.status) };

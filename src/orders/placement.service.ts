@@ -10,7 +10,8 @@ import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
 import {
-  IdempotencyKeyInFlux, IdempotencyKeyReused, isConflict, type PlacementWrite, type PlacementWriter, PricesChanged, PromoCodeRefused, StockShort,
+  DatabaseBusy, IdempotencyKeyInFlux, IdempotencyKeyReused, isConflict, type PlacementWrite, type PlacementWriter,
+  PricesChanged, PromoCodeRefused, StockShort,
 } from './placement.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
 
@@ -75,6 +76,19 @@ function promoRefused(code: string, rule: PromoCodeRule): DomainError {
   };
   const detail = details[rule] ?? `${name} cannot be used for this order`;
   return new DomainError('promo_code_invalid', { detail, extra: { rule } });
+}
+
+/** Seconds a client is asked to wait before trying a refused placement again. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/** The 503 for a placement the database could not take in time; nothing of it was written. */
+function databaseBusy(err: DatabaseBusy): DomainError {
+  return new DomainError('database_unavailable', {
+    detail: err.reason === 'queue_full'
+      ? 'too many orders are waiting for the database; nothing was placed, try again shortly'
+      : 'the database did not take the order in time; nothing was placed, try again shortly',
+    headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
+  });
 }
 
 /** A placement priced and ready to write, with what is needed to explain a refusal. */
@@ -175,6 +189,8 @@ async function prepare(deps: PlacementDeps, request: PlacementRequest, principal
  * quote, the order is priced again from the database.
  */
 export async function placeOrder(deps: PlacementDeps, request: PlacementRequest): Promise<StoredResponse> {
+  // One deadline for the whole placement, retries included.
+  const deadline = Date.now() + deps.config.placementTimeoutMs;
   if (request.kind === 'user' && !request.principal) {
     throw new DomainError('unauthorized', { detail: 'this store takes orders from signed-in customers only; sign in first' });
   }
@@ -196,10 +212,11 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
     // After a refusal for changed prices, every read goes to the database.
     const prepared = await prepare(deps, request, principal, attempt === 1 ? cached : deps.source, idempotency);
     try {
-      const outcome = await deps.writer.write(prepared.write);
+      const outcome = await deps.writer.write(prepared.write, deadline);
       if (outcome.replayed) return outcome.stored;
       return { status: 201, body: { ...prepared.body, order_id: outcome.orderId, status: outcome.status } };
     } catch (err) {
+      if (err instanceof DatabaseBusy) throw databaseBusy(err);
       if (err instanceof StockShort) throw insufficientStock(prepared.limited, err.available);
       if (err instanceof PromoCodeRefused) throw promoRefused(prepared.quote.promo?.code ?? '', err.rule);
       if (err instanceof IdempotencyKeyReused) {
