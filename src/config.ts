@@ -38,6 +38,8 @@ export interface Config {
   placementTimeoutMs: number;
   /** Placements of this process waiting for a batch, at most; more get a 503 at once. */
   placementQueueLimit: number;
+  /** Bearer token that may read GET /metrics besides admins; undefined: admins only. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -138,6 +140,12 @@ export function loadConfig(env: Env = process.env): Config {
   const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:'])
     ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+  const metricsToken = read(env, 'METRICS_TOKEN');
+  // Sent as a Bearer token: the characters the Authorization header accepts (src/http/auth.ts).
+  if (metricsToken !== undefined && !/^[A-Za-z0-9._~+/=-]{16,}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters of A-Z a-z 0-9 . _ ~ + / = -');
+  }
+
   const logLevel = oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
 
   return {
@@ -166,5 +174,6 @@ export function loadConfig(env: Env = process.env): Config {
     referenceCacheTtlSeconds: integer(env, 'REFERENCE_CACHE_TTL_SECONDS', 300, { min: 0, max: 86_400 }),
     placementTimeoutMs: integer(env, 'PLACEMENT_TIMEOUT_MS', 10_000, { min: 1, max: 600_000 }),
     placementQueueLimit: integer(env, 'PLACEMENT_QUEUE_LIMIT', 1000, { min: 0, max: 100_000 }),
+    metricsToken,
   };
 }

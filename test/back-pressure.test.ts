@@ -139,5 +139,8 @@ describe('placement back-pressure', () => {
     for (const email of emails) expect(await ordersOf(email)).toEqual([]);
     expect(await stockOf(v.id)).toBe(10);
 
+    const metrics = await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer(admin.access) });
+    expect(metrics.body).toMatch(/^storefront_placements_refused_total\{reason="queue_full"\} 1$/m);
+    expect(metrics.body).toMatch(/^storefront_placements_refused_total\{reason="deadline"\} [4-9]$/m);
   });
 });
