@@ -20,6 +20,8 @@ import { withSafeErrorLogging } from './http/error-log.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
+import { createMetrics } from './ops/metrics.js';
+import { metricsRoutes } from './ops/metrics.routes.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
 import type { PaymentRegistry } from './payments/plugin-registry.js';
 import { estimateRoutes } from './orders/estimate.routes.js';
@@ -41,6 +43,8 @@ export interface AppDeps {
   payments: PaymentRegistry;
   /** Fastify logger options; false in tests. */
   logger?: FastifyServerOptions['logger'];
+  /** Node's process metrics on GET /metrics (the service's one app: yes; apps built in tests: no). */
+  processMetrics?: boolean;
 }
 
 /** Anything that could carry a credential or personal data never reaches the logs. */
@@ -89,6 +93,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }, 'request');
   });
 
+  const metrics = createMetrics({
+    database: deps.database, log: app.log, processMetrics: deps.processMetrics ?? false,
+  });
+  // A callback hook: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.requestAnswered(request, reply);
+    done();
+  });
+
   registerErrorHandling(app);
   registerAuthentication(app, deps.tokens);
 
@@ -125,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const cart = { db, reads: batchedCartReads(deps.database), money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
 
   await app.register(healthRoutes({ database: deps.database }));
+  await app.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
   await app.register(authRoutes({
     db, tokens: deps.tokens, config,
     // A guest who signs in with their cart token brings the cart along; a bad token merges nothing.
@@ -148,7 +162,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(promoCodeAdminRoutes({ db, money, referenceChanged }));
   const promoLimiter = app.createRateLimit({ max: config.promoRateLimitPerMinute, timeWindow: '1 minute' });
   await app.register(estimateRoutes({ db, config, money, promoLimiter, cache }));
-  await app.register(placementRoutes({ database: deps.database, config, money, promoLimiter, cache }));
+  await app.register(placementRoutes({
+    database: deps.database, config, money, promoLimiter, cache, metrics: metrics.placement,
+  }));
   await app.register(orderRoutes({ db }));
   await app.register(orderAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens: deps.tokens }));

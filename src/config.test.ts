@@ -61,4 +61,21 @@ describe('loadConfig', () => {
     expect(err.variable).toBe(variable);
     expect(err.message.startsWith(`${variable}: `)).toBe(true);
   });
+
+  it('reads the placement limits and the metrics token, with their defaults', () => {
+    expect(loadConfig({}))
+      .toMatchObject({ placementTimeoutMs: 10_000, placementQueueLimit: 1000, metricsToken: undefined });
+    const env = { PLACEMENT_TIMEOUT_MS: '2500', PLACEMENT_QUEUE_LIMIT: '50', METRICS_TOKEN: 'scrape-token-0123' };
+    expect(loadConfig(env))
+      .toMatchObject({ placementTimeoutMs: 2500, placementQueueLimit: 50, metricsToken: 'scrape-token-0123' });
+  });
+
+  it.each([
+    [{ PLACEMENT_TIMEOUT_MS: '0' }, 'PLACEMENT_TIMEOUT_MS'],
+    [{ PLACEMENT_QUEUE_LIMIT: '-1' }, 'PLACEMENT_QUEUE_LIMIT'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'long enough but has spaces' }, 'METRICS_TOKEN'],
+  ])('refuses %o naming %s (placement limits, metrics token)', (env, variable) => {
+    expect(failure(env).variable).toBe(variable);
+  });
 });

@@ -34,6 +34,12 @@ export interface Config {
   trustProxy: boolean;
   /** Longest time reference data (variants, tax, shipping, promo codes) is kept in memory without a change being announced; 0 turns the cache off. */
   referenceCacheTtlSeconds: number;
+  /** Longest a placement waits for the database (queue, connection, row locks) before a 503. */
+  placementTimeoutMs: number;
+  /** Placements of this process waiting for a batch, at most; more get a 503 at once. */
+  placementQueueLimit: number;
+  /** Bearer token that may read GET /metrics besides admins; undefined: admins only. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -134,6 +140,12 @@ export function loadConfig(env: Env = process.env): Config {
   const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:'])
     ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+  const metricsToken = read(env, 'METRICS_TOKEN');
+  // Sent as a Bearer token: the characters the Authorization header accepts (src/http/auth.ts).
+  if (metricsToken !== undefined && !/^[A-Za-z0-9._~+/=-]{16,}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters of A-Z a-z 0-9 . _ ~ + / = -');
+  }
+
   const logLevel = oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
 
   return {
@@ -160,5 +172,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxCartLines: integer(env, 'MAX_CART_LINES', 200, { min: 1, max: 10_000 }),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     referenceCacheTtlSeconds: integer(env, 'REFERENCE_CACHE_TTL_SECONDS', 300, { min: 0, max: 86_400 }),
+    placementTimeoutMs: integer(env, 'PLACEMENT_TIMEOUT_MS', 10_000, { min: 1, max: 600_000 }),
+    placementQueueLimit: integer(env, 'PLACEMENT_QUEUE_LIMIT', 1000, { min: 0, max: 100_000 }),
+    metricsToken,
   };
 }

@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     config,
     ...runtime,
+    processMetrics: true,
     logger: { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } },
   });
 

@@ -34,9 +34,60 @@ export interface Database {
    * Runs `work` in one transaction on one connection, its statements prepared once per connection under their
    * names on PostgreSQL; commits when `work` resolves, rolls back when it throws.
    */
-  transaction<T>(work: (run: RunStatement) => Promise<T>): Promise<T>;
+  transaction<T>(work: (run: RunStatement) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** The pool's connections right now; undefined on the embedded database (one connection, no pool). */
+  connections(): { max: number; open: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
+
+export interface TransactionOptions {
+  /**
+   * Epoch ms by which the transaction must have begun: if no connection is free before it, the answer is
+   * `DeadlineExceeded` at the deadline and nothing is sent (a connection that comes later goes back unused). Once
+   * begun, each lock wait is bounded by the time left (`lock_timeout`, SQLSTATE 55P03 past it), and the database's
+   * answer is awaited whatever the time: it alone knows whether the work committed.
+   */
+  deadline?: number;
+}
+
+/** A deadline passed before the transaction began: nothing of it ran. */
+export class DeadlineExceeded extends Error {
+  constructor() {
+    super('no database connection was free before the deadline');
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+/**
+ * Runs `work`, which waits for a connection and then calls `begin()` right before it sends anything: `begin`
+ * answers the milliseconds left, or undefined when the deadline has passed (then `work` must send nothing and
+ * throw). If the deadline passes while `work` still waits, the answer is `DeadlineExceeded` at once.
+ */
+function beforeDeadline<T>(deadline: number | undefined, work: (begin: () => number | undefined) => Promise<T>): Promise<T> {
+  if (deadline === undefined || !Number.isFinite(deadline)) return work(() => 0);
+  return new Promise<T>((resolve, reject) => {
+    let state: 'waiting' | 'begun' | 'abandoned' = 'waiting';
+    const timer = setTimeout(() => {
+      if (state !== 'waiting') return;
+      state = 'abandoned';
+      reject(new DeadlineExceeded());
+    }, Math.max(0, deadline - Date.now()));
+    const begin = () => {
+      if (state !== 'waiting') return undefined;
+      clearTimeout(timer);
+      const left = Math.floor(deadline - Date.now());
+      state = left >= 1 ? 'begun' : 'abandoned';
+      return left >= 1 ? left : undefined;
+    };
+    work(begin).then(resolve, (err: unknown) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+/** The statement that begins a transaction whose lock waits end after `leftMs` (0: no limit of its own). */
+const beginWithin = (leftMs: number) => (leftMs > 0 ? `begin; set local lock_timeout = ${Math.floor(leftMs)}` : 'begin');
 
 /** A statement with a fixed text, prepared under `name` (PostgreSQL). */
 export interface Statement {
@@ -90,8 +141,12 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
     kind: 'pglite',
     changes,
     run: async <R>(statement: { text: string }, values: unknown[]) => (await client.query<R>(statement.text, values)).rows,
-    transaction: (work) => client.transaction((tx) =>
-      work(async <R>(statement: Statement, values: unknown[]) => (await tx.query<R>(statement.text, values)).rows)),
+    // A transaction holds PGlite's one connection: the callback runs when the connection is ours.
+    transaction: (work, options) => beforeDeadline(options?.deadline, (begin) => client.transaction(async (tx) => {
+      if (begin() === undefined) throw new DeadlineExceeded();
+      return work(async <R>(statement: Statement, values: unknown[]) => (await tx.query<R>(statement.text, values)).rows);
+    })),
+    connections: () => undefined,
     ping: async () => {
       await client.query('select 1');
     },
@@ -132,11 +187,16 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     changes,
     run: async <R>(statement: { name: string; text: string }, values: unknown[]) =>
       (await pool.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows,
-    transaction: async (work) => {
+    transaction: (work, options) => beforeDeadline(options?.deadline, async (begin) => {
       const client = await pool.connect();
+      const left = begin();
+      if (left === undefined) {
+        client.release();
+        throw new DeadlineExceeded();
+      }
       let broken: Error | undefined;
       try {
-        await client.query('begin');
+        await client.query(beginWithin(left));
         const result = await work(async <R>(statement: Statement, values: unknown[]) =>
           (await client.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows);
         await client.query('commit');
@@ -150,7 +210,8 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
       } finally {
         client.release(broken);
       }
-    },
+    }),
+    connections: () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -7,6 +7,10 @@ declare module 'fastify' {
     /** The authenticated caller, or null for a guest. */
     principal: Principal | null;
   }
+  interface FastifyContextConfig {
+    /** The route checks Bearer tokens other than access tokens itself (GET /metrics). */
+    ownBearerTokens?: boolean;
+  }
 }
 
 /**
@@ -22,7 +26,11 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenServic
     if (!match?.[1]) {
       throw new DomainError('invalid_token', { detail: 'the Authorization header must be "Bearer <access token>"' });
     }
-    request.principal = await tokens.verifyAccess(match[1]);
+    try {
+      request.principal = await tokens.verifyAccess(match[1]);
+    } catch (err) {
+      if (request.routeOptions.config.ownBearerTokens !== true) throw err;
+    }
   });
 }
 

@@ -1,9 +1,9 @@
 import { getTableColumns, type Table } from 'drizzle-orm';
-import type { Database, RunStatement } from '../db/client.js';
+import { type Database, DeadlineExceeded, type RunStatement } from '../db/client.js';
 import { pgError } from '../db/errors.js';
 import { orderLines, orders, promoCodes } from '../db/schema.js';
 import type { PromoCodeRecord } from '../pricing/promo-code.eligibility.js';
-import { Batcher } from '../shared/batcher.js';
+import { Batcher, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
 import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from './idempotency.js';
 import type { PromoCodeRow } from './order-quote.repository.js';
 import {
@@ -35,10 +35,37 @@ export type PlacementOutcome =
 
 export interface PlacementWriter {
   /**
-   * Writes a priced placement with the others that arrived meanwhile, in one transaction: placed, replayed (the
-   * key's stored answer), or refused (then nothing of it was written).
+   * Writes a priced placement with the others that arrived meanwhile, in one transaction, by `deadline` (epoch ms):
+   * placed, replayed (the key's stored answer), or refused (then nothing of it was written). Throws `DatabaseBusy`
+   * when the database could not take it in time; then nothing of it was written either.
    */
-  write(write: PlacementWrite): Promise<PlacementOutcome>;
+  write(write: PlacementWrite, deadline: number): Promise<PlacementOutcome>;
+}
+
+/**
+ * The database could not take the placement in time: too many were waiting, or its deadline passed (queued,
+ * waiting for a connection, or waiting on a lock). Nothing of it was written.
+ */
+export class DatabaseBusy extends Error {
+  constructor(readonly reason: NotWrittenReason) {
+    super(reason === 'queue_full' ? 'too many placements waiting for the database' : 'the database did not take the placement in time');
+    this.name = 'DatabaseBusy';
+  }
+}
+
+/** What the writer reports to the service's metrics. */
+export interface PlacementMetrics {
+  /** A batch of this many placements went to the database. */
+  batchSent(size: number): void;
+  /** This many orders were placed (committed; replays of an idempotency key not counted). */
+  ordersPlaced(count: number): void;
+  /** A placement was refused with `DatabaseBusy`. */
+  refused(reason: NotWrittenReason): void;
+}
+
+/** Whether a transaction was cut short by the lock_timeout its deadline set (55P03): it was rolled back. */
+function lockWaitTimedOut(err: unknown): boolean {
+  return pgError(err)?.code === '55P03';
 }
 
 /**
@@ -352,7 +379,7 @@ function writeArguments(input: {
  * counts only for codes limited per customer or to a first order, the write only when something changes.
  */
 async function placeBatch(database: Database, batch: PlacementWrite[],
-  { toRecord, now }: { toRecord: ToRecord; now: () => Date }): Promise<Decided[]> {
+  { toRecord, now, deadline }: { toRecord: ToRecord; now: () => Date; deadline: number }): Promise<Decided[]> {
   return database.transaction(async (run) => {
     const { keys, claimed } = await claim(run, batch);
     const locked = await lock(run, batch, toRecord);
@@ -382,7 +409,7 @@ async function placeBatch(database: Database, batch: PlacementWrite[],
       }
     };
     return batch.map((_, n): Decided => ({ ok: true, outcome: outcome(n) }));
-  });
+  }, { deadline });
 }
 
 type Decided = { ok: true; outcome: PlacementOutcome } | { ok: false; failure: unknown };
@@ -391,26 +418,51 @@ type Decided = { ok: true; outcome: PlacementOutcome } | { ok: false; failure: u
  * Placements are written in batches: the ones that arrive while a batch is being written go together in the next,
  * in one transaction with one commit. One batch is in flight at a time, so a variant's row is locked by one batch
  * of this process at once and the batches' commits don't queue on each other.
+ * Back-pressure: at most `maxQueued` placements wait for a batch, and each waits until its deadline at most: in the
+ * queue, for a connection, and on each row lock the batch takes (the batch's budget is its earliest deadline). Past
+ * it the placement is refused with `DatabaseBusy` and nothing of it is written; a batch the database has begun is
+ * answered by the database alone (committed, or rolled back by its lock timeout), so no placement is refused after
+ * it committed.
  */
 export function placementWriter(database: Database,
-  options: { toRecord: ToRecord; now?: () => Date }): PlacementWriter {
+  options: { toRecord: ToRecord; now?: () => Date; maxQueued: number; metrics?: PlacementMetrics }): PlacementWriter {
+  const { metrics } = options;
   const settings = { toRecord: options.toRecord, now: options.now ?? (() => new Date()) };
-  const batcher = new Batcher<PlacementWrite, Decided>(async (batch) => {
+  const place = async (batch: PlacementWrite[], deadline: number) => {
+    metrics?.batchSent(batch.length);
+    let decided: Decided[];
     try {
-      return await placeBatch(database, batch, settings);
+      decided = await placeBatch(database, batch, { ...settings, deadline });
     } catch (err) {
-      if (batch.length === 1 || isConflict(err)) throw err;
+      if (err instanceof DeadlineExceeded || lockWaitTimedOut(err)) throw new DatabaseBusy('deadline');
+      throw err;
+    }
+    metrics?.ordersPlaced(decided.filter((d) => d.ok && d.outcome.outcome === 'placed').length);
+    return decided;
+  };
+  const batcher = new Batcher<PlacementWrite, Decided>(async (batch, deadline) => {
+    try {
+      return await place(batch, deadline);
+    } catch (err) {
+      if (batch.length === 1 || isConflict(err) || err instanceof DatabaseBusy) throw err;
       // An unexpected error in one order must not fail the others: each is placed alone.
-      return Promise.all(batch.map((w) => placeBatch(database, [w], settings).then(
+      return Promise.all(batch.map((w) => place([w], deadline).then(
         (out): Decided => out[0] ?? { ok: false, failure: new Error('a batch of one answered nothing') },
         (failure: unknown): Decided => ({ ok: false, failure }),
       )));
     }
-  }, { maxBatch: MAX_BATCH, maxInFlight: 1 });
+  }, { maxBatch: MAX_BATCH, maxInFlight: 1, maxQueued: options.maxQueued });
   return {
-    async write(write) {
-      const decided = await batcher.submit(write);
-      if (!decided.ok) throw decided.failure;
+    async write(write, deadline) {
+      let decided: Decided;
+      try {
+        decided = await batcher.submit(write, deadline);
+        if (!decided.ok) throw decided.failure;
+      } catch (err) {
+        const busy = err instanceof NotWritten ? new DatabaseBusy(err.reason) : err;
+        if (busy instanceof DatabaseBusy) metrics?.refused(busy.reason);
+        throw busy;
+      }
       return decided.outcome;
     },
   };

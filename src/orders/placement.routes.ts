@@ -6,7 +6,7 @@ import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from './idempotency.js';
 import { orderPayloadSchema } from './order-payload.schema.js';
 import { preparedQuoteReads, promoCodeRecord } from './order-quote.repository.js';
 import { PlacedOrderSchema } from './order-result.schema.js';
-import { placementWriter } from './placement.repository.js';
+import { type PlacementMetrics, placementWriter } from './placement.repository.js';
 import { type PlacementDeps, type PlacementKind, placeOrder } from './placement.service.js';
 import { type Limiter, promoCodeGuard } from './promo-rate-limit.js';
 
@@ -16,10 +16,15 @@ const operations: { path: string; kind: PlacementKind; summary: string }[] = [
   { path: '/order/storefront/api/user-order-create/', kind: 'user', summary: 'Place an order as a signed-in customer (401 without a valid token)' },
 ];
 
-export function placementRoutes(deps: Omit<PlacementDeps, 'source' | 'writer'> & { promoLimiter: Limiter }): FastifyPluginAsyncTypebox {
+export function placementRoutes(
+  deps: Omit<PlacementDeps, 'source' | 'writer'> & { promoLimiter: Limiter; metrics?: PlacementMetrics },
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     const body = orderPayloadSchema(deps.config);
-    const writer = placementWriter(deps.database, { toRecord: (row) => promoCodeRecord(row, deps.money), now: deps.now });
+    const writer = placementWriter(deps.database, {
+      toRecord: (row) => promoCodeRecord(row, deps.money), now: deps.now,
+      maxQueued: deps.config.placementQueueLimit, metrics: deps.metrics,
+    });
     const placement = { ...deps, source: preparedQuoteReads(deps.database.db), writer };
     for (const op of operations) {
       app.post(op.path, {
@@ -35,7 +40,7 @@ export function placementRoutes(deps: Omit<PlacementDeps, 'source' | 'writer'> &
             'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart to take the ordered items out of' })),
           }),
           body,
-          response: { 201: PlacedOrderSchema, ...problems(400, 401, 403, 404, 409, 422) },
+          response: { 201: PlacedOrderSchema, ...problems(400, 401, 403, 404, 409, 422, 503) },
         },
       }, async (request, reply) => {
         let cartToken: string | undefined;

@@ -11,7 +11,7 @@ import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
 import type { IdempotencyClaim, Refusal } from './placement.decide.js';
 import {
-  isConflict, type PlacementOutcome, type PlacementWrite, type PlacementWriter,
+  DatabaseBusy, isConflict, type PlacementOutcome, type PlacementWrite, type PlacementWriter,
 } from './placement.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
 
@@ -187,6 +187,19 @@ function refusalError(refusal: Refusal, quote: OrderQuote, lastAttempt: boolean)
   }
 }
 
+/** Seconds a client is asked to wait before trying a refused placement again. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/** The 503 for a placement the database could not take in time; nothing of it was written. */
+function databaseBusy(err: DatabaseBusy): DomainError {
+  return new DomainError('database_unavailable', {
+    detail: err.reason === 'queue_full'
+      ? 'too many orders are waiting for the database; nothing was placed, try again shortly'
+      : 'the database did not take the order in time; nothing was placed, try again shortly',
+    headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
+  });
+}
+
 /**
  * Places an order: priced in this process (reference data from memory, as the estimate), then
  * written in one transaction with the placements that arrived meanwhile (`PlacementWriter`), where
@@ -194,6 +207,8 @@ function refusalError(refusal: Refusal, quote: OrderQuote, lastAttempt: boolean)
  * When the catalog changed under the quote, the order is priced again from the database.
  */
 export async function placeOrder(deps: PlacementDeps, request: PlacementRequest): Promise<StoredResponse> {
+  // One deadline for the whole placement, retries included.
+  const deadline = Date.now() + deps.config.placementTimeoutMs;
   if (request.kind === 'user' && !request.principal) {
     throw new DomainError('unauthorized', { detail: 'this store takes orders from signed-in customers only; sign in first' });
   }
@@ -216,8 +231,9 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
     const prepared = await prepare(deps, request, principal, attempt === 1 ? cached : deps.source, idempotency);
     let outcome: PlacementOutcome;
     try {
-      outcome = await deps.writer.write(prepared.write);
+      outcome = await deps.writer.write(prepared.write, deadline);
     } catch (err) {
+      if (err instanceof DatabaseBusy) throw databaseBusy(err);
       if (!isConflict(err) || attempt >= CONFLICT_ATTEMPTS) throw err;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
       continue;

@@ -1,20 +1,22 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { Batcher } from './batcher.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Batcher, NotWritten } from './batcher.js';
 
 /** A writer that records its batches and answers when told to. */
 function recordingWriter() {
   const batches: number[][] = [];
+  const deadlines: number[] = [];
   const pending: (() => void)[] = [];
-  const write = (items: number[]) => new Promise<string[]>((resolve) => {
+  const write = (items: number[], deadline: number) => new Promise<string[]>((resolve) => {
     batches.push(items);
+    deadlines.push(deadline);
     pending.push(() => resolve(items.map((i) => `done ${i}`)));
   });
   const answerNext = async () => {
     pending.shift()?.();
     await new Promise((resolve) => setImmediate(resolve));
   };
-  return { batches, write, answerNext };
+  return { batches, deadlines, write, answerNext };
 }
 
 describe('Batcher', () => {
@@ -92,5 +94,102 @@ describe('Batcher', () => {
         expect(most).toBeLessThanOrEqual(maxInFlight);
       },
     ), { numRuns: 200 });
+  });
+
+  describe('back-pressure', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: 1_000_000 });
+    const notWritten = (reason: string) => expect.objectContaining({ name: 'NotWritten', reason });
+
+    it('refuses an item at once, unwritten, when the queue is full, and takes items again once it drains', async () => {
+      const w = recordingWriter();
+      const batcher = new Batcher(w.write, { maxBatch: 10, maxInFlight: 1, maxQueued: 2 });
+      const accepted = [batcher.submit(1), batcher.submit(2), batcher.submit(3)];
+      const refused = batcher.submit(4);
+      await expect(refused).rejects.toBeInstanceOf(NotWritten);
+      await expect(refused).rejects.toEqual(notWritten('queue_full'));
+      expect(batcher.queued).toBe(2);
+      await w.answerNext();
+      expect(w.batches).toEqual([[1], [2, 3]]);
+      const later = batcher.submit(5);
+      await w.answerNext();
+      await w.answerNext();
+      expect(w.batches).toEqual([[1], [2, 3], [5]]);
+      await expect(Promise.all([...accepted, later])).resolves.toEqual(['done 1', 'done 2', 'done 3', 'done 5']);
+    });
+
+    it('never refuses an item that goes out at once, even with no room to queue', async () => {
+      const w = recordingWriter();
+      const batcher = new Batcher(w.write, { maxBatch: 10, maxInFlight: 1, maxQueued: 0 });
+      const first = batcher.submit(1);
+      await expect(batcher.submit(2)).rejects.toEqual(notWritten('queue_full'));
+      await w.answerNext();
+      await expect(first).resolves.toBe('done 1');
+      expect(w.batches).toEqual([[1]]);
+    });
+
+    it('gives back an item still queued at its deadline, unwritten, and writes the others', async () => {
+      fakeClock();
+      const w = recordingWriter();
+      const batcher = new Batcher(w.write, { maxBatch: 10, maxInFlight: 1 });
+      const first = batcher.submit(1, Date.now() + 100);
+      const late = batcher.submit(2, Date.now() + 50);
+      const patient = batcher.submit(3, Date.now() + 1_000);
+      const refusal = expect(late).rejects.toEqual(notWritten('deadline'));
+      vi.advanceTimersByTime(60);
+      await refusal;
+      expect(batcher.queued).toBe(1);
+      await w.answerNext();
+      expect(w.batches).toEqual([[1], [3]]);
+      await w.answerNext();
+      await expect(Promise.all([first, patient])).resolves.toEqual(['done 1', 'done 3']);
+    });
+
+    it('leaves an item handed to the writer to the writer\'s answer, whatever its deadline', async () => {
+      fakeClock();
+      const w = recordingWriter();
+      const batcher = new Batcher(w.write, { maxBatch: 10, maxInFlight: 1 });
+      const first = batcher.submit(1);
+      const deadline = Date.now() + 50;
+      const queued = batcher.submit(2, deadline);
+      await w.answerNext();
+      expect(w.batches).toEqual([[1], [2]]);
+      vi.advanceTimersByTime(500);
+      await w.answerNext();
+      await expect(Promise.all([first, queued])).resolves.toEqual(['done 1', 'done 2']);
+      expect(w.deadlines).toEqual([Infinity, deadline]);
+    });
+
+    it('gives the writer the earliest deadline of the batch', async () => {
+      fakeClock();
+      const w = recordingWriter();
+      const batcher = new Batcher(w.write, { maxBatch: 10, maxInFlight: 1 });
+      const now = Date.now();
+      const all = [batcher.submit(1), batcher.submit(2, now + 500), batcher.submit(3, now + 300), batcher.submit(4)];
+      await w.answerNext();
+      expect(w.batches).toEqual([[1], [2, 3, 4]]);
+      expect(w.deadlines).toEqual([Infinity, now + 300]);
+      await w.answerNext();
+      await Promise.all(all);
+    });
+
+    it('keeps out of a batch an item whose deadline passed before its timer could run', async () => {
+      fakeClock();
+      const w = recordingWriter();
+      const batcher = new Batcher(w.write, { maxBatch: 10, maxInFlight: 1 });
+      const first = batcher.submit(1);
+      const stale = batcher.submit(2, Date.now() + 50);
+      const fresh = batcher.submit(3, Date.now() + 5_000);
+      // The clock moves on while no timer runs (a busy event loop).
+      vi.setSystemTime(Date.now() + 100);
+      const refusal = expect(stale).rejects.toEqual(notWritten('deadline'));
+      await w.answerNext();
+      await refusal;
+      expect(w.batches).toEqual([[1], [3]]);
+      await w.answerNext();
+      await expect(Promise.all([first, fresh])).resolves.toEqual(['done 1', 'done 3']);
+    });
   });
 });
