@@ -28,7 +28,9 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage);
     return command === undefined ? 2 : 0;
   }
-  const config = loadConfig();
+  // ADMIN_PASSWORD is create-admin's password here: the service's rule that it comes with ADMIN_EMAIL
+  // (an admin ensured at every start) does not apply to the CLI, which never ensures that admin.
+  const config = loadConfig({ ...process.env, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
   switch (command) {
     case 'create-admin': {
       const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, password: { type: 'string' } } });

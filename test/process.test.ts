@@ -4,6 +4,9 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findUserByEmail } from '../src/auth/users.repository.js';
+import { verifyPassword } from '../src/auth/passwords.js';
+import { openDatabase } from '../src/db/client.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './helpers.js';
 
 /**
@@ -119,6 +122,22 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     expect(again.output()).toContain('updated admin cli@example.com');
     const bad = run('cli.ts', { DATA_DIR: dir }, ['create-admin', '--email', 'cli@example.com']);
     expect(await bad.exited).toBe(2);
+  }, 60_000);
+
+  it('creates an admin with the password from ADMIN_PASSWORD, as the help says', async () => {
+    const dir = dataDir();
+    const env = { DATA_DIR: dir, ADMIN_PASSWORD: 'from the environment' };
+    const cli = run('cli.ts', env, ['create-admin', '--email', 'env@example.com']);
+    expect(await cli.exited, cli.output()).toBe(0);
+    expect(cli.output()).toContain('created admin env@example.com');
+    const database = await openDatabase({ kind: 'pglite', dataDir: dir });
+    try {
+      const user = await findUserByEmail(database.db, 'env@example.com');
+      expect(user?.role).toBe('admin');
+      expect(await verifyPassword(user?.passwordHash ?? '', 'from the environment')).toBe(true);
+    } finally {
+      await database.close();
+    }
   }, 60_000);
 });
 
