@@ -5,6 +5,7 @@ import { currencyExponent } from './shared/currency.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
+import { DatabaseOpenError } from './db/open-errors.js';
 import { databaseTarget } from './runtime.js';
 import { DomainError } from './shared/errors.js';
 
@@ -72,7 +73,9 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then((code) => process.exit(code), (err: unknown) => {
   if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
-  else if (err instanceof DataDirLockedError) console.error(`Cannot open the database: ${err.message}`);
+  else if (err instanceof DataDirLockedError || err instanceof DatabaseOpenError) {
+    console.error(`Cannot open the database: ${err.message}`);
+  }
   else if (err instanceof DomainError) console.error(`${err.code}: ${err.message}`);
   else if (err instanceof Error && err.name === 'TypeError' && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) console.error(`${err.message}\n\n${usage}`);
   else console.error(err);
