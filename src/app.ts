@@ -19,6 +19,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
+import { homeRoutes } from './ops/home.routes.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
 import type { PaymentRegistry } from './payments/plugin-registry.js';
 import { estimateRoutes } from './orders/estimate.routes.js';
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const cart = { db, reads: batchedCartReads(deps.database), money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
 
   await app.register(healthRoutes({ database: deps.database }));
+  await app.register(homeRoutes({ currency: config.storeCurrency }));
   await app.register(authRoutes({
     db, tokens: deps.tokens, config,
     // A guest who signs in with their cart token brings the cart along; a bad token merges nothing.
