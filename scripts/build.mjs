@@ -3,10 +3,10 @@
 // the compiler's several seconds. `node scripts/build.mjs --force` builds regardless.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 /** Files besides src/ whose content changes what the build emits (compiler options and version, this script). */
 const BUILD_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
@@ -73,7 +73,9 @@ export function build(root, options = {}) {
   return 'built';
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+// Run as a script (not imported by the tests). Node gives this module its real path, so compare
+// real paths: through a symlinked checkout the two spellings differ.
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     build(fileURLToPath(new URL('..', import.meta.url)), { force: process.argv.includes('--force') });
   } catch (err) {
