@@ -22,6 +22,7 @@ import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
 import { createMetrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
+import { homeRoutes } from './ops/home.routes.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
 import type { PaymentRegistry } from './payments/plugin-registry.js';
 import { estimateRoutes } from './orders/estimate.routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes({ database: deps.database }));
   await app.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
+  await app.register(homeRoutes({ currency: config.storeCurrency }));
   await app.register(authRoutes({
     db, tokens: deps.tokens, config,
     // A guest who signs in with their cart token brings the cart along; a bad token merges nothing.

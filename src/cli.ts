@@ -5,6 +5,7 @@ import { currencyExponent } from './shared/currency.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
+import { DatabaseOpenError } from './db/open-errors.js';
 import { databaseTarget } from './runtime.js';
 import { DomainError } from './shared/errors.js';
 
@@ -28,7 +29,9 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage);
     return command === undefined ? 2 : 0;
   }
-  const config = loadConfig();
+  // ADMIN_PASSWORD is create-admin's password here: the service's rule that it comes with ADMIN_EMAIL
+  // (an admin ensured at every start) does not apply to the CLI, which never ensures that admin.
+  const config = loadConfig({ ...process.env, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
   switch (command) {
     case 'create-admin': {
       const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, password: { type: 'string' } } });
@@ -70,7 +73,9 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then((code) => process.exit(code), (err: unknown) => {
   if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
-  else if (err instanceof DataDirLockedError) console.error(`Cannot open the database: ${err.message}`);
+  else if (err instanceof DataDirLockedError || err instanceof DatabaseOpenError) {
+    console.error(`Cannot open the database: ${err.message}`);
+  }
   else if (err instanceof DomainError) console.error(`${err.code}: ${err.message}`);
   else if (err instanceof Error && err.name === 'TypeError' && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) console.error(`${err.message}\n\n${usage}`);
   else console.error(err);

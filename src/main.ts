@@ -1,6 +1,7 @@
 import { buildApp, redactedPaths } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
+import { DatabaseOpenError } from './db/open-errors.js';
 import { purgeExpiredIdempotencyKeys } from './orders/idempotency.js';
 import { openRuntime } from './runtime.js';
 
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) {
     console.error(`Configuration error: ${err.message}`);
-  } else if (err instanceof DataDirLockedError) {
+  } else if (err instanceof DataDirLockedError || err instanceof DatabaseOpenError) {
     console.error(`Cannot start: ${err.message}`);
   } else {
     console.error('Cannot start:', err);

@@ -4,7 +4,10 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, onPostgres, type TestDatabase } from './helpers.js';
+import { findUserByEmail } from '../src/auth/users.repository.js';
+import { verifyPassword } from '../src/auth/passwords.js';
+import { openDatabase } from '../src/db/client.js';
+import { createTestDatabase, onPostgres, type TestDatabase, testDatabaseUrl } from './helpers.js';
 
 /**
  * These tests run the service as a real process (`src/main.ts` through tsx), the way `npm start`
@@ -74,6 +77,46 @@ describe('start-up configuration', () => {
   });
 });
 
+describe('a database that cannot be opened', () => {
+  const password = 'pw-never-printed';
+
+  /** The process's whole output, which must be one line. */
+  async function oneLine(proc: Running): Promise<string> {
+    expect(await proc.exited).toBe(1);
+    const lines = proc.output().trim().split('\n');
+    expect(lines, proc.output()).toHaveLength(1);
+    expect(proc.output()).not.toContain(password);
+    return lines[0] ?? '';
+  }
+
+  it('stops the service and the CLI with one line naming a refused connection and the masked URL', async () => {
+    const port = await freePort();
+    const url = `postgres://shop:${password}@127.0.0.1:${port}/shop`;
+    const shown = `DATABASE_URL=postgres://shop:****@127.0.0.1:${port}/shop`;
+    const service = await oneLine(run('main.ts', { DATABASE_URL: url, DATA_DIR: dataDir() }));
+    expect(service).toBe(`Cannot start: cannot connect to PostgreSQL at 127.0.0.1:${port}: `
+      + `connection refused (is the server running there?); ${shown}`);
+    const cli = await oneLine(run('cli.ts', { DATABASE_URL: url, DATA_DIR: dataDir() }, ['migrate']));
+    expect(cli).toMatch(/^Cannot open the database: cannot connect to PostgreSQL .* connection refused/);
+    expect(cli).toContain(shown);
+  }, 60_000);
+
+  it.skipIf(!onPostgres)('stops the service and the CLI with one line naming a missing database', async () => {
+    const url = new URL(testDatabaseUrl ?? '');
+    url.pathname = `/sf_missing_${process.pid}_${Date.now()}`;
+    url.password = password;
+    const shown = new URL(url);
+    shown.password = '****';
+    const service = await oneLine(run('main.ts', { DATABASE_URL: url.toString(), DATA_DIR: dataDir() }));
+    expect(service).toMatch(/^Cannot start: PostgreSQL at [^ ]+: database "sf_missing_\d+_\d+" does not exist/);
+    expect(service).toContain('(SQLSTATE 3D000); create it first; ');
+    expect(service).toContain(`DATABASE_URL=${shown.toString()}`);
+    const args = ['create-admin', '--email', 'a@example.com', '--password', 'long enough'];
+    const cli = await oneLine(run('cli.ts', { DATABASE_URL: url.toString(), DATA_DIR: dataDir() }, args));
+    expect(cli).toMatch(/^Cannot open the database: PostgreSQL at .* does not exist/);
+  }, 60_000);
+});
+
 describe.skipIf(onPostgres)('the embedded database', () => {
   it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM, and recovers a stale lock', async () => {
     const dir = dataDir();
@@ -119,6 +162,22 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     expect(again.output()).toContain('updated admin cli@example.com');
     const bad = run('cli.ts', { DATA_DIR: dir }, ['create-admin', '--email', 'cli@example.com']);
     expect(await bad.exited).toBe(2);
+  }, 60_000);
+
+  it('creates an admin with the password from ADMIN_PASSWORD, as the help says', async () => {
+    const dir = dataDir();
+    const env = { DATA_DIR: dir, ADMIN_PASSWORD: 'from the environment' };
+    const cli = run('cli.ts', env, ['create-admin', '--email', 'env@example.com']);
+    expect(await cli.exited, cli.output()).toBe(0);
+    expect(cli.output()).toContain('created admin env@example.com');
+    const database = await openDatabase({ kind: 'pglite', dataDir: dir });
+    try {
+      const user = await findUserByEmail(database.db, 'env@example.com');
+      expect(user?.role).toBe('admin');
+      expect(await verifyPassword(user?.passwordHash ?? '', 'from the environment')).toBe(true);
+    } finally {
+      await database.close();
+    }
   }, 60_000);
 });
 
