@@ -1,15 +1,20 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createTokenService } from '../src/auth/tokens.js';
 import type { Config } from '../src/config.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
-import { bearer, createTestDatabase, expectProblem, json, onPostgres, signUp, type TestDatabase, testConfig } from './helpers.js';
+import {
+  bearer, createTestDatabase, expectProblem, json, onPostgres, signUp, type TestDatabase, testConfig,
+} from './helpers.js';
 
 // The keys the service generates (token signing, the sandbox's) belong to the store's database:
 // every process on one database shares them, and no two stores do (src/shared/secrets.ts).
+
+// Every test starts whole apps (migrations included), which takes long on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const dirs: string[] = [];
 const databases: TestDatabase[] = [];
@@ -102,7 +107,8 @@ describe('secrets the service generates', () => {
 
   it('give way to JWT_SECRET for signing tokens', async () => {
     const jwtSecret = 'an-operator-chosen-key-of-at-least-32-bytes';
-    const store = await startStore({ dataDir: dataDir(), databaseUrl: onPostgres ? await postgresUrl() : undefined, jwtSecret });
+    const databaseUrl = onPostgres ? await postgresUrl() : undefined;
+    const store = await startStore({ dataDir: dataDir(), databaseUrl, jwtSecret });
     try {
       const user = await signUp(store.app);
       const token = await createTokenService(jwtSecret).signAccess({ userId: user.id, role: 'customer' });
@@ -115,7 +121,7 @@ describe('secrets the service generates', () => {
 });
 
 describe.runIf(onPostgres)('secrets on PostgreSQL', () => {
-  it('differ between two stores started from one checkout (embedded and PostgreSQL): a token of one is 401 on the other', async () => {
+  it('differ between stores of one checkout (embedded, PostgreSQL): a token of one is 401 on the other', async () => {
     const dir = dataDir();
     const embedded = await startStore({ dataDir: dir });
     const postgres = await startStore({ dataDir: dir, databaseUrl: await postgresUrl() });
@@ -123,9 +129,11 @@ describe.runIf(onPostgres)('secrets on PostgreSQL', () => {
       // The same user id exists in both, so only the signature can refuse the token.
       const [a, b] = [await signUp(embedded.app), await signUp(postgres.app)];
       expect(a.id).toBe(b.id);
-      expectProblem(await postgres.app.inject({ method: 'GET', url: meUrl, headers: bearer(a.access) }), 401, 'invalid_token');
-      expectProblem(await embedded.app.inject({ method: 'GET', url: meUrl, headers: bearer(b.access) }), 401, 'invalid_token');
-      expect(json(await postgres.app.inject({ method: 'GET', url: meUrl, headers: bearer(b.access) })).email).toBe(b.email);
+      const me = (store: Store, token: string) =>
+        store.app.inject({ method: 'GET', url: meUrl, headers: bearer(token) });
+      expectProblem(await me(postgres, a.access), 401, 'invalid_token');
+      expectProblem(await me(embedded, b.access), 401, 'invalid_token');
+      expect(json(await me(postgres, b.access)).email).toBe(b.email);
     } finally {
       await embedded.close();
       await postgres.close();
@@ -134,11 +142,14 @@ describe.runIf(onPostgres)('secrets on PostgreSQL', () => {
 
   it('are the same for every process on one database, also when they start together', async () => {
     const databaseUrl = await postgresUrl();
-    const [one, two] = await Promise.all([startStore({ dataDir: dataDir(), databaseUrl }), startStore({ dataDir: dataDir(), databaseUrl })]);
+    const start = () => startStore({ dataDir: dataDir(), databaseUrl });
+    const [one, two] = await Promise.all([start(), start()]);
     try {
       const user = await signUp(one.app);
-      expect(json(await two.app.inject({ method: 'GET', url: meUrl, headers: bearer(user.access) })).email).toBe(user.email);
-      const refreshed = await two.app.inject({ method: 'POST', url: '/user/storefront/api/token/refresh/', payload: { refresh: user.refresh } });
+      const me = await two.app.inject({ method: 'GET', url: meUrl, headers: bearer(user.access) });
+      expect(json(me).email).toBe(user.email);
+      const refreshUrl = '/user/storefront/api/token/refresh/';
+      const refreshed = await two.app.inject({ method: 'POST', url: refreshUrl, payload: { refresh: user.refresh } });
       expect(refreshed.statusCode).toBe(200);
       expect(await storedSecrets(one)).toEqual(await storedSecrets(two));
     } finally {
