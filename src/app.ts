@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -17,6 +17,7 @@ import type { Database } from './db/client.js';
 import { registerAuthentication } from './http/auth.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { withSafeErrorLogging } from './http/error-log.js';
+import { rateLimitBackend } from './http/rate-limit-store.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './ops/health.routes.js';
@@ -106,7 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerAuthentication(app, deps.tokens);
 
+  const limits = rateLimitBackend({ config: deps.config, database: deps.database, log: app.log });
+  app.addHook('onClose', async () => limits.close());
   await app.register(rateLimit, {
+    ...limits.options,
     global: false,
     errorResponseBuilder: (_request, context) => new DomainError('rate_limited', {
       detail: `too many requests; retry in ${context.after}`,
@@ -162,7 +166,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shippingAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingStorefrontRoutes({ db, money }));
   await app.register(promoCodeAdminRoutes({ db, money, referenceChanged }));
-  const promoLimiter = app.createRateLimit({ max: config.promoRateLimitPerMinute, timeWindow: '1 minute' });
+  const promoLimiter = app.createRateLimit({
+    max: config.promoRateLimitPerMinute,
+    timeWindow: '1 minute',
+    // Its own key space: a limiter made here has no route to tell it apart in a shared store.
+    keyGenerator: (request) => `promo-code-${normalizeIP(request.ip)}`,
+  });
   await app.register(estimateRoutes({ db, config, money, promoLimiter, cache }));
   await app.register(placementRoutes({
     database: deps.database, config, money, promoLimiter, cache, metrics: metrics.placement,

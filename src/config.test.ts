@@ -48,6 +48,7 @@ describe('loadConfig', () => {
     [{ PRICES_INCLUDE_TAX: 'maybe' }, 'PRICES_INCLUDE_TAX'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ ADMIN_EMAIL: 'a@b.co' }, 'ADMIN_PASSWORD'],
     [{ ADMIN_PASSWORD: 'longenough' }, 'ADMIN_EMAIL'],

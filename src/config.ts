@@ -28,6 +28,10 @@ export interface Config {
   promoRateLimitPerMinute: number;
   /** Requests per minute and client address on the payment webhook route. */
   webhookRateLimitPerMinute: number;
+  /** Redis for the rate-limit counters of every process; undefined: the database (PostgreSQL) or memory (embedded). */
+  redisUrl: string | undefined;
+  /** Prefix of the rate-limit keys in Redis, so stores sharing one Redis keep apart. */
+  redisKeyPrefix: string;
   maxLineQuantity: number;
   maxCartLines: number;
   /** Trust X-Forwarded-For (set when running behind a reverse proxy). */
@@ -168,6 +172,8 @@ export function loadConfig(env: Env = process.env): Config {
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 20, { min: 1, max: 1_000_000 }),
     promoRateLimitPerMinute: integer(env, 'PROMO_RATE_LIMIT_PER_MINUTE', 30, { min: 1, max: 100_000_000 }),
     webhookRateLimitPerMinute: integer(env, 'WEBHOOK_RATE_LIMIT_PER_MINUTE', 1200, { min: 1, max: 100_000_000 }),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'storefront-rate-limit-',
     maxLineQuantity: integer(env, 'MAX_LINE_QUANTITY', 999, { min: 1, max: 1_000_000 }),
     maxCartLines: integer(env, 'MAX_CART_LINES', 200, { min: 1, max: 10_000 }),
     trustProxy: boolean(env, 'TRUST_PROXY', false),

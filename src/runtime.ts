@@ -5,7 +5,7 @@ import { createTokenService, type TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { type Database, type DatabaseTarget, openDatabase } from './db/client.js';
 import { loadPaymentPlugins, type PaymentRegistry } from './payments/plugin-registry.js';
-import { loadOrCreateSecret } from './shared/secrets.js';
+import { storeSecret } from './shared/secrets.js';
 
 export function databaseTarget(config: Config): DatabaseTarget {
   return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir };
@@ -18,19 +18,32 @@ export interface Runtime {
   payments: PaymentRegistry;
 }
 
-/** Opens the database (migrated), loads secrets and ensures the configured admin. */
+/** Opens the database (migrated), loads the store's secrets and ensures the configured admin. */
 export async function openRuntime(config: Config, log: (message: string) => void = () => {}): Promise<Runtime> {
-  // Plugins first: a misconfigured one stops the start before the database is touched.
-  const payments = await loadPaymentPlugins({
-    enabled: config.paymentPlugins,
-    env: process.env,
-    embeddedDatabase: config.databaseUrl === undefined,
-    context: { publicBaseUrl: config.publicBaseUrl, secret: (name) => loadOrCreateSecret(config.dataDir, `plugin-${name}`) },
-    onSkipped: (id, reason) => log(`payment plugin ${id} not enabled: ${reason}`),
-  });
-  const database = await openDatabase(databaseTarget(config));
+  // Plugins are configured first, so a misconfigured one stops the start before the database is
+  // touched; the database opens when the first plugin secret is needed, or right after.
+  let opening: Promise<Database> | undefined;
+  const open = () => (opening ??= openDatabase(databaseTarget(config)));
+  let payments: PaymentRegistry;
   try {
-    const tokens = createTokenService(config.jwtSecret ?? loadOrCreateSecret(config.dataDir, 'jwt'));
+    payments = await loadPaymentPlugins({
+      enabled: config.paymentPlugins,
+      env: process.env,
+      embeddedDatabase: config.databaseUrl === undefined,
+      context: {
+        publicBaseUrl: config.publicBaseUrl,
+        secret: async (name) => storeSecret(await open(), { name: `plugin-${name}`, dataDir: config.dataDir }),
+      },
+      onSkipped: (id, reason) => log(`payment plugin ${id} not enabled: ${reason}`),
+    });
+  } catch (err) {
+    await opening?.then((opened) => opened.close(), () => {});
+    throw err;
+  }
+  const database = await open();
+  try {
+    const jwtSecret = config.jwtSecret ?? await storeSecret(database, { name: 'jwt', dataDir: config.dataDir });
+    const tokens = createTokenService(jwtSecret);
     if (config.admin) await ensureAdmin(database.db, config.admin);
     if (config.seedDemo) await seedDemoIfEmpty(database.db, currencyExponent(config.storeCurrency));
     return { database, tokens, payments };

@@ -297,6 +297,28 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)]);
 
+/**
+ * Secrets the service generates for the store (the token signing key, plugins' keys): created once,
+ * at the first start, and read by every process on this database, so they belong to the store and
+ * not to a machine or a checkout.
+ */
+export const storeSecrets = pgTable('store_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Rate-limit counters shared by every process of a store on PostgreSQL: the hits of one key (limit,
+ * client) in its current window. A row whose window has ended counts from 1 again on the next hit.
+ * UNLOGGED (in the migration): losing counts in a crash is harmless, and no hit writes WAL.
+ */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+}, (t) => [index('rate_limit_counters_window_ends_idx').on(t.windowEndsAt)]);
+
 /** In the order a payment may move through them (see src/payments/payment-states.ts). */
 export const paymentStatesList = ['pending', 'expired', 'failed', 'succeeded', 'partially_refunded', 'refunded'] as const;
 

@@ -4,12 +4,24 @@ import { DomainError } from '../shared/errors.js';
 /** One rate limiter (from @fastify/rate-limit's createRateLimit) shared by every route it guards. */
 export type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: true } | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number }>;
 
-/** Whether the order payload of this request (body or ?payload=) names a promo code. */
+function namesPromoCode(payload: unknown): boolean {
+  return typeof payload === 'object' && payload !== null && Object.hasOwn(payload, 'promocode');
+}
+
+/**
+ * Whether the order payload of this request (body or ?payload=) names a promo code. The query's
+ * JSON is parsed, as the handler will parse it: a key spelled with escapes ("promo\u0063ode") is
+ * the same key. A payload that isn't JSON is refused by the handler before any code is looked up.
+ */
 function sendsPromoCode(request: FastifyRequest): boolean {
-  const body = request.body as { promocode?: unknown } | undefined;
-  if (body && typeof body === 'object' && body.promocode !== undefined) return true;
+  if (namesPromoCode(request.body)) return true;
   const query = (request.query as { payload?: unknown } | undefined)?.payload;
-  return typeof query === 'string' && query.includes('promocode');
+  if (typeof query !== 'string') return false;
+  try {
+    return namesPromoCode(JSON.parse(query));
+  } catch {
+    return false;
+  }
 }
 
 /**

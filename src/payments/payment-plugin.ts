@@ -103,7 +103,10 @@ export class GatewayError extends Error {
 export interface PluginContext {
   /** PUBLIC_BASE_URL, without a trailing slash. */
   publicBaseUrl: string;
-  /** A secret kept in DATA_DIR for this plugin (created on first use), e.g. to sign its own webhooks. */
+  /**
+   * One of the secrets the plugin declares in `secrets`, e.g. to sign its own webhooks: generated
+   * once and kept in the store's database, the same in every process of the store.
+   */
   secret(name: string): string;
   /**
    * Delivers a webhook to this plugin's webhook route inside the service, exactly as a gateway
@@ -138,6 +141,8 @@ export interface PaymentPlugin<Config = unknown> {
   readonly name: string;
   /** True when an admin records the payment by hand (POST …/payments/{id}/capture/). */
   readonly manualCapture?: boolean;
+  /** Names of the secrets create() reads with context.secret(name); the service makes them beforehand. */
+  readonly secrets?: readonly string[];
   /**
    * Reads and validates the plugin's settings from the environment; throws PluginConfigError
    * naming the variable when one is missing or wrong. Returns undefined when the plugin is simply

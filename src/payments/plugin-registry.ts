@@ -58,7 +58,10 @@ export interface RegistryOptions {
   enabled: string[] | undefined;
   env: Record<string, string | undefined>;
   embeddedDatabase: boolean;
-  context: Omit<PluginContext, 'deliverWebhook'>;
+  context: Omit<PluginContext, 'deliverWebhook' | 'secret'> & {
+    /** The store's secret of this name (`<plugin id>-<name>`), called for each secret a plugin declares. */
+    secret(name: string): string | Promise<string>;
+  };
   /** Told about installed plugins left off because they are not configured. */
   onSkipped?: (id: string, reason: string) => void;
 }
@@ -66,7 +69,8 @@ export interface RegistryOptions {
 /**
  * Discovers the installed plugins (no central list: a folder is a plugin) and the npm packages
  * PAYMENT_PLUGINS names, validates each enabled plugin's configuration, and creates its gateway.
- * A plugin PAYMENT_PLUGINS names that is missing or misconfigured stops the service.
+ * A plugin PAYMENT_PLUGINS names that is missing or misconfigured stops the service, before any
+ * secret is asked for (the service's secrets live in the database: it is not touched then).
  */
 export async function loadPaymentPlugins(options: RegistryOptions): Promise<PaymentRegistry> {
   const installed = installedPluginIds();
@@ -74,13 +78,17 @@ export async function loadPaymentPlugins(options: RegistryOptions): Promise<Paym
   const wanted = options.enabled ?? installed;
   let deliver: Parameters<PaymentRegistry['bindWebhookDelivery']>[0] | undefined;
   const enabled = new Map<string, EnabledPlugin>();
+  // Every plugin is configured before any is created, so a bad setting stops the start first.
+  const configured: { plugin: PaymentPlugin; config: unknown }[] = [];
 
   for (const name of wanted) {
     const plugin = installed.includes(name) ? await loadInstalled(name) : await importPlugin(name, `package "${name}"`).catch((err: unknown) => {
       if (err instanceof ConfigError) throw err;
       throw new ConfigError('PAYMENT_PLUGINS', `"${name}" is neither an installed plugin (${installed.join(', ')}) nor an importable package: ${(err as Error).message}`);
     });
-    if (enabled.has(plugin.id)) throw new ConfigError('PAYMENT_PLUGINS', `plugin "${plugin.id}" is named twice`);
+    if (configured.some((c) => c.plugin.id === plugin.id)) {
+      throw new ConfigError('PAYMENT_PLUGINS', `plugin "${plugin.id}" is named twice`);
+    }
     let config: unknown;
     try {
       config = plugin.configure(options.env, { explicit, embeddedDatabase: options.embeddedDatabase });
@@ -93,10 +101,22 @@ export async function loadPaymentPlugins(options: RegistryOptions): Promise<Paym
       options.onSkipped?.(plugin.id, 'not configured');
       continue;
     }
+    configured.push({ plugin, config });
+  }
+
+  for (const { plugin, config } of configured) {
     const id = plugin.id;
+    const secrets = new Map<string, string>();
+    for (const secretName of plugin.secrets ?? []) {
+      secrets.set(secretName, await options.context.secret(`${id}-${secretName}`));
+    }
     const gateway = plugin.create(config, {
       ...options.context,
-      secret: (secretName) => options.context.secret(`${id}-${secretName}`),
+      secret: (secretName) => {
+        const value = secrets.get(secretName);
+        if (value === undefined) throw new Error(`plugin ${id} reads the undeclared secret "${secretName}"`);
+        return value;
+      },
       deliverWebhook: (request) => {
         if (!deliver) throw new Error('webhook delivery is not bound yet');
         return deliver(id, request);

@@ -31,7 +31,6 @@ function queryOf(request: FastifyRequest): URLSearchParams {
 }
 
 function createSandbox(context: PluginContext): PaymentGateway {
-  // Read once at start, so a DATA_DIR that can't hold them stops the service rather than a payment.
   const checkoutSecret = context.secret('checkout');
   const webhookSecret = context.secret('webhook');
   // The form posts back to this service wherever it is mounted (PUBLIC_BASE_URL may have a path).
@@ -107,6 +106,7 @@ function createSandbox(context: PluginContext): PaymentGateway {
 const sandbox: PaymentPlugin<SandboxConfig> = {
   id: 'sandbox',
   name: 'Sandbox (test payments)',
+  secrets: ['checkout', 'webhook'],
   // No settings. On by default only for a demo or development store (the embedded database).
   configure: (_env, situation) => (situation.embeddedDatabase || situation.explicit ? {} : undefined),
   create: (_config, context) => createSandbox(context),
