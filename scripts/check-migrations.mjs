@@ -3,7 +3,8 @@
 // tree. Drizzle applies a migration once and never again, so an edited migration leaves databases that ran the old
 // text in another state than new ones: a change belongs in a new migration.
 //
-// A migration is frozen from the commit that added it. Migrations 0009 and 0010 were edited before this check
+// A migration is frozen from the commit that added it to this branch's own line (first parents: on main, the merge
+// that brought it; a branch may renumber a migration that never reached main). Migrations 0009 and 0010 were edited before this check
 // existed; they are frozen as they stood at FROZEN_FROM (a later migration brings every database to that state).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -35,14 +36,14 @@ const isAncestor = (a, b) => tryGit('merge-base', '--is-ancestor', a, b) !== und
 function frozenText(file) {
   const atBase = tryGit('show', `${FROZEN_FROM}:${file}`);
   if (atBase !== undefined) return { text: atBase, since: FROZEN_FROM.slice(0, 7) };
-  const added = git('log', '--diff-filter=A', '--format=%H', '--', file).trim().split('\n').filter(Boolean).pop();
+  const added = git('log', '--first-parent', '--diff-filter=A', '--format=%H', '--', file).trim().split('\n').filter(Boolean).pop();
   if (added === undefined) return undefined; // not committed yet: a new migration, free to change
   if (isAncestor(added, FROZEN_FROM)) return undefined; // removed before FROZEN_FROM and added again later: new
   return { text: git('show', `${added}:${file}`), since: added.slice(0, 7) };
 }
 
 const present = new Set(readdirSync(DIR).filter((f) => f.endsWith('.sql')).map((f) => `${DIR}/${f}`));
-const committedEver = git('log', '--format=', '--name-only', '--diff-filter=A', '--', `${DIR}/*.sql`)
+const committedEver = git('log', '--first-parent', '--format=', '--name-only', '--diff-filter=A', '--', `${DIR}/*.sql`)
   .split('\n').filter((f) => f.endsWith('.sql'));
 for (const file of new Set([...present, ...committedEver])) {
   const frozen = frozenText(file);
@@ -57,7 +58,7 @@ for (const file of new Set([...present, ...committedEver])) {
 // The journal may only grow: each version of it, commit after commit and then the working tree, keeps every entry
 // of the one before as it was (Drizzle decides what to apply from an entry's `when`).
 const entries = (text) => JSON.parse(text).entries.map((e) => JSON.stringify(e));
-const versions = git('log', '--reverse', '--format=%H', `${FROZEN_FROM}..HEAD`, '--', JOURNAL)
+const versions = git('log', '--first-parent', '--reverse', '--format=%H', `${FROZEN_FROM}..HEAD`, '--', JOURNAL)
   .split('\n').filter(Boolean).map((c) => ({ label: c.slice(0, 7), entries: entries(git('show', `${c}:${JOURNAL}`)) }));
 versions.push({ label: 'the working tree', entries: entries(readFileSync(JOURNAL, 'utf8')) });
 let previous = { label: FROZEN_FROM.slice(0, 7), entries: entries(git('show', `${FROZEN_FROM}:${JOURNAL}`)) };
