@@ -15,8 +15,9 @@ import type { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuthentication } from './http/auth.js';
-import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
+import { answerClientError, answerFrameworkError, registerErrorHandling, requireHostHeader } from './http/error-handler.js';
 import { withSafeErrorLogging } from './http/error-log.js';
+import { registerJsonBodyParser } from './http/raw-json.js';
 import { rateLimitBackend } from './http/rate-limit-store.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -66,6 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    // Node's own check answers a bare 400; requireHostHeader() answers it as problem+json instead.
+    http: { requireHostHeader: false },
     trustProxy: deps.config.trustProxy,
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
@@ -78,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies are accepted; a text/plain body is a 415, not a string to validate.
   app.removeContentTypeParser(['text/plain']);
+  registerJsonBodyParser(app);
   app.addSchema(Problem);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -105,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  requireHostHeader(app);
   registerAuthentication(app, deps.tokens);
 
   const limits = rateLimitBackend({ config: deps.config, database: deps.database, log: app.log });

@@ -435,6 +435,48 @@ describe('date-times PostgreSQL or JavaScript cannot hold', () => {
     const url = '/order/dashboard/api/orders/?created_from=2016-12-31T23:59:60Z';
     await expectFieldError({ method: 'GET', url, headers: asAdmin() }, 'querystring.created_from', /date-time/);
   });
+
+  it('refuses a moment past 9999 in UTC and an offset PostgreSQL cannot read, naming the field', async () => {
+    await expectFieldError(adminSends('POST', '/discount/dashboard/api/promo-codes/',
+      { code: 'FAR', code_type: 'percentage', value: '5', expires_at: '9999-12-31T23:59:59-01:00' }), 'expires_at', /date-time/);
+    const url = (from: string) => `/order/dashboard/api/orders/?created_from=${encodeURIComponent(from)}`;
+    await expectFieldError({ method: 'GET', url: url('9999-12-31T23:59:59-23:59'), headers: asAdmin() },
+      'querystring.created_from', /date-time/);
+    await expectFieldError({ method: 'GET', url: url('2026-01-01T00:00:00+16:00'), headers: asAdmin() },
+      'querystring.created_from', /date-time/);
+    const ordinary = await t.app.inject({ method: 'GET', url: url('2026-01-01T00:00:00+14:00'), headers: asAdmin() });
+    expect(ordinary.statusCode).toBe(200);
+  });
+});
+
+describe('bodies built to break the parser or the walk', () => {
+  it('answers JSON nested thousands deep with a 422, at the top or inside a field', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const headers = { 'content-type': 'application/json' };
+    for (const payload of [deep, `{"alias":"x","quantity":1,"note":${deep}}`]) {
+      const res = await t.app.inject({ method: 'POST', url: '/cart/storefront/api/carts/add/', headers, payload });
+      expectProblem(res, 422, 'validation_error');
+    }
+  });
+
+  it('refuses a JSON body declared in a charset other than UTF-8 instead of misreading it', async () => {
+    const send = (type: string) => t.app.inject({
+      method: 'POST', url: '/user/storefront/api/login/', headers: { 'content-type': type },
+      payload: JSON.stringify({ email: 'nobody@example.com', password: 'wrong password' }),
+    });
+    expectProblem(await send('application/json; charset=utf-16'), 415, 'unsupported_media_type');
+    expectProblem(await send('application/json; charset=latin1'), 415, 'unsupported_media_type');
+    expectProblem(await send('application/json; charset=UTF-8'), 401, 'invalid_credentials');
+  });
+
+  it('refuses __proto__ as a field name by name, not as broken JSON', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/cart/storefront/api/carts/add/', headers: { 'content-type': 'application/json' },
+      payload: '{"product_variant_id":1,"quantity":1,"__proto__":{"admin":true}}',
+    });
+    const body = expectProblem(res, 422, 'validation_error');
+    expect(body.errors).toEqual([{ field: '__proto__', message: 'is not an allowed field name' }]);
+  });
 });
 
 describe('ordinary text in any script', () => {

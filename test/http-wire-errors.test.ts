@@ -110,6 +110,14 @@ describe('requests the router refuses', () => {
     expect(responses[1]?.status).toBe(200);
   });
 
+  it('answers an HTTP/1.1 request without a Host header with 400 missing_host_header', async () => {
+    const { responses } = await exchange(['GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'], { responses: 1 });
+    expectWireProblem(responses[0], 400, 'missing_host_header');
+    expect(responses[0]?.headers['x-request-id']).toBeTruthy();
+    const old = await exchange(['GET /healthz HTTP/1.0\r\n\r\n'], { responses: 1 });
+    expect(old.responses[0]?.status).toBe(200);
+  });
+
   it('answers a path parameter over 100 characters with 414 uri_too_long', async () => {
     const request = get(`/product/storefront/api/products/${'a'.repeat(101)}/`);
     const { responses } = await exchange([request], { responses: 1 });

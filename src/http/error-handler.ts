@@ -219,3 +219,16 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
+
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112 3.2). Node would refuse its absence itself, with a bare 400 and no
+ * problem document, before any hook runs; the server is built without that check (`requireHostHeader: false`) and
+ * this hook answers in its place.
+ */
+export function requireHostHeader(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new DomainError('missing_host_header', { detail: 'an HTTP/1.1 request needs a Host header' });
+    }
+  });
+}

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { parse as secureParse } from 'secure-json-parse';
 import { DomainError } from '../shared/errors.js';
 
 const LIMIT = 1024 * 1024;
@@ -30,4 +32,40 @@ export function parseJson(text: string, what: string): unknown {
   } catch {
     throw new DomainError('malformed_json', { detail: `${what} is not valid JSON` });
   }
+}
+
+/** Only UTF-8 is read (RFC 8259 8.1); a charset parameter naming anything else is refused, not misread. */
+const UTF8_OR_NONE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
+
+/**
+ * The JSON body parser of every route that takes one (the webhook's scope keeps its raw body): Fastify's own, made
+ * precise about what it refuses. An empty body or broken JSON is 400 `malformed_json`; a key that would reach an
+ * object's prototype (`__proto__`, `constructor.prototype`) is named as a refused field (422), since the JSON itself
+ * is valid; a charset other than UTF-8 is 415.
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const type = request.headers['content-type'] ?? '';
+    if (!UTF8_OR_NONE.test(type.trim())) {
+      done(new DomainError('unsupported_media_type', { detail: 'send the body as application/json in UTF-8' }));
+      return;
+    }
+    const text = String(body);
+    if (text.trim() === '') {
+      done(new DomainError('malformed_json', { detail: 'the request body is empty but the content type says JSON' }));
+      return;
+    }
+    try {
+      done(null, secureParse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (err) {
+      const prototypeKey = err instanceof SyntaxError && /forbidden prototype property/.test(err.message);
+      done(prototypeKey
+        ? new DomainError('validation_error', {
+          detail: 'the body uses __proto__ or constructor.prototype as a field name, which is never accepted',
+          errors: [{ field: '__proto__', message: 'is not an allowed field name' }],
+        })
+        : new DomainError('malformed_json', { detail: 'the request body is not valid JSON' }));
+    }
+  });
 }

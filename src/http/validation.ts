@@ -10,17 +10,23 @@ const common: Options = { allErrors: true, removeAdditional: false, useDefaults:
 interface FormatDefinition { validate: (text: string) => boolean; compare: (a: string, b: string) => number }
 
 const EARLIEST_TIMESTAMP = Date.parse('0001-01-01T00:00:00Z');
+const LATEST_TIMESTAMP = Date.parse('9999-12-31T23:59:59.999Z');
+/** PostgreSQL reads a UTC offset up to ±15:59; RFC 3339 allows up to ±23:59. */
+const OFFSET = /([+-])(\d{2}):(\d{2})$/;
+const storableOffset = (text: string) => Number(OFFSET.exec(text)?.[2] ?? 0) <= 15;
 
 /**
- * RFC 3339 allows what neither JavaScript nor PostgreSQL can hold: a leap second (no Date for it) and
- * year 0000 (PostgreSQL has no year 0). `date-time` also requires a moment both can.
+ * RFC 3339 allows what neither JavaScript nor PostgreSQL can hold: a leap second (no Date for it), year 0000
+ * (PostgreSQL has no year 0), a moment past 9999 in UTC (no four-digit year to write it with) and an offset beyond
+ * ±15:59. `date-time` also requires a moment both can hold.
  */
 function withStorableDates(ajv: Ajv): Ajv {
   const rfc3339 = ajv.formats['date-time'] as FormatDefinition;
-  return ajv.addFormat('date-time', {
-    ...rfc3339,
-    validate: (text: string) => rfc3339.validate(text) && Date.parse(text) >= EARLIEST_TIMESTAMP,
-  });
+  const storable = (text: string) => {
+    const moment = Date.parse(text);
+    return moment >= EARLIEST_TIMESTAMP && moment <= LATEST_TIMESTAMP && storableOffset(text);
+  };
+  return ajv.addFormat('date-time', { ...rfc3339, validate: (text: string) => rfc3339.validate(text) && storable(text) });
 }
 
 /**
@@ -46,18 +52,32 @@ function unstorable(text: string, instancePath: string): ErrorObject[] {
 
 const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** Errors of this kind reported at most per request part: enough to fix the request, bounded for a hostile one. */
+const MAX_TEXT_ERRORS = 50;
+
 /**
  * Every string in a request part the database could not store, names of fields included, as Ajv errors
  * so they read like any other validation failure. Walks the data, not the schema: free-form fields
- * reach the database too.
+ * reach the database too. The walk keeps its own stack, so no depth of nesting can overflow the call stack.
  */
-function unstorableStrings(data: unknown, instancePath = ''): ErrorObject[] {
-  if (typeof data === 'string') return unstorable(data, instancePath);
-  if (data === null || typeof data !== 'object') return [];
-  return Object.entries(data).flatMap(([key, value]) => {
-    const path = `${instancePath}/${pointerToken(key)}`;
-    return [...unstorable(key, path), ...unstorableStrings(value, path)];
-  });
+function unstorableStrings(data: unknown): ErrorObject[] {
+  const errors: ErrorObject[] = [];
+  // Depth first, in the order the fields were sent: a stack whose children are pushed last to first.
+  const pending: { value: unknown; path: string; key?: string }[] = [{ value: data, path: '' }];
+  for (let next = pending.pop(); next && errors.length < MAX_TEXT_ERRORS; next = pending.pop()) {
+    const { value, path, key } = next;
+    if (key !== undefined) errors.push(...unstorable(key, path));
+    if (typeof value === 'string') {
+      errors.push(...unstorable(value, path));
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [childKey, child] = entries[i] as [string, unknown];
+        pending.push({ value: child, path: `${path}/${pointerToken(childKey)}`, key: childKey });
+      }
+    }
+  }
+  return errors.slice(0, MAX_TEXT_ERRORS);
 }
 
 /** The schema's verdict plus the storable-text rule, which every validated part of every request obeys. */

@@ -17,6 +17,7 @@ export const errorCodes = {
   incomplete_request: { status: 400, title: 'Request ended before it was complete' },
   invalid_header: { status: 400, title: 'Invalid header' },
   malformed_request: { status: 400, title: 'Malformed HTTP request' },
+  missing_host_header: { status: 400, title: 'Host header missing' },
   request_timeout: { status: 408, title: 'Request not received in time' },
   uri_too_long: { status: 414, title: 'Path parameter too long' },
   headers_too_large: { status: 431, title: 'Request headers too large' },
