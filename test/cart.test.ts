@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApi } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail } from './helpers.js';
 
 let t: TestApp;
@@ -18,12 +19,10 @@ interface VariantSpec { price?: string; stock?: number; track_inventory?: boolea
 
 /** Creates a product with one variant per spec and returns the variant ids. */
 async function variants(...specs: VariantSpec[]): Promise<number[]> {
-  const res = await t.app.inject({
-    method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access),
-    payload: { name: 'Cart test product', variants: specs.map((s, i) => ({ name: `V${i}`, price: '10.00', stock: 100, ...s })) },
+  const product = await adminApi(t, admin).product({
+    name: 'Cart test product', variants: specs.map((s, i) => ({ name: `V${i}`, price: '10.00', stock: 100, ...s })),
   });
-  if (res.statusCode !== 201) throw new Error(res.body);
-  return json(res).variants.map((v: { id: number }) => v.id);
+  return product.variants.map((v) => v.id);
 }
 
 function headersFor(who: { token?: string; user?: SignedIn }): Record<string, string> {

@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactedPaths } from '../src/app.js';
-import { bearer, buildTestApp, expectProblem, json, signInAdmin, type TestApp } from './helpers.js';
+import { adminApi } from './fixtures.js';
+import { buildTestApp, expectProblem, json, signInAdmin, type TestApp } from './helpers.js';
 
 const lines: string[] = [];
 let t: TestApp;
@@ -17,11 +18,9 @@ beforeAll(async () => {
   t = await buildTestApp({ logger: { level: 'info', stream, redact: { paths: redactedPaths, censor: '[redacted]' } } });
   // Before any insert is refused: the admin and the product the placement test orders.
   const admin = await signInAdmin(t);
-  const product = await t.app.inject({
-    method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access),
-    payload: { name: 'Logged lamp', variants: [{ alias: 'logged-lamp', name: 'Lamp', price: '10.00', stock: 10 }] },
+  await adminApi(t, admin).product({
+    name: 'Logged lamp', variants: [{ alias: 'logged-lamp', name: 'Lamp', price: '10.00', stock: 10 }],
   });
-  if (product.statusCode !== 201) throw new Error(product.body);
 });
 afterAll(() => t.close());
 

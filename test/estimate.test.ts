@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addresses, orders, productVariants, promoCodeRedemptions, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates,
 } from '../src/db/schema.js';
+import { adminApi } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -20,9 +21,9 @@ const url = '/order/storefront/api/estimate/';
 const CA = { first_name: 'Ada', last_name: 'L', street_address: '1 Main St', city: 'Los Angeles', postal_code: '90001', state: 'CA', country: 'US', email: 'Guest@Example.com' };
 
 async function product(name: string, taxClassId: number | null, variants: { alias: string; price: string; weight_grams?: string }[]) {
-  const res = await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name, tax_class_id: taxClassId, variants: variants.map((v) => ({ name: v.alias, stock: 100, ...v })) } });
-  if (res.statusCode !== 201) throw new Error(res.body);
-  return json(res);
+  return adminApi(t, admin).product({
+    name, tax_class_id: taxClassId, variants: variants.map((v) => ({ name: v.alias, stock: 100, ...v })),
+  });
 }
 
 beforeAll(async () => {
@@ -41,7 +42,7 @@ beforeAll(async () => {
   productB = (await product('Est B', reduced!.id, [{ alias: 'est-b', price: '20.00', weight_grams: '250' }])).id;
   await product('Est C', null, [{ alias: 'est-c', price: '10.00' }]);
   const gone = await product('Est Gone', null, [{ alias: 'est-gone', price: '1.00' }]);
-  await t.app.inject({ method: 'DELETE', url: `/product/dashboard/api/products/${gone.id}/`, headers: bearer(admin.access) });
+  await adminApi(t, admin).delete(`/product/dashboard/api/products/${gone.id}/`);
 
   const [std, gb, off] = await db.insert(shippingMethods).values([{ name: 'Standard' }, { name: 'Royal Mail' }, { name: 'Old', isActive: false }]).returning();
   [standardShipping, gbOnlyShipping, inactiveShipping] = [std!.id, gb!.id, off!.id];

@@ -1,5 +1,6 @@
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApi, apiAs } from './fixtures.js';
 import {
   bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail,
 } from './helpers.js';
@@ -39,39 +40,29 @@ let admin: SignedIn;
 let customer: SignedIn;
 const fixtures: Record<string, string | number> = {};
 
-async function created(res: LightMyRequestResponse): Promise<Record<string, unknown>> {
-  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`fixture: ${res.statusCode} ${res.body}`);
-  return json(res);
-}
-
-async function post(url: string, who: SignedIn, payload: object) {
-  return created(await t.app.inject({ method: 'POST', url, headers: bearer(who.access), payload }));
-}
-
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signInAdmin(t);
   customer = await signUp(t.app);
-  const taxClass = await post('/tax/dashboard/api/tax-classes/', admin, { name: 'Walk standard' });
-  const taxRate = await post('/tax/dashboard/api/tax-rates/', admin,
-    { tax_class_id: taxClass.id, country: 'GB', rate: '20' });
-  const product = await post('/product/dashboard/api/products/', admin, {
+  const api = adminApi(t, admin);
+  const shopper = apiAs(t, customer);
+  const taxClass = await api.taxClass({ name: 'Walk standard' });
+  const taxRate = await api.taxRate({ tax_class_id: taxClass.id, country: 'GB', rate: '20' });
+  const product = await api.product({
     name: 'Walked product', tax_class_id: taxClass.id,
     variants: [{ alias: 'walk-1', name: 'Walked', price: '10.00', stock: 1000, weight_grams: '100' }],
   });
-  const variant = (product.variants as { id: number; alias: string }[])[0]!;
-  const method = await post('/shipping/dashboard/api/shipping-methods/', admin, { name: 'Walk post' });
-  const rate = await post('/shipping/dashboard/api/shipping-rates/', admin,
-    { shipping_method_id: method.id, weight_min_kg: '0', base_rate: '4.90' });
-  const promo = await post('/discount/dashboard/api/promo-codes/', admin,
-    { code: 'WALK10', code_type: 'percentage', value: '10' });
-  const address = await post('/user/storefront/api/addresses/', customer,
+  const variant = product.variants[0]!;
+  const method = await api.shippingMethod({ name: 'Walk post' });
+  const rate = await api.shippingRate({ shipping_method_id: method.id, weight_min_kg: '0', base_rate: '4.90' });
+  const promo = await api.promoCode({ code: 'WALK10', code_type: 'percentage', value: '10' });
+  const address = await shopper.post('/user/storefront/api/addresses/',
     { first_name: 'Ada', last_name: 'L', street_address: '1 Road', city: 'London', country: 'GB' });
-  const order = await post('/order/storefront/api/user-order-create/', customer, {
+  const order = await shopper.post('/order/storefront/api/user-order-create/', {
     variants: [{ alias: variant.alias, quantity: 1 }], shipping_address_id: address.id, shipping_method_id: method.id,
   });
-  const payment = await post('/payment/storefront/api/start-payment/sandbox/', customer,
-    { order_alias: order.order_alias });
+  const payment = await shopper.post('/payment/storefront/api/start-payment/sandbox/',
+    { order_alias: order.order_alias }, 200);
   Object.assign(fixtures, {
     tax_class_id: taxClass.id, tax_rate_id: taxRate.id, product_id: product.id, product_variant_id: variant.id,
     variant_alias: variant.alias, shipping_method_id: method.id, shipping_rate_id: rate.id, promo_code_id: promo.id,

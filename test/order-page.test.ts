@@ -2,8 +2,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTokenService } from '../src/auth/tokens.js';
 import { openAsBrowser } from './browser.js';
+import { adminApi, placeGuestOrder } from './fixtures.js';
 import {
-  bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp,
+  buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp,
 } from './helpers.js';
 
 const address = {
@@ -41,20 +42,14 @@ describe('a guest back from paying', () => {
   async function placeOrder(input: { name?: string; price?: string; quantity?: number } = {}): Promise<PlacedOrder> {
     seq += 1;
     const alias = `page-${seq}`;
-    const product = await t.app.inject({
-      method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access),
-      payload: {
-        name: input.name ?? `Page product ${seq}`,
-        variants: [{ alias, name: input.name ?? alias, price: input.price ?? '5.00', stock: 100 }],
-      },
+    await adminApi(t, admin).product({
+      name: input.name ?? `Page product ${seq}`,
+      variants: [{ alias, name: input.name ?? alias, price: input.price ?? '5.00', stock: 100 }],
     });
-    if (product.statusCode !== 201) throw new Error(product.body);
-    const res = await t.app.inject({
-      method: 'POST', url: '/order/storefront/api/guest-user-order-create/',
-      payload: { variants: [{ alias, quantity: input.quantity ?? 1 }], shipping_address: address },
+    const order = await placeGuestOrder(t, {
+      variants: [{ alias, quantity: input.quantity ?? 1 }], shipping_address: address,
     });
-    if (res.statusCode !== 201) throw new Error(res.body);
-    return { alias: json(res).order_alias, token: json(res).order_token };
+    return { alias: order.order_alias, token: order.order_token };
   }
 
   async function start(plugin: string, order: PlacedOrder, extra: object = {}) {

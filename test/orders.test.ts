@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productVariants, promoCodes } from '../src/db/schema.js';
+import { adminApi, apiAs } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -14,19 +15,18 @@ beforeAll(async () => {
   t = await buildTestApp();
   admin = await signInAdmin(t);
   [alice, bob] = [await signUp(t.app), await signUp(t.app)];
-  const res = await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: 'Orders', variants: [{ alias: 'ord-1', name: 'One', price: '12.34', stock: 100 }] } });
-  variant = { id: json(res).variants[0].id, alias: 'ord-1' };
+  const product = await adminApi(t, admin).product({
+    name: 'Orders', variants: [{ alias: 'ord-1', name: 'One', price: '12.34', stock: 100 }],
+  });
+  variant = { id: product.variants[0]!.id, alias: 'ord-1' };
   await t.database.db.insert(promoCodes).values({ code: 'ONEEACH', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1, redemptionLimit: 100 });
 });
 afterAll(() => t.close());
 
-async function placeAs(user: SignedIn | null, payload: object = {}) {
-  const res = await t.app.inject({
-    method: 'POST', url: '/order/storefront/api/create/', headers: user ? bearer(user.access) : {},
-    payload: { variants: [{ alias: variant.alias, quantity: 2 }], ...(user ? {} : { shipping_address: address }), ...payload },
+function placeAs(user: SignedIn | null, payload: object = {}) {
+  return apiAs(t, user ?? undefined).post('/order/storefront/api/create/', {
+    variants: [{ alias: variant.alias, quantity: 2 }], ...(user ? {} : { shipping_address: address }), ...payload,
   });
-  if (res.statusCode !== 201) throw new Error(res.body);
-  return json(res);
 }
 const stock = async () => (await t.database.db.select().from(productVariants).where(eq(productVariants.id, variant.id)))[0]?.stock;
 const detailUrl = (alias: string) => `/order/storefront/api/orders/${alias}/`;

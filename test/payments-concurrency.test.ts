@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvents, payments } from '../src/db/schema.js';
 import { sandboxEvent, signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
-import { bearer, buildTestApp, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { adminApi, placeGuestOrder } from './fixtures.js';
+import { buildTestApp, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
 
 /** The secret buildTestApp gives the sandbox plugin for signing its webhooks. */
 const WEBHOOK_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
@@ -15,14 +16,18 @@ let n = 0;
 beforeAll(async () => {
   t = await buildTestApp({ config: { paymentPlugins: ['sandbox'] } });
   admin = await signInAdmin(t);
-  await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: 'C', variants: [{ alias: 'conc-1', name: 'C', price: '40.00', stock: 1000 }] } });
+  await adminApi(t, admin).product({
+    name: 'C', variants: [{ alias: 'conc-1', name: 'C', price: '40.00', stock: 1000 }],
+  });
 });
 afterAll(() => t.close());
 
 /** A placed guest order with a started sandbox payment: its alias, token and payment reference. */
 async function startedPayment() {
   n += 1;
-  const order = json(await t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: { variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `c${n}@example.com` } } }));
+  const order = await placeGuestOrder(t, {
+    variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `c${n}@example.com` },
+  });
   const start = json(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.order_token }, payload: { order_alias: order.order_alias } }));
   const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, start.payment_id));
   return { alias: order.order_alias as string, token: order.order_token as string, paymentId: start.payment_id as number, reference: payment!.reference };
@@ -67,7 +72,9 @@ describe('webhooks under concurrency', () => {
 
   it('opens one attempt when the same start is sent many times at once', async () => {
     n += 1;
-    const order = json(await t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: { variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `s${n}@example.com` } } }));
+    const order = await placeGuestOrder(t, {
+      variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `s${n}@example.com` },
+    });
     const starts = await Promise.all(Array.from({ length: 10 }, () => t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.order_token }, payload: { order_alias: order.order_alias } })));
     const ok = starts.filter((r) => r.statusCode === 200).map((r) => json(r).payment_id);
     expect(new Set(ok).size).toBe(1);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvents } from '../src/db/schema.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { openAsBrowser } from './browser.js';
+import { adminApi, placeGuestOrder } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 
 /** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
@@ -23,12 +24,9 @@ function store(t: TestApp, admin: SignedIn) {
   async function placeOrder(price: string, quantity = 1): Promise<PlacedOrder> {
     seq += 1;
     const alias = `sbx-${seq}`;
-    const product = await inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: `Sandbox ${seq}`, variants: [{ alias, name: alias, price, stock: 100 }] } });
-    if (product.statusCode !== 201) throw new Error(product.body);
-    const res = await inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: { variants: [{ alias, quantity }], shipping_address: address } });
-    if (res.statusCode !== 201) throw new Error(res.body);
-    const body = json(res);
-    return { alias: body.order_alias, token: body.order_token, total: body.total };
+    await adminApi(t, admin).product({ name: `Sandbox ${seq}`, variants: [{ alias, name: alias, price, stock: 100 }] });
+    const placed = await placeGuestOrder(t, { variants: [{ alias, quantity }], shipping_address: address });
+    return { alias: placed.order_alias, token: placed.order_token, total: placed.total };
   }
 
   const start = (plugin: string, order: PlacedOrder, extra: object = {}) => inject({

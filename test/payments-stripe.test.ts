@@ -5,6 +5,7 @@ import { ConfigError } from '../src/config.js';
 import { paymentEvents, payments } from '../src/db/schema.js';
 import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
 import { openAsBrowser } from './browser.js';
+import { adminApi, placeGuestOrder } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 import { type StripeStandIn, startStripeStandIn, stripeEvent, stripeSignature } from './stripe-standin.js';
 
@@ -32,17 +33,18 @@ function store(t: TestApp, admin: SignedIn) {
   async function variant(price: string): Promise<string> {
     seq += 1;
     const alias = `stripe-${t.config.storeCurrency.toLowerCase()}-${seq}`;
-    const res = await inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: `Stripe test ${seq}`, variants: [{ alias, name: alias, price, stock: 1000 }] } });
-    if (res.statusCode !== 201) throw new Error(res.body);
+    await adminApi(t, admin).product({
+      name: `Stripe test ${seq}`, variants: [{ alias, name: alias, price, stock: 1000 }],
+    });
     return alias;
   }
 
   /** A guest order for `quantity` of a variant at `price`: its alias, token and total. */
   async function guestOrder(price: string, quantity = 1) {
-    const res = await inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: { variants: [{ alias: await variant(price), quantity }], shipping_address: address } });
-    if (res.statusCode !== 201) throw new Error(res.body);
-    const body = json(res);
-    return { alias: body.order_alias as string, token: body.order_token as string, total: body.total as string };
+    const placed = await placeGuestOrder(t, {
+      variants: [{ alias: await variant(price), quantity }], shipping_address: address,
+    });
+    return { alias: placed.order_alias, token: placed.order_token, total: placed.total };
   }
 
   const start = (orderAlias: string, headers: Record<string, string> = {}, plugin = 'stripe') =>

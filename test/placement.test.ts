@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, orders, productVariants, promoCodeRedemptions, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates } from '../src/db/schema.js';
 import { placementScope, purgeExpiredIdempotencyKeys } from '../src/orders/idempotency.js';
+import { adminApi } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail } from './helpers.js';
 
 let t: TestApp;
@@ -18,9 +19,11 @@ async function variant(spec: { price?: string; stock?: number; track_inventory?:
   aliasSeq += 1;
   const alias = `pl-${aliasSeq}`;
   const [cls] = await t.database.db.select().from(taxClasses).limit(1);
-  const res = await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: `Placement ${aliasSeq}`, tax_class_id: cls?.id, variants: [{ alias, name: alias, price: '10.00', stock: 100, weight_grams: '100', ...spec }] } });
-  if (res.statusCode !== 201) throw new Error(res.body);
-  return { alias, id: json(res).variants[0].id as number };
+  const product = await adminApi(t, admin).product({
+    name: `Placement ${aliasSeq}`, tax_class_id: cls?.id,
+    variants: [{ alias, name: alias, price: '10.00', stock: 100, weight_grams: '100', ...spec }],
+  });
+  return { alias, id: product.variants[0]!.id };
 }
 const stockOf = async (id: number) => (await t.database.db.select().from(productVariants).where(eq(productVariants.id, id)))[0]?.stock;
 const place = (url: string, payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url, payload, headers });

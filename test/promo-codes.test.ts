@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products, promoCodes } from '../src/db/schema.js';
+import { adminApi, type PromoCodeInput } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -23,11 +24,8 @@ const call = (method: Method, url: string, payload?: object, token = admin.acces
 
 let codeCounter = 0;
 const uniqueCode = (prefix = 'CODE') => `${prefix}_${++codeCounter}`;
-async function newCode(payload: object = {}): Promise<Record<string, unknown> & { id: number; code: string }> {
-  const res = await call('POST', '/', { code: uniqueCode(), code_type: 'percentage', value: '10', ...payload });
-  expect(res.statusCode, res.body).toBe(201);
-  return json(res);
-}
+const newCode = (payload: Partial<PromoCodeInput> = {}) =>
+  adminApi(t, admin).promoCode({ code: uniqueCode(), code_type: 'percentage', value: '10', ...payload });
 const fields = (body: { errors: { field: string }[] }) => body.errors.map((e) => e.field);
 
 describe('creating promo codes', () => {

@@ -4,6 +4,7 @@ import { buildApp } from '../src/app.js';
 import { createTokenService } from '../src/auth/tokens.js';
 import { type Database, openDatabase } from '../src/db/client.js';
 import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
+import { adminApi } from './fixtures.js';
 import { bearer, buildTestApp, json, onPostgres, type SignedIn, signInAdmin, signUp, TEST_JWT_SECRET, type TestApp } from './helpers.js';
 
 // Estimates and placements read variants, tax rates, shipping rates and promo codes through a
@@ -17,12 +18,6 @@ let t: TestApp;
 let admin: SignedIn;
 let variantId: number;
 let methodId: number;
-
-async function post(app: TestApp['app'], path: string, payload: object, token = admin.access) {
-  const res = await app.inject({ method: 'POST', url: path, headers: bearer(token), payload });
-  if (res.statusCode !== 201) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
-  return json(res);
-}
 
 const payload = (promocode?: string) => ({
   variants: [{ alias: 'rc-a', quantity: 1 }], shipping_address: CA, shipping_method_id: methodId, ...(promocode ? { promocode } : {}),
@@ -70,16 +65,17 @@ async function changesSettled(database: Database = t.database) {
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signInAdmin(t);
-  const taxClass = await post(t.app, '/tax/dashboard/api/tax-classes/', { name: 'RC Standard' });
-  await post(t.app, '/tax/dashboard/api/tax-rates/', { tax_class_id: taxClass.id, country: 'US', rate: '5' });
-  const method = await post(t.app, '/shipping/dashboard/api/shipping-methods/', { name: 'RC Ground' });
+  const api = adminApi(t, admin);
+  const taxClass = await api.taxClass({ name: 'RC Standard' });
+  await api.taxRate({ tax_class_id: taxClass.id, country: 'US', rate: '5' });
+  const method = await api.shippingMethod({ name: 'RC Ground' });
   methodId = method.id;
-  await post(t.app, '/shipping/dashboard/api/shipping-rates/', { shipping_method_id: methodId, country: 'US', weight_min_kg: '0', base_rate: '4.00' });
-  await post(t.app, '/discount/dashboard/api/promo-codes/', { code: 'RC10', code_type: 'percentage', value: '10' });
-  const product = await post(t.app, '/product/dashboard/api/products/', {
+  await api.shippingRate({ shipping_method_id: methodId, country: 'US', weight_min_kg: '0', base_rate: '4.00' });
+  await api.promoCode({ code: 'RC10', code_type: 'percentage', value: '10' });
+  const product = await api.product({
     name: 'RC product', tax_class_id: taxClass.id, variants: [{ alias: 'rc-a', name: 'A', price: '10.00', stock: 1000 }],
   });
-  variantId = product.variants[0].id;
+  variantId = product.variants[0]!.id;
 });
 
 afterAll(async () => {
@@ -154,7 +150,7 @@ describe('reference data cache', () => {
   });
 
   it('reads usage counts fresh: a code whose limit is reached is refused at once', async () => {
-    await post(t.app, '/discount/dashboard/api/promo-codes/', { code: 'RCONCE', code_type: 'percentage', value: '5', redemption_limit: 1 });
+    await adminApi(t, admin).promoCode({ code: 'RCONCE', code_type: 'percentage', value: '5', redemption_limit: 1 });
     expect((await estimate(t.app, 'RCONCE')).discount).toBe('0.60');
     // times_used is not announced (placements raise it all the time) and not cached.
     await exec(`update promo_codes set times_used = 1 where code = 'RCONCE'`);
@@ -184,11 +180,13 @@ describe('reference data cache', () => {
     const uncached = await buildTestApp({ config: { referenceCacheTtlSeconds: 0 } });
     try {
       const boss = await signInAdmin(uncached);
-      const product = await post(uncached.app, '/product/dashboard/api/products/', { name: 'RC0', variants: [{ alias: 'rc0', name: 'A', price: '1.00', stock: 5 }] }, boss.access);
+      const product = await adminApi(uncached, boss).product({
+        name: 'RC0', variants: [{ alias: 'rc0', name: 'A', price: '1.00', stock: 5 }],
+      });
       const est = async () => json(await uncached.app.inject({ method: 'POST', url: estimateUrl, payload: { variants: [{ alias: 'rc0', quantity: 1 }] } })).subtotal;
       expect(await est()).toBe('1.00');
       await uncached.database.db.execute(sql.raw('alter table product_variants disable trigger product_variants_changed'));
-      await uncached.database.db.execute(sql.raw(`update product_variants set price = 300 where id = ${product.variants[0].id}`));
+      await uncached.database.db.execute(sql.raw(`update product_variants set price = 300 where id = ${product.variants[0]!.id}`));
       expect(await est()).toBe('3.00');
     } finally {
       await uncached.close();

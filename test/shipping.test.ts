@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApi, type ShippingMethodInput, type ShippingRateInput } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -16,16 +17,10 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const call = (method: Method, url: string, payload?: object, token = admin.access, app = t) =>
   app.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
 
-async function newMethod(payload: object = {}): Promise<{ id: number; name: string }> {
-  const res = await call('POST', '/shipping-methods/', { name: 'Standard', ...payload });
-  expect(res.statusCode).toBe(201);
-  return json(res);
-}
-async function newRate(payload: object): Promise<Record<string, unknown> & { id: number }> {
-  const res = await call('POST', '/shipping-rates/', { weight_min_kg: '0', base_rate: '5.00', ...payload });
-  expect(res.statusCode, res.body).toBe(201);
-  return json(res);
-}
+const newMethod = (payload: Partial<ShippingMethodInput> = {}) =>
+  adminApi(t, admin).shippingMethod({ name: 'Standard', ...payload });
+const newRate = (payload: Partial<ShippingRateInput> & Pick<ShippingRateInput, 'shipping_method_id'>) =>
+  adminApi(t, admin).shippingRate({ weight_min_kg: '0', base_rate: '5.00', ...payload });
 const fields = (body: { errors: { field: string }[] }) => body.errors.map((e) => e.field);
 
 describe('shipping methods', () => {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema.js';
+import { adminApi } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -19,11 +20,7 @@ const call = (method: Method, url: string, payload?: object, token = admin.acces
   t.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
 
 let nameCounter = 0;
-async function newClass(name = `Class ${++nameCounter}`): Promise<{ id: number; name: string }> {
-  const res = await call('POST', '/tax-classes/', { name });
-  expect(res.statusCode).toBe(201);
-  return json(res);
-}
+const newClass = (name = `Class ${++nameCounter}`) => adminApi(t, admin).taxClass({ name });
 const fields = (body: { errors: { field: string }[] }) => body.errors.map((e) => e.field);
 
 describe('tax classes', () => {

@@ -1,0 +1,100 @@
+import type { LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
+import type * as catalog from '../src/catalog/catalog.schema.js';
+import type { OrderPayload } from '../src/orders/order-payload.schema.js';
+import type * as promotions from '../src/promotions/promo-codes.schema.js';
+import type * as shipping from '../src/shipping/shipping.schema.js';
+import type * as tax from '../src/tax/tax.schema.js';
+import { bearer, type SignedIn, type TestApp } from './helpers.js';
+
+// Fixtures made through the HTTP API, as a store owner and a shopper make them: each call expects
+// its status and fails naming the request, the status and the body, so a broken fixture says so
+// before the test's own assertions run.
+
+/** A body of an arbitrary route, read by assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON shapes
+type Json = any;
+type App = Pick<TestApp, 'app'>;
+
+// Request bodies typed from the routes' own schemas, so a fixture cannot drift from the API.
+export type TaxClassInput = Static<typeof tax.TaxClassInput>;
+export type TaxRateInput = Static<typeof tax.TaxRateInput>;
+export type ProductInput = Static<typeof catalog.ProductInput>;
+export type ShippingMethodInput = Static<typeof shipping.ShippingMethodInput>;
+export type ShippingRateInput = Static<typeof shipping.ShippingRateInput>;
+export type PromoCodeInput = Static<typeof promotions.PromoCodeInput>;
+
+/** An order payload as a client sends it: a line's quantity may be left to its default of 1. */
+export type OrderInput = Omit<OrderPayload, 'variants'> & { variants: { alias: string; quantity?: number }[] };
+export interface PlacedOrder {
+  order_id: number;
+  order_alias: string;
+  order_token: string;
+  total: string;
+  [field: string]: unknown;
+}
+
+/** The parsed body of a response with the expected status; otherwise an error naming request, status and body. */
+function bodyOf(res: LightMyRequestResponse, expected: { request: string; status: number }): Json {
+  if (res.statusCode !== expected.status) {
+    throw new Error(`${expected.request}: expected ${expected.status}, got ${res.statusCode} ${res.body}`);
+  }
+  return res.body === '' ? undefined : JSON.parse(res.body);
+}
+
+export interface ApiClient {
+  get(path: string, status?: number): Promise<Json>;
+  post(path: string, payload: object, status?: number): Promise<Json>;
+  patch(path: string, payload: object, status?: number): Promise<Json>;
+  delete(path: string, status?: number): Promise<Json>;
+}
+
+/**
+ * Requests sent as `who` (a guest when absent). Each expects a status (POST 201, DELETE 204, others 200,
+ * unless given) and returns the parsed body.
+ */
+export function apiAs(t: App, who?: SignedIn): ApiClient {
+  type Request = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; payload?: object; status: number };
+  const send = async (request: Request) => {
+    const res = await t.app.inject({
+      method: request.method, url: request.path, headers: who ? bearer(who.access) : {},
+      ...(request.payload ? { payload: request.payload } : {}),
+    });
+    return bodyOf(res, { request: `${request.method} ${request.path}`, status: request.status });
+  };
+  return {
+    get: (path, status = 200) => send({ method: 'GET', path, status }),
+    post: (path, payload, status = 201) => send({ method: 'POST', path, payload, status }),
+    patch: (path, payload, status = 200) => send({ method: 'PATCH', path, payload, status }),
+    delete: (path, status = 204) => send({ method: 'DELETE', path, status }),
+  };
+}
+
+/** What a store owner sets up through the dashboard APIs; each answers the created row. */
+export interface AdminApi extends ApiClient {
+  taxClass(input: TaxClassInput): Promise<Static<typeof tax.TaxClass>>;
+  taxRate(input: TaxRateInput): Promise<Static<typeof tax.TaxRate>>;
+  product(input: ProductInput): Promise<Static<typeof catalog.AdminProduct>>;
+  shippingMethod(input: ShippingMethodInput): Promise<Static<typeof shipping.ShippingMethod>>;
+  shippingRate(input: ShippingRateInput): Promise<Static<typeof shipping.ShippingRate>>;
+  promoCode(input: PromoCodeInput): Promise<Static<typeof promotions.PromoCode>>;
+}
+
+/** The dashboard APIs as `admin` (see signInAdmin), each create expecting 201. */
+export function adminApi(t: App, admin: SignedIn): AdminApi {
+  const api = apiAs(t, admin);
+  return {
+    ...api,
+    taxClass: (input) => api.post('/tax/dashboard/api/tax-classes/', input),
+    taxRate: (input) => api.post('/tax/dashboard/api/tax-rates/', input),
+    product: (input) => api.post('/product/dashboard/api/products/', input),
+    shippingMethod: (input) => api.post('/shipping/dashboard/api/shipping-methods/', input),
+    shippingRate: (input) => api.post('/shipping/dashboard/api/shipping-rates/', input),
+    promoCode: (input) => api.post('/discount/dashboard/api/promo-codes/', input),
+  };
+}
+
+/** A guest order placed through the storefront's guest route, expecting 201. */
+export function placeGuestOrder(t: App, payload: OrderInput): Promise<PlacedOrder> {
+  return apiAs(t).post('/order/storefront/api/guest-user-order-create/', payload);
+}
