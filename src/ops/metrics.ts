@@ -84,6 +84,8 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     labelNames: ['reason'] as const,
     registers,
   });
+  // Both series exist from the start, at 0: a rate() over a series that appears only at its first refusal misses it.
+  for (const reason of ['queue_full', 'deadline'] as const) refused.inc({ reason }, 0);
 
   // Counted in the database when scraped: the store's payments whatever process moved them, and
   // right after a restart, where counters kept on transitions would show one process's share since
