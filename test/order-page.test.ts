@@ -177,6 +177,33 @@ describe('a guest back from paying', () => {
     expect(codReturn.toString()).toBe(`https://shop.example/done?order_alias=${cod.alias}&payment_status=pending`);
   });
 
+  it('sends the payer to the URLs of the latest start when a payment is started again', async () => {
+    const order = await placeOrder();
+    const first = await start('sandbox', order, { return_url: 'https://old.example/x' });
+    const again = await start('sandbox', order, { return_url: 'https://shop.example/thanks' });
+    expect(again.url).toBe(first.url);
+    const fields = await checkoutFields(again.url);
+    fields.set('decision', 'pay');
+    const res = await t.app.inject({
+      method: 'POST', url: '/payment/sandbox/checkout/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: fields.toString(),
+    });
+    const landing = await openAsBrowser(t, String(res.headers.location));
+    expect(landing.url.origin + landing.url.pathname).toBe('https://shop.example/thanks');
+  });
+
+  it('refuses a return_url that is not a URL', async () => {
+    const order = await placeOrder();
+    for (const returnUrl of ['http://a b', 'https://', 'javascript:alert(1)']) {
+      const res = await t.app.inject({
+        method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.token },
+        payload: { order_alias: order.alias, return_url: returnUrl },
+      });
+      expect(res.statusCode, returnUrl).toBe(422);
+      expect(json(res).errors[0].field).toBe('return_url');
+    }
+  });
+
   it('refuses the order page link once it has expired (after 15 minutes)', async () => {
     const order = await placeOrder();
     const link = await pageLinkFrom(await sandboxDecision(order, 'pay'));

@@ -14,7 +14,7 @@ import { handleWebhook, type PaymentsDeps, type StartedPayment, startPayment } f
 import { idempotencyKeyFrom, rememberResponse, requestHash, storedResponse } from '../orders/idempotency.js';
 
 const PluginParams = Type.Object({ payment_plugin_id: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }) });
-const Url = Type.String({ maxLength: 2000, pattern: '^https?://', description: 'http(s) URL' });
+const Url = Type.String({ maxLength: 2000, format: 'uri', pattern: '^https?://[^\\s]+$', description: 'http(s) URL' });
 
 const Payment = Type.Object({
   id: Type.Integer(), order_alias: Type.String(), plugin_id: Type.String(), status: Type.String(), amount: Type.String(),

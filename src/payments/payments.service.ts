@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal, TokenService } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
+import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
@@ -70,7 +71,13 @@ export async function startPayment(deps: PaymentsDeps, input: {
     const unpaid = order.total - kept;
     if (unpaid <= 0) throw new DomainError('order_already_paid', { detail: `order ${order.alias} is already paid` });
     const open = attempts.find((p) => p.pluginId === plugin.id && p.status === 'pending' && p.amount === unpaid);
-    if (open?.redirectUrl) return { payment: open, reused: true };
+    if (open?.redirectUrl) {
+      // The gateway only knows the service's return links, so the storefront's latest URLs can still apply.
+      if (input.returnUrl === undefined && input.cancelUrl === undefined) return { payment: open, reused: true };
+      const urls = { returnUrl: input.returnUrl ?? null, cancelUrl: input.cancelUrl ?? null };
+      await tx.update(payments).set(urls).where(eq(payments.id, open.id));
+      return { payment: { ...open, ...urls }, reused: true };
+    }
     if (open && Date.now() - open.createdAt.getTime() < START_TIMEOUT_MS) {
       throw new DomainError('payment_in_progress', { detail: 'this payment is being started; retry in a moment', headers: { 'retry-after': '2' } });
     }
