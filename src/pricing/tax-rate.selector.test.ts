@@ -101,6 +101,18 @@ describe('resolveTaxRates with default rates (tax class null)', () => {
     expect(resolveTaxRates(rates, { country: 'US', state: 'CA' })).toEqual(new Map([[1, '7.25'], [2, '2.5']]));
   });
 
+  it('chooses the rates of the example in docs/pricing.md', () => {
+    const example = [
+      rate(1, { taxClassId: 1, state: 'CA', rate: '7.25' }), rate(2, { taxClassId: 2, rate: '2.5' }),
+      rate(3, { taxClassId: 3, state: 'NY', rate: '4' }),
+      rate(4, { taxClassId: null, rate: '6' }), rate(5, { taxClassId: null, state: 'CA', rate: '8' }),
+    ];
+    const losAngeles = resolveTaxRates(example, { country: 'US', state: 'CA' }, all);
+    const texas = resolveTaxRates(example, { country: 'US', state: 'TX' }, all);
+    expect(losAngeles).toEqual(new Map([[1, '7.25'], [2, '2.5'], [3, '8']]));
+    expect(texas).toEqual(new Map([[1, '6'], [2, '2.5'], [3, '6']]));
+  });
+
   it('settles two equally specific default rates on the lower id', () => {
     const twins = [rate(9, { taxClassId: null, rate: '3' }), rate(7, { taxClassId: null, rate: '4' })];
     expect(resolveTaxRates(twins, { country: 'US' }, [1]).get(1)).toBe('4');
