@@ -52,6 +52,46 @@ describe('shipping methods', () => {
   });
 });
 
+describe('a shipping method\'s tax class', () => {
+  async function newTaxClass(name: string): Promise<number> {
+    const res = await t.app.inject({
+      method: 'POST', url: '/tax/dashboard/api/tax-classes/', headers: bearer(admin.access), payload: { name },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return json(res).id;
+  }
+
+  it('is null unless given, and is set, changed and cleared through the admin API', async () => {
+    const freight = await newTaxClass('Freight');
+    const other = await newTaxClass('Freight (reduced)');
+    expect(await newMethod()).toMatchObject({ tax_class_id: null });
+    const method = await newMethod({ name: 'Taxed', tax_class_id: freight });
+    expect(method).toMatchObject({ tax_class_id: freight });
+    const url = `/shipping-methods/${method.id}/`;
+    expect(json(await call('GET', url))).toMatchObject({ tax_class_id: freight });
+    expect(json(await call('PATCH', url, { tax_class_id: other }))).toMatchObject({ tax_class_id: other });
+    expect(json(await call('PATCH', url, { name: 'Renamed' }))).toMatchObject({ name: 'Renamed', tax_class_id: other });
+    expect(json(await call('PATCH', url, { tax_class_id: null }))).toMatchObject({ tax_class_id: null });
+  });
+
+  it.each([[999999], ['1'], [0]])('refuses the tax class %o with 422 on tax_class_id', async (taxClassId) => {
+    const created = await call('POST', '/shipping-methods/', { name: 'X', tax_class_id: taxClassId });
+    expect(fields(expectProblem(created, 422, 'validation_error'))).toContain('tax_class_id');
+    const method = await newMethod();
+    const patched = await call('PATCH', `/shipping-methods/${method.id}/`, { tax_class_id: taxClassId });
+    expect(fields(expectProblem(patched, 422, 'validation_error'))).toContain('tax_class_id');
+  });
+
+  it('is cleared when its class is deleted, as a product\'s is', async () => {
+    const doomed = await newTaxClass('Doomed freight');
+    const method = await newMethod({ tax_class_id: doomed });
+    const url = `/tax/dashboard/api/tax-classes/${doomed}/`;
+    const deleted = await t.app.inject({ method: 'DELETE', url, headers: bearer(admin.access) });
+    expect(deleted.statusCode).toBe(204);
+    expect(json(await call('GET', `/shipping-methods/${method.id}/`))).toMatchObject({ tax_class_id: null });
+  });
+});
+
 describe('shipping rates', () => {
   it('creates a rate with defaults, canonical weights and money strings', async () => {
     const method = await newMethod();

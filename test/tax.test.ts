@@ -163,6 +163,72 @@ describe('tax rates', () => {
   });
 });
 
+describe('default tax rates (tax_class_id null)', () => {
+  const createRate = (payload: object) => call('POST', '/tax-rates/', payload);
+  const ids = async (query: string) => json(await call('GET', `/tax-rates/${query}`)).map((r: { id: number }) => r.id);
+  it('creates, reads and lists a default rate with tax_class_id null', async () => {
+    const res = await call('POST', '/tax-rates/', { tax_class_id: null, country: 'nl', rate: '21.0' });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = json(res);
+    expect(created).toMatchObject({ tax_class_id: null, country: 'NL', state: '', rate: '21', is_active: true });
+    expect(json(await call('GET', `/tax-rates/${created.id}/`))).toEqual(created);
+    expect(json(await call('GET', '/tax-rates/?country=NL'))).toEqual([created]);
+  });
+
+  it('filters the default rates with ?tax_class_id=null', async () => {
+    const cls = await newClass();
+    const def = json(await call('POST', '/tax-rates/', { tax_class_id: null, country: 'BE', rate: '21' }));
+    const own = json(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'BE', rate: '6' }));
+    expect(await ids('?tax_class_id=null&country=BE')).toEqual([def.id]);
+    expect(await ids(`?tax_class_id=${cls.id}&country=BE`)).toEqual([own.id]);
+    expect(await ids('?country=BE')).toEqual([def.id, own.id]);
+    expect(fields(expectProblem(await call('GET', '/tax-rates/?tax_class_id=none'), 422, 'validation_error')))
+      .toContain('querystring.tax_class_id');
+  });
+
+  it('refuses a second default rate for the same country and state (any case) with 409 tax_rate_exists', async () => {
+    await call('POST', '/tax-rates/', { tax_class_id: null, country: 'CA', rate: '5' });
+    const quebec = json(await createRate({ tax_class_id: null, country: 'CA', state: 'QC', rate: '14.975' }));
+    expect(quebec).toMatchObject({ tax_class_id: null, state: 'QC', rate: '14.975' });
+    const again = await createRate({ tax_class_id: null, country: 'ca', rate: '6' });
+    expect(expectProblem(again, 409, 'tax_rate_exists').detail).toMatch(/default rate/);
+    const quebecAgain = await createRate({ tax_class_id: null, country: 'CA', state: ' qc ', rate: '6' });
+    expectProblem(quebecAgain, 409, 'tax_rate_exists');
+    // A class's own rate for the same place is no conflict, and neither is a default for another state.
+    const cls = await newClass();
+    expect((await createRate({ tax_class_id: cls.id, country: 'CA', state: 'QC', rate: '5' })).statusCode).toBe(201);
+    const ontario = json(await createRate({ tax_class_id: null, country: 'CA', state: 'ON', rate: '13' }));
+    expectProblem(await call('PATCH', `/tax-rates/${ontario.id}/`, { state: 'qc' }), 409, 'tax_rate_exists');
+  });
+
+  it('turns a class rate into a default rate and back with PATCH', async () => {
+    const cls = await newClass();
+    const rate = json(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'AT', rate: '20' }));
+    const url = `/tax-rates/${rate.id}/`;
+    expect(json(await call('PATCH', url, { tax_class_id: null }))).toMatchObject({ tax_class_id: null, rate: '20' });
+    expect(json(await call('PATCH', url, { rate: '19' }))).toMatchObject({ tax_class_id: null, rate: '19' });
+    expect(json(await call('PATCH', url, { tax_class_id: cls.id }))).toMatchObject({ tax_class_id: cls.id });
+  });
+
+  it('keeps default rates when a class is deleted', async () => {
+    const cls = await newClass();
+    const def = json(await call('POST', '/tax-rates/', { tax_class_id: null, country: 'SE', rate: '25' }));
+    await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'SE', rate: '12' });
+    expect((await call('DELETE', `/tax-classes/${cls.id}/`)).statusCode).toBe(204);
+    expect(json(await call('GET', '/tax-rates/?country=SE'))).toEqual([def]);
+  });
+
+  it.each([
+    [{ rate: '21' }, 'tax_class_id'],
+    [{ tax_class_id: 'null', rate: '21' }, 'tax_class_id'],
+    [{ tax_class_id: null, rate: '101' }, 'rate'],
+    [{ tax_class_id: null, rate: '21', country: 'XX' }, 'country'],
+  ])('refuses %o with 422 naming %s', async (change, field) => {
+    const refused = await createRate({ country: 'DK', ...change });
+    expect(fields(expectProblem(refused, 422, 'validation_error'))).toContain(field);
+  });
+});
+
 describe('tax admin access', () => {
   it.each([
     ['GET', '/tax-classes/'], ['POST', '/tax-classes/'], ['GET', '/tax-classes/1/'], ['PATCH', '/tax-classes/1/'], ['DELETE', '/tax-classes/1/'],

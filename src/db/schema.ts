@@ -122,10 +122,13 @@ export const cartItems = pgTable('cart_items', {
   check('cart_items_quantity_check', sql`${t.quantity} > 0`),
 ]);
 
-/** A tax rate of a class in a country, or in one state of it (`state` empty: the whole country). */
+/**
+ * A tax rate of a class in a country, or in one state of it (`state` empty: the whole country).
+ * Without a class (`tax_class_id` null) it is the place's default rate, for classes with no rate there.
+ */
 export const taxRates = pgTable('tax_rates', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  taxClassId: integer('tax_class_id').notNull().references(() => taxClasses.id, { onDelete: 'cascade' }),
+  taxClassId: integer('tax_class_id').references(() => taxClasses.id, { onDelete: 'cascade' }),
   country: text('country').notNull(),
   state: text('state').notNull().default(''),
   /** Percent, up to 4 decimals: "7.25". */
@@ -134,6 +137,8 @@ export const taxRates = pgTable('tax_rates', {
   ...timestamps,
 }, (t) => [
   uniqueIndex('tax_rates_place_idx').on(t.taxClassId, t.country, sql`upper(${t.state})`),
+  // NULLs are distinct in the index above, so it would let two default rates share a place.
+  uniqueIndex('tax_rates_default_place_idx').on(t.country, sql`upper(${t.state})`).where(sql`${t.taxClassId} is null`),
   index('tax_rates_country_idx').on(t.country),
   check('tax_rates_rate_check', sql`${t.rate} >= 0 and ${t.rate} <= 100`),
 ]);
@@ -143,6 +148,8 @@ export const shippingMethods = pgTable('shipping_methods', {
   name: text('name').notNull(),
   description: text('description').notNull().default(''),
   isActive: boolean('is_active').notNull().default(true),
+  /** Shipping is taxed at this class's rate; null: at the highest rate of the order's lines. */
+  taxClassId: integer('tax_class_id').references(() => taxClasses.id, { onDelete: 'set null' }),
   ...timestamps,
 });
 

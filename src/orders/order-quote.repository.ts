@@ -50,7 +50,10 @@ function toVariantMap(rows: VariantQueryRow[]): Map<string, OrderableVariant> {
     [row.alias, { ...row, buyable: isBuyable({ archivedAt, productArchivedAt }) }]));
 }
 
-export type TaxRateRow = { id: number; taxClassId: number; country: string; state: string; rate: string; isActive: boolean };
+/** `taxClassId` null: a default rate of the place. */
+export type TaxRateRow = {
+  id: number; taxClassId: number | null; country: string; state: string; rate: string; isActive: boolean;
+};
 export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
 export interface ShippingRateRow {
   id: number; country: string; state: string; city: string; weightMinKg: string; weightMaxKg: string | null; baseRateMinor: number; perKgRateMinor: number;
@@ -76,7 +79,7 @@ export function promoCodeRecord(row: PromoCodeRow, money: CurrencyFormat): Promo
 export interface QuoteReads {
   /** The variants named, with product and tax class; unknown aliases are missing from the map. */
   variantsByAlias(aliases: string[]): Promise<Map<string, OrderableVariant>>;
-  /** Every tax rate of a country, active or not. */
+  /** Every tax rate of a country, active or not, default rates (no class) included. */
   taxRatesOf(country: string): Promise<TaxRateRow[]>;
   /** An active method with its rates (maybe none); undefined when the method is unknown or inactive. */
   shippingMethodWithRates(methodId: number): Promise<{ method: ShippingMethodRow; rates: ShippingRateRow[] } | undefined>;

@@ -184,13 +184,6 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
   };
   const { lines, variants } = await resolveLines(reads, payload, config.maxLineQuantity);
 
-  const classIds = new Set(lines.flatMap((l) => (l.taxClass ? [l.taxClass.id] : [])));
-  let taxRates = new Map<number, string>();
-  if (shippingAddress && classIds.size > 0) {
-    const candidates = await (early.tax ?? reads.taxRatesOf(shippingAddress.country));
-    taxRates = resolveTaxRates(candidates.filter((r) => classIds.has(r.taxClassId)), shippingAddress);
-  }
-
   let shipping: PricingShipping | null = null;
   if (payload.custom_shipping_amount) {
     shipping = { type: 'custom', name: payload.custom_shipping_amount.name, amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price') };
@@ -200,7 +193,16 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
     if (!found) throw invalidField('shipping_method_id', 'names no active shipping method');
     const rate = selectShippingRate(found.rates, shippingAddress, orderWeightGrams(lines));
     if (!rate) throw new DomainError('shipping_unavailable', { detail: `${found.method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight` });
-    shipping = { type: 'rate', methodName: found.method.name, rate };
+    shipping = { type: 'rate', methodName: found.method.name, rate, taxClassId: found.method.taxClassId };
+  }
+
+  // The lines' classes and the shipping method's: each takes its own rate for the address, else the default.
+  const classIds = new Set(lines.flatMap((l) => (l.taxClass ? [l.taxClass.id] : [])));
+  if (shipping?.type === 'rate' && shipping.taxClassId != null) classIds.add(shipping.taxClassId);
+  let taxRates = new Map<number, string>();
+  if (shippingAddress && classIds.size > 0) {
+    const candidates = await (early.tax ?? reads.taxRatesOf(shippingAddress.country));
+    taxRates = resolveTaxRates(candidates, shippingAddress, classIds);
   }
 
   let discount: PricingDiscount | null = null;

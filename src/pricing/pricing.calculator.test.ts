@@ -308,3 +308,105 @@ describe('priceOrder edge cases', () => {
     expect(() => priceOrder(order({ config: config('USD'), lines, taxRates: new Map([[1, '7.12345']]) }))).toThrow();
   });
 });
+
+describe('priceOrder with default tax rates and a shipping tax class', () => {
+  const shippingClass = { id: 4, name: 'Shipping' };
+  const zeroRated = { id: 6, name: 'Zero-rated' };
+  const address = { country: 'US', state: 'CA' };
+  // Standard has its own Californian rate; Reduced has none, so the Californian default applies to it.
+  const candidates: TaxRateCandidate[] = [
+    { id: 1, taxClassId: 1, country: 'US', state: 'CA', rate: '7.25', isActive: true },
+    { id: 2, taxClassId: null, country: 'US', state: 'CA', rate: '8', isActive: true },
+    { id: 3, taxClassId: null, country: 'US', state: null, rate: '6', isActive: true },
+    { id: 4, taxClassId: zeroRated.id, country: 'US', state: null, rate: '0', isActive: true },
+  ];
+  const lines = [
+    line({ alias: 'tee', unitPriceMinor: 2500, quantity: 2, taxClass: standard }),
+    line({ alias: 'mug', unitPriceMinor: 1450, taxClass: reduced }),
+    line({ alias: 'gift-card', unitPriceMinor: 1000 }),
+  ];
+  const usps = { weightMinKg: '0', baseRateMinor: 490, perKgRateMinor: 0 };
+  function price(shippingClassId: number | null) {
+    const classIds = [1, 2, ...(shippingClassId === null ? [] : [shippingClassId])];
+    const taxRates = resolveTaxRates(candidates, address, classIds);
+    return priceOrder(order({
+      config: config('USD', { shippingTaxable: true }), lines, taxRates,
+      shipping: { type: 'rate', methodName: 'USPS', rate: usps, taxClassId: shippingClassId },
+    }));
+  }
+
+  it('taxes a line whose class has no rate at the default rate and leaves a line with no class untaxed', () => {
+    const priced = price(null);
+    // tee 50.00 × 7.25% = 3.625 → 3.63; mug 14.50 × 8% = 1.16; gift card: no class, 0
+    expect(priced.lines.map((l) => [l.alias, l.taxRate, l.taxMinor]))
+      .toEqual([['tee', '7.25', 363], ['mug', '8', 116], ['gift-card', '0', 0]]);
+  });
+
+  it('taxes shipping at its class\'s own rate: 4.90 × 7.25% = 0.35525 → 0.36', () => {
+    const priced = presentPricedOrder(price(standard.id));
+    // 74.50 + 4.90 + 3.63 + 1.16 + 0.36 = 84.55
+    expect(priced).toMatchObject({ subtotal: '74.50', shipping_fee: '4.90', estimated_tax: '5.15', total: '84.55' });
+    expect(priced.tax_details.at(-1)).toEqual({ tax_class: 'Shipping', tax_percentage: '7.25', tax_amount: '0.36' });
+  });
+
+  it('taxes shipping whose class has no rate of its own at the default rate: 4.90 × 8% = 0.392 → 0.39', () => {
+    expect(price(shippingClass.id).shippingTaxRate).toBe('8');
+    expect(price(shippingClass.id).shippingTaxMinor).toBe(39);
+  });
+
+  it('without a class, taxes shipping at the highest line rate, as before (8% here, the mug\'s default rate)', () => {
+    expect([price(null).shippingTaxRate, price(null).shippingTaxMinor]).toEqual(['8', 39]);
+  });
+
+  it('falls back to the highest line rate when the class has no rate and there is no default', () => {
+    const priced = priceOrder(order({
+      config: config('USD', { shippingTaxable: true }), lines, taxRates: new Map([[1, '7.25']]),
+      shipping: { type: 'rate', methodName: 'USPS', rate: usps, taxClassId: shippingClass.id },
+    }));
+    expect([priced.shippingTaxRate, priced.shippingTaxMinor]).toEqual(['7.25', 36]);
+  });
+
+  it('leaves shipping untaxed when its class\'s rate there is 0, and when shipping is not taxable', () => {
+    expect([price(zeroRated.id).shippingTaxRate, price(zeroRated.id).shippingTaxMinor]).toEqual([null, 0]);
+    const taxRates = resolveTaxRates(candidates, address, [1, 2]);
+    const untaxable = priceOrder(order({
+      config: config('USD'), lines, taxRates, shipping: { type: 'rate', methodName: 'USPS', rate: usps, taxClassId: 1 },
+    }));
+    expect([untaxable.shippingTaxRate, untaxable.shippingTaxMinor]).toEqual([null, 0]);
+  });
+
+  it('in JPY: ¥1,980 tea at the 10% default, ¥770 shipping at its class\'s 8% (61.6 → ¥62)', () => {
+    const jp: TaxRateCandidate[] = [
+      { id: 1, taxClassId: null, country: 'JP', state: null, rate: '10', isActive: true },
+      { id: 2, taxClassId: 1, country: 'JP', state: null, rate: '8', isActive: true },
+    ];
+    const priced = priceOrder(order({
+      config: config('JPY', { shippingTaxable: true }),
+      lines: [line({ alias: 'tea', unitPriceMinor: 1980, taxClass: reduced })],
+      taxRates: resolveTaxRates(jp, { country: 'JP' }, [reduced.id, 1]),
+      shipping: {
+        type: 'rate', methodName: 'Yamato', taxClassId: 1,
+        rate: { weightMinKg: '0', baseRateMinor: 770, perKgRateMinor: 0 },
+      },
+    }));
+    // 1980 + 198 + 770 + 62 = 3010
+    expect(presentPricedOrder(priced))
+      .toMatchObject({ subtotal: '1980', shipping_fee: '770', estimated_tax: '260', total: '3010' });
+  });
+
+  it('with prices including tax, extracts the default rate from a line and the class rate from shipping', () => {
+    const priced = priceOrder(order({
+      config: config('USD', { shippingTaxable: true, pricesIncludeTax: true }),
+      lines: [line({ alias: 'mug', unitPriceMinor: 2180, taxClass: reduced })],
+      taxRates: new Map([[reduced.id, '9'], [shippingClass.id, '20']]),
+      shipping: {
+        type: 'rate', methodName: 'USPS', rate: { weightMinKg: '0', baseRateMinor: 1090, perKgRateMinor: 0 },
+        taxClassId: shippingClass.id,
+      },
+    }));
+    // mug 21.80 × 9/109 = 1.80; shipping 10.90 × 20/120 = 1.8166… → 1.82; the total stays 21.80 + 10.90
+    const figures = [priced.lines[0]?.taxMinor, priced.shippingTaxMinor, priced.estimatedTaxMinor, priced.totalMinor];
+    expect(figures).toEqual([180, 182, 362, 3270]);
+    expect(priced.totalWithoutTaxMinor).toBe(2908);
+  });
+});

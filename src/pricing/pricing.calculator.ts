@@ -180,9 +180,20 @@ function shippingFeeFor(shipping: PricingShipping | null, weightGrams: string, m
   return shippingFeeForWeight(shipping.rate, weightGrams, mode);
 }
 
-/** The rate given for shipping, else the highest rate applied to any line; null if neither. */
+/**
+ * The rate given for shipping, else the rate of the method's tax class for the address, else the
+ * highest rate applied to any line; null (untaxed) if none, or if the class's rate there is 0. A
+ * class without a rate at the address falls back to the line rates, so naming a class for the
+ * places that need one never untaxes shipping elsewhere; a 0 % rate of the class untaxes it.
+ */
 function shippingRateFor(input: PricingInput, lines: readonly PricedLine[]): string | null {
   if (input.shippingTaxRate != null) return canonicalRate(input.shippingTaxRate);
+  const classId = input.shipping?.type === 'rate' ? input.shipping.taxClassId ?? null : null;
+  const classRate = classId === null ? undefined : input.taxRates.get(classId);
+  if (classRate !== undefined) {
+    const rate = canonicalRate(classRate);
+    return rate === '0' ? null : rate;
+  }
   let highest: string | null = null;
   for (const line of lines) {
     if (line.taxRate !== '0' && (highest === null || compareDecimal(line.taxRate, highest) > 0)) highest = line.taxRate;

@@ -49,6 +49,8 @@ const shipping: fc.Arbitrary<PricingShipping | null> = fc.oneof(
     type: fc.constant('rate' as const),
     methodName: fc.constant('Standard'),
     rate: fc.record({ weightMinKg: decimal(5000, 3), baseRateMinor: fc.integer({ min: 0, max: 100_000 }), perKgRateMinor: fc.integer({ min: 0, max: 10_000 }) }),
+    // Class 4 never has a rate: shipping then falls back to the line rates.
+    taxClassId: fc.constantFrom(null, 1, 2, 3, 4),
   }),
   fc.record({ type: fc.constant('custom' as const), name: fc.constant('Courier'), amountMinor: fc.integer({ min: 0, max: 100_000 }) }),
 );

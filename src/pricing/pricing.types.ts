@@ -59,7 +59,11 @@ export interface ShippingBracket {
  * order weight), or an amount an admin typed in.
  */
 export type PricingShipping =
-  | { type: 'rate'; methodName: string; rate: ShippingBracket }
+  | {
+    type: 'rate'; methodName: string; rate: ShippingBracket;
+    /** The method's tax class: shipping is taxed at its rate in `taxRates` (see `PricingInput.shippingTaxRate`). */
+    taxClassId?: number | null;
+  }
   | { type: 'custom'; name: string; amountMinor: number };
 
 /**
@@ -79,15 +83,18 @@ export interface PricingInput {
   lines: readonly PricingLine[];
   /**
    * The tax rate in percent (decimal string, up to 4 decimals) of each tax class id, already
-   * resolved for the delivery address with `resolveTaxRates`. A class missing here is taxed at 0.
+   * resolved for the delivery address with `resolveTaxRates` (default rates included). A class
+   * missing here is taxed at 0.
    * Empty when there is no delivery address yet.
    */
   taxRates: ReadonlyMap<number, string>;
   shipping: PricingShipping | null;
   discount: PricingDiscount | null;
   /**
-   * Rate in percent for shipping when `config.shippingTaxable`. Absent or null: the highest rate
-   * applied to any line of the order (0 if no line has one). Ignored when shipping is not taxable.
+   * Rate in percent for shipping when `config.shippingTaxable`. Absent or null: the rate of the
+   * shipping method's tax class in `taxRates` (so `taxRates` must hold that class too); when the
+   * method has no class or the class no rate there, the highest rate applied to any line of the
+   * order (0 if no line has one). Ignored when shipping is not taxable.
    */
   shippingTaxRate?: string | null;
 }

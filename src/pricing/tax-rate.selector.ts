@@ -5,7 +5,8 @@ import type { PricingAddress } from './pricing.types.js';
 /** A stored tax rate, as the database layer fetched it (typically every rate for the country). */
 export interface TaxRateCandidate {
   id: number;
-  taxClassId: number;
+  /** Null: the place's default rate, for classes without a rate of their own there. */
+  taxClassId: number | null;
   /** ISO 3166-1 alpha-2. */
   country: string;
   /** Null or empty: the rate applies to the whole country. */
@@ -16,8 +17,8 @@ export interface TaxRateCandidate {
 }
 
 /**
- * The rate of ONE tax class for a delivery address: an active rate for the address's country and
- * state first, else an active country-wide rate, else null (the class is taxed at 0 there). Two
+ * The rate of ONE tax class (or of the default rates alone) for a delivery address: an active rate
+ * for the address's country and state first, else an active country-wide rate, else null. Two
  * equally specific rates (an admin mistake) resolve to the lower id, so the answer is stable.
  */
 export function selectTaxRate<T extends TaxRateCandidate>(candidates: readonly T[], address: PricingAddress): T | null {
@@ -37,15 +38,25 @@ export function selectTaxRate<T extends TaxRateCandidate>(candidates: readonly T
 }
 
 /**
- * Every tax class's rate for a delivery address, from the rates of any number of classes: the
- * map `priceOrder` takes as `taxRates` (class id → percent). Classes without a rate are absent.
+ * Every tax class's rate for a delivery address: the map `priceOrder` takes as `taxRates` (class
+ * id → percent). A class's own rate (state, else country-wide) comes first; a class without one
+ * takes the default rate of the place (`taxClassId` null; state, else country-wide), so a class's
+ * country-wide rate beats a state's default rate. Classes with neither are absent (taxed at 0).
+ * `classIds`: the classes to resolve (those of the lines and of the shipping method); without it,
+ * the classes the candidates name, which leaves out classes that only the default would tax.
  */
-export function resolveTaxRates(candidates: readonly TaxRateCandidate[], address: PricingAddress): Map<number, string> {
-  const byClass = new Map<number, TaxRateCandidate[]>();
+export function resolveTaxRates(
+  candidates: readonly TaxRateCandidate[],
+  address: PricingAddress,
+  classIds?: Iterable<number>,
+): Map<number, string> {
+  const byClass = new Map<number | null, TaxRateCandidate[]>();
   for (const rate of candidates) byClass.set(rate.taxClassId, [...(byClass.get(rate.taxClassId) ?? []), rate]);
+  const fallback = selectTaxRate(byClass.get(null) ?? [], address);
+  const wanted = classIds ?? [...byClass.keys()].filter((id): id is number => id !== null);
   const resolved = new Map<number, string>();
-  for (const [classId, rates] of byClass) {
-    const chosen = selectTaxRate(rates, address);
+  for (const classId of wanted) {
+    const chosen = selectTaxRate(byClass.get(classId) ?? [], address) ?? fallback;
     if (chosen) resolved.set(classId, canonicalRate(chosen.rate));
   }
   return resolved;

@@ -77,7 +77,7 @@ export function newShippingRateValues(body: Static<typeof ShippingRateInput>, mo
 
 export function presentShippingMethod(row: ShippingMethodRow) {
   return {
-    id: row.id, name: row.name, description: row.description, is_active: row.isActive,
+    id: row.id, name: row.name, description: row.description, is_active: row.isActive, tax_class_id: row.taxClassId,
     created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
   };
 }

@@ -3,10 +3,13 @@ import type { Db, Tx } from '../db/client.js';
 import { foreignKeyViolation } from '../db/errors.js';
 import { shippingMethods, shippingRates } from '../db/schema.js';
 import { DomainError, invalidField } from '../shared/errors.js';
+import { assertTaxClass } from '../tax/tax.repository.js';
 import { assertBracket } from './shipping.presenter.js';
 
 export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
-export type ShippingMethodValues = Pick<typeof shippingMethods.$inferInsert, 'name' | 'description' | 'isActive'>;
+export type ShippingMethodValues = Pick<
+  typeof shippingMethods.$inferInsert, 'name' | 'description' | 'isActive' | 'taxClassId'
+>;
 export type ShippingRateRow = typeof shippingRates.$inferSelect;
 
 /** Column values of a rate: weights are decimal strings in kg, amounts minor units. */
@@ -36,15 +39,27 @@ export async function findShippingMethod(db: Db, id: number): Promise<ShippingMe
 }
 
 export async function createShippingMethod(db: Db, values: ShippingMethodValues): Promise<ShippingMethodRow> {
-  const [row] = await db.insert(shippingMethods).values(values).returning();
-  if (!row) throw new Error('insert returned no shipping method');
-  return row;
+  await assertTaxClass(db, values.taxClassId);
+  try {
+    const [row] = await db.insert(shippingMethods).values(values).returning();
+    if (!row) throw new Error('insert returned no shipping method');
+    return row;
+  } catch (err) {
+    return translateForeignKey(err);
+  }
 }
 
 export async function updateShippingMethod(db: Db, id: number, values: Partial<ShippingMethodValues>): Promise<ShippingMethodRow> {
-  const [row] = await db.update(shippingMethods).set({ ...values, updatedAt: new Date() }).where(eq(shippingMethods.id, id)).returning();
-  if (!row) throw methodNotFound(id);
-  return row;
+  await assertTaxClass(db, values.taxClassId);
+  try {
+    const [row] = await db.update(shippingMethods).set({ ...values, updatedAt: new Date() })
+      .where(eq(shippingMethods.id, id)).returning();
+    if (!row) throw methodNotFound(id);
+    return row;
+  } catch (err) {
+    if (err instanceof DomainError) throw err;
+    return translateForeignKey(err);
+  }
 }
 
 /** Deletes the method with its rates; orders keep their snapshot (shipping_method_id becomes null). */
@@ -77,9 +92,11 @@ async function assertMethod(db: Db | Tx, id: number | undefined): Promise<void> 
   if (!row) throw unknownMethod();
 }
 
-/** A method deleted between the check and the write still answers 422, not 500. */
+/** A method or tax class deleted between the check and the write still answers 422, not 500. */
 function translateForeignKey(err: unknown): never {
-  if (foreignKeyViolation(err)?.includes('shipping_method')) throw unknownMethod();
+  const constraint = foreignKeyViolation(err);
+  if (constraint?.includes('tax_class')) throw invalidField('tax_class_id', 'names no tax class');
+  if (constraint?.includes('shipping_method')) throw unknownMethod();
   throw err;
 }
 

@@ -41,8 +41,11 @@ export function shippingAdminRoutes(deps: ShippingDeps & ReferenceWriter): Fasti
     app.post(`${base}/shipping-methods/`, {
       schema: { ...common, summary: 'Create a shipping method', body: ShippingMethodInput, response: { 201: ShippingMethod, ...problems(401, 403, 422) } },
     }, async (request, reply) => {
-      const { name, description, is_active } = request.body;
-      const row = await createShippingMethod(deps.db, { name: methodName(name), description: description?.trim() ?? '', isActive: is_active ?? true });
+      const { name, description, is_active, tax_class_id } = request.body;
+      const row = await createShippingMethod(deps.db, {
+        name: methodName(name), description: description?.trim() ?? '', isActive: is_active ?? true,
+        taxClassId: tax_class_id ?? null,
+      });
       return reply.code(201).send(presentShippingMethod(row));
     });
 
@@ -53,8 +56,11 @@ export function shippingAdminRoutes(deps: ShippingDeps & ReferenceWriter): Fasti
     app.patch(`${base}/shipping-methods/:id/`, {
       schema: { ...common, summary: 'Change a shipping method', params: IdParams, body: ShippingMethodPatch, response: { 200: ShippingMethod, ...problems(401, 403, 404, 422) } },
     }, async (request) => {
-      const { name, description, is_active } = request.body;
-      const values = { name: name === undefined ? undefined : methodName(name), description: description?.trim(), isActive: is_active };
+      const { name, description, is_active, tax_class_id } = request.body;
+      const values = {
+        name: name === undefined ? undefined : methodName(name), description: description?.trim(), isActive: is_active,
+        taxClassId: tax_class_id,
+      };
       const row = await updateShippingMethod(deps.db, request.params.id, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)));
       return presentShippingMethod(row);
     });

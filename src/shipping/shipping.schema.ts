@@ -8,16 +8,23 @@ const Place = (what: string) => Type.String({ maxLength: 100, description: `Empt
 const Weight = Type.String({ maxLength: 32, description: 'Kilograms as a decimal string, at most 3 decimals: "0", "2.5"' });
 const Money = Type.String({ maxLength: 32, description: 'Amount in the store currency, with at most its precision, e.g. "4.90"' });
 
+const MethodTaxClass = Type.Union([Id, Type.Null()], {
+  description: 'Shipping is taxed at this class\'s rate for the address (its own, else the default rate); '
+    + 'null or absent, or no rate there: at the highest rate of the order\'s lines',
+});
+
 export const ShippingMethodInput = StrictObject({
   name: Name,
   description: Type.Optional(Description),
   is_active: Type.Optional(Type.Boolean({ default: true })),
+  tax_class_id: Type.Optional(MethodTaxClass),
 });
 
 export const ShippingMethodPatch = StrictObject({
   name: Type.Optional(Name),
   description: Type.Optional(Description),
   is_active: Type.Optional(Type.Boolean()),
+  tax_class_id: Type.Optional(MethodTaxClass),
 });
 
 export const ShippingMethod = Type.Object({
@@ -25,6 +32,7 @@ export const ShippingMethod = Type.Object({
   name: Type.String(),
   description: Type.String(),
   is_active: Type.Boolean(),
+  tax_class_id: Type.Union([Type.Integer(), Type.Null()]),
   created_at: Type.String(),
   updated_at: Type.String(),
 });

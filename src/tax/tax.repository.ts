@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { foreignKeyViolation, uniqueViolation } from '../db/errors.js';
 import { taxClasses, taxRates } from '../db/schema.js';
@@ -16,6 +16,10 @@ function translateConstraintError(err: unknown): never {
   const unique = uniqueViolation(err);
   if (unique?.includes('tax_classes')) {
     throw new DomainError('tax_class_taken', { detail: 'another tax class already has this name', errors: [{ field: 'name', message: 'is already in use' }] });
+  }
+  if (unique?.includes('tax_rates_default')) {
+    const detail = 'a default rate (no tax class) already exists for this country and state';
+    throw new DomainError('tax_rate_exists', { detail });
   }
   if (unique?.includes('tax_rates')) {
     throw new DomainError('tax_rate_exists', { detail: 'this tax class already has a rate for this country and state' });
@@ -60,21 +64,27 @@ export function renameTaxClass(db: Db, id: number, name: string | undefined): Pr
   });
 }
 
-/** Deletes the class with its rates; products of the class become untaxed (tax_class_id null). */
+/**
+ * Deletes the class with its rates; its products become untaxed and its shipping methods are taxed
+ * as if they named no class (tax_class_id null, by the foreign keys).
+ */
 export async function deleteTaxClass(db: Db, id: number): Promise<void> {
   const [row] = await db.delete(taxClasses).where(eq(taxClasses.id, id)).returning({ id: taxClasses.id });
   if (!row) throw classNotFound(id);
 }
 
-async function assertTaxClass(db: Db | Tx, id: number | undefined): Promise<void> {
-  if (id === undefined) return;
+/** A tax class that must exist for a write to refer to it; null (a default rate, or no class) and absent need none. */
+export async function assertTaxClass(db: Db | Tx, id: number | null | undefined): Promise<void> {
+  if (id === undefined || id === null) return;
   const [row] = await db.select({ id: taxClasses.id }).from(taxClasses).where(eq(taxClasses.id, id));
   if (!row) throw invalidField('tax_class_id', 'names no tax class');
 }
 
-export function listTaxRates(db: Db, filter: { taxClassId?: number; country?: string }): Promise<TaxRateRow[]> {
+/** Rates in id order; `taxClassId` null lists the default rates. */
+export function listTaxRates(db: Db, filter: { taxClassId?: number | null; country?: string }): Promise<TaxRateRow[]> {
   const conditions: SQL[] = [];
-  if (filter.taxClassId !== undefined) conditions.push(eq(taxRates.taxClassId, filter.taxClassId));
+  if (filter.taxClassId === null) conditions.push(isNull(taxRates.taxClassId));
+  else if (filter.taxClassId !== undefined) conditions.push(eq(taxRates.taxClassId, filter.taxClassId));
   if (filter.country !== undefined) conditions.push(eq(taxRates.country, filter.country));
   return db.select().from(taxRates).where(and(...conditions)).orderBy(asc(taxRates.id));
 }

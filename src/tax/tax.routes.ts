@@ -40,7 +40,8 @@ export function taxAdminRoutes(deps: { db: Db; money: CurrencyFormat } & Referen
 
     app.delete(`${base}/tax-classes/:id/`, {
       schema: {
-        ...common, summary: 'Delete a tax class and its rates; its products become untaxed (tax_class_id null)',
+        ...common,
+        summary: 'Delete a tax class and its rates; its products and shipping methods lose it (tax_class_id null)',
         params: IdParams, response: { 204: Type.Null(), ...problems(401, 403, 404) },
       },
     }, async (request, reply) => {
@@ -49,15 +50,26 @@ export function taxAdminRoutes(deps: { db: Db; money: CurrencyFormat } & Referen
     });
 
     app.get(`${base}/tax-rates/`, {
-      schema: { ...common, summary: 'Tax rates, optionally of one class and/or country', querystring: TaxRateQuery, response: { 200: Type.Array(TaxRate), ...problems(401, 403, 422) } },
+      schema: {
+        ...common, summary: 'Tax rates, optionally of one class (or the defaults) and/or country',
+        querystring: TaxRateQuery,
+        response: { 200: Type.Array(TaxRate), ...problems(401, 403, 422) },
+      },
     }, async (request) => {
       const { tax_class_id, country } = request.query;
-      const filter = { taxClassId: tax_class_id, country: country === undefined ? undefined : normaliseCountry(country, 'querystring.country') };
+      const filter = {
+        taxClassId: tax_class_id === 'null' ? null : tax_class_id,
+        country: country === undefined ? undefined : normaliseCountry(country, 'querystring.country'),
+      };
       return (await listTaxRates(deps.db, filter)).map(presentTaxRate);
     });
 
     app.post(`${base}/tax-rates/`, {
-      schema: { ...common, summary: 'Create a tax rate for a class in a country or state', body: TaxRateInput, response: { 201: TaxRate, ...problems(401, 403, 409, 422) } },
+      schema: {
+        ...common, summary: 'Create a tax rate for a class, or a default rate, in a country or state',
+        body: TaxRateInput,
+        response: { 201: TaxRate, ...problems(401, 403, 409, 422) },
+      },
     }, async (request, reply) => {
       const row = await createTaxRate(deps.db, newTaxRateValues(request.body));
       return reply.code(201).send(presentTaxRate(row));

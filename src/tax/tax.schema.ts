@@ -16,8 +16,12 @@ export const TaxClass = Type.Object({
   updated_at: Type.String(),
 });
 
+const RateClass = Type.Union([Id, Type.Null()], {
+  description: 'The class the rate is for; null: the default rate of the place, for classes without a rate there',
+});
+
 export const TaxRateInput = StrictObject({
-  tax_class_id: Id,
+  tax_class_id: RateClass,
   country: Country,
   state: Type.Optional(State),
   rate: Rate,
@@ -25,7 +29,7 @@ export const TaxRateInput = StrictObject({
 });
 
 export const TaxRatePatch = StrictObject({
-  tax_class_id: Type.Optional(Id),
+  tax_class_id: Type.Optional(RateClass),
   country: Type.Optional(Country),
   state: Type.Optional(State),
   rate: Type.Optional(Rate),
@@ -33,13 +37,13 @@ export const TaxRatePatch = StrictObject({
 });
 
 export const TaxRateQuery = Type.Object({
-  tax_class_id: Type.Optional(Id),
+  tax_class_id: Type.Optional(Type.Union([Id, Type.Literal('null')], { description: 'A class id, or "null"' })),
   country: Type.Optional(Country),
 });
 
 export const TaxRate = Type.Object({
   id: Type.Integer(),
-  tax_class_id: Type.Integer(),
+  tax_class_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Null: a default rate' }),
   country: Type.String(),
   state: Type.String({ description: 'Empty: the whole country' }),
   rate: Type.String({ description: 'Percent, canonical: no trailing zeros ("7.25", "15", "0")' }),
