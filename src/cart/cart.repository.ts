@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../db/client.js';
 import { isBuyable } from '../catalog/availability.js';
 import { Batcher } from '../shared/batcher.js';
