@@ -57,7 +57,7 @@ function checkLineQuantity(variant: BuyableVariant, quantity: number, limits: Ca
 
 async function buyableVariant(tx: Tx, variantId: number): Promise<BuyableVariant> {
   const variant = await findVariantForCart(tx, variantId);
-  if (!variant || !variant.buyable) throw new DomainError('variant_not_found', { detail: `product variant ${variantId} not found` });
+  if (!variant?.buyable) throw new DomainError('variant_not_found', { detail: `product variant ${variantId} not found` });
   return variant;
 }
 

@@ -7,7 +7,9 @@ import { findVisibleOrder } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
-import { GatewayError, type Money, type WebhookEvent, type WebhookEventKind, WebhookSignatureError } from './payment-plugin.js';
+import {
+  GatewayError, type Money, type StartResult, type WebhookEvent, type WebhookEventKind, WebhookSignatureError,
+} from './payment-plugin.js';
 import { returnLinks } from './payment-return.js';
 import { applyPaymentEvent } from './payment-states.js';
 import {
@@ -89,7 +91,7 @@ export async function startPayment(deps: PaymentsDeps, input: {
   // The gateway returns the payer to this service, which then knows the outcome to pass on; the
   // attempt keeps the storefront's own URLs (none: the service's order page).
   const { returnUrl, cancelUrl } = await returnLinks(deps, payment.reference);
-  let started;
+  let started: StartResult;
   try {
     started = await plugin.gateway.start({
       reference: payment.reference,
