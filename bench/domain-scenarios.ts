@@ -13,12 +13,12 @@ const CA = { first_name: 'Bench', last_name: 'Buyer', street_address: '1 Main St
 type Json = Record<string, unknown>;
 
 const adminHeaders = (ctx: SetupContext) => ctx.memo('admin', async () => {
-  const session = await ctx.call('POST', '/user/storefront/api/login/', BENCH_ADMIN, { expect: 200 }) as { access: string };
+  const session = await ctx.call('POST', '/user/storefront/api/login/', { body: BENCH_ADMIN, expect: 200 }) as { access: string };
   return { authorization: `Bearer ${session.access}` };
 });
 
 async function adminPost(ctx: SetupContext, path: string, body: unknown): Promise<Json> {
-  return await ctx.call('POST', path, body, { headers: await adminHeaders(ctx), expect: 201 }) as Json;
+  return await ctx.call('POST', path, { body, headers: await adminHeaders(ctx), expect: 201 }) as Json;
 }
 
 /** Tax, shipping, a promo code and 200 variants (stock that never runs out), made once per run. */
@@ -53,7 +53,7 @@ function estimateScenario(lines: number, name = `estimate-${lines}`, connections
     name, method: 'POST', path: '/order/storefront/api/estimate/', connections,
     async setup(ctx) {
       const body = await estimatePayload(ctx, lines);
-      await ctx.call('POST', '/order/storefront/api/estimate/', body, { expect: 200 });
+      await ctx.call('POST', '/order/storefront/api/estimate/', { body, expect: 200 });
       return { body };
     },
   };
@@ -71,6 +71,7 @@ export const domainScenarios: Scenario[] = [
       }
       const [row] = await ctx.sql('select count(*)::int as n from product_variants');
       if (row?.n !== 100) throw new Error(`expected 100 variants, found ${String(row?.n)}`);
+      return undefined;
     },
   },
   {
@@ -86,6 +87,7 @@ export const domainScenarios: Scenario[] = [
       await ctx.sql('analyze products, product_variants');
       const [row] = await ctx.sql('select count(*)::int as n from product_variants');
       console.log(`  (catalog now holds ${String(row?.n)} variants)`);
+      return undefined;
     },
   },
   {
@@ -100,9 +102,9 @@ export const domainScenarios: Scenario[] = [
     name: 'cart-list-10', method: 'GET', path: '/cart/storefront/api/carts/',
     async setup(ctx) {
       const { variants } = await pricingFixture(ctx);
-      const session = await ctx.call('POST', '/user/storefront/api/signup/', { email: `${ctx.unique('cart')}@example.com`, password: 'bench-password-1' }, { expect: 201 }) as { access: string };
+      const session = await ctx.call('POST', '/user/storefront/api/signup/', { body: { email: `${ctx.unique('cart')}@example.com`, password: 'bench-password-1' }, expect: 201 }) as { access: string };
       const headers = { authorization: `Bearer ${session.access}` };
-      for (const v of variants.slice(0, 10)) await ctx.call('POST', '/cart/storefront/api/carts/add/', { product_variant_id: v.id, quantity: 2 }, { headers });
+      for (const v of variants.slice(0, 10)) await ctx.call('POST', '/cart/storefront/api/carts/add/', { body: { product_variant_id: v.id, quantity: 2 }, headers });
       return { headers };
     },
   },
@@ -113,11 +115,11 @@ export const domainScenarios: Scenario[] = [
       const { variants } = await pricingFixture(ctx);
       const headers: Record<string, string>[] = [];
       for (let c = 0; c < 50; c++) {
-        const session = await ctx.call('POST', '/user/storefront/api/signup/', { email: `${ctx.unique('carts')}@example.com`, password: 'bench-password-1' }, { expect: 201 }) as { access: string };
+        const session = await ctx.call('POST', '/user/storefront/api/signup/', { body: { email: `${ctx.unique('carts')}@example.com`, password: 'bench-password-1' }, expect: 201 }) as { access: string };
         const auth = { authorization: `Bearer ${session.access}` };
         for (let i = 0; i < 10; i++) {
           const v = variants[(c + i * 7) % variants.length];
-          await ctx.call('POST', '/cart/storefront/api/carts/add/', { product_variant_id: v?.id, quantity: 1 + (c % 3) }, { headers: auth });
+          await ctx.call('POST', '/cart/storefront/api/carts/add/', { body: { product_variant_id: v?.id, quantity: 1 + (c % 3) }, headers: auth });
         }
         headers.push(auth);
       }
@@ -151,7 +153,7 @@ export const domainScenarios: Scenario[] = [
     async setup(ctx) {
       const { methodId, variants } = await pricingFixture(ctx);
       const body = { variants: variants.slice(0, 3).map((v) => ({ alias: v.alias, quantity: 1 })), shipping_address: CA, shipping_method_id: methodId };
-      await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', body, { expect: 201 });
+      await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', { body, expect: 201 });
       return { body };
     },
   },
@@ -168,7 +170,7 @@ export const domainScenarios: Scenario[] = [
           shipping_address: CA, shipping_method_id: methodId,
         };
       };
-      await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', order(), { expect: 201 });
+      await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', { body: order(), expect: 201 });
       return { body: order(), vary: () => ({ body: order() }) };
     },
   },
@@ -178,8 +180,8 @@ export const domainScenarios: Scenario[] = [
     async setup(ctx) {
       const { variants } = await pricingFixture(ctx);
       for (let i = 0; i < 200; i++) {
-        const order = await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', { variants: [{ alias: variants[i % 200]?.alias }], shipping_address: CA }, { expect: 201 }) as { order_alias: string; order_token: string };
-        await ctx.call('POST', '/payment/storefront/api/start-payment/sandbox/', { order_alias: order.order_alias }, { headers: { 'x-order-token': order.order_token }, expect: 200 });
+        const order = await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', { body: { variants: [{ alias: variants[i % 200]?.alias }], shipping_address: CA }, expect: 201 }) as { order_alias: string; order_token: string };
+        await ctx.call('POST', '/payment/storefront/api/start-payment/sandbox/', { body: { order_alias: order.order_alias }, headers: { 'x-order-token': order.order_token }, expect: 200 });
       }
       const payments = await ctx.sql(`select reference, amount::text as amount, currency from payments where plugin_id = 'sandbox'`);
       const secret = readFileSync(path.join(ctx.dataDir, 'secrets', 'plugin-sandbox-webhook'), 'utf8').trim();

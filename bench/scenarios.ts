@@ -24,7 +24,11 @@ export interface SetupContext {
   /** Builds a fixture once per run and shares it between scenarios. */
   memo<T>(key: string, build: () => Promise<T>): Promise<T>;
   /** One JSON request with fetch; throws unless the status is `expect` (default: any 2xx). */
-  call(method: Method, path: string, body?: unknown, options?: { headers?: Record<string, string>; expect?: number }): Promise<unknown>;
+  call(
+    method: Method,
+    path: string,
+    options?: { body?: unknown; headers?: Record<string, string>; expect?: number },
+  ): Promise<unknown>;
   /** A string unique to this run, for emails and other unique fixtures. */
   unique(prefix: string): string;
 }
@@ -43,7 +47,7 @@ export interface Scenario extends RequestSpec {
   /** Connections for this scenario instead of the run's (1 measures the server time of one request). */
   connections?: number;
   /** Creates fixtures; whatever it returns replaces the matching request fields above. */
-  setup?(ctx: SetupContext): Promise<SetupResult | void>;
+  setup?(ctx: SetupContext): Promise<SetupResult | undefined>;
 }
 
 /** Every ratio in the report is relative to this one; it always runs first. */
@@ -57,8 +61,8 @@ export const scenarios: Scenario[] = [
     path: '/user/storefront/api/login/',
     async setup(ctx) {
       const credentials = { email: `${ctx.unique('bench')}@example.com`, password: 'bench-password-1' };
-      await ctx.call('POST', '/user/storefront/api/signup/', credentials, { expect: 201 });
-      await ctx.call('POST', '/user/storefront/api/login/', credentials, { expect: 200 });
+      await ctx.call('POST', '/user/storefront/api/signup/', { body: credentials, expect: 201 });
+      await ctx.call('POST', '/user/storefront/api/login/', { body: credentials, expect: 200 });
       return { body: credentials };
     },
   },
@@ -78,8 +82,8 @@ export function setupContext(baseUrl: string, extra: { sql: SetupContext['sql'];
       return memos.get(key) as Promise<T>;
     },
     unique: (prefix) => `${prefix}-${runId}-${++counter}`,
-    async call(method, path, body, options = {}) {
-      const request = encodeRequest({ method, path, headers: options.headers, body });
+    async call(method, path, options = {}) {
+      const request = encodeRequest({ method, path, headers: options.headers, body: options.body });
       const response = await fetch(`${baseUrl}${path}`, { method, headers: request.headers, body: request.body });
       const text = await response.text();
       const ok = options.expect === undefined ? response.ok : response.status === options.expect;

@@ -123,7 +123,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(swagger, {
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      // biome-ignore lint/complexity/useMaxParams: @fastify/swagger calls this with (json, baseUri, fragment, i).
+      buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -63,13 +63,13 @@ function read(env: Env, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
-function integer(env: Env, name: string, fallback: number, bounds: { min: number; max: number }): number {
+function integer(env: Env, name: string, { fallback, min, max }: { fallback: number; min: number; max: number }): number {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `"${raw}" is not a whole number`);
   const value = Number(raw);
-  if (value < bounds.min || value > bounds.max) {
-    throw new ConfigError(name, `${raw} is outside ${bounds.min}..${bounds.max}`);
+  if (value < min || value > max) {
+    throw new ConfigError(name, `${raw} is outside ${min}..${max}`);
   }
   return value;
 }
@@ -83,7 +83,7 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `"${raw}" is not a boolean (use true or false)`);
 }
 
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string>(env: Env, name: string, { allowed, fallback }: { allowed: readonly T[]; fallback: T }): T {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) {
@@ -109,7 +109,7 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
 
 /** Reads and validates the configuration; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
-  const port = integer(env, 'PORT', 8000, { min: 0, max: 65535 });
+  const port = integer(env, 'PORT', { fallback: 8000, min: 0, max: 65535 });
   const host = read(env, 'HOST') ?? '127.0.0.1';
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
 
@@ -150,7 +150,9 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters of A-Z a-z 0-9 . _ ~ + / = -');
   }
 
-  const logLevel = oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
+  const logLevel = oneOf(env, 'LOG_LEVEL', {
+    allowed: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, fallback: 'info',
+  });
 
   return {
     port,
@@ -158,7 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
     storeCurrency,
-    roundingMode: oneOf(env, 'ROUNDING_MODE', ['half_up', 'half_even'] as const, 'half_up'),
+    roundingMode: oneOf(env, 'ROUNDING_MODE', { allowed: ['half_up', 'half_even'] as const, fallback: 'half_up' }),
     pricesIncludeTax: boolean(env, 'PRICES_INCLUDE_TAX', false),
     shippingTaxable: boolean(env, 'SHIPPING_TAXABLE', false),
     jwtSecret,
@@ -169,17 +171,17 @@ export function loadConfig(env: Env = process.env): Config {
       : undefined,
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined),
     logLevel,
-    authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 20, { min: 1, max: 1_000_000 }),
-    promoRateLimitPerMinute: integer(env, 'PROMO_RATE_LIMIT_PER_MINUTE', 30, { min: 1, max: 100_000_000 }),
-    webhookRateLimitPerMinute: integer(env, 'WEBHOOK_RATE_LIMIT_PER_MINUTE', 1200, { min: 1, max: 100_000_000 }),
+    authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', { fallback: 20, min: 1, max: 1_000_000 }),
+    promoRateLimitPerMinute: integer(env, 'PROMO_RATE_LIMIT_PER_MINUTE', { fallback: 30, min: 1, max: 100_000_000 }),
+    webhookRateLimitPerMinute: integer(env, 'WEBHOOK_RATE_LIMIT_PER_MINUTE', { fallback: 1200, min: 1, max: 100_000_000 }),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'storefront-rate-limit-',
-    maxLineQuantity: integer(env, 'MAX_LINE_QUANTITY', 999, { min: 1, max: 1_000_000 }),
-    maxCartLines: integer(env, 'MAX_CART_LINES', 200, { min: 1, max: 10_000 }),
+    maxLineQuantity: integer(env, 'MAX_LINE_QUANTITY', { fallback: 999, min: 1, max: 1_000_000 }),
+    maxCartLines: integer(env, 'MAX_CART_LINES', { fallback: 200, min: 1, max: 10_000 }),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
-    referenceCacheTtlSeconds: integer(env, 'REFERENCE_CACHE_TTL_SECONDS', 300, { min: 0, max: 86_400 }),
-    placementTimeoutMs: integer(env, 'PLACEMENT_TIMEOUT_MS', 10_000, { min: 1, max: 600_000 }),
-    placementQueueLimit: integer(env, 'PLACEMENT_QUEUE_LIMIT', 1000, { min: 0, max: 100_000 }),
+    referenceCacheTtlSeconds: integer(env, 'REFERENCE_CACHE_TTL_SECONDS', { fallback: 300, min: 0, max: 86_400 }),
+    placementTimeoutMs: integer(env, 'PLACEMENT_TIMEOUT_MS', { fallback: 10_000, min: 1, max: 600_000 }),
+    placementQueueLimit: integer(env, 'PLACEMENT_QUEUE_LIMIT', { fallback: 1000, min: 0, max: 100_000 }),
     metricsToken,
   };
 }

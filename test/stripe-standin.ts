@@ -231,8 +231,11 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
     throw new StripeRefusal({ status: 404, type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.` });
   }
 
-  function answer(res: http.ServerResponse, status: number, body: Json, extra: Record<string, string> = {}): void {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), 'stripe-version': '2026-10-28.endive', ...extra });
+  function answer(
+    res: http.ServerResponse,
+    { status, body, headers = {} }: { status: number; body: Json; headers?: Record<string, string> },
+  ): void {
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), 'stripe-version': '2026-10-28.endive', ...headers });
     res.end(JSON.stringify(body, null, 2));
   }
 
@@ -253,19 +256,25 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
       if (req.headers.authorization !== `Bearer ${secretKey}`) {
         const given = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
         record(401);
-        answer(res, 401, errorBody({ status: 401, type: 'invalid_request_error', message: `Invalid API Key provided: ${given.slice(0, 8)}********${given.slice(-4)}` }));
+        answer(res, {
+          status: 401,
+          body: errorBody({ status: 401, type: 'invalid_request_error', message: `Invalid API Key provided: ${given.slice(0, 8)}********${given.slice(-4)}` }),
+        });
         return;
       }
       if (key !== undefined) {
         const earlier = idempotent.get(key);
         if (earlier && (earlier.route !== routeKey || earlier.rawBody !== rawBody)) {
           record(400);
-          answer(res, 400, errorBody({ status: 400, type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.` }));
+          answer(res, {
+            status: 400,
+            body: errorBody({ status: 400, type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.` }),
+          });
           return;
         }
         if (earlier) {
           record(earlier.status, true);
-          answer(res, earlier.status, earlier.body, { 'idempotent-replayed': 'true', 'idempotency-key': key });
+          answer(res, { status: earlier.status, body: earlier.body, headers: { 'idempotent-replayed': 'true', 'idempotency-key': key } });
           return;
         }
       }
@@ -287,7 +296,7 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
       if (key !== undefined && status < 500) idempotent.set(key, { route: routeKey, rawBody, status, body: out });
       record(status);
       // Tell the SDK not to retry injected failures, so error tests stay fast.
-      answer(res, status, out, status >= 400 ? { 'stripe-should-retry': 'false' } : {});
+      answer(res, { status, body: out, headers: status >= 400 ? { 'stripe-should-retry': 'false' } : {} });
     });
   });
 

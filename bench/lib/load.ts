@@ -30,7 +30,10 @@ export interface Measurement {
  * One autocannon run. Latencies are collected here from the per-response event rather than read
  * from autocannon's histogram, which keeps whole milliseconds only (a sub-millisecond p99 would read 0).
  */
-function fire(request: LoadRequest, connections: number, seconds: number, latencies?: number[]): Promise<autocannon.Result> {
+function fire(
+  request: LoadRequest,
+  { connections, seconds, latencies }: { connections: number; seconds: number; latencies?: number[] },
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const { vary } = request;
     const instance = autocannon({
@@ -49,6 +52,7 @@ function fire(request: LoadRequest, connections: number, seconds: number, latenc
         }],
       } : {}),
     }, (err: unknown, result) => (err ? reject(err) : resolve(result)));
+    // biome-ignore lint/complexity/useMaxParams: autocannon's 'response' event passes (client, status, bytes, ms).
     if (latencies) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   });
 }
@@ -60,9 +64,9 @@ function percentile(sorted: Float64Array, p: number): number {
 
 /** Warms up (results thrown away), then measures `seconds` of closed-loop load with `connections` connections. */
 export async function measure(request: LoadRequest, opts: { connections: number; seconds: number; warmup: number }): Promise<Measurement> {
-  if (opts.warmup > 0) await fire(request, opts.connections, opts.warmup);
+  if (opts.warmup > 0) await fire(request, { connections: opts.connections, seconds: opts.warmup });
   const latencies: number[] = [];
-  const result = await fire(request, opts.connections, opts.seconds, latencies);
+  const result = await fire(request, { connections: opts.connections, seconds: opts.seconds, latencies });
   const sorted = Float64Array.from(latencies).sort();
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stats.count ?? 0;

@@ -42,7 +42,10 @@ export function createAddress(db: Db, userId: number, values: AddressValues): Pr
   });
 }
 
-export function updateAddress(db: Db, userId: number, id: number, values: Partial<AddressValues>): Promise<AddressRow> {
+export function updateAddress(
+  db: Db,
+  { userId, id, values }: { userId: number; id: number; values: Partial<AddressValues> },
+): Promise<AddressRow> {
   return db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     if (values.isDefault === true) {

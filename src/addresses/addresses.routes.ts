@@ -72,7 +72,9 @@ export function addressRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
       onRequest: requireUser,
       schema: { ...common, summary: 'Change a stored address', params: IdParams, body: StoredAddressPatch, response: { 200: StoredAddress, ...problems(401, 404, 422) } },
     }, async (request) => {
-      const row = await updateAddress(deps.db, principalOf(request).userId, request.params.id, toValues(request.body));
+      const row = await updateAddress(deps.db, {
+        userId: principalOf(request).userId, id: request.params.id, values: toValues(request.body),
+      });
       return presentAddress(row);
     });
 

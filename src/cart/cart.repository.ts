@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../db/client.js';
 import { isBuyable } from '../catalog/availability.js';
 import { Batcher } from '../shared/batcher.js';
@@ -152,7 +152,10 @@ export async function lineCount(tx: Tx, cartId: number): Promise<number> {
   return row?.n ?? 0;
 }
 
-export async function setLine(tx: Tx, cartId: number, variantId: number, quantity: number): Promise<void> {
+export async function setLine(
+  tx: Tx,
+  { cartId, variantId, quantity }: { cartId: number; variantId: number; quantity: number },
+): Promise<void> {
   await tx.insert(cartItems).values({ cartId, variantId, quantity })
     .onConflictDoUpdate({ target: [cartItems.cartId, cartItems.variantId], set: { quantity, updatedAt: new Date() } });
 }

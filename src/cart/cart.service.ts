@@ -57,7 +57,7 @@ function checkLineQuantity(variant: BuyableVariant, quantity: number, limits: Ca
 
 async function buyableVariant(tx: Tx, variantId: number): Promise<BuyableVariant> {
   const variant = await findVariantForCart(tx, variantId);
-  if (!variant || !variant.buyable) throw new DomainError('variant_not_found', { detail: `product variant ${variantId} not found` });
+  if (!variant?.buyable) throw new DomainError('variant_not_found', { detail: `product variant ${variantId} not found` });
   return variant;
 }
 
@@ -104,7 +104,7 @@ export function addToCart(deps: CartDeps, owner: CartOwner, input: { variantId: 
       throw new DomainError('cart_full', { detail: `a cart holds at most ${deps.limits.maxCartLines} lines` });
     }
     checkLineQuantity(variant, (current ?? 0) + input.quantity, deps.limits);
-    await setLine(tx, cart.cartId, input.variantId, (current ?? 0) + input.quantity);
+    await setLine(tx, { cartId: cart.cartId, variantId: input.variantId, quantity: (current ?? 0) + input.quantity });
     return { lines: await cartLines(tx, cart.cartId), token: cart.token };
   });
 }
@@ -121,7 +121,7 @@ export function updateCartLine(deps: CartDeps, owner: CartOwner, input: { varian
       await deleteLine(tx, cart.cartId, input.variantId);
     } else {
       checkLineQuantity(await buyableVariant(tx, input.variantId), input.quantity, deps.limits);
-      await setLine(tx, cart.cartId, input.variantId, input.quantity);
+      await setLine(tx, { cartId: cart.cartId, variantId: input.variantId, quantity: input.quantity });
     }
     return { lines: await cartLines(tx, cart.cartId), token: cart.token };
   });
@@ -158,7 +158,7 @@ export function mergeGuestCart(deps: CartDeps, input: { userId: number; token: s
       const quantity = Math.min((existing ?? 0) + line.quantity, ...caps);
       if (quantity <= 0) continue;
       if (existing === undefined) lines += 1;
-      await setLine(tx, userCartId, line.variantId, quantity);
+      await setLine(tx, { cartId: userCartId, variantId: line.variantId, quantity });
     }
     await closeCart(tx, guestCartId);
     return true;

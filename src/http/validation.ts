@@ -40,11 +40,10 @@ const urlAjv = withStorableDates(addFormats(new Ajv({ ...common, coerceTypes: tr
 
 // PostgreSQL stores no NUL in text or jsonb, and a lone UTF-16 surrogate has no UTF-8 form: either
 // would fail in the database as a 500. In `u` mode a proper surrogate pair is one code point, not Cs.
-const NUL = /\u0000/;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 function unstorable(text: string, instancePath: string): ErrorObject[] {
-  const message = NUL.test(text) ? 'must not contain the NUL character (U+0000)'
+  const message = text.includes('\u0000') ? 'must not contain the NUL character (U+0000)'
     : LONE_SURROGATE.test(text) ? 'must be valid Unicode text (it holds an unpaired surrogate)'
       : undefined;
   return message ? [{ instancePath, schemaPath: '#/storableText', keyword: 'storableText', params: {}, message }] : [];

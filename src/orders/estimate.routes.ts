@@ -37,7 +37,7 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
     };
     const reads = deps.cache.reads(preparedQuoteReads(deps.db));
     const estimate = async (request: FastifyRequest, payload: OrderPayload) =>
-      presentPricedOrder((await quoteOrder(deps, deps.db, request.principal, payload, { reads })).priced);
+      presentPricedOrder((await quoteOrder(deps, { db: deps.db, principal: request.principal, payload, reads })).priced);
 
     app.get(url, {
       preHandler: promoCodeGuard(deps.promoLimiter),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { canonicalEmail } from '../auth/email.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
 

@@ -24,7 +24,11 @@ export interface QuoteDeps {
   now?: () => Date;
 }
 
-export interface QuoteOptions {
+/** What to quote: a payload, for whom, read through which connection. */
+export interface QuoteRequest {
+  db: Db | Tx;
+  principal: Principal | null;
+  payload: OrderPayload;
   /** Where variants, tax rates, shipping rates and promo codes come from (memory, or the database). */
   reads: QuoteReads;
 }
@@ -95,7 +99,12 @@ function checkPayloadRules(payload: OrderPayload, principal: Principal | null): 
   }
 }
 
-async function resolveAddress(db: Db | Tx, inline: InlineAddressInput | undefined, id: number | undefined, ownerId: number | null, field: string) {
+async function resolveAddress(
+  db: Db | Tx,
+  { inline, id, ownerId, field }: {
+    inline: InlineAddressInput | undefined; id: number | undefined; ownerId: number | null; field: string;
+  },
+) {
   if (inline) return snapshot(inline, field);
   if (id === undefined) return null;
   const row = ownerId === null ? undefined : await findOwnAddress(db as Db, ownerId, id);
@@ -145,12 +154,13 @@ async function resolveLines(reads: QuoteReads, payload: OrderPayload, maxLineQua
  * every placement, so both give the same figures. Promo-code counts are read here to explain a
  * refusal; a placement enforces them again under the code's row lock as it writes.
  */
-export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Principal | null, payload: OrderPayload, options: QuoteOptions): Promise<OrderQuote> {
+export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promise<OrderQuote> {
   const { config, money } = deps;
-  const { reads } = options;
+  const { db, principal, payload, reads } = request;
   checkPayloadRules(payload, principal);
 
-  let customer: OrderCustomer = { userId: principal?.userId ?? null, email: null };
+  const ownerId = principal?.userId ?? null;
+  let customer: OrderCustomer = { userId: ownerId, email: null };
   let shippingAddress: AddressSnapshot | null;
   if (payload.customer_id !== undefined) {
     const user = await findUserById(db as Db, payload.customer_id);
@@ -161,9 +171,13 @@ export async function quoteOrder(deps: QuoteDeps, db: Db | Tx, principal: Princi
   } else {
     // A user's email matters here only for a promo code's rules (a placement records it as it writes the order).
     if (principal && payload.promocode !== undefined) customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
-    shippingAddress = await resolveAddress(db, payload.shipping_address, payload.shipping_address_id, principal?.userId ?? null, 'shipping_address');
+    shippingAddress = await resolveAddress(db, {
+      inline: payload.shipping_address, id: payload.shipping_address_id, ownerId, field: 'shipping_address',
+    });
   }
-  const billingAddress = await resolveAddress(db, payload.billing_address, payload.billing_address_id, principal?.userId ?? null, 'billing_address') ?? shippingAddress;
+  const billingAddress = await resolveAddress(db, {
+    inline: payload.billing_address, id: payload.billing_address_id, ownerId, field: 'billing_address',
+  }) ?? shippingAddress;
   if (customer.userId === null) {
     const email = shippingAddress?.email || billingAddress?.email;
     customer.email = email ? email : null;

@@ -69,10 +69,14 @@ interface Prepared {
   body: Record<string, unknown>;
 }
 
-async function prepare(deps: PlacementDeps, request: PlacementRequest, principal: Principal | null, reads: QuoteReads,
-  idempotency: IdempotencyClaim | undefined): Promise<Prepared> {
+async function prepare(
+  deps: PlacementDeps,
+  { request, principal, reads, idempotency }: {
+    request: PlacementRequest; principal: Principal | null; reads: QuoteReads; idempotency: IdempotencyClaim | undefined;
+  },
+): Promise<Prepared> {
   const { payload } = request;
-  const quote = await quoteOrder(deps, deps.database.db, principal, payload, { reads });
+  const quote = await quoteOrder(deps, { db: deps.database.db, principal, payload, reads });
   const { priced, customer } = quote;
   if (customer.userId === null && customer.email === null) {
     throw new DomainError('email_required', {
@@ -228,7 +232,9 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
   const cached = deps.cache.reads(deps.source);
   for (let attempt = 1; ; attempt++) {
     // After a refusal for changed prices, every read goes to the database.
-    const prepared = await prepare(deps, request, principal, attempt === 1 ? cached : deps.source, idempotency);
+    const prepared = await prepare(deps, {
+      request, principal, reads: attempt === 1 ? cached : deps.source, idempotency,
+    });
     let outcome: PlacementOutcome;
     try {
       outcome = await deps.writer.write(prepared.write, deadline);

@@ -128,7 +128,9 @@ describe('ReferenceCache', () => {
         return () => listeners.delete(l);
       },
       close: async () => {},
-      emit: (table) => listeners.forEach((l) => l(table)),
+      emit: (table) => {
+        for (const l of listeners) l(table);
+      },
     };
     return feed;
   }

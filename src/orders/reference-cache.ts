@@ -41,9 +41,9 @@ export class CachedLookup<K, V> {
     const startedAt = this.now();
     const hit = this.fresh(key, startedAt);
     if (hit) return hit.value;
-    const generation = this.generation;
+    const read = { generation: this.generation, startedAt };
     const value = await load(key);
-    this.store(generation, startedAt, key, value);
+    this.store(key, value, read);
     return value;
   }
 
@@ -59,11 +59,11 @@ export class CachedLookup<K, V> {
       else missing.push(key);
     }
     if (missing.length === 0) return found;
-    const generation = this.generation;
+    const read = { generation: this.generation, startedAt };
     const loaded = await load(missing);
     for (const [key, value] of loaded) {
       found.set(key, value);
-      this.store(generation, startedAt, key, value);
+      this.store(key, value, read);
     }
     return found;
   }
@@ -80,14 +80,15 @@ export class CachedLookup<K, V> {
     return undefined;
   }
 
-  private store(generation: number, startedAt: number, key: K, value: V): void {
-    if (generation !== this.generation || !this.usable()) return;
+  /** Keeps a loaded value unless the cache was invalidated (or became unusable) since `read` started. */
+  private store(key: K, value: V, read: { generation: number; startedAt: number }): void {
+    if (read.generation !== this.generation || !this.usable()) return;
     if (!this.entries.has(key) && this.entries.size >= this.options.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
     // Dated from before the read: the entry is never used longer than ttlMs after its data was read.
-    this.entries.set(key, { value, storedAt: startedAt });
+    this.entries.set(key, { value, storedAt: read.startedAt });
   }
 }
 

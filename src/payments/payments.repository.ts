@@ -63,7 +63,10 @@ export function pendingEventsFor(tx: Tx, pluginId: string, gatewayPaymentRef: st
     .orderBy(asc(paymentEvents.id));
 }
 
-export async function savePaymentFigures(tx: Tx, id: number, figures: PaymentFigures, extra: Partial<typeof payments.$inferInsert> = {}): Promise<void> {
+export async function savePaymentFigures(
+  tx: Tx,
+  { id, figures, extra = {} }: { id: number; figures: PaymentFigures; extra?: Partial<typeof payments.$inferInsert> },
+): Promise<void> {
   await tx.update(payments).set({
     status: figures.state, amountCaptured: figures.captured, amountRefunded: figures.refunded, updatedAt: new Date(), ...extra,
   }).where(eq(payments.id, id));

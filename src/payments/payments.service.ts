@@ -8,7 +8,9 @@ import { findVisibleOrder } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
-import { GatewayError, type Money, type WebhookEvent, type WebhookEventKind, WebhookSignatureError } from './payment-plugin.js';
+import {
+  GatewayError, type Money, type StartResult, type WebhookEvent, type WebhookEventKind, WebhookSignatureError,
+} from './payment-plugin.js';
 import { returnLinks } from './payment-return.js';
 import { applyPaymentEvent } from './payment-states.js';
 import {
@@ -81,7 +83,7 @@ export async function startPayment(deps: PaymentsDeps, input: {
     if (open && Date.now() - open.createdAt.getTime() < START_TIMEOUT_MS) {
       throw new DomainError('payment_in_progress', { detail: 'this payment is being started; retry in a moment', headers: { 'retry-after': '2' } });
     }
-    if (open) await savePaymentFigures(tx, open.id, { ...figuresOf(open), state: 'expired' });
+    if (open) await savePaymentFigures(tx, { id: open.id, figures: { ...figuresOf(open), state: 'expired' } });
     const [payment] = await tx.insert(payments).values({
       reference: `pay_${randomBytes(16).toString('hex')}`, orderId: order.id, pluginId: plugin.id, amount: unpaid,
       currency: order.currency, returnUrl: input.returnUrl ?? null, cancelUrl: input.cancelUrl ?? null,
@@ -96,7 +98,7 @@ export async function startPayment(deps: PaymentsDeps, input: {
   // The gateway returns the payer to this service, which then knows the outcome to pass on; the
   // attempt keeps the storefront's own URLs (none: the service's order page).
   const { returnUrl, cancelUrl } = await returnLinks(deps, payment.reference);
-  let started;
+  let started: StartResult;
   try {
     started = await plugin.gateway.start({
       reference: payment.reference,
@@ -108,14 +110,17 @@ export async function startPayment(deps: PaymentsDeps, input: {
   } catch (err) {
     await deps.db.transaction(async (tx) => {
       await lockOrderById(tx, visible.id);
-      await savePaymentFigures(tx, payment.id, { ...figuresOf(payment), state: 'failed' });
+      await savePaymentFigures(tx, { id: payment.id, figures: { ...figuresOf(payment), state: 'failed' } });
       await refreshOrderPaymentStatus(tx, visible);
     });
     if (err instanceof GatewayError) throw new DomainError('payment_gateway_error', { detail: err.message });
     throw err;
   }
   await deps.db.transaction(async (tx) => {
-    await savePaymentFigures(tx, payment.id, figuresOf(payment), { gatewayRef: started.gatewayRef, redirectUrl: started.redirectUrl });
+    await savePaymentFigures(tx, {
+      id: payment.id, figures: figuresOf(payment),
+      extra: { gatewayRef: started.gatewayRef, redirectUrl: started.redirectUrl },
+    });
   });
   return present({ ...payment, redirectUrl: started.redirectUrl }, visible.alias);
 }
@@ -162,7 +167,7 @@ export async function applyEvent(db: Db, pluginId: string, event: WebhookEvent):
       }
     }
     if (changed || caughtUp || learnt !== undefined) {
-      await savePaymentFigures(tx, payment.id, figures, learnt !== undefined ? { gatewayPaymentRef: learnt } : {});
+      await savePaymentFigures(tx, { id: payment.id, figures, extra: learnt !== undefined ? { gatewayPaymentRef: learnt } : {} });
     }
     if (changed || caughtUp) await refreshOrderPaymentStatus(tx, order);
     return changed ? 'applied' : 'ignored';

@@ -24,15 +24,17 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 /** Every listed user and product must exist; each one that doesn't is named by its position. */
 async function assertReferences(tx: Tx, values: Partial<PromoCodeValues>): Promise<void> {
   const errors: FieldError[] = [];
-  const check = async (field: string, ids: number[] | null | undefined, table: typeof users | typeof products, noun: string) => {
+  const check = async ({ field, ids, table, noun }: {
+    field: string; ids: number[] | null | undefined; table: typeof users | typeof products; noun: string;
+  }) => {
     if (!ids || ids.length === 0) return;
     const found = new Set((await tx.select({ id: table.id }).from(table).where(inArray(table.id, ids))).map((r) => r.id));
     ids.forEach((id, i) => {
       if (!found.has(id)) errors.push({ field: `${field}[${i}]`, message: `names no ${noun}` });
     });
   };
-  await check('specific_customers', values.specificCustomers, users, 'user');
-  await check('applicable_products', values.applicableProducts, products, 'product');
+  await check({ field: 'specific_customers', ids: values.specificCustomers, table: users, noun: 'user' });
+  await check({ field: 'applicable_products', ids: values.applicableProducts, table: products, noun: 'product' });
   if (errors.length > 0) {
     throw new DomainError('validation_error', { detail: errors.map((e) => `${e.field} ${e.message}`).join('; '), errors });
   }

@@ -117,7 +117,9 @@ export class Batcher<I, O> {
     results.then((out) => {
       this.done();
       if (out.length !== batch.length) throw new Error(`a batch of ${batch.length} answered ${out.length} results`);
-      batch.forEach((b, i) => b.resolve(out[i] as O));
+      batch.forEach((b, i) => {
+        b.resolve(out[i] as O);
+      });
     }, (err: unknown) => {
       this.done();
       throw err;

@@ -93,7 +93,7 @@ function createSandbox(context: PluginContext): PaymentGateway {
       return { redirectUrl: `${context.publicBaseUrl}${CHECKOUT_PATH}?${fields.toString()}`, gatewayRef: `sbx_${input.reference}` };
     },
     async parseWebhook({ headers, rawBody }) {
-      verifySandboxWebhook(webhookSecret, headers[SIGNATURE_HEADER], rawBody);
+      verifySandboxWebhook(webhookSecret, { header: headers[SIGNATURE_HEADER], rawBody });
       return normaliseSandboxEvent(rawBody);
     },
     // Own encapsulated scope even if a caller hands over the root instance: the form parser stays here.

@@ -100,7 +100,7 @@ describe('webhook signatures', () => {
   const now = 1_800_000_000;
 
   it('accepts a fresh signature of the exact bytes, up to 5 minutes either way', () => {
-    for (const t of [now, now - 300, now + 300]) expect(() => verifySandboxWebhook(secret, signSandboxWebhook(secret, body, t), body, now * 1000)).not.toThrow();
+    for (const t of [now, now - 300, now + 300]) expect(() => verifySandboxWebhook(secret, { header: signSandboxWebhook(secret, body, t), rawBody: body }, now * 1000)).not.toThrow();
   });
 
   it('refuses anything else with WebhookSignatureError', () => {
@@ -110,13 +110,13 @@ describe('webhook signatures', () => {
       signSandboxWebhook(secret, body, now - 301), signSandboxWebhook(secret, body, now + 301), signSandboxWebhook('other'.repeat(8), body, now),
       good.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
     ];
-    for (const header of cases) expect(() => verifySandboxWebhook(secret, header, body, now * 1000), String(header)).toThrow(WebhookSignatureError);
-    expect(() => verifySandboxWebhook(secret, good, Buffer.from('{"id":"evt_2"}'), now * 1000)).toThrow(WebhookSignatureError);
+    for (const header of cases) expect(() => verifySandboxWebhook(secret, { header, rawBody: body }, now * 1000), String(header)).toThrow(WebhookSignatureError);
+    expect(() => verifySandboxWebhook(secret, { header: good, rawBody: Buffer.from('{"id":"evt_2"}') }, now * 1000)).toThrow(WebhookSignatureError);
   });
 
   it('accepts a rotated secret\'s extra v1 alongside the current one', () => {
     const good = signSandboxWebhook(secret, body, now);
     const header = `t=${now},v1=${'0'.repeat(64)},${good.split(',')[1]}`;
-    expect(() => verifySandboxWebhook(secret, header, body, now * 1000)).not.toThrow();
+    expect(() => verifySandboxWebhook(secret, { header, rawBody: body }, now * 1000)).not.toThrow();
   });
 });

@@ -109,7 +109,11 @@ export function signSandboxWebhook(secret: string, rawBody: Buffer | string, tim
  * Throws WebhookSignatureError unless the header is a valid, fresh signature of these exact bytes.
  * Every v1 given is tried (room for a rotated secret), each compared in constant time.
  */
-export function verifySandboxWebhook(secret: string, header: string | string[] | undefined, rawBody: Buffer, nowMs = Date.now()): void {
+export function verifySandboxWebhook(
+  secret: string,
+  { header, rawBody }: { header: string | string[] | undefined; rawBody: Buffer },
+  nowMs = Date.now(),
+): void {
   if (header === undefined || header === '') throw new WebhookSignatureError(`the ${SIGNATURE_HEADER} header is missing`);
   if (Array.isArray(header)) throw new WebhookSignatureError(`the ${SIGNATURE_HEADER} header is given more than once`);
   let timestamp: string | undefined;
