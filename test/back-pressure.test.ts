@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +91,7 @@ describe('placement back-pressure', () => {
     const email = uniqueEmail('stalled');
     await warmUp(v.alias);
     const release = await holdVariantLock(v.id);
-    let res;
+    let res: LightMyRequestResponse;
     const started = Date.now();
     try {
       res = await place(v.alias, email);
@@ -116,7 +117,7 @@ describe('placement back-pressure', () => {
     const emails = [1, 2, 3, 4].map((i) => uniqueEmail(`queued-${i}`));
     await warmUp(v.alias);
     const release = await holdVariantLock(v.id);
-    let answers;
+    let answers: { res: LightMyRequestResponse; waited: number }[];
     try {
       // One in flight, two queued (PLACEMENT_QUEUE_LIMIT=2), the fourth refused.
       answers = await Promise.all(emails.map(async (email) => {

@@ -31,3 +31,15 @@ export async function openAsBrowser(
   }
   throw new Error(`more than 10 redirects from ${start}`);
 }
+
+const ENTITIES: Record<string, string> = { '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+const unescapeHtml = (text: string) => text.replace(/&(quot|#39|lt|gt|amp);/g, (e) => ENTITIES[e] ?? e);
+
+/** The hidden inputs of a page's form (entities undone), as a browser submits them. */
+export function hiddenFormFields(html: string): URLSearchParams {
+  const fields = new URLSearchParams();
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
+    fields.append(unescapeHtml(m[1] ?? ''), unescapeHtml(m[2] ?? ''));
+  }
+  return fields;
+}

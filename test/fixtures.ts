@@ -12,7 +12,7 @@ import { bearer, type SignedIn, type TestApp } from './helpers.js';
 // before the test's own assertions run.
 
 /** A body of an arbitrary route, read by assertions. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON shapes
+// biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary JSON shapes
 type Json = any;
 type App = Pick<TestApp, 'app'>;
 

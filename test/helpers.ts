@@ -112,7 +112,7 @@ export async function buildTestApp(options: {
 }
 
 /** JSON body of a response, typed loosely for assertions. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON shapes
+// biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary JSON shapes
 export function json(res: LightMyRequestResponse): any {
   return JSON.parse(res.body);
 }

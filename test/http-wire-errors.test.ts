@@ -141,7 +141,8 @@ describe('requests the HTTP parser refuses, answered and closed', () => {
     ['a control character in a header name', get('/healthz', 'X-N\u0001ote: ab\r\n'), 400, 'invalid_header'],
     ['bytes that are not HTTP', 'HELLO\r\n\r\n', 400, 'malformed_request'],
   ];
-  it.each(cases)('answers %s with problem+json and closes the connection', async (_name, request, status, code) => {
+  const rows = cases.map(([name, request, status, code]) => ({ name, request, status, code }));
+  it.each(rows)('answers $name with problem+json and closes the connection', async ({ request, status, code }) => {
     const { responses, closed } = await exchange([request]);
     // The bytes after the refused ones are never taken for a request: one answer, then the end.
     expect(responses).toHaveLength(1);

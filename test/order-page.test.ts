@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTokenService } from '../src/auth/tokens.js';
-import { openAsBrowser } from './browser.js';
+import { hiddenFormFields, openAsBrowser } from './browser.js';
 import { adminApi, placeGuestOrder } from './fixtures.js';
 import {
   buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp,
@@ -64,13 +64,7 @@ describe('a guest back from paying', () => {
   /** The sandbox checkout's signed form fields (entities undone), as the payer's browser sends them. */
   async function checkoutFields(url: string): Promise<URLSearchParams> {
     const { page } = await openAsBrowser(t, url);
-    const entities: Record<string, string> = { '&quot;': '"', '&#39;': '\'', '&lt;': '<', '&gt;': '>', '&amp;': '&' };
-    const unescape = (v: string) => v.replace(/&(quot|#39|lt|gt|amp);/g, (e) => entities[e] ?? e);
-    const fields = new URLSearchParams();
-    for (const m of (page?.body ?? '').matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
-      fields.append(unescape(m[1] ?? ''), unescape(m[2] ?? ''));
-    }
-    return fields;
+    return hiddenFormFields(page?.body ?? '');
   }
 
   /** Pays (or declines) through the sandbox; returns the return link the sandbox sends the payer to. */

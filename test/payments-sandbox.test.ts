@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvents } from '../src/db/schema.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
-import { openAsBrowser } from './browser.js';
+import { hiddenFormFields, openAsBrowser } from './browser.js';
 import { adminApi, placeGuestOrder } from './fixtures.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 
@@ -58,10 +58,7 @@ function store(t: TestApp, admin: SignedIn) {
 
 /** The fields the checkout page's form sends: its hidden inputs (entities undone). */
 function formFields(page: LightMyRequestResponse): URLSearchParams {
-  const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, '\'').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  const fields = new URLSearchParams();
-  for (const m of page.body.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields.append(unescape(m[1] ?? ''), unescape(m[2] ?? ''));
-  return fields;
+  return hiddenFormFields(page.body);
 }
 
 const withDecision = (fields: URLSearchParams, decision: string) => {

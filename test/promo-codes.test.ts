@@ -19,8 +19,11 @@ afterAll(() => t.close());
 
 const base = '/discount/dashboard/api/promo-codes';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-const call = (method: Method, url: string, payload?: object, token = admin.access, app = t) =>
-  app.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+/** Requests to this admin API as `token` (the admin by default) on `app` (this file's store by default). */
+const callAs = ({ token = admin.access, app = t }: { token?: string; app?: Pick<TestApp, 'app'> } = {}) =>
+  (method: Method, url: string, payload?: object) =>
+    app.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = (method: Method, url: string, payload?: object) => callAs()(method, url, payload);
 
 let codeCounter = 0;
 const uniqueCode = (prefix = 'CODE') => `${prefix}_${++codeCounter}`;
@@ -189,9 +192,9 @@ describe('promo codes in a JPY store', () => {
     const store = await buildTestApp({ config: { storeCurrency: 'JPY' } });
     try {
       const boss = await signInAdmin(store);
-      const created = await call('POST', '/', { code: 'YEN500', code_type: 'fixed', value: '500', min_purchase_amount: '3000' }, boss.access, store);
+      const created = await callAs({ token: boss.access, app: store })('POST', '/', { code: 'YEN500', code_type: 'fixed', value: '500', min_purchase_amount: '3000' });
       expect(json(created)).toMatchObject({ value: '500', min_purchase_amount: '3000' });
-      const refused = await call('POST', '/', { code: 'YEN_HALF', code_type: 'fixed', value: '500.5', min_purchase_amount: '1000.5' }, boss.access, store);
+      const refused = await callAs({ token: boss.access, app: store })('POST', '/', { code: 'YEN_HALF', code_type: 'fixed', value: '500.5', min_purchase_amount: '1000.5' });
       expect(fields(expectProblem(refused, 422, 'validation_error'))).toEqual(['value', 'min_purchase_amount']);
     } finally {
       await store.close();
@@ -204,7 +207,7 @@ describe('promo code admin access', () => {
     '%s %s answers 401 without a token and 403 to a customer',
     async (method, url) => {
       expectProblem(await t.app.inject({ method, url: `${base}${url}`, payload: {} }), 401, 'unauthorized');
-      expectProblem(await call(method, url, {}, customer.access), 403, 'forbidden');
+      expectProblem(await callAs({ token: customer.access })(method, url, {}), 403, 'forbidden');
     },
   );
 

@@ -14,8 +14,11 @@ afterAll(() => t.close());
 
 const base = '/shipping/dashboard/api';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-const call = (method: Method, url: string, payload?: object, token = admin.access, app = t) =>
-  app.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+/** Requests to this admin API as `token` (the admin by default) on `app` (this file's store by default). */
+const callAs = ({ token = admin.access, app = t }: { token?: string; app?: Pick<TestApp, 'app'> } = {}) =>
+  (method: Method, url: string, payload?: object) =>
+    app.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = (method: Method, url: string, payload?: object) => callAs()(method, url, payload);
 
 const newMethod = (payload: Partial<ShippingMethodInput> = {}) =>
   adminApi(t, admin).shippingMethod({ name: 'Standard', ...payload });
@@ -175,10 +178,10 @@ describe('shipping rates', () => {
     const store = await buildTestApp({ config: { storeCurrency: 'JPY' } });
     try {
       const boss = await signInAdmin(store);
-      const method = json(await call('POST', '/shipping-methods/', { name: 'Yamato' }, boss.access, store));
-      const ok = await call('POST', '/shipping-rates/', { shipping_method_id: method.id, weight_min_kg: '0', base_rate: '800', per_kg_rate: '120' }, boss.access, store);
+      const method = json(await callAs({ token: boss.access, app: store })('POST', '/shipping-methods/', { name: 'Yamato' }));
+      const ok = await callAs({ token: boss.access, app: store })('POST', '/shipping-rates/', { shipping_method_id: method.id, weight_min_kg: '0', base_rate: '800', per_kg_rate: '120' });
       expect(json(ok)).toMatchObject({ base_rate: '800', per_kg_rate: '120' });
-      const refused = await call('POST', '/shipping-rates/', { shipping_method_id: method.id, weight_min_kg: '0', base_rate: '800.5' }, boss.access, store);
+      const refused = await callAs({ token: boss.access, app: store })('POST', '/shipping-rates/', { shipping_method_id: method.id, weight_min_kg: '0', base_rate: '800.5' });
       expect(fields(expectProblem(refused, 422, 'validation_error'))).toEqual(['base_rate']);
     } finally {
       await store.close();
@@ -244,7 +247,7 @@ describe('shipping admin access', () => {
     ['PATCH', '/shipping-rates/1/'], ['DELETE', '/shipping-rates/1/'],
   ] as const)('%s %s answers 401 without a token and 403 to a customer', async (method, url) => {
     expectProblem(await t.app.inject({ method, url: `${base}${url}`, payload: {} }), 401, 'unauthorized');
-    expectProblem(await call(method, url, {}, customer.access), 403, 'forbidden');
+    expectProblem(await callAs({ token: customer.access })(method, url, {}), 403, 'forbidden');
   });
 
   it('validates path ids', async () => {

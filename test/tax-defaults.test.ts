@@ -62,13 +62,11 @@ beforeAll(async () => {
   await post('/tax/dashboard/api/tax-rates/', { tax_class_id: freight, country: 'US', rate: '5' });
   await post('/tax/dashboard/api/tax-rates/', { tax_class_id: null, country: 'US', state: 'CA', rate: '8' });
   await post('/tax/dashboard/api/tax-rates/', { tax_class_id: null, country: 'US', rate: '6' });
-  const product = (name: string, taxClassId: number | null, alias: string, price: string) => post(
-    '/product/dashboard/api/products/',
-    { name, tax_class_id: taxClassId, variants: [{ alias, name, price, stock: 100 }] },
-  );
-  await product('Tee', standard, 'td-tee', '25.00');
-  await product('Mug', reduced, 'td-mug', '14.50');
-  await product('Gift card', null, 'td-card', '10.00');
+  const product = ({ name, taxClassId, alias, price }: { name: string; taxClassId: number | null; alias: string; price: string }) =>
+    post('/product/dashboard/api/products/', { name, tax_class_id: taxClassId, variants: [{ alias, name, price, stock: 100 }] });
+  await product({ name: 'Tee', taxClassId: standard, alias: 'td-tee', price: '25.00' });
+  await product({ name: 'Mug', taxClassId: reduced, alias: 'td-mug', price: '14.50' });
+  await product({ name: 'Gift card', taxClassId: null, alias: 'td-card', price: '10.00' });
   ground = (await post('/shipping/dashboard/api/shipping-methods/', { name: 'Ground', tax_class_id: freight })).id;
   plain = (await post('/shipping/dashboard/api/shipping-methods/', { name: 'Plain' })).id;
   for (const method of [ground, plain]) {

@@ -16,8 +16,11 @@ afterAll(() => t.close());
 
 const base = '/tax/dashboard/api';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-const call = (method: Method, url: string, payload?: object, token = admin.access) =>
-  t.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+/** Requests to this admin API as `token` (the admin by default) on `app` (this file's store by default). */
+const callAs = ({ token = admin.access, app = t }: { token?: string; app?: Pick<TestApp, 'app'> } = {}) =>
+  (method: Method, url: string, payload?: object) =>
+    app.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = (method: Method, url: string, payload?: object) => callAs()(method, url, payload);
 
 let nameCounter = 0;
 const newClass = (name = `Class ${++nameCounter}`) => adminApi(t, admin).taxClass({ name });
@@ -235,7 +238,7 @@ describe('tax admin access', () => {
     ['GET', '/tax-rates/'], ['POST', '/tax-rates/'], ['GET', '/tax-rates/1/'], ['PATCH', '/tax-rates/1/'], ['DELETE', '/tax-rates/1/'],
   ] as const)('%s %s answers 401 without a token and 403 to a customer', async (method, url) => {
     expectProblem(await t.app.inject({ method, url: `${base}${url}`, payload: {} }), 401, 'unauthorized');
-    expectProblem(await call(method, url, {}, customer.access), 403, 'forbidden');
+    expectProblem(await callAs({ token: customer.access })(method, url, {}), 403, 'forbidden');
   });
 
   it('validates path ids', async () => {
