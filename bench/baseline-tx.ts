@@ -6,13 +6,18 @@ import pg from 'pg';
 
 const port = Number(process.env.PORT ?? 8081);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
-await pool.query('create table if not exists bench_minimal (id bigserial primary key, payload text not null, created_at timestamptz not null default now())');
+await pool.query(
+  'create table if not exists bench_minimal (id bigserial primary key, payload text not null, created_at timestamptz not null default now())',
+);
 
 async function minimalTransaction(): Promise<string> {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const { rows } = await client.query<{ id: string }>('insert into bench_minimal (payload) values ($1) returning id', ['order']);
+    const { rows } = await client.query<{ id: string }>(
+      'insert into bench_minimal (payload) values ($1) returning id',
+      ['order'],
+    );
     await client.query('commit');
     return JSON.stringify({ id: Number(rows[0]?.id) });
   } catch (err) {

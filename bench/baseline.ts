@@ -7,7 +7,10 @@ const body = JSON.stringify({ status: 'ok' });
 
 const server = createServer((request, response) => {
   if (request.method === 'GET' && request.url === '/') {
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    response.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
     response.end(body);
     return;
   }

@@ -8,49 +8,89 @@ import { signSandboxWebhook } from '../src/payments/plugins/sandbox/signing.js';
 import type { Scenario, SetupContext } from './scenarios.js';
 
 export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
-const CA = { first_name: 'Bench', last_name: 'Buyer', street_address: '1 Main St', city: 'Los Angeles', postal_code: '90001', state: 'CA', country: 'US', email: 'buyer@example.com' };
+const CA = {
+  first_name: 'Bench',
+  last_name: 'Buyer',
+  street_address: '1 Main St',
+  city: 'Los Angeles',
+  postal_code: '90001',
+  state: 'CA',
+  country: 'US',
+  email: 'buyer@example.com',
+};
 
 type Json = Record<string, unknown>;
 
-const adminHeaders = (ctx: SetupContext) => ctx.memo('admin', async () => {
-  const session = await ctx.call('POST', '/user/storefront/api/login/', { body: BENCH_ADMIN, expect: 200 }) as { access: string };
-  return { authorization: `Bearer ${session.access}` };
-});
+const adminHeaders = (ctx: SetupContext) =>
+  ctx.memo('admin', async () => {
+    const session = (await ctx.call('POST', '/user/storefront/api/login/', { body: BENCH_ADMIN, expect: 200 })) as {
+      access: string;
+    };
+    return { authorization: `Bearer ${session.access}` };
+  });
 
 async function adminPost(ctx: SetupContext, path: string, body: unknown): Promise<Json> {
-  return await ctx.call('POST', path, { body, headers: await adminHeaders(ctx), expect: 201 }) as Json;
+  return (await ctx.call('POST', path, { body, headers: await adminHeaders(ctx), expect: 201 })) as Json;
 }
 
 /** Tax, shipping, a promo code and 200 variants (stock that never runs out), made once per run. */
-const pricingFixture = (ctx: SetupContext) => ctx.memo('pricing', async () => {
-  const taxClass = await adminPost(ctx, '/tax/dashboard/api/tax-classes/', { name: 'Bench Standard' });
-  await adminPost(ctx, '/tax/dashboard/api/tax-rates/', { tax_class_id: taxClass.id, country: 'US', state: 'CA', rate: '7.25' });
-  await adminPost(ctx, '/tax/dashboard/api/tax-rates/', { tax_class_id: taxClass.id, country: 'US', rate: '5' });
-  const method = await adminPost(ctx, '/shipping/dashboard/api/shipping-methods/', { name: 'Bench Ground' });
-  await adminPost(ctx, '/shipping/dashboard/api/shipping-rates/', { shipping_method_id: method.id, country: 'US', weight_min_kg: '0', base_rate: '5.00', per_kg_rate: '0.50' });
-  await adminPost(ctx, '/discount/dashboard/api/promo-codes/', { code: 'BENCH10', code_type: 'percentage', value: '10' });
-  const variants: { id: number; alias: string }[] = [];
-  for (let p = 0; p < 2; p++) {
-    const product = await adminPost(ctx, '/product/dashboard/api/products/', {
-      name: `Bench product ${p}`, tax_class_id: taxClass.id,
-      variants: Array.from({ length: 100 }, (_, i) => ({ alias: `bench-${p}-${i}`, name: `V${i}`, price: `${10 + i}.${String(i % 100).padStart(2, '0')}`, stock: 1_000_000_000, weight_grams: '250' })),
-    }) as { variants: { id: number; alias: string }[] };
-    variants.push(...product.variants);
-  }
-  return { methodId: method.id as number, variants };
-});
+const pricingFixture = (ctx: SetupContext) =>
+  ctx.memo('pricing', async () => {
+    const taxClass = await adminPost(ctx, '/tax/dashboard/api/tax-classes/', { name: 'Bench Standard' });
+    await adminPost(ctx, '/tax/dashboard/api/tax-rates/', {
+      tax_class_id: taxClass.id,
+      country: 'US',
+      state: 'CA',
+      rate: '7.25',
+    });
+    await adminPost(ctx, '/tax/dashboard/api/tax-rates/', { tax_class_id: taxClass.id, country: 'US', rate: '5' });
+    const method = await adminPost(ctx, '/shipping/dashboard/api/shipping-methods/', { name: 'Bench Ground' });
+    await adminPost(ctx, '/shipping/dashboard/api/shipping-rates/', {
+      shipping_method_id: method.id,
+      country: 'US',
+      weight_min_kg: '0',
+      base_rate: '5.00',
+      per_kg_rate: '0.50',
+    });
+    await adminPost(ctx, '/discount/dashboard/api/promo-codes/', {
+      code: 'BENCH10',
+      code_type: 'percentage',
+      value: '10',
+    });
+    const variants: { id: number; alias: string }[] = [];
+    for (let p = 0; p < 2; p++) {
+      const product = (await adminPost(ctx, '/product/dashboard/api/products/', {
+        name: `Bench product ${p}`,
+        tax_class_id: taxClass.id,
+        variants: Array.from({ length: 100 }, (_, i) => ({
+          alias: `bench-${p}-${i}`,
+          name: `V${i}`,
+          price: `${10 + i}.${String(i % 100).padStart(2, '0')}`,
+          stock: 1_000_000_000,
+          weight_grams: '250',
+        })),
+      })) as { variants: { id: number; alias: string }[] };
+      variants.push(...product.variants);
+    }
+    return { methodId: method.id as number, variants };
+  });
 
 async function estimatePayload(ctx: SetupContext, lines: number) {
   const { methodId, variants } = await pricingFixture(ctx);
   return {
     variants: variants.slice(0, lines).map((v) => ({ alias: v.alias, quantity: 2 })),
-    shipping_address: CA, shipping_method_id: methodId, promocode: 'BENCH10',
+    shipping_address: CA,
+    shipping_method_id: methodId,
+    promocode: 'BENCH10',
   };
 }
 
 function estimateScenario(lines: number, name = `estimate-${lines}`, connections?: number): Scenario {
   return {
-    name, method: 'POST', path: '/order/storefront/api/estimate/', connections,
+    name,
+    method: 'POST',
+    path: '/order/storefront/api/estimate/',
+    connections,
     async setup(ctx) {
       const body = await estimatePayload(ctx, lines);
       await ctx.call('POST', '/order/storefront/api/estimate/', { body, expect: 200 });
@@ -64,10 +104,14 @@ const catalogPage = { method: 'GET' as const, path: '/product/storefront/api/pro
 export const domainScenarios: Scenario[] = [
   {
     // Runs first, on an empty catalog: 5 products of 20 variants = 100 variants.
-    name: 'catalog-100', ...catalogPage,
+    name: 'catalog-100',
+    ...catalogPage,
     async setup(ctx) {
       for (let p = 0; p < 5; p++) {
-        await adminPost(ctx, '/product/dashboard/api/products/', { name: `Catalog ${p}`, variants: Array.from({ length: 20 }, (_, i) => ({ name: `V${i}`, price: '9.99', stock: 10 })) });
+        await adminPost(ctx, '/product/dashboard/api/products/', {
+          name: `Catalog ${p}`,
+          variants: Array.from({ length: 20 }, (_, i) => ({ name: `V${i}`, price: '9.99', stock: 10 })),
+        });
       }
       const [row] = await ctx.sql('select count(*)::int as n from product_variants');
       if (row?.n !== 100) throw new Error(`expected 100 variants, found ${String(row?.n)}`);
@@ -76,7 +120,8 @@ export const domainScenarios: Scenario[] = [
   },
   {
     // The same first page once 100,000 more variants exist.
-    name: 'catalog-100k', ...catalogPage,
+    name: 'catalog-100k',
+    ...catalogPage,
     async setup(ctx) {
       await ctx.sql(`insert into products (name) select 'Bulk product ' || g from generate_series(1, 20000) g`);
       await ctx.sql(`insert into product_variants (product_id, alias, name, price, stock, weight_grams)
@@ -92,34 +137,52 @@ export const domainScenarios: Scenario[] = [
   },
   {
     // A page near the end of the 100k catalog: keyset pagination costs the same anywhere.
-    name: 'catalog-100k-deep', ...catalogPage,
+    name: 'catalog-100k-deep',
+    ...catalogPage,
     async setup(ctx) {
       const [row] = await ctx.sql('select max(id) - 6 as cursor from products');
       return { path: `${catalogPage.path}&cursor=${String(row?.cursor)}` };
     },
   },
   {
-    name: 'cart-list-10', method: 'GET', path: '/cart/storefront/api/carts/',
+    name: 'cart-list-10',
+    method: 'GET',
+    path: '/cart/storefront/api/carts/',
     async setup(ctx) {
       const { variants } = await pricingFixture(ctx);
-      const session = await ctx.call('POST', '/user/storefront/api/signup/', { body: { email: `${ctx.unique('cart')}@example.com`, password: 'bench-password-1' }, expect: 201 }) as { access: string };
+      const session = (await ctx.call('POST', '/user/storefront/api/signup/', {
+        body: { email: `${ctx.unique('cart')}@example.com`, password: 'bench-password-1' },
+        expect: 201,
+      })) as { access: string };
       const headers = { authorization: `Bearer ${session.access}` };
-      for (const v of variants.slice(0, 10)) await ctx.call('POST', '/cart/storefront/api/carts/add/', { body: { product_variant_id: v.id, quantity: 2 }, headers });
+      for (const v of variants.slice(0, 10))
+        await ctx.call('POST', '/cart/storefront/api/carts/add/', {
+          body: { product_variant_id: v.id, quantity: 2 },
+          headers,
+        });
       return { headers };
     },
   },
   {
     // The same 10-line list, each request from the next of 50 customers (each with a cart of its own).
-    name: 'cart-list-10-many', method: 'GET', path: '/cart/storefront/api/carts/',
+    name: 'cart-list-10-many',
+    method: 'GET',
+    path: '/cart/storefront/api/carts/',
     async setup(ctx) {
       const { variants } = await pricingFixture(ctx);
       const headers: Record<string, string>[] = [];
       for (let c = 0; c < 50; c++) {
-        const session = await ctx.call('POST', '/user/storefront/api/signup/', { body: { email: `${ctx.unique('carts')}@example.com`, password: 'bench-password-1' }, expect: 201 }) as { access: string };
+        const session = (await ctx.call('POST', '/user/storefront/api/signup/', {
+          body: { email: `${ctx.unique('carts')}@example.com`, password: 'bench-password-1' },
+          expect: 201,
+        })) as { access: string };
         const auth = { authorization: `Bearer ${session.access}` };
         for (let i = 0; i < 10; i++) {
           const v = variants[(c + i * 7) % variants.length];
-          await ctx.call('POST', '/cart/storefront/api/carts/add/', { body: { product_variant_id: v?.id, quantity: 1 + (c % 3) }, headers: auth });
+          await ctx.call('POST', '/cart/storefront/api/carts/add/', {
+            body: { product_variant_id: v?.id, quantity: 1 + (c % 3) },
+            headers: auth,
+          });
         }
         headers.push(auth);
       }
@@ -129,11 +192,14 @@ export const domainScenarios: Scenario[] = [
   },
   {
     // Guests adding one unit, spread over 50 carts (a cart's adds queue on its row lock).
-    name: 'cart-add', method: 'POST', path: '/cart/storefront/api/carts/add/',
+    name: 'cart-add',
+    method: 'POST',
+    path: '/cart/storefront/api/carts/add/',
     async setup(ctx) {
       const { variants } = await pricingFixture(ctx);
       const tokens: string[] = [];
-      for (let i = 0; i < 50; i++) tokens.push((await ctx.call('GET', '/cart/storefront/api/carts/') as { cart_token: string }).cart_token);
+      for (let i = 0; i < 50; i++)
+        tokens.push(((await ctx.call('GET', '/cart/storefront/api/carts/')) as { cart_token: string }).cart_token);
       let next = 0;
       return {
         headers: { 'x-cart-token': tokens[0] ?? '' },
@@ -149,25 +215,39 @@ export const domainScenarios: Scenario[] = [
   estimateScenario(200, 'estimate-200-serial', 1),
   { name: 'minimal-tx', target: 'baseline-tx', method: 'POST', path: '/', body: {} },
   {
-    name: 'place-3-lines', method: 'POST', path: '/order/storefront/api/guest-user-order-create/', compareTo: 'minimal-tx',
+    name: 'place-3-lines',
+    method: 'POST',
+    path: '/order/storefront/api/guest-user-order-create/',
+    compareTo: 'minimal-tx',
     async setup(ctx) {
       const { methodId, variants } = await pricingFixture(ctx);
-      const body = { variants: variants.slice(0, 3).map((v) => ({ alias: v.alias, quantity: 1 })), shipping_address: CA, shipping_method_id: methodId };
+      const body = {
+        variants: variants.slice(0, 3).map((v) => ({ alias: v.alias, quantity: 1 })),
+        shipping_address: CA,
+        shipping_method_id: methodId,
+      };
       await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', { body, expect: 201 });
       return { body };
     },
   },
   {
     // The same order over 3 of the 200 variants in turn: placements rarely queue on one row.
-    name: 'place-3-lines-spread', method: 'POST', path: '/order/storefront/api/guest-user-order-create/', compareTo: 'minimal-tx',
+    name: 'place-3-lines-spread',
+    method: 'POST',
+    path: '/order/storefront/api/guest-user-order-create/',
+    compareTo: 'minimal-tx',
     async setup(ctx) {
       const { methodId, variants } = await pricingFixture(ctx);
       let next = 0;
       const order = () => {
         const start = (next++ * 3) % variants.length;
         return {
-          variants: [0, 1, 2].map((i) => ({ alias: variants[(start + i) % variants.length]?.alias ?? '', quantity: 1 })),
-          shipping_address: CA, shipping_method_id: methodId,
+          variants: [0, 1, 2].map((i) => ({
+            alias: variants[(start + i) % variants.length]?.alias ?? '',
+            quantity: 1,
+          })),
+          shipping_address: CA,
+          shipping_method_id: methodId,
         };
       };
       await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', { body: order(), expect: 201 });
@@ -176,26 +256,45 @@ export const domainScenarios: Scenario[] = [
   },
   {
     // Sandbox "payment succeeded" events for 200 started payments; one in five is a repeated delivery.
-    name: 'webhook-sandbox', method: 'POST', path: '/payment/storefront/api/webhook-view/sandbox/',
+    name: 'webhook-sandbox',
+    method: 'POST',
+    path: '/payment/storefront/api/webhook-view/sandbox/',
     async setup(ctx) {
       const { variants } = await pricingFixture(ctx);
       for (let i = 0; i < 200; i++) {
-        const order = await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', { body: { variants: [{ alias: variants[i % 200]?.alias }], shipping_address: CA }, expect: 201 }) as { order_alias: string; order_token: string };
-        await ctx.call('POST', '/payment/storefront/api/start-payment/sandbox/', { body: { order_alias: order.order_alias }, headers: { 'x-order-token': order.order_token }, expect: 200 });
+        const order = (await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', {
+          body: { variants: [{ alias: variants[i % 200]?.alias }], shipping_address: CA },
+          expect: 201,
+        })) as { order_alias: string; order_token: string };
+        await ctx.call('POST', '/payment/storefront/api/start-payment/sandbox/', {
+          body: { order_alias: order.order_alias },
+          headers: { 'x-order-token': order.order_token },
+          expect: 200,
+        });
       }
-      const payments = await ctx.sql(`select reference, amount::text as amount, currency from payments where plugin_id = 'sandbox'`);
+      const payments = await ctx.sql(
+        `select reference, amount::text as amount, currency from payments where plugin_id = 'sandbox'`,
+      );
       const secret = readFileSync(path.join(ctx.dataDir, 'secrets', 'plugin-sandbox-webhook'), 'utf8').trim();
       let sent = 0;
       let previous = '';
       const event = () => {
         sent += 1;
         const p = payments[sent % payments.length] ?? {};
-        const body = sent % 5 === 0 && previous ? previous : JSON.stringify({
-          id: `evt_${randomBytes(12).toString('hex')}`, type: 'payment.succeeded', created: Math.floor(Date.now() / 1000),
-          data: { reference: p.reference, amount: Number(p.amount), currency: p.currency },
-        });
+        const body =
+          sent % 5 === 0 && previous
+            ? previous
+            : JSON.stringify({
+                id: `evt_${randomBytes(12).toString('hex')}`,
+                type: 'payment.succeeded',
+                created: Math.floor(Date.now() / 1000),
+                data: { reference: p.reference, amount: Number(p.amount), currency: p.currency },
+              });
         previous = body;
-        return { body, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(secret, body) } };
+        return {
+          body,
+          headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(secret, body) },
+        };
       };
       const first = event();
       return { body: first.body, headers: first.headers, vary: event };

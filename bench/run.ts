@@ -11,18 +11,41 @@ import { type BenchOptions, readOptions, USAGE } from './lib/options.js';
 import { BenchError } from './lib/errors.js';
 import { type BenchDatabase, createBenchDatabase } from './lib/postgres.js';
 import { freePort, runCommand, type Server, startServer } from './lib/processes.js';
-import { commandLine, describeMachine, gitRevision, machineInfo, markdownTable, type ScenarioResult, summaryLine, verdict, writeJson } from './lib/report.js';
+import {
+  commandLine,
+  describeMachine,
+  gitRevision,
+  machineInfo,
+  markdownTable,
+  type ScenarioResult,
+  summaryLine,
+  verdict,
+  writeJson,
+} from './lib/report.js';
 import pg from 'pg';
 import { BENCH_ADMIN } from './domain-scenarios.js';
-import { baselineScenario, encodeRequest, type RequestSpec, type Scenario, scenarios, setupContext } from './scenarios.js';
+import {
+  baselineScenario,
+  encodeRequest,
+  type RequestSpec,
+  type Scenario,
+  scenarios,
+  setupContext,
+} from './scenarios.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Scenarios whose name contains one of the comma-separated texts, with the ones they compare to. */
 function selectScenarios(only: string | undefined): Scenario[] {
   if (only === undefined) return scenarios;
-  const needles = only.toLowerCase().split(',').map((n) => n.trim()).filter((n) => n !== '');
-  const chosen = new Set(scenarios.filter((s) => needles.some((n) => s.name.toLowerCase().includes(n))).map((s) => s.name));
+  const needles = only
+    .toLowerCase()
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const chosen = new Set(
+    scenarios.filter((s) => needles.some((n) => s.name.toLowerCase().includes(n))).map((s) => s.name),
+  );
   for (const s of scenarios) if (chosen.has(s.name) && s.compareTo) chosen.add(s.compareTo);
   return scenarios.filter((s) => chosen.has(s.name));
 }
@@ -101,7 +124,12 @@ interface RunContext {
 
 async function runScenario(scenario: Scenario, server: Server, run: RunContext): Promise<ScenarioResult> {
   const { options } = run;
-  let spec: RequestSpec = { method: scenario.method, path: scenario.path, headers: scenario.headers, body: scenario.body };
+  let spec: RequestSpec = {
+    method: scenario.method,
+    path: scenario.path,
+    headers: scenario.headers,
+    body: scenario.body,
+  };
   let vary: (() => { headers?: Record<string, string>; body?: unknown }) | undefined;
   try {
     if (scenario.setup) {
@@ -118,21 +146,33 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
   const { headers, body } = encodeRequest(spec);
   const request = `${spec.method} ${spec.path}`;
   const connections = scenario.connections ?? options.connections;
-  console.log(`- ${scenario.name}: ${request} on ${server.name}, ${connections} connection(s), ${options.warmup} s warm-up + ${options.duration} s measured...`);
+  console.log(
+    `- ${scenario.name}: ${request} on ${server.name}, ${connections} connection(s), ${options.warmup} s warm-up + ${options.duration} s measured...`,
+  );
   const pairedBaseline = run.baselineNow ? await run.baselineNow() : undefined;
   const pairedOther = run.otherNow ? await run.otherNow() : undefined;
   const measurement = await measure(
     {
-      url: `${server.baseUrl}${spec.path}`, method: spec.method, headers, body,
-      vary: vary && (() => {
-        const next = vary();
-        return { headers: next.headers, body: next.body === undefined || typeof next.body === 'string' ? next.body : JSON.stringify(next.body) };
-      }),
+      url: `${server.baseUrl}${spec.path}`,
+      method: spec.method,
+      headers,
+      body,
+      vary:
+        vary
+        && (() => {
+          const next = vary();
+          return {
+            headers: next.headers,
+            body: next.body === undefined || typeof next.body === 'string' ? next.body : JSON.stringify(next.body),
+          };
+        }),
     },
     { connections, seconds: options.duration, warmup: options.warmup },
   );
   const baselineRps = pairedBaseline ?? run.earlier[0]?.requestsPerSecond ?? measurement.requestsPerSecond;
-  const earlierOther = scenario.compareTo ? run.earlier.find((r) => r.name === scenario.compareTo)?.requestsPerSecond : undefined;
+  const earlierOther = scenario.compareTo
+    ? run.earlier.find((r) => r.name === scenario.compareTo)?.requestsPerSecond
+    : undefined;
   const otherRps = pairedOther ?? earlierOther;
   return {
     name: scenario.name,
@@ -143,7 +183,13 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     ratioToBaseline: baselineRps > 0 ? measurement.requestsPerSecond / baselineRps : 0,
     baselineRequestsPerSecond: baselineRps,
     ...(scenario.compareTo && otherRps !== undefined && otherRps > 0
-      ? { comparedTo: { name: scenario.compareTo, ratio: measurement.requestsPerSecond / otherRps, requestsPerSecond: otherRps } }
+      ? {
+          comparedTo: {
+            name: scenario.compareTo,
+            ratio: measurement.requestsPerSecond / otherRps,
+            requestsPerSecond: otherRps,
+          },
+        }
       : {}),
     valid: measurement.non2xx === 0 && measurement.errors === 0 && measurement.requests > 0,
   };
@@ -172,7 +218,9 @@ async function main(): Promise<number> {
   const loadBefore = os.loadavg()[0] ?? 0;
   const command = commandLine();
   console.log(`Command: ${command}`);
-  console.log(`Per scenario: ${options.connections} connections, ${options.warmup} s warm-up, ${options.duration} s measured; loopback only.`);
+  console.log(
+    `Per scenario: ${options.connections} connections, ${options.warmup} s warm-up, ${options.duration} s measured; loopback only.`,
+  );
 
   let database: BenchDatabase | undefined;
   if (selected.some((s) => (s.target ?? 'app') === 'app')) {
@@ -185,7 +233,8 @@ async function main(): Promise<number> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sf-bench-data-'));
   onCleanup('remove the data directory', () => rmSync(dataDir, { recursive: true, force: true }));
   const app = database ? await startApp(database, dataDir) : undefined;
-  const minimalTx = database && selected.some((s) => s.target === 'baseline-tx') ? await startMinimalTransaction(database) : undefined;
+  const minimalTx =
+    database && selected.some((s) => s.target === 'baseline-tx') ? await startMinimalTransaction(database) : undefined;
   const pool = database ? new pg.Pool({ connectionString: database.url, max: 2 }) : undefined;
   if (pool) onCleanup('close the fixture pool', () => pool.end());
   const sql = async (text: string, params?: unknown[]) => {
@@ -195,7 +244,9 @@ async function main(): Promise<number> {
   const machine = machineInfo(database?.serverVersion, loadBefore);
   console.log(describeMachine(machine));
   if (machine.loadAverage1m > 0.5) {
-    console.warn(`Warning: the 1-minute load average was ${machine.loadAverage1m} before the run; other work on this machine will lower the figures.`);
+    console.warn(
+      `Warning: the 1-minute load average was ${machine.loadAverage1m} before the run; other work on this machine will lower the figures.`,
+    );
   }
   console.log('');
 
@@ -203,23 +254,37 @@ async function main(): Promise<number> {
   // are measured again just before each scenario.
   const sampleNow = (s: Scenario, target: Server, connections: number) => async () => {
     const { headers, body } = encodeRequest({ method: s.method, path: s.path, headers: s.headers, body: s.body });
-    const sample = await measure({ url: `${target.baseUrl}${s.path}`, method: s.method, headers, body },
-      { connections, seconds: options.duration, warmup: options.warmup });
+    const sample = await measure(
+      { url: `${target.baseUrl}${s.path}`, method: s.method, headers, body },
+      { connections, seconds: options.duration, warmup: options.warmup },
+    );
     console.log(`  (${s.name} just before: ${sample.requestsPerSecond.toFixed(1)} req/s)`);
     return sample.requestsPerSecond;
   };
-  const serverFor = (s: Scenario) => (s.target === 'baseline' ? baseline : s.target === 'baseline-tx' ? minimalTx : app);
+  const serverFor = (s: Scenario) =>
+    s.target === 'baseline' ? baseline : s.target === 'baseline-tx' ? minimalTx : app;
   const results: ScenarioResult[] = [];
   for (const scenario of [baselineScenario, ...selected]) {
     const server = serverFor(scenario);
     if (!server) throw new Error(`scenario ${scenario.name}: its server was not started`);
-    const baselineNow = options.paired && scenario !== baselineScenario
-      ? sampleNow(baselineScenario, baseline, scenario.connections ?? options.connections) : undefined;
+    const baselineNow =
+      options.paired && scenario !== baselineScenario
+        ? sampleNow(baselineScenario, baseline, scenario.connections ?? options.connections)
+        : undefined;
     const other = scenarios.find((s) => s.name === scenario.compareTo);
     const otherServer = other && serverFor(other);
-    const otherNow = options.paired && other && !other.setup && otherServer
-      ? sampleNow(other, otherServer, other.connections ?? options.connections) : undefined;
-    const result = await runScenario(scenario, server, { options, sql, dataDir, earlier: results, baselineNow, otherNow });
+    const otherNow =
+      options.paired && other && !other.setup && otherServer
+        ? sampleNow(other, otherServer, other.connections ?? options.connections)
+        : undefined;
+    const result = await runScenario(scenario, server, {
+      options,
+      sql,
+      dataDir,
+      earlier: results,
+      baselineNow,
+      otherNow,
+    });
     results.push(result);
     console.log(`  ${summaryLine(result)}`);
   }
@@ -227,7 +292,8 @@ async function main(): Promise<number> {
   const table = markdownTable(results);
   console.log(`\n${table}\n\nCommand: ${command}\n${describeMachine(machine)}`);
   const logLines = app?.outputLineCount() ?? 0;
-  if (app && logLines > 0) console.log(`\nThe app wrote ${logLines} log line(s) at LOG_LEVEL=warn; the last ones:\n${app.recentOutput()}`);
+  if (app && logLines > 0)
+    console.log(`\nThe app wrote ${logLines} log line(s) at LOG_LEVEL=warn; the last ones:\n${app.recentOutput()}`);
 
   const invalid = results.filter((r) => !r.valid);
   const file = writeJson(path.join(root, 'bench', 'results'), startedAt, {
@@ -236,14 +302,23 @@ async function main(): Promise<number> {
     command,
     git: gitRevision(root),
     machine,
-    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, only: options.only ?? null, quick: options.quick, paired: options.paired },
+    options: {
+      duration: options.duration,
+      warmup: options.warmup,
+      connections: options.connections,
+      only: options.only ?? null,
+      quick: options.quick,
+      paired: options.paired,
+    },
     baselineRequestsPerSecond: results[0]?.requestsPerSecond,
     results,
     appLogLines: logLines,
   });
   console.log(`\nResults written to ${path.relative(process.cwd(), file)}`);
   if (invalid.length > 0) {
-    console.error(`\n!!! ${invalid.length} scenario(s) got error responses; their figures measure errors, not the endpoint:`);
+    console.error(
+      `\n!!! ${invalid.length} scenario(s) got error responses; their figures measure errors, not the endpoint:`,
+    );
     for (const r of invalid) console.error(`!!!   ${r.name}: ${verdict(r).replaceAll('*', '')}`);
     return 1;
   }

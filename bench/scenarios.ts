@@ -88,8 +88,10 @@ export function setupContext(baseUrl: string, extra: { sql: SetupContext['sql'];
       const text = await response.text();
       const ok = options.expect === undefined ? response.ok : response.status === options.expect;
       if (!ok) {
-        throw new BenchError(`setup: ${method} ${path} answered ${response.status}`
-          + `${options.expect === undefined ? '' : ` (expected ${options.expect})`}: ${text.slice(0, 500)}`);
+        throw new BenchError(
+          `setup: ${method} ${path} answered ${response.status}`
+            + `${options.expect === undefined ? '' : ` (expected ${options.expect})`}: ${text.slice(0, 500)}`,
+        );
       }
       const isJson = (response.headers.get('content-type') ?? '').includes('json');
       return isJson && text !== '' ? (JSON.parse(text) as unknown) : text;

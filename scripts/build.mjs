@@ -18,11 +18,18 @@ const STAMP = '.build-stamp.json';
 /** Paths of every file under `dir` (relative to it, with `/`), sorted. */
 function filesUnder(dir) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    // parentPath is Node ≥ 20.12; `path` is its earlier name.
-    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)).split(path.sep).join('/'))
-    .sort();
+  return (
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      // parentPath is Node ≥ 20.12; `path` is its earlier name.
+      .map((entry) =>
+        path
+          .relative(dir, path.join(entry.parentPath ?? entry.path, entry.name))
+          .split(path.sep)
+          .join('/'),
+      )
+      .sort()
+  );
 }
 
 /**
@@ -51,8 +58,11 @@ export function isUpToDate(root, digest = sourceDigest(root)) {
   } catch {
     return false;
   }
-  return stamp?.digest === digest && Array.isArray(stamp.outputs)
-    && stamp.outputs.every((rel) => existsSync(path.join(root, 'dist', rel)));
+  return (
+    stamp?.digest === digest
+    && Array.isArray(stamp.outputs)
+    && stamp.outputs.every((rel) => existsSync(path.join(root, 'dist', rel)))
+  );
 }
 
 /** Builds `root`'s dist/ if it is not up to date; returns what it did, or throws if the compiler failed. */

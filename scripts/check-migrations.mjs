@@ -36,15 +36,24 @@ const isAncestor = (a, b) => tryGit('merge-base', '--is-ancestor', a, b) !== und
 function frozenText(file) {
   const atBase = tryGit('show', `${FROZEN_FROM}:${file}`);
   if (atBase !== undefined) return { text: atBase, since: FROZEN_FROM.slice(0, 7) };
-  const added = git('log', '--first-parent', '--diff-filter=A', '--format=%H', '--', file).trim().split('\n').filter(Boolean).pop();
+  const added = git('log', '--first-parent', '--diff-filter=A', '--format=%H', '--', file)
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .pop();
   if (added === undefined) return undefined; // not committed yet: a new migration, free to change
   if (isAncestor(added, FROZEN_FROM)) return undefined; // removed before FROZEN_FROM and added again later: new
   return { text: git('show', `${added}:${file}`), since: added.slice(0, 7) };
 }
 
-const present = new Set(readdirSync(DIR).filter((f) => f.endsWith('.sql')).map((f) => `${DIR}/${f}`));
+const present = new Set(
+  readdirSync(DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .map((f) => `${DIR}/${f}`),
+);
 const committedEver = git('log', '--first-parent', '--format=', '--name-only', '--diff-filter=A', '--', `${DIR}/*.sql`)
-  .split('\n').filter((f) => f.endsWith('.sql'));
+  .split('\n')
+  .filter((f) => f.endsWith('.sql'));
 for (const file of new Set([...present, ...committedEver])) {
   const frozen = frozenText(file);
   if (frozen === undefined) continue;
@@ -59,12 +68,15 @@ for (const file of new Set([...present, ...committedEver])) {
 // of the one before as it was (Drizzle decides what to apply from an entry's `when`).
 const entries = (text) => JSON.parse(text).entries.map((e) => JSON.stringify(e));
 const versions = git('log', '--first-parent', '--reverse', '--format=%H', `${FROZEN_FROM}..HEAD`, '--', JOURNAL)
-  .split('\n').filter(Boolean).map((c) => ({ label: c.slice(0, 7), entries: entries(git('show', `${c}:${JOURNAL}`)) }));
+  .split('\n')
+  .filter(Boolean)
+  .map((c) => ({ label: c.slice(0, 7), entries: entries(git('show', `${c}:${JOURNAL}`)) }));
 versions.push({ label: 'the working tree', entries: entries(readFileSync(JOURNAL, 'utf8')) });
 let previous = { label: FROZEN_FROM.slice(0, 7), entries: entries(git('show', `${FROZEN_FROM}:${JOURNAL}`)) };
 for (const version of versions) {
   previous.entries.forEach((entry, i) => {
-    if (version.entries[i] !== entry) problems.push(`${JOURNAL}: entry ${i} of ${previous.label} changed in ${version.label}`);
+    if (version.entries[i] !== entry)
+      problems.push(`${JOURNAL}: entry ${i} of ${previous.label} changed in ${version.label}`);
   });
   previous = version;
 }

@@ -15,7 +15,12 @@ import type { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuthentication } from './http/auth.js';
-import { answerClientError, answerFrameworkError, registerErrorHandling, requireHostHeader } from './http/error-handler.js';
+import {
+  answerClientError,
+  answerFrameworkError,
+  registerErrorHandling,
+  requireHostHeader,
+} from './http/error-handler.js';
 import { withSafeErrorLogging } from './http/error-log.js';
 import { registerJsonBodyParser } from './http/raw-json.js';
 import { rateLimitBackend } from './http/rate-limit-store.js';
@@ -52,9 +57,17 @@ export interface AppDeps {
 
 /** Anything that could carry a credential or personal data never reaches the logs. */
 export const redactedPaths = [
-  'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cart-token"]',
-  'req.headers["x-order-token"]', 'req.headers["stripe-signature"]', 'req.headers["x-sandbox-signature"]', 'res.headers["set-cookie"]',
-  '*.password', '*.refresh', '*.access', '*.token',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-cart-token"]',
+  'req.headers["x-order-token"]',
+  'req.headers["stripe-signature"]',
+  'req.headers["x-sandbox-signature"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.refresh',
+  '*.access',
+  '*.token',
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -90,17 +103,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One log line per request (SPEC 8); the query string is left out since it can carry payloads.
   app.addHook('onResponse', async (request, reply) => {
     if (!INFO_OR_MORE.has(request.log.level)) return;
-    request.log.info({
-      method: request.method,
-      route: request.routeOptions.url ?? null,
-      path: request.url.split('?')[0],
-      status: reply.statusCode,
-      duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-    }, 'request');
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
   });
 
   const metrics = createMetrics({
-    database: deps.database, log: app.log, processMetrics: deps.processMetrics ?? false,
+    database: deps.database,
+    log: app.log,
+    processMetrics: deps.processMetrics ?? false,
   });
   // A callback hook: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
@@ -117,9 +135,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     ...limits.options,
     global: false,
-    errorResponseBuilder: (_request, context) => new DomainError('rate_limited', {
-      detail: `too many requests; retry in ${context.after}`,
-    }),
+    errorResponseBuilder: (_request, context) =>
+      new DomainError('rate_limited', {
+        detail: `too many requests; retry in ${context.after}`,
+      }),
   });
 
   await app.register(swagger, {
@@ -145,27 +164,39 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Reference data for quotes, in memory. This process's own admin writes clear it before they
   // are answered, so a change is seen by the next request; other processes hear of it from the
   // database's change feed.
-  const cache = new ReferenceCache(deps.database.changes, { ttlMs: config.referenceCacheTtlSeconds * 1000, maxEntries: 100_000 });
+  const cache = new ReferenceCache(deps.database.changes, {
+    ttlMs: config.referenceCacheTtlSeconds * 1000,
+    maxEntries: 100_000,
+  });
   app.addHook('onClose', async () => cache.close());
   const referenceChanged = () => cache.invalidate();
-  const cart = { db, reads: batchedCartReads(deps.database), money, limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines } };
+  const cart = {
+    db,
+    reads: batchedCartReads(deps.database),
+    money,
+    limits: { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines },
+  };
 
   await app.register(healthRoutes({ database: deps.database }));
   await app.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
   await app.register(homeRoutes({ currency: config.storeCurrency }));
-  await app.register(authRoutes({
-    db, tokens: deps.tokens, config,
-    // A guest who signs in with their cart token brings the cart along; a bad token merges nothing.
-    afterSignIn: async (request, userId) => {
-      let token: string | undefined;
-      try {
-        token = cartTokenFrom(request.headers['x-cart-token']);
-      } catch {
-        return;
-      }
-      if (token) await mergeGuestCart(cart, { userId, token });
-    },
-  }));
+  await app.register(
+    authRoutes({
+      db,
+      tokens: deps.tokens,
+      config,
+      // A guest who signs in with their cart token brings the cart along; a bad token merges nothing.
+      afterSignIn: async (request, userId) => {
+        let token: string | undefined;
+        try {
+          token = cartTokenFrom(request.headers['x-cart-token']);
+        } catch {
+          return;
+        }
+        if (token) await mergeGuestCart(cart, { userId, token });
+      },
+    }),
+  );
   await app.register(addressRoutes({ db }));
   await app.register(catalogAdminRoutes({ db, money, referenceChanged }));
   await app.register(catalogStorefrontRoutes({ db, money }));
@@ -181,20 +212,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keyGenerator: (request) => `promo-code-${normalizeIP(request.ip)}`,
   });
   await app.register(estimateRoutes({ db, config, money, promoLimiter, cache }));
-  await app.register(placementRoutes({
-    database: deps.database, config, money, promoLimiter, cache, metrics: metrics.placement,
-  }));
+  await app.register(
+    placementRoutes({
+      database: deps.database,
+      config,
+      money,
+      promoLimiter,
+      cache,
+      metrics: metrics.placement,
+    }),
+  );
   await app.register(orderRoutes({ db }));
   await app.register(orderAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens: deps.tokens }));
   const payments = {
-    db, registry: deps.payments, publicBaseUrl: config.publicBaseUrl, log: app.log, tokens: deps.tokens,
+    db,
+    registry: deps.payments,
+    publicBaseUrl: config.publicBaseUrl,
+    log: app.log,
+    tokens: deps.tokens,
   };
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
   await app.register(paymentAdminRoutes(payments));
   // Gateways the service hosts itself (the sandbox) deliver their webhooks through the real route.
   deps.payments.bindWebhookDelivery(async (pluginId, request) => {
-    const res = await app.inject({ method: 'POST', url: `/payment/storefront/api/webhook-view/${pluginId}/`, headers: request.headers, payload: request.rawBody });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/payment/storefront/api/webhook-view/${pluginId}/`,
+      headers: request.headers,
+      payload: request.rawBody,
+    });
     return { status: res.statusCode };
   });
 

@@ -34,7 +34,10 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig({ ...process.env, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
   switch (command) {
     case 'create-admin': {
-      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, password: { type: 'string' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { email: { type: 'string' }, password: { type: 'string' } },
+      });
       const password = values.password ?? process.env.ADMIN_PASSWORD;
       if (!values.email || !password) {
         console.error('create-admin needs --email and --password (or ADMIN_PASSWORD)');
@@ -71,13 +74,21 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code), (err: unknown) => {
-  if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
-  else if (err instanceof DataDirLockedError || err instanceof DatabaseOpenError) {
-    console.error(`Cannot open the database: ${err.message}`);
-  }
-  else if (err instanceof DomainError) console.error(`${err.code}: ${err.message}`);
-  else if (err instanceof Error && err.name === 'TypeError' && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) console.error(`${err.message}\n\n${usage}`);
-  else console.error(err);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
+    else if (err instanceof DataDirLockedError || err instanceof DatabaseOpenError) {
+      console.error(`Cannot open the database: ${err.message}`);
+    } else if (err instanceof DomainError) console.error(`${err.code}: ${err.message}`);
+    else if (
+      err instanceof Error
+      && err.name === 'TypeError'
+      && 'code' in err
+      && String(err.code).startsWith('ERR_PARSE_ARGS')
+    )
+      console.error(`${err.message}\n\n${usage}`);
+    else console.error(err);
+    process.exit(1);
+  },
+);

@@ -15,9 +15,20 @@ describe('loadConfig', () => {
   it('gives the documented defaults for an empty environment', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
-      port: 8000, host: '127.0.0.1', databaseUrl: undefined, storeCurrency: 'USD', roundingMode: 'half_up',
-      pricesIncludeTax: false, shippingTaxable: false, jwtSecret: undefined, publicBaseUrl: 'http://127.0.0.1:8000',
-      paymentPlugins: undefined, admin: undefined, seedDemo: true, maxLineQuantity: 999, maxCartLines: 200,
+      port: 8000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      storeCurrency: 'USD',
+      roundingMode: 'half_up',
+      pricesIncludeTax: false,
+      shippingTaxable: false,
+      jwtSecret: undefined,
+      publicBaseUrl: 'http://127.0.0.1:8000',
+      paymentPlugins: undefined,
+      admin: undefined,
+      seedDemo: true,
+      maxLineQuantity: 999,
+      maxCartLines: 200,
     });
     expect(config.dataDir).toMatch(/data$/);
   });
@@ -28,14 +39,30 @@ describe('loadConfig', () => {
 
   it('reads every variable', () => {
     const config = loadConfig({
-      PORT: '9000', HOST: '0.0.0.0', STORE_CURRENCY: 'jpy', ROUNDING_MODE: 'half_even', PRICES_INCLUDE_TAX: 'true',
-      SHIPPING_TAXABLE: '1', JWT_SECRET: 'x'.repeat(32), PUBLIC_BASE_URL: 'https://shop.example/', PAYMENT_PLUGINS: 'stripe, sandbox',
-      ADMIN_EMAIL: 'Admin@Example.com', ADMIN_PASSWORD: 'long enough', SEED_DEMO: 'false',
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      STORE_CURRENCY: 'jpy',
+      ROUNDING_MODE: 'half_even',
+      PRICES_INCLUDE_TAX: 'true',
+      SHIPPING_TAXABLE: '1',
+      JWT_SECRET: 'x'.repeat(32),
+      PUBLIC_BASE_URL: 'https://shop.example/',
+      PAYMENT_PLUGINS: 'stripe, sandbox',
+      ADMIN_EMAIL: 'Admin@Example.com',
+      ADMIN_PASSWORD: 'long enough',
+      SEED_DEMO: 'false',
     });
     expect(config).toMatchObject({
-      port: 9000, host: '0.0.0.0', storeCurrency: 'JPY', roundingMode: 'half_even', pricesIncludeTax: true,
-      shippingTaxable: true, publicBaseUrl: 'https://shop.example', paymentPlugins: ['stripe', 'sandbox'],
-      admin: { email: 'admin@example.com', password: 'long enough' }, seedDemo: false,
+      port: 9000,
+      host: '0.0.0.0',
+      storeCurrency: 'JPY',
+      roundingMode: 'half_even',
+      pricesIncludeTax: true,
+      shippingTaxable: true,
+      publicBaseUrl: 'https://shop.example',
+      paymentPlugins: ['stripe', 'sandbox'],
+      admin: { email: 'admin@example.com', password: 'long enough' },
+      seedDemo: false,
     });
   });
 
@@ -64,11 +91,17 @@ describe('loadConfig', () => {
   });
 
   it('reads the placement limits and the metrics token, with their defaults', () => {
-    expect(loadConfig({}))
-      .toMatchObject({ placementTimeoutMs: 10_000, placementQueueLimit: 1000, metricsToken: undefined });
+    expect(loadConfig({})).toMatchObject({
+      placementTimeoutMs: 10_000,
+      placementQueueLimit: 1000,
+      metricsToken: undefined,
+    });
     const env = { PLACEMENT_TIMEOUT_MS: '2500', PLACEMENT_QUEUE_LIMIT: '50', METRICS_TOKEN: 'scrape-token-0123' };
-    expect(loadConfig(env))
-      .toMatchObject({ placementTimeoutMs: 2500, placementQueueLimit: 50, metricsToken: 'scrape-token-0123' });
+    expect(loadConfig(env)).toMatchObject({
+      placementTimeoutMs: 2500,
+      placementQueueLimit: 50,
+      metricsToken: 'scrape-token-0123',
+    });
   });
 
   it.each([

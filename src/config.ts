@@ -63,7 +63,11 @@ function read(env: Env, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
-function integer(env: Env, name: string, { fallback, min, max }: { fallback: number; min: number; max: number }): number {
+function integer(
+  env: Env,
+  name: string,
+  { fallback, min, max }: { fallback: number; min: number; max: number },
+): number {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `"${raw}" is not a whole number`);
@@ -83,7 +87,11 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `"${raw}" is not a boolean (use true or false)`);
 }
 
-function oneOf<T extends string>(env: Env, name: string, { allowed, fallback }: { allowed: readonly T[]; fallback: T }): T {
+function oneOf<T extends string>(
+  env: Env,
+  name: string,
+  { allowed, fallback }: { allowed: readonly T[]; fallback: T },
+): T {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) {
@@ -115,7 +123,10 @@ export function loadConfig(env: Env = process.env): Config {
 
   const storeCurrency = (read(env, 'STORE_CURRENCY') ?? 'USD').toUpperCase();
   if (!isSupportedCurrency(storeCurrency)) {
-    throw new ConfigError('STORE_CURRENCY', `"${storeCurrency}" is not an ISO 4217 currency code known to this runtime`);
+    throw new ConfigError(
+      'STORE_CURRENCY',
+      `"${storeCurrency}" is not an ISO 4217 currency code known to this runtime`,
+    );
   }
 
   const jwtSecret = read(env, 'JWT_SECRET');
@@ -126,8 +137,10 @@ export function loadConfig(env: Env = process.env): Config {
   const adminEmail = read(env, 'ADMIN_EMAIL');
   const adminPassword = read(env, 'ADMIN_PASSWORD');
   if ((adminEmail === undefined) !== (adminPassword === undefined)) {
-    throw new ConfigError(adminEmail === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD',
-      'ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+    throw new ConfigError(
+      adminEmail === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD',
+      'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+    );
   }
   if (adminPassword !== undefined && adminPassword.length < 8) {
     throw new ConfigError('ADMIN_PASSWORD', 'must be at least 8 characters long');
@@ -137,12 +150,16 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const plugins = read(env, 'PAYMENT_PLUGINS');
-  const paymentPlugins = plugins === undefined
-    ? undefined
-    : plugins.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const paymentPlugins =
+    plugins === undefined
+      ? undefined
+      : plugins
+          .split(',')
+          .map((p) => p.trim())
+          .filter((p) => p !== '');
 
-  const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:'])
-    ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicBaseUrl =
+    url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const metricsToken = read(env, 'METRICS_TOKEN');
   // Sent as a Bearer token: the characters the Authorization header accepts (src/http/auth.ts).
@@ -151,7 +168,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const logLevel = oneOf(env, 'LOG_LEVEL', {
-    allowed: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, fallback: 'info',
+    allowed: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+    fallback: 'info',
   });
 
   return {
@@ -166,14 +184,19 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
     paymentPlugins,
-    admin: adminEmail !== undefined && adminPassword !== undefined
-      ? { email: adminEmail.toLowerCase(), password: adminPassword }
-      : undefined,
+    admin:
+      adminEmail !== undefined && adminPassword !== undefined
+        ? { email: adminEmail.toLowerCase(), password: adminPassword }
+        : undefined,
     seedDemo: boolean(env, 'SEED_DEMO', databaseUrl === undefined),
     logLevel,
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', { fallback: 20, min: 1, max: 1_000_000 }),
     promoRateLimitPerMinute: integer(env, 'PROMO_RATE_LIMIT_PER_MINUTE', { fallback: 30, min: 1, max: 100_000_000 }),
-    webhookRateLimitPerMinute: integer(env, 'WEBHOOK_RATE_LIMIT_PER_MINUTE', { fallback: 1200, min: 1, max: 100_000_000 }),
+    webhookRateLimitPerMinute: integer(env, 'WEBHOOK_RATE_LIMIT_PER_MINUTE', {
+      fallback: 1200,
+      min: 1,
+      max: 100_000_000,
+    }),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'storefront-rate-limit-',
     maxLineQuantity: integer(env, 'MAX_LINE_QUANTITY', { fallback: 999, min: 1, max: 1_000_000 }),

@@ -19,9 +19,10 @@ async function main(): Promise<void> {
   });
 
   // Idempotency keys are kept 24 hours; sweep the expired ones every hour.
-  const sweep = () => purgeExpiredIdempotencyKeys(runtime.database.db)
-    .then((n) => n > 0 && app.log.info({ deleted: n }, 'expired idempotency keys purged'))
-    .catch((err: unknown) => app.log.warn({ err }, 'idempotency key purge failed'));
+  const sweep = () =>
+    purgeExpiredIdempotencyKeys(runtime.database.db)
+      .then((n) => n > 0 && app.log.info({ deleted: n }, 'expired idempotency keys purged'))
+      .catch((err: unknown) => app.log.warn({ err }, 'idempotency key purge failed'));
   const sweeper = setInterval(sweep, 3_600_000);
   sweeper.unref();
   void sweep();
@@ -55,7 +56,10 @@ async function main(): Promise<void> {
   }
   for (const message of skipped) app.log.info(message);
   app.log.info({ payment_plugins: runtime.payments.list().map((p) => p.id) }, 'payment plugins enabled');
-  app.log.info({ database: runtime.database.kind, currency: config.storeCurrency, url: config.publicBaseUrl }, 'storefront ready');
+  app.log.info(
+    { database: runtime.database.kind, currency: config.storeCurrency, url: config.publicBaseUrl },
+    'storefront ready',
+  );
 }
 
 main().catch((err: unknown) => {

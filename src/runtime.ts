@@ -8,7 +8,9 @@ import { loadPaymentPlugins, type PaymentRegistry } from './payments/plugin-regi
 import { storeSecret } from './shared/secrets.js';
 
 export function databaseTarget(config: Config): DatabaseTarget {
-  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir };
+  return config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dataDir: config.dataDir };
 }
 
 /** What a process of the service holds: the open database and the token keys. */
@@ -37,12 +39,15 @@ export async function openRuntime(config: Config, log: (message: string) => void
       onSkipped: (id, reason) => log(`payment plugin ${id} not enabled: ${reason}`),
     });
   } catch (err) {
-    await opening?.then((opened) => opened.close(), () => {});
+    await opening?.then(
+      (opened) => opened.close(),
+      () => {},
+    );
     throw err;
   }
   const database = await open();
   try {
-    const jwtSecret = config.jwtSecret ?? await storeSecret(database, { name: 'jwt', dataDir: config.dataDir });
+    const jwtSecret = config.jwtSecret ?? (await storeSecret(database, { name: 'jwt', dataDir: config.dataDir }));
     const tokens = createTokenService(jwtSecret);
     if (config.admin) await ensureAdmin(database.db, config.admin);
     if (config.seedDemo) await seedDemoIfEmpty(database.db, currencyExponent(config.storeCurrency));

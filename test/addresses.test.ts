@@ -10,8 +10,15 @@ afterAll(() => t.close());
 
 const base = '/user/storefront/api/addresses/';
 const home = {
-  first_name: 'Ada', last_name: 'Lovelace', street_address: '12 St James Sq', city: 'London',
-  postal_code: 'SW1Y 4JH', state: '', country: 'gb', email: 'Ada@Example.com', phone_number: '+44 20 7946 0000',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  street_address: '12 St James Sq',
+  city: 'London',
+  postal_code: 'SW1Y 4JH',
+  state: '',
+  country: 'gb',
+  email: 'Ada@Example.com',
+  phone_number: '+44 20 7946 0000',
 };
 
 async function create(user: SignedIn, payload: object = home) {
@@ -24,21 +31,40 @@ describe('stored addresses', () => {
     const created = await create(user);
     expect(created.statusCode).toBe(201);
     const address = json(created);
-    expect(address).toEqual({ id: expect.any(Number), ...home, country: 'GB', email: 'ada@example.com', is_default: true });
+    expect(address).toEqual({
+      id: expect.any(Number),
+      ...home,
+      country: 'GB',
+      email: 'ada@example.com',
+      is_default: true,
+    });
 
     const one = await t.app.inject({ method: 'GET', url: `${base}${address.id}/`, headers: bearer(user.access) });
     expect(json(one)).toEqual(address);
 
-    const patched = await t.app.inject({ method: 'PATCH', url: `${base}${address.id}/`, headers: bearer(user.access), payload: { city: 'Oxford', postal_code: 'OX1 1AA' } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `${base}${address.id}/`,
+      headers: bearer(user.access),
+      payload: { city: 'Oxford', postal_code: 'OX1 1AA' },
+    });
     expect(json(patched)).toEqual({ ...address, city: 'Oxford', postal_code: 'OX1 1AA' });
 
     const list = await t.app.inject({ method: 'GET', url: base, headers: bearer(user.access) });
     expect(json(list)).toEqual([{ ...address, city: 'Oxford', postal_code: 'OX1 1AA' }]);
 
-    const deleted = await t.app.inject({ method: 'DELETE', url: `${base}${address.id}/`, headers: bearer(user.access) });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `${base}${address.id}/`,
+      headers: bearer(user.access),
+    });
     expect(deleted.statusCode).toBe(204);
     expect(json(await t.app.inject({ method: 'GET', url: base, headers: bearer(user.access) }))).toEqual([]);
-    expectProblem(await t.app.inject({ method: 'GET', url: `${base}${address.id}/`, headers: bearer(user.access) }), 404, 'not_found');
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `${base}${address.id}/`, headers: bearer(user.access) }),
+      404,
+      'not_found',
+    );
   });
 
   it('keeps exactly one default address', async () => {
@@ -48,20 +74,28 @@ describe('stored addresses', () => {
     const third = json(await create(user, { ...home, city: 'Rome', country: 'IT' }));
     expect([first.is_default, second.is_default, third.is_default]).toEqual([true, true, false]);
     const list = json(await t.app.inject({ method: 'GET', url: base, headers: bearer(user.access) }));
-    expect(list.filter((a: { is_default: boolean }) => a.is_default).map((a: { id: number }) => a.id)).toEqual([second.id]);
+    expect(list.filter((a: { is_default: boolean }) => a.is_default).map((a: { id: number }) => a.id)).toEqual([
+      second.id,
+    ]);
 
     await t.app.inject({ method: 'DELETE', url: `${base}${second.id}/`, headers: bearer(user.access) });
     const after = json(await t.app.inject({ method: 'GET', url: base, headers: bearer(user.access) }));
-    expect(after.filter((a: { is_default: boolean }) => a.is_default).map((a: { id: number }) => a.id)).toEqual([first.id]);
+    expect(after.filter((a: { is_default: boolean }) => a.is_default).map((a: { id: number }) => a.id)).toEqual([
+      first.id,
+    ]);
   });
 
-  it('shows another user\'s address as not found on every operation', async () => {
+  it("shows another user's address as not found on every operation", async () => {
     const owner = await signUp(t.app);
     const intruder = await signUp(t.app);
     const address = json(await create(owner));
     const url = `${base}${address.id}/`;
     expectProblem(await t.app.inject({ method: 'GET', url, headers: bearer(intruder.access) }), 404, 'not_found');
-    expectProblem(await t.app.inject({ method: 'PATCH', url, headers: bearer(intruder.access), payload: { city: 'Evil' } }), 404, 'not_found');
+    expectProblem(
+      await t.app.inject({ method: 'PATCH', url, headers: bearer(intruder.access), payload: { city: 'Evil' } }),
+      404,
+      'not_found',
+    );
     expectProblem(await t.app.inject({ method: 'DELETE', url, headers: bearer(intruder.access) }), 404, 'not_found');
     expect(json(await t.app.inject({ method: 'GET', url: base, headers: bearer(intruder.access) }))).toEqual([]);
     expect(json(await t.app.inject({ method: 'GET', url, headers: bearer(owner.access) })).city).toBe('London');
@@ -93,14 +127,26 @@ describe('stored addresses', () => {
     const user = await signUp(t.app);
     const address = json(await create(user));
     const url = `${base}${address.id}/`;
-    expectProblem(await t.app.inject({ method: 'PATCH', url, headers: bearer(user.access), payload: { street_address: ' ' } }), 422, 'validation_error');
-    expectProblem(await t.app.inject({ method: 'PATCH', url, headers: bearer(user.access), payload: { id: 99 } }), 422, 'validation_error');
+    expectProblem(
+      await t.app.inject({ method: 'PATCH', url, headers: bearer(user.access), payload: { street_address: ' ' } }),
+      422,
+      'validation_error',
+    );
+    expectProblem(
+      await t.app.inject({ method: 'PATCH', url, headers: bearer(user.access), payload: { id: 99 } }),
+      422,
+      'validation_error',
+    );
     expect(json(await t.app.inject({ method: 'GET', url, headers: bearer(user.access) }))).toEqual(address);
   });
 
   it.each(['abc', '0', '-1', '1.5', '99999999999'])('answers the path id %s with 422', async (id) => {
     const user = await signUp(t.app);
-    expectProblem(await t.app.inject({ method: 'GET', url: `${base}${id}/`, headers: bearer(user.access) }), 422, 'validation_error');
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `${base}${id}/`, headers: bearer(user.access) }),
+      422,
+      'validation_error',
+    );
   });
 
   it('holds the per-user cap under concurrent creation', async () => {

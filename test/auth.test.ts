@@ -1,6 +1,15 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, expectProblem, json, signUp, TEST_JWT_SECRET, type TestApp, uniqueEmail } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  signUp,
+  TEST_JWT_SECRET,
+  type TestApp,
+  uniqueEmail,
+} from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,10 +26,21 @@ const meUrl = '/user/storefront/api/me/';
 
 describe('signup', () => {
   it('creates a customer with a normalised email and returns tokens', async () => {
-    const res = await post(signupUrl, { email: '  New.Person@Example.COM ', password: 'password1', first_name: 'Ada', last_name: 'Lovelace' });
+    const res = await post(signupUrl, {
+      email: '  New.Person@Example.COM ',
+      password: 'password1',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+    });
     expect(res.statusCode).toBe(201);
     const body = json(res);
-    expect(body.user).toEqual({ id: expect.any(Number), email: 'new.person@example.com', first_name: 'Ada', last_name: 'Lovelace', role: 'customer' });
+    expect(body.user).toEqual({
+      id: expect.any(Number),
+      email: 'new.person@example.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      role: 'customer',
+    });
     expect(body.access).toEqual(expect.any(String));
     expect(body.refresh).toEqual(expect.any(String));
     expect(res.body).not.toContain('password');
@@ -34,7 +54,9 @@ describe('signup', () => {
 
   it('lets exactly one of many concurrent signups with one email through', async () => {
     const email = uniqueEmail('race');
-    const results = await Promise.all(Array.from({ length: 8 }, () => post(signupUrl, { email, password: 'password1' })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => post(signupUrl, { email, password: 'password1' })),
+    );
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
     for (const r of results.filter((x) => x.statusCode !== 201)) expectProblem(r, 409, 'email_taken');
   });
@@ -55,7 +77,11 @@ describe('signup', () => {
   });
 
   it('never lets a signup choose the admin role', async () => {
-    expectProblem(await post(signupUrl, { email: uniqueEmail(), password: 'password1', role: 'admin' }), 422, 'validation_error');
+    expectProblem(
+      await post(signupUrl, { email: uniqueEmail(), password: 'password1', role: 'admin' }),
+      422,
+      'validation_error',
+    );
   });
 });
 
@@ -71,8 +97,16 @@ describe('login', () => {
   it('answers a wrong password and an unknown email identically with 401', async () => {
     const email = uniqueEmail();
     await signUp(t.app, email, 'right password');
-    const wrong = expectProblem(await post(loginUrl, { email, password: 'wrong password' }), 401, 'invalid_credentials');
-    const unknown = expectProblem(await post(loginUrl, { email: uniqueEmail('nobody'), password: 'whatever1' }), 401, 'invalid_credentials');
+    const wrong = expectProblem(
+      await post(loginUrl, { email, password: 'wrong password' }),
+      401,
+      'invalid_credentials',
+    );
+    const unknown = expectProblem(
+      await post(loginUrl, { email: uniqueEmail('nobody'), password: 'whatever1' }),
+      401,
+      'invalid_credentials',
+    );
     expect({ ...wrong, request_id: 0 }).toEqual({ ...unknown, request_id: 0 });
   });
 
@@ -102,19 +136,39 @@ describe('tokens', () => {
   });
 
   it('answers an invalid token with 401 even on a route open to guests', async () => {
-    expectProblem(await t.app.inject({ method: 'POST', url: loginUrl, payload: { email: 'a@b.co', password: 'x' }, headers: bearer('nope') }), 401, 'invalid_token');
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: loginUrl,
+        payload: { email: 'a@b.co', password: 'x' },
+        headers: bearer('nope'),
+      }),
+      401,
+      'invalid_token',
+    );
   });
 
   it('refuses a token signed with another key, an expired one, and one with alg none', async () => {
     const user = await signUp(t.app);
-    const forged = await new SignJWT({ role: 'admin' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('storefront')
-      .setAudience('storefront:access').setSubject(String(user.id)).setExpirationTime('5m')
+    const forged = await new SignJWT({ role: 'admin' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('storefront')
+      .setAudience('storefront:access')
+      .setSubject(String(user.id))
+      .setExpirationTime('5m')
       .sign(new TextEncoder().encode('another-secret-of-at-least-32-bytes!!'));
-    const expired = await new SignJWT({ role: 'customer' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('storefront')
-      .setAudience('storefront:access').setSubject(String(user.id)).setIssuedAt(1_000_000).setExpirationTime(1_000_900)
+    const expired = await new SignJWT({ role: 'customer' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('storefront')
+      .setAudience('storefront:access')
+      .setSubject(String(user.id))
+      .setIssuedAt(1_000_000)
+      .setExpirationTime(1_000_900)
       .sign(new TextEncoder().encode(TEST_JWT_SECRET));
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ role: 'admin', sub: String(user.id), aud: 'storefront:access', iss: 'storefront' })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ role: 'admin', sub: String(user.id), aud: 'storefront:access', iss: 'storefront' }),
+    ).toString('base64url');
     for (const token of [forged, expired, `${header}.${payload}.`]) {
       expectProblem(await t.app.inject({ method: 'GET', url: meUrl, headers: bearer(token) }), 401, 'invalid_token');
     }
@@ -122,7 +176,11 @@ describe('tokens', () => {
 
   it('does not accept a refresh token as an access token', async () => {
     const user = await signUp(t.app);
-    expectProblem(await t.app.inject({ method: 'GET', url: meUrl, headers: bearer(user.refresh) }), 401, 'invalid_token');
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: meUrl, headers: bearer(user.refresh) }),
+      401,
+      'invalid_token',
+    );
   });
 
   it('does not accept an access token as a refresh token', async () => {
@@ -171,13 +229,16 @@ describe('rate limits', () => {
   it('answers the request over the limit with 429 problem+json and Retry-After', async () => {
     const limited = await buildTestApp({ config: { authRateLimitPerMinute: 3 } });
     try {
-      const attempt = () => limited.app.inject({ method: 'POST', url: loginUrl, payload: { email: 'a@b.co', password: 'whatever1' } });
+      const attempt = () =>
+        limited.app.inject({ method: 'POST', url: loginUrl, payload: { email: 'a@b.co', password: 'whatever1' } });
       for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
       const res = await attempt();
       expectProblem(res, 429, 'rate_limited');
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       // Signup and refresh have limits of their own.
-      expect((await limited.app.inject({ method: 'POST', url: refreshUrl, payload: { refresh: 'x' } })).statusCode).toBe(401);
+      expect(
+        (await limited.app.inject({ method: 'POST', url: refreshUrl, payload: { refresh: 'x' } })).statusCode,
+      ).toBe(401);
     } finally {
       await limited.close();
     }

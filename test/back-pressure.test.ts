@@ -4,7 +4,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, productVariants } from '../src/db/schema.js';
 import {
-  bearer, buildTestApp, expectProblem, json, onPostgres, type SignedIn, signInAdmin, type TestApp, uniqueEmail,
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  onPostgres,
+  type SignedIn,
+  signInAdmin,
+  type TestApp,
+  uniqueEmail,
 } from './helpers.js';
 
 const TIMEOUT_MS = 300;
@@ -23,7 +31,9 @@ async function variant(stock: number) {
   seq += 1;
   const alias = `bp-${seq}`;
   const res = await t.app.inject({
-    method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access),
+    method: 'POST',
+    url: '/product/dashboard/api/products/',
+    headers: bearer(admin.access),
     payload: { name: `Back-pressure ${seq}`, variants: [{ alias, name: alias, price: '10.00', stock }] },
   });
   if (res.statusCode !== 201) throw new Error(res.body);
@@ -33,8 +43,13 @@ async function variant(stock: number) {
 const payloadFor = (alias: string, email: string) => ({
   variants: [{ alias, quantity: 1 }],
   shipping_address: {
-    first_name: 'Bo', last_name: 'Busy', street_address: '1 Main St', city: 'Austin', postal_code: '73301',
-    country: 'US', email,
+    first_name: 'Bo',
+    last_name: 'Busy',
+    street_address: '1 Main St',
+    city: 'Austin',
+    postal_code: '73301',
+    country: 'US',
+    email,
   },
 });
 const place = (alias: string, email: string) =>
@@ -66,9 +81,13 @@ async function holdVariantLock(variantId: number): Promise<() => Promise<void>> 
     };
   }
   let release = () => {};
-  const released = new Promise<void>((resolve) => { release = resolve; });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   let locked = () => {};
-  const isLocked = new Promise<void>((resolve) => { locked = resolve; });
+  const isLocked = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
   const held = t.database.db.transaction(async (tx) => {
     await tx.execute(sql`select id from product_variants where id = ${variantId} for update`);
     locked();
@@ -85,32 +104,35 @@ async function holdVariantLock(variantId: number): Promise<() => Promise<void>> 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS));
 
 describe('placement back-pressure', () => {
-  it('answers 503 database_unavailable with Retry-After when a held lock keeps the placement past '
-    + 'PLACEMENT_TIMEOUT_MS, and writes nothing', async () => {
-    const v = await variant(5);
-    const email = uniqueEmail('stalled');
-    await warmUp(v.alias);
-    const release = await holdVariantLock(v.id);
-    let res: LightMyRequestResponse;
-    const started = Date.now();
-    try {
-      res = await place(v.alias, email);
-    } finally {
-      await release();
-    }
-    const waited = Date.now() - started;
-    const body = expectProblem(res, 503, 'database_unavailable');
-    expect(body.detail).toContain('nothing was placed');
-    expect(res.headers['retry-after']).toBe('5');
-    expect(waited).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
-    expect(waited).toBeLessThan(TIMEOUT_MS + 2_000);
-    await settle();
-    expect(await ordersOf(email)).toEqual([]);
-    expect(await stockOf(v.id)).toBe(5);
-    // The stall over, the same order goes through.
-    expect((await place(v.alias, email)).statusCode).toBe(201);
-    expect(await stockOf(v.id)).toBe(4);
-  });
+  it(
+    'answers 503 database_unavailable with Retry-After when a held lock keeps the placement past '
+      + 'PLACEMENT_TIMEOUT_MS, and writes nothing',
+    async () => {
+      const v = await variant(5);
+      const email = uniqueEmail('stalled');
+      await warmUp(v.alias);
+      const release = await holdVariantLock(v.id);
+      let res: LightMyRequestResponse;
+      const started = Date.now();
+      try {
+        res = await place(v.alias, email);
+      } finally {
+        await release();
+      }
+      const waited = Date.now() - started;
+      const body = expectProblem(res, 503, 'database_unavailable');
+      expect(body.detail).toContain('nothing was placed');
+      expect(res.headers['retry-after']).toBe('5');
+      expect(waited).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+      expect(waited).toBeLessThan(TIMEOUT_MS + 2_000);
+      await settle();
+      expect(await ordersOf(email)).toEqual([]);
+      expect(await stockOf(v.id)).toBe(5);
+      // The stall over, the same order goes through.
+      expect((await place(v.alias, email)).statusCode).toBe(201);
+      expect(await stockOf(v.id)).toBe(4);
+    },
+  );
 
   it('refuses placements beyond the queue limit at once, times out the queued ones, writes none of them', async () => {
     const v = await variant(10);
@@ -120,11 +142,13 @@ describe('placement back-pressure', () => {
     let answers: { res: LightMyRequestResponse; waited: number }[];
     try {
       // One in flight, two queued (PLACEMENT_QUEUE_LIMIT=2), the fourth refused.
-      answers = await Promise.all(emails.map(async (email) => {
-        const started = Date.now();
-        const res = await place(v.alias, email);
-        return { res, waited: Date.now() - started };
-      }));
+      answers = await Promise.all(
+        emails.map(async (email) => {
+          const started = Date.now();
+          const res = await place(v.alias, email);
+          return { res, waited: Date.now() - started };
+        }),
+      );
     } finally {
       await release();
     }

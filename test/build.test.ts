@@ -15,8 +15,15 @@ function project(): string {
     'tsconfig.build.json': JSON.stringify({
       // The smallest library and no @types: tsc is quick on this.
       compilerOptions: {
-        target: 'ES2022', lib: ['ES5'], types: [], skipLibCheck: true, module: 'NodeNext', moduleResolution: 'NodeNext',
-        strict: true, rootDir: 'src', outDir: 'dist',
+        target: 'ES2022',
+        lib: ['ES5'],
+        types: [],
+        skipLibCheck: true,
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        rootDir: 'src',
+        outDir: 'dist',
       },
       include: ['src'],
     }),

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+  uniqueEmail,
+} from './helpers.js';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -15,12 +25,19 @@ const addUrl = '/cart/storefront/api/carts/add/';
 const updateUrl = '/cart/storefront/api/carts/update/';
 const removeUrl = (id: number) => `/cart/storefront/api/carts/remove/${id}/`;
 
-interface VariantSpec { price?: string; stock?: number; track_inventory?: boolean; allow_backorder?: boolean; purchase_limit_per_order?: number }
+interface VariantSpec {
+  price?: string;
+  stock?: number;
+  track_inventory?: boolean;
+  allow_backorder?: boolean;
+  purchase_limit_per_order?: number;
+}
 
 /** Creates a product with one variant per spec and returns the variant ids. */
 async function variants(...specs: VariantSpec[]): Promise<number[]> {
   const product = await adminApi(t, admin).product({
-    name: 'Cart test product', variants: specs.map((s, i) => ({ name: `V${i}`, price: '10.00', stock: 100, ...s })),
+    name: 'Cart test product',
+    variants: specs.map((s, i) => ({ name: `V${i}`, price: '10.00', stock: 100, ...s })),
   });
   return product.variants.map((v) => v.id);
 }
@@ -29,11 +46,18 @@ function headersFor(who: { token?: string; user?: SignedIn }): Record<string, st
   return { ...(who.token ? { 'x-cart-token': who.token } : {}), ...(who.user ? bearer(who.user.access) : {}) };
 }
 const add = (who: { token?: string; user?: SignedIn }, product_variant_id: number, quantity?: number) =>
-  t.app.inject({ method: 'POST', url: addUrl, headers: headersFor(who), payload: quantity === undefined ? { product_variant_id } : { product_variant_id, quantity } });
+  t.app.inject({
+    method: 'POST',
+    url: addUrl,
+    headers: headersFor(who),
+    payload: quantity === undefined ? { product_variant_id } : { product_variant_id, quantity },
+  });
 const update = (who: { token?: string; user?: SignedIn }, product_variant_id: number, quantity: number) =>
   t.app.inject({ method: 'PUT', url: updateUrl, headers: headersFor(who), payload: { product_variant_id, quantity } });
-const list = (who: { token?: string; user?: SignedIn }) => t.app.inject({ method: 'GET', url: cartUrl, headers: headersFor(who) });
-const remove = (who: { token?: string; user?: SignedIn }, id: number) => t.app.inject({ method: 'DELETE', url: removeUrl(id), headers: headersFor(who) });
+const list = (who: { token?: string; user?: SignedIn }) =>
+  t.app.inject({ method: 'GET', url: cartUrl, headers: headersFor(who) });
+const remove = (who: { token?: string; user?: SignedIn }, id: number) =>
+  t.app.inject({ method: 'DELETE', url: removeUrl(id), headers: headersFor(who) });
 
 describe('guest carts', () => {
   it('issues a token on first add, in the header and the body, and keeps the cart behind it', async () => {
@@ -48,16 +72,45 @@ describe('guest carts', () => {
     const cart = json(await list({ token }));
     expect(cart).toEqual({
       items: [
-        { product_variant_id: a, alias: expect.any(String), name: 'V0', product_name: 'Cart test product', sku: null, unit_price: '50.29', quantity: 40, subtotal: '2011.60', available: true },
-        { product_variant_id: b, alias: expect.any(String), name: 'V1', product_name: 'Cart test product', sku: null, unit_price: '1.10', quantity: 1, subtotal: '1.10', available: true },
+        {
+          product_variant_id: a,
+          alias: expect.any(String),
+          name: 'V0',
+          product_name: 'Cart test product',
+          sku: null,
+          unit_price: '50.29',
+          quantity: 40,
+          subtotal: '2011.60',
+          available: true,
+        },
+        {
+          product_variant_id: b,
+          alias: expect.any(String),
+          name: 'V1',
+          product_name: 'Cart test product',
+          sku: null,
+          unit_price: '1.10',
+          quantity: 1,
+          subtotal: '1.10',
+          available: true,
+        },
       ],
-      total_items: 41, subtotal: '2012.70', currency: 'USD', cart_token: token,
+      total_items: 41,
+      subtotal: '2012.70',
+      currency: 'USD',
+      cart_token: token,
     });
   });
 
   it('gives a guest without a token an empty cart and a new token on listing', async () => {
     const res = await list({});
-    expect(json(res)).toEqual({ items: [], total_items: 0, subtotal: '0.00', currency: 'USD', cart_token: res.headers['x-cart-token'] });
+    expect(json(res)).toEqual({
+      items: [],
+      total_items: 0,
+      subtotal: '0.00',
+      currency: 'USD',
+      cart_token: res.headers['x-cart-token'],
+    });
   });
 
   it('adds to the line, updates to a set quantity, removes at 0 and on delete', async () => {
@@ -66,7 +119,9 @@ describe('guest carts', () => {
     expect(json(await add({ token }, a ?? 0, 3)).items[0].quantity).toBe(5);
     expect(json(await update({ token }, a ?? 0, 9)).items[0].quantity).toBe(9);
     await add({ token }, b ?? 0, 1);
-    expect(json(await update({ token }, a ?? 0, 0)).items.map((i: { product_variant_id: number }) => i.product_variant_id)).toEqual([b]);
+    expect(
+      json(await update({ token }, a ?? 0, 0)).items.map((i: { product_variant_id: number }) => i.product_variant_id),
+    ).toEqual([b]);
     const removed = await remove({ token }, b ?? 0);
     expect(json(removed).items).toEqual([]);
     expectProblem(await remove({ token }, b ?? 0), 404, 'cart_item_not_found');
@@ -98,7 +153,10 @@ describe('cart rules', () => {
   });
 
   it('does not limit untracked or backorderable variants by stock', async () => {
-    const [untracked, backorder] = await variants({ stock: 0, track_inventory: false }, { stock: 0, allow_backorder: true });
+    const [untracked, backorder] = await variants(
+      { stock: 0, track_inventory: false },
+      { stock: 0, allow_backorder: true },
+    );
     const token = json(await add({}, untracked ?? 0, 50)).cart_token;
     expect((await add({ token }, backorder ?? 0, 50)).statusCode).toBe(200);
   });
@@ -135,7 +193,11 @@ describe('cart rules', () => {
 
   it('answers an unknown or archived variant with 404 and creates no cart', async () => {
     const [a] = await variants({});
-    await t.app.inject({ method: 'DELETE', url: `/product/dashboard/api/variants/${a}/`, headers: bearer(admin.access) });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/product/dashboard/api/variants/${a}/`,
+      headers: bearer(admin.access),
+    });
     const archived = await add({}, a ?? 0);
     expectProblem(archived, 404, 'variant_not_found');
     expect(archived.headers['x-cart-token']).toBeUndefined();
@@ -145,7 +207,11 @@ describe('cart rules', () => {
   it('marks a line unavailable once its variant is archived, and still lets it be removed', async () => {
     const [a] = await variants({});
     const token = json(await add({}, a ?? 0, 1)).cart_token;
-    await t.app.inject({ method: 'DELETE', url: `/product/dashboard/api/variants/${a}/`, headers: bearer(admin.access) });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/product/dashboard/api/variants/${a}/`,
+      headers: bearer(admin.access),
+    });
     expect(json(await list({ token })).items[0].available).toBe(false);
     expectProblem(await update({ token }, a ?? 0, 2), 404, 'variant_not_found');
     expect(json(await remove({ token }, a ?? 0)).items).toEqual([]);
@@ -162,8 +228,16 @@ describe('cart rules', () => {
   it('shows prices as they are now', async () => {
     const [a] = await variants({ price: '10.00' });
     const token = json(await add({}, a ?? 0, 3)).cart_token;
-    await t.app.inject({ method: 'PATCH', url: `/product/dashboard/api/variants/${a}/`, headers: bearer(admin.access), payload: { price: '12.50' } });
-    expect(json(await list({ token }))).toMatchObject({ subtotal: '37.50', items: [{ unit_price: '12.50', subtotal: '37.50' }] });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/product/dashboard/api/variants/${a}/`,
+      headers: bearer(admin.access),
+      payload: { price: '12.50' },
+    });
+    expect(json(await list({ token }))).toMatchObject({
+      subtotal: '37.50',
+      items: [{ unit_price: '12.50', subtotal: '37.50' }],
+    });
   });
 });
 
@@ -175,9 +249,13 @@ describe('customer carts', () => {
     await add({ user: alice }, a ?? 0, 2);
     await add({ user: bob }, b ?? 0, 7);
     const aliceCart = json(await list({ user: alice }));
-    expect(aliceCart.items.map((i: { product_variant_id: number; quantity: number }) => [i.product_variant_id, i.quantity])).toEqual([[a, 2]]);
+    expect(
+      aliceCart.items.map((i: { product_variant_id: number; quantity: number }) => [i.product_variant_id, i.quantity]),
+    ).toEqual([[a, 2]]);
     expect(aliceCart.cart_token).toBeUndefined();
-    expect(json(await list({ user: bob })).items.map((i: { product_variant_id: number }) => i.product_variant_id)).toEqual([b]);
+    expect(
+      json(await list({ user: bob })).items.map((i: { product_variant_id: number }) => i.product_variant_id),
+    ).toEqual([b]);
     // Bob cannot touch Alice's line: his own cart has no such line.
     expectProblem(await remove({ user: bob }, a ?? 0), 404, 'cart_item_not_found');
     expect(json(await list({ user: alice })).items).toHaveLength(1);
@@ -206,10 +284,17 @@ describe('merging a guest cart at sign-in', () => {
     await add({ token }, onlyGuest ?? 0, 1);
     await add({ token }, scarce ?? 0, 4);
 
-    const login = await t.app.inject({ method: 'POST', url: '/user/storefront/api/login/', headers: { 'x-cart-token': token }, payload: { email: user.email, password: 'password123' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/user/storefront/api/login/',
+      headers: { 'x-cart-token': token },
+      payload: { email: user.email, password: 'password123' },
+    });
     expect(login.statusCode).toBe(200);
     const cart = json(await list({ user: { ...user, access: json(login).access } }));
-    const quantities = Object.fromEntries(cart.items.map((i: { product_variant_id: number; quantity: number }) => [i.product_variant_id, i.quantity]));
+    const quantities = Object.fromEntries(
+      cart.items.map((i: { product_variant_id: number; quantity: number }) => [i.product_variant_id, i.quantity]),
+    );
     expect(quantities).toEqual({ [shared ?? 0]: 7, [onlyGuest ?? 0]: 1, [scarce ?? 0]: 5 });
 
     expectProblem(await list({ token }), 404, 'cart_not_found');
@@ -219,7 +304,12 @@ describe('merging a guest cart at sign-in', () => {
   it('brings the guest cart into a new account on signup', async () => {
     const [a] = await variants({});
     const token = json(await add({}, a ?? 0, 3)).cart_token;
-    const res = await t.app.inject({ method: 'POST', url: '/user/storefront/api/signup/', headers: { 'x-cart-token': token }, payload: { email: uniqueEmail(), password: 'password123' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/user/storefront/api/signup/',
+      headers: { 'x-cart-token': token },
+      payload: { email: uniqueEmail(), password: 'password123' },
+    });
     expect(res.statusCode).toBe(201);
     const cart = json(await t.app.inject({ method: 'GET', url: cartUrl, headers: bearer(json(res).access) }));
     expect(cart.items.map((i: { quantity: number }) => i.quantity)).toEqual([3]);
@@ -227,7 +317,12 @@ describe('merging a guest cart at sign-in', () => {
 
   it('signs in normally with a forged, malformed or already merged token', async () => {
     for (const token of ['A'.repeat(43), 'garbage']) {
-      const res = await t.app.inject({ method: 'POST', url: '/user/storefront/api/signup/', headers: { 'x-cart-token': token }, payload: { email: uniqueEmail(), password: 'password123' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/user/storefront/api/signup/',
+        headers: { 'x-cart-token': token },
+        payload: { email: uniqueEmail(), password: 'password123' },
+      });
       expect(res.statusCode).toBe(201);
     }
   });
@@ -236,7 +331,16 @@ describe('merging a guest cart at sign-in', () => {
     const [a] = await variants({ stock: 1000 });
     const user = await signUp(t.app, uniqueEmail(), 'password123');
     const token = json(await add({}, a ?? 0, 4)).cart_token;
-    const logins = await Promise.all([1, 2, 3].map(() => t.app.inject({ method: 'POST', url: '/user/storefront/api/login/', headers: { 'x-cart-token': token }, payload: { email: user.email, password: 'password123' } })));
+    const logins = await Promise.all(
+      [1, 2, 3].map(() =>
+        t.app.inject({
+          method: 'POST',
+          url: '/user/storefront/api/login/',
+          headers: { 'x-cart-token': token },
+          payload: { email: user.email, password: 'password123' },
+        }),
+      ),
+    );
     expect(logins.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(json(await list({ user })).items[0].quantity).toBe(4);
   });
@@ -255,13 +359,29 @@ describe('concurrency', () => {
     const store = await buildTestApp({ config: { maxCartLines: 200 } });
     try {
       const boss = await signInAdmin(store);
-      const created = json(await store.app.inject({
-        method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(boss.access),
-        payload: { name: 'Many', variants: Array.from({ length: 30 }, (_, i) => ({ name: `V${i}`, price: '1.00', stock: 10 })) },
-      }));
+      const created = json(
+        await store.app.inject({
+          method: 'POST',
+          url: '/product/dashboard/api/products/',
+          headers: bearer(boss.access),
+          payload: {
+            name: 'Many',
+            variants: Array.from({ length: 30 }, (_, i) => ({ name: `V${i}`, price: '1.00', stock: 10 })),
+          },
+        }),
+      );
       const user = await signUp(store.app);
       const ids: number[] = created.variants.map((v: { id: number }) => v.id);
-      const results = await Promise.all(ids.map((id) => store.app.inject({ method: 'POST', url: addUrl, headers: bearer(user.access), payload: { product_variant_id: id, quantity: 2 } })));
+      const results = await Promise.all(
+        ids.map((id) =>
+          store.app.inject({
+            method: 'POST',
+            url: addUrl,
+            headers: bearer(user.access),
+            payload: { product_variant_id: id, quantity: 2 },
+          }),
+        ),
+      );
       expect(results.map((r) => r.statusCode).every((s) => s === 200)).toBe(true);
       const cart = json(await store.app.inject({ method: 'GET', url: cartUrl, headers: bearer(user.access) }));
       expect(cart.items).toHaveLength(30);
@@ -282,11 +402,12 @@ describe('concurrency', () => {
 });
 
 describe('reading many carts at once', () => {
-  it('answers concurrent readers, customers and guests, each with their own cart and nobody else\'s', async () => {
+  it("answers concurrent readers, customers and guests, each with their own cart and nobody else's", async () => {
     const ids = await variants({}, {}, {}, {});
     const customers = await Promise.all(Array.from({ length: 8 }, () => signUp(t.app, uniqueEmail('many'))));
     // Customer i holds i + 1 units of variant i % 4; customers 6 and 7 hold nothing.
-    for (const [i, user] of customers.slice(0, 6).entries()) expect((await add({ user }, ids[i % 4] ?? 0, i + 1)).statusCode).toBe(200);
+    for (const [i, user] of customers.slice(0, 6).entries())
+      expect((await add({ user }, ids[i % 4] ?? 0, i + 1)).statusCode).toBe(200);
     const guestTokens: string[] = [];
     for (let g = 0; g < 4; g++) guestTokens.push(json(await add({}, ids[g] ?? 0, 10 + g)).cart_token);
     const emptyGuest = json(await list({})).cart_token as string;
@@ -304,13 +425,16 @@ describe('reading many carts at once', () => {
       customers.forEach((_, i) => {
         const cart = json(answers[i]!);
         expect(answers[i]!.statusCode).toBe(200);
-        expect(cart.items.map((l: { product_variant_id: number; quantity: number }) => [l.product_variant_id, l.quantity]))
-          .toEqual(i < 6 ? [[ids[i % 4], i + 1]] : []);
+        expect(
+          cart.items.map((l: { product_variant_id: number; quantity: number }) => [l.product_variant_id, l.quantity]),
+        ).toEqual(i < 6 ? [[ids[i % 4], i + 1]] : []);
         expect(cart.cart_token).toBeUndefined();
       });
       guestTokens.forEach((token, g) => {
         const cart = json(answers[customers.length + g]!);
-        expect(cart.items.map((l: { product_variant_id: number; quantity: number }) => [l.product_variant_id, l.quantity])).toEqual([[ids[g], 10 + g]]);
+        expect(
+          cart.items.map((l: { product_variant_id: number; quantity: number }) => [l.product_variant_id, l.quantity]),
+        ).toEqual([[ids[g], 10 + g]]);
         expect(cart.cart_token).toBe(token);
       });
       const empty = answers[customers.length + guestTokens.length]!;
@@ -330,8 +454,21 @@ describe('very large amounts', () => {
   });
 
   it('answers an estimate past the safe-integer range with 422 amount_too_large', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access), payload: { name: 'Huge', variants: [{ alias: 'huge-1', name: 'H', price: '9999999999999.99' }] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/product/dashboard/api/products/',
+      headers: bearer(admin.access),
+      payload: { name: 'Huge', variants: [{ alias: 'huge-1', name: 'H', price: '9999999999999.99' }] },
+    });
     expect(res.statusCode).toBe(201);
-    expectProblem(await t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload: { variants: [{ alias: 'huge-1', quantity: 999 }] } }), 422, 'amount_too_large');
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/order/storefront/api/estimate/',
+        payload: { variants: [{ alias: 'huge-1', quantity: 999 }] },
+      }),
+      422,
+      'amount_too_large',
+    );
   });
 });

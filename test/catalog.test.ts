@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoCatalog } from '../src/catalog/demo-seed.js';
 import { taxClasses } from '../src/db/schema.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+} from './helpers.js';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -18,7 +27,16 @@ const shirt = {
   name: 'Linen Shirt',
   description: 'Breathable.',
   variants: [
-    { alias: 'linen-s', name: 'S', sku: 'LIN-S', price: '49.90', compare_at_price: '59.00', cost_price: '12.00', weight_grams: '210.5', stock: 5 },
+    {
+      alias: 'linen-s',
+      name: 'S',
+      sku: 'LIN-S',
+      price: '49.90',
+      compare_at_price: '59.00',
+      cost_price: '12.00',
+      weight_grams: '210.5',
+      stock: 5,
+    },
     { name: 'M', price: '49.90', track_inventory: false },
   ],
 };
@@ -30,7 +48,10 @@ function createProduct(payload: object, token = admin.access) {
 let aliasCounter = 0;
 const uniqueShirt = () => {
   aliasCounter += 1;
-  return { ...shirt, variants: [{ ...shirt.variants[0], alias: `linen-${aliasCounter}`, sku: `LIN-${aliasCounter}` }, shirt.variants[1]] };
+  return {
+    ...shirt,
+    variants: [{ ...shirt.variants[0], alias: `linen-${aliasCounter}`, sku: `LIN-${aliasCounter}` }, shirt.variants[1]],
+  };
 };
 
 describe('catalog admin API', () => {
@@ -38,19 +59,47 @@ describe('catalog admin API', () => {
     const res = await createProduct(shirt);
     expect(res.statusCode).toBe(201);
     const product = json(res);
-    expect(product).toMatchObject({ name: 'Linen Shirt', description: 'Breathable.', tax_class_id: null, archived: false });
-    expect(product.variants[0]).toMatchObject({
-      alias: 'linen-s', sku: 'LIN-S', price: '49.90', compare_at_price: '59.00', cost_price: '12.00', weight_grams: '210.5',
-      track_inventory: true, stock: 5, allow_backorder: false, purchase_limit_per_order: null, archived: false,
+    expect(product).toMatchObject({
+      name: 'Linen Shirt',
+      description: 'Breathable.',
+      tax_class_id: null,
+      archived: false,
     });
-    expect(product.variants[1]).toMatchObject({ name: 'M', sku: null, track_inventory: false, stock: 0, weight_grams: null });
+    expect(product.variants[0]).toMatchObject({
+      alias: 'linen-s',
+      sku: 'LIN-S',
+      price: '49.90',
+      compare_at_price: '59.00',
+      cost_price: '12.00',
+      weight_grams: '210.5',
+      track_inventory: true,
+      stock: 5,
+      allow_backorder: false,
+      purchase_limit_per_order: null,
+      archived: false,
+    });
+    expect(product.variants[1]).toMatchObject({
+      name: 'M',
+      sku: null,
+      track_inventory: false,
+      stock: 0,
+      weight_grams: null,
+    });
     expect(product.variants[1].alias).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers customers with 403 and callers without a token with 401', async () => {
     expectProblem(await createProduct(uniqueShirt(), customer.access), 403, 'forbidden');
-    expectProblem(await t.app.inject({ method: 'POST', url: `${adminBase}/products/`, payload: uniqueShirt() }), 401, 'unauthorized');
-    expectProblem(await t.app.inject({ method: 'GET', url: `${adminBase}/products/`, headers: bearer(customer.access) }), 403, 'forbidden');
+    expectProblem(
+      await t.app.inject({ method: 'POST', url: `${adminBase}/products/`, payload: uniqueShirt() }),
+      401,
+      'unauthorized',
+    );
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `${adminBase}/products/`, headers: bearer(customer.access) }),
+      403,
+      'forbidden',
+    );
     expectProblem(await t.app.inject({ method: 'GET', url: `${adminBase}/variants/1/` }), 401, 'unauthorized');
   });
 
@@ -61,12 +110,20 @@ describe('catalog admin API', () => {
     ['1e3', 'exponent notation'],
     ['', 'empty'],
   ])('refuses the price "%s" (%s) with 422 naming the field', async (price) => {
-    const body = expectProblem(await createProduct({ name: 'X', variants: [{ name: 'A', price }] }), 422, 'validation_error');
+    const body = expectProblem(
+      await createProduct({ name: 'X', variants: [{ name: 'A', price }] }),
+      422,
+      'validation_error',
+    );
     expect(body.errors.map((e: { field: string }) => e.field)).toContain('variants[0].price');
   });
 
   it('refuses a price sent as a number', async () => {
-    const body = expectProblem(await createProduct({ name: 'X', variants: [{ name: 'A', price: 12.5 }] }), 422, 'validation_error');
+    const body = expectProblem(
+      await createProduct({ name: 'X', variants: [{ name: 'A', price: 12.5 }] }),
+      422,
+      'validation_error',
+    );
     expect(body.errors[0].field).toBe('variants[0].price');
   });
 
@@ -77,7 +134,10 @@ describe('catalog admin API', () => {
     [{ name: 'X', variants: [{ name: 'A', price: '1.00', stock: -1 }] }, 'variants[0].stock'],
     [{ name: 'X', variants: [{ name: 'A', price: '1.00', stock: '3' }] }, 'variants[0].stock'],
     [{ name: 'X', variants: [{ name: 'A', price: '1.00', weight_grams: '1.2345' }] }, 'variants[0].weight_grams'],
-    [{ name: 'X', variants: [{ name: 'A', price: '1.00', purchase_limit_per_order: 0 }] }, 'variants[0].purchase_limit_per_order'],
+    [
+      { name: 'X', variants: [{ name: 'A', price: '1.00', purchase_limit_per_order: 0 }] },
+      'variants[0].purchase_limit_per_order',
+    ],
     [{ name: 'X', variants: [{ name: 'A', price: '1.00', alias: 'has space' }] }, 'variants[0].alias'],
     [{ name: 'X', variants: [{ name: 'A', price: '1.00', colour: 'red' }] }, 'variants[0].colour'],
     [{ name: 'X', tax_class_id: 999999, variants: [{ name: 'A', price: '1.00' }] }, 'tax_class_id'],
@@ -89,43 +149,108 @@ describe('catalog admin API', () => {
   it('refuses a duplicate alias or SKU with 409 and writes nothing', async () => {
     const first = json(await createProduct(uniqueShirt()));
     const alias = first.variants[0].alias;
-    expectProblem(await createProduct({ name: 'Dup', variants: [{ name: 'A', price: '1.00', alias }] }), 409, 'alias_taken');
-    expectProblem(await createProduct({ name: 'Dup', variants: [{ name: 'A', price: '1.00', sku: first.variants[0].sku }] }), 409, 'sku_taken');
-    expectProblem(await createProduct({ name: 'Dup', variants: [{ name: 'A', price: '1.00', alias: 'twice' }, { name: 'B', price: '1.00', alias: 'twice' }] }), 409, 'alias_taken');
-    const list = json(await t.app.inject({ method: 'GET', url: `${adminBase}/products/?q=Dup`, headers: bearer(admin.access) }));
+    expectProblem(
+      await createProduct({ name: 'Dup', variants: [{ name: 'A', price: '1.00', alias }] }),
+      409,
+      'alias_taken',
+    );
+    expectProblem(
+      await createProduct({ name: 'Dup', variants: [{ name: 'A', price: '1.00', sku: first.variants[0].sku }] }),
+      409,
+      'sku_taken',
+    );
+    expectProblem(
+      await createProduct({
+        name: 'Dup',
+        variants: [
+          { name: 'A', price: '1.00', alias: 'twice' },
+          { name: 'B', price: '1.00', alias: 'twice' },
+        ],
+      }),
+      409,
+      'alias_taken',
+    );
+    const list = json(
+      await t.app.inject({ method: 'GET', url: `${adminBase}/products/?q=Dup`, headers: bearer(admin.access) }),
+    );
     expect(list.items).toEqual([]);
   });
 
   it('reads, changes, archives and restores a product', async () => {
-    const [standard] = await t.database.db.insert(taxClasses).values({ name: `Std ${Date.now()}` }).returning();
+    const [standard] = await t.database.db
+      .insert(taxClasses)
+      .values({ name: `Std ${Date.now()}` })
+      .returning();
     const product = json(await createProduct(uniqueShirt()));
     const url = `${adminBase}/products/${product.id}/`;
     expect(json(await t.app.inject({ method: 'GET', url, headers: bearer(admin.access) }))).toEqual(product);
 
-    const patched = json(await t.app.inject({ method: 'PATCH', url, headers: bearer(admin.access), payload: { name: 'Linen Shirt II', tax_class_id: standard?.id } }));
+    const patched = json(
+      await t.app.inject({
+        method: 'PATCH',
+        url,
+        headers: bearer(admin.access),
+        payload: { name: 'Linen Shirt II', tax_class_id: standard?.id },
+      }),
+    );
     expect(patched).toMatchObject({ name: 'Linen Shirt II', tax_class_id: standard?.id });
 
     expect((await t.app.inject({ method: 'DELETE', url, headers: bearer(admin.access) })).statusCode).toBe(204);
     expect(json(await t.app.inject({ method: 'GET', url, headers: bearer(admin.access) })).archived).toBe(true);
-    expectProblem(await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/${product.id}/` }), 404, 'product_not_found');
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/${product.id}/` }),
+      404,
+      'product_not_found',
+    );
 
-    const restored = json(await t.app.inject({ method: 'PATCH', url, headers: bearer(admin.access), payload: { archived: false } }));
+    const restored = json(
+      await t.app.inject({ method: 'PATCH', url, headers: bearer(admin.access), payload: { archived: false } }),
+    );
     expect(restored.archived).toBe(false);
   });
 
   it('adds, changes and archives variants', async () => {
     const product = json(await createProduct(uniqueShirt()));
-    const added = await t.app.inject({ method: 'POST', url: `${adminBase}/products/${product.id}/variants/`, headers: bearer(admin.access), payload: { name: 'XL', price: '54.90', stock: 2 } });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `${adminBase}/products/${product.id}/variants/`,
+      headers: bearer(admin.access),
+      payload: { name: 'XL', price: '54.90', stock: 2 },
+    });
     expect(added.statusCode).toBe(201);
     const variant = json(added);
     const url = `${adminBase}/variants/${variant.id}/`;
-    const patched = json(await t.app.inject({ method: 'PATCH', url, headers: bearer(admin.access), payload: { price: '52.00', stock: 7, compare_at_price: null } }));
+    const patched = json(
+      await t.app.inject({
+        method: 'PATCH',
+        url,
+        headers: bearer(admin.access),
+        payload: { price: '52.00', stock: 7, compare_at_price: null },
+      }),
+    );
     expect(patched).toMatchObject({ price: '52.00', stock: 7, compare_at_price: null });
-    expectProblem(await t.app.inject({ method: 'PATCH', url, headers: bearer(admin.access), payload: { price: '52.001' } }), 422, 'validation_error');
+    expectProblem(
+      await t.app.inject({ method: 'PATCH', url, headers: bearer(admin.access), payload: { price: '52.001' } }),
+      422,
+      'validation_error',
+    );
     expect((await t.app.inject({ method: 'DELETE', url, headers: bearer(admin.access) })).statusCode).toBe(204);
     expect(json(await t.app.inject({ method: 'GET', url, headers: bearer(admin.access) })).archived).toBe(true);
-    expectProblem(await t.app.inject({ method: 'POST', url: `${adminBase}/products/999999/variants/`, headers: bearer(admin.access), payload: { name: 'A', price: '1.00' } }), 404, 'product_not_found');
-    expectProblem(await t.app.inject({ method: 'GET', url: `${adminBase}/variants/999999/`, headers: bearer(admin.access) }), 404, 'variant_not_found');
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: `${adminBase}/products/999999/variants/`,
+        headers: bearer(admin.access),
+        payload: { name: 'A', price: '1.00' },
+      }),
+      404,
+      'product_not_found',
+    );
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `${adminBase}/variants/999999/`, headers: bearer(admin.access) }),
+      404,
+      'variant_not_found',
+    );
   });
 
   it('pages through products in a stable order with a cursor', async () => {
@@ -133,31 +258,64 @@ describe('catalog admin API', () => {
     const seen: number[] = [];
     let cursor: string | null = '';
     do {
-      const page = json(await t.app.inject({ method: 'GET', url: `${adminBase}/products/?limit=2&q=Paged${cursor ? `&cursor=${cursor}` : ''}`, headers: bearer(admin.access) }));
+      const page = json(
+        await t.app.inject({
+          method: 'GET',
+          url: `${adminBase}/products/?limit=2&q=Paged${cursor ? `&cursor=${cursor}` : ''}`,
+          headers: bearer(admin.access),
+        }),
+      );
       expect(page.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.items.map((p: { id: number }) => p.id));
       cursor = page.next_cursor;
     } while (cursor);
     expect(seen).toHaveLength(5);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
-    expectProblem(await t.app.inject({ method: 'GET', url: `${adminBase}/products/?limit=0`, headers: bearer(admin.access) }), 422, 'validation_error');
-    expectProblem(await t.app.inject({ method: 'GET', url: `${adminBase}/products/?cursor=abc`, headers: bearer(admin.access) }), 422, 'validation_error');
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `${adminBase}/products/?limit=0`, headers: bearer(admin.access) }),
+      422,
+      'validation_error',
+    );
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `${adminBase}/products/?cursor=abc`, headers: bearer(admin.access) }),
+      422,
+      'validation_error',
+    );
   });
 });
 
 describe('storefront catalog', () => {
   it('lists active products with active variants, price strings and availability, and nothing internal', async () => {
     const product = json(await createProduct(uniqueShirt()));
-    const archived = json(await t.app.inject({ method: 'POST', url: `${adminBase}/products/${product.id}/variants/`, headers: bearer(admin.access), payload: { name: 'Gone', price: '1.00' } }));
-    await t.app.inject({ method: 'DELETE', url: `${adminBase}/variants/${archived.id}/`, headers: bearer(admin.access) });
+    const archived = json(
+      await t.app.inject({
+        method: 'POST',
+        url: `${adminBase}/products/${product.id}/variants/`,
+        headers: bearer(admin.access),
+        payload: { name: 'Gone', price: '1.00' },
+      }),
+    );
+    await t.app.inject({
+      method: 'DELETE',
+      url: `${adminBase}/variants/${archived.id}/`,
+      headers: bearer(admin.access),
+    });
 
     const res = await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/${product.id}/` });
     expect(res.statusCode).toBe(200);
     const shown = json(res);
     expect(shown.variants.map((v: { id: number }) => v.id)).toEqual([product.variants[0].id, product.variants[1].id]);
     expect(shown.variants[0]).toEqual({
-      id: product.variants[0].id, alias: product.variants[0].alias, name: 'S', sku: product.variants[0].sku, price: '49.90',
-      compare_at_price: '59.00', weight_grams: '210.5', available: true, quantity_available: 5, purchase_limit_per_order: null,
+      id: product.variants[0].id,
+      alias: product.variants[0].alias,
+      name: 'S',
+      sku: product.variants[0].sku,
+      price: '49.90',
+      compare_at_price: '59.00',
+      weight_grams: '210.5',
+      available: true,
+      quantity_available: 5,
+      purchase_limit_per_order: null,
     });
     expect(shown.variants[1]).toMatchObject({ available: true, quantity_available: null });
     expect(res.body).not.toContain('cost');
@@ -166,20 +324,39 @@ describe('storefront catalog', () => {
   });
 
   it('shows the same weights in the list as in the detail, whole grams included', async () => {
-    const product = json(await createProduct({ name: 'Weighed', variants: [{ name: 'A', price: '1.00', weight_grams: '180' }, { name: 'B', price: '1.00', weight_grams: '100.250' }] }));
+    const product = json(
+      await createProduct({
+        name: 'Weighed',
+        variants: [
+          { name: 'A', price: '1.00', weight_grams: '180' },
+          { name: 'B', price: '1.00', weight_grams: '100.250' },
+        ],
+      }),
+    );
     const detail = json(await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/${product.id}/` }));
-    const page = json(await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/?limit=1&cursor=${product.id - 1}` }));
+    const page = json(
+      await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/?limit=1&cursor=${product.id - 1}` }),
+    );
     expect(detail.variants.map((v: { weight_grams: string }) => v.weight_grams)).toEqual(['180', '100.25']);
     expect(page.items[0].variants.map((v: { weight_grams: string }) => v.weight_grams)).toEqual(['180', '100.25']);
   });
 
   it('lists pages of active products only', async () => {
     const archivedProduct = json(await createProduct(uniqueShirt()));
-    await t.app.inject({ method: 'DELETE', url: `${adminBase}/products/${archivedProduct.id}/`, headers: bearer(admin.access) });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `${adminBase}/products/${archivedProduct.id}/`,
+      headers: bearer(admin.access),
+    });
     const ids: number[] = [];
     let cursor: string | null = null;
     do {
-      const page = json(await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/?limit=3${cursor ? `&cursor=${cursor}` : ''}` }));
+      const page = json(
+        await t.app.inject({
+          method: 'GET',
+          url: `/product/storefront/api/products/?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+        }),
+      );
       ids.push(...page.items.map((p: { id: number }) => p.id));
       cursor = page.next_cursor;
     } while (cursor);
@@ -188,9 +365,25 @@ describe('storefront catalog', () => {
   });
 
   it('shows an out-of-stock tracked variant as unavailable', async () => {
-    const product = json(await createProduct({ name: 'Sold out', variants: [{ name: 'A', price: '5.00', stock: 0 }, { name: 'B', price: '5.00', stock: 0, allow_backorder: true }] }));
+    const product = json(
+      await createProduct({
+        name: 'Sold out',
+        variants: [
+          { name: 'A', price: '5.00', stock: 0 },
+          { name: 'B', price: '5.00', stock: 0, allow_backorder: true },
+        ],
+      }),
+    );
     const shown = json(await t.app.inject({ method: 'GET', url: `/product/storefront/api/products/${product.id}/` }));
-    expect(shown.variants.map((v: { available: boolean; quantity_available: number | null }) => [v.available, v.quantity_available])).toEqual([[false, 0], [true, null]]);
+    expect(
+      shown.variants.map((v: { available: boolean; quantity_available: number | null }) => [
+        v.available,
+        v.quantity_available,
+      ]),
+    ).toEqual([
+      [false, 0],
+      [true, null],
+    ]);
   });
 });
 
@@ -202,9 +395,19 @@ describe('currency precision', () => {
     const store = await buildTestApp({ config: { storeCurrency: currency } });
     try {
       const boss = await signInAdmin(store);
-      const ok = await store.app.inject({ method: 'POST', url: `${adminBase}/products/`, headers: bearer(boss.access), payload: { name: 'P', variants: [{ name: 'A', price: good }] } });
+      const ok = await store.app.inject({
+        method: 'POST',
+        url: `${adminBase}/products/`,
+        headers: bearer(boss.access),
+        payload: { name: 'P', variants: [{ name: 'A', price: good }] },
+      });
       expect(json(ok).variants[0].price).toBe(good);
-      const refused = await store.app.inject({ method: 'POST', url: `${adminBase}/products/`, headers: bearer(boss.access), payload: { name: 'P', variants: [{ name: 'A', price: bad }] } });
+      const refused = await store.app.inject({
+        method: 'POST',
+        url: `${adminBase}/products/`,
+        headers: bearer(boss.access),
+        payload: { name: 'P', variants: [{ name: 'A', price: bad }] },
+      });
       expectProblem(refused, 422, 'validation_error');
     } finally {
       await store.close();

@@ -10,9 +10,8 @@ let database: Database;
 
 beforeAll(async () => {
   test = await createTestDatabase();
-  database = onPostgres && test.url
-    ? await openDatabase({ kind: 'postgres', url: test.url, poolSize: 1 })
-    : test.database;
+  database =
+    onPostgres && test.url ? await openDatabase({ kind: 'postgres', url: test.url, poolSize: 1 }) : test.database;
   await database.db.execute(sql`create table deadline_probe (n integer not null)`);
 });
 afterAll(async () => {
@@ -27,9 +26,13 @@ const probes = async () => (await database.run<{ n: number }>(list, [])).map((r)
 /** Holds the handle's only connection (PostgreSQL: its pool of one; embedded: its one connection) until released. */
 async function holdConnection(): Promise<() => Promise<void>> {
   let release = () => {};
-  const released = new Promise<void>((resolve) => { release = resolve; });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   let held = () => {};
-  const isHeld = new Promise<void>((resolve) => { held = resolve; });
+  const isHeld = new Promise<void>((resolve) => {
+    held = resolve;
+  });
   const transaction = database.db.transaction(async (tx) => {
     await tx.execute(sql`select 1`);
     held();
@@ -46,11 +49,17 @@ describe('a transaction with a deadline', () => {
   const insertIn = (n: number) => (run: RunStatement) => run<{ n: number }>(insert, [n]);
 
   it('begins when a connection is free, its lock waits bounded by the time left', async () => {
-    const rows = await database.transaction(async (run) => {
-      const inserted = await insertIn(1)(run);
-      const [setting] = await run<{ lock_timeout: string }>({ name: 'deadline_probe_lt', text: 'show lock_timeout' }, []);
-      return { inserted, lockTimeout: setting?.lock_timeout };
-    }, { deadline: Date.now() + 5_000 });
+    const rows = await database.transaction(
+      async (run) => {
+        const inserted = await insertIn(1)(run);
+        const [setting] = await run<{ lock_timeout: string }>(
+          { name: 'deadline_probe_lt', text: 'show lock_timeout' },
+          [],
+        );
+        return { inserted, lockTimeout: setting?.lock_timeout };
+      },
+      { deadline: Date.now() + 5_000 },
+    );
     expect(rows.inserted).toEqual([{ n: 1 }]);
     // PGlite has one connection and nothing to wait for; PostgreSQL's waits end with the deadline.
     if (onPostgres) expect(rows.lockTimeout).toMatch(/^(4\d{3}ms|5s)$/);
@@ -73,7 +82,7 @@ describe('a transaction with a deadline', () => {
     await expect(database.transaction(insertIn(3), { deadline: Date.now() + 5_000 })).resolves.toEqual([{ n: 3 }]);
   });
 
-  it('waits for the database\'s answer once begun, past the deadline', async () => {
+  it("waits for the database's answer once begun, past the deadline", async () => {
     const started = Date.now();
     const sleepThenInsert = {
       name: 'deadline_probe_slow',

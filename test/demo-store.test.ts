@@ -7,12 +7,20 @@ import { bearer, buildTestApp, json, signInAdmin, type TestApp } from './helpers
 let t: TestApp;
 
 const CA = {
-  first_name: 'Ada', last_name: 'L', street_address: '1 Main St', city: 'Los Angeles', postal_code: '90001',
-  state: 'CA', country: 'US', email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'L',
+  street_address: '1 Main St',
+  city: 'Los Angeles',
+  postal_code: '90001',
+  state: 'CA',
+  country: 'US',
+  email: 'ada@example.com',
 };
 const payload = {
   variants: [{ alias: 'demo-tshirt-s', quantity: 2 }, { alias: 'demo-mug' }],
-  shipping_address: CA, shipping_method_id: 1, promocode: 'save10',
+  shipping_address: CA,
+  shipping_method_id: 1,
+  promocode: 'save10',
 };
 
 beforeAll(async () => {
@@ -27,8 +35,13 @@ describe('demo store', () => {
     const res = await t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload });
     expect(res.statusCode, res.body).toBe(200);
     expect(json(res)).toMatchObject({
-      subtotal: '64.50', discount: '6.45', discount_name: expect.stringContaining('SAVE10'),
-      shipping_name: 'Standard', shipping_fee: '5.26', estimated_tax: '4.21', total: '67.52',
+      subtotal: '64.50',
+      discount: '6.45',
+      discount_name: expect.stringContaining('SAVE10'),
+      shipping_name: 'Standard',
+      shipping_fee: '5.26',
+      estimated_tax: '4.21',
+      total: '67.52',
     });
   });
 
@@ -40,9 +53,13 @@ describe('demo store', () => {
   });
 
   it('lists the Standard method for US, Germany and the UK, and none for Japan', async () => {
-    const methods = async (country: string) => json(await t.app.inject({
-      method: 'GET', url: `/shipping/storefront/api/shipping-methods/?country=${country}`,
-    }));
+    const methods = async (country: string) =>
+      json(
+        await t.app.inject({
+          method: 'GET',
+          url: `/shipping/storefront/api/shipping-methods/?country=${country}`,
+        }),
+      );
     for (const country of ['US', 'DE', 'GB']) {
       expect(await methods(country)).toEqual([{ id: 1, name: 'Standard', description: '3 to 5 days' }]);
     }

@@ -18,7 +18,10 @@ const DEMO_ADMIN = { email: 'admin@example.com', password: 'demo admin password'
 const root = fileURLToPath(new URL('..', import.meta.url));
 const docs = [
   'README.md',
-  ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`),
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
 ];
 const blocksOf = (file: string) => shellBlocks(file, readFileSync(path.join(root, file), 'utf8'));
 const totals = { ran: 0, calls: 0, skipped: [] as ExamplesRun['skipped'] };
@@ -64,7 +67,10 @@ describe('curl examples of README.md and docs/*.md', () => {
   );
 
   it('finds the examples of the API docs', () => {
-    const found = docs.flatMap(blocksOf).filter(isExampleBlock).map((b) => b.file);
+    const found = docs
+      .flatMap(blocksOf)
+      .filter(isExampleBlock)
+      .map((b) => b.file);
     expect(found).toEqual(expect.arrayContaining(['README.md', 'docs/api.md', 'docs/admin-pricing.md']));
   });
 });
@@ -99,11 +105,19 @@ ${fence('curl -H "x: $TOKEN" localhost:8000/status/404  # → 404 not found')}`)
   it('fails an example that gets a 5xx, an error it does not announce, or another status or code', async () => {
     const result = await runExamples({
       baseUrl,
-      blocks: doc(fence([
-        'curl localhost:8000/status/500', 'curl localhost:8000/status/500 # → 500',
-        'curl localhost:8000/status/422', 'curl localhost:8000/status/200', '# → 201 {"id":1}',
-        'curl localhost:8000/status/409', '# → 409 {"code":"email_taken",…}',
-      ].join('\n'))),
+      blocks: doc(
+        fence(
+          [
+            'curl localhost:8000/status/500',
+            'curl localhost:8000/status/500 # → 500',
+            'curl localhost:8000/status/422',
+            'curl localhost:8000/status/200',
+            '# → 201 {"id":1}',
+            'curl localhost:8000/status/409',
+            '# → 409 {"code":"email_taken",…}',
+          ].join('\n'),
+        ),
+      ),
     });
     expect(result.problems).toEqual([
       expect.stringMatching(/^doc\.md:4: curl .*status\/500 answered 500.*never get a 5xx/),
@@ -117,9 +131,11 @@ ${fence('curl -H "x: $TOKEN" localhost:8000/status/404  # → 404 not found')}`)
   it('fails examples that never ran because an earlier one stopped the shell', async () => {
     const result = await runExamples({
       baseUrl,
-      blocks: doc([
-        fence('curl -s "localhost:8000/status/200?t=$UNSET_TOKEN"'), fence('curl localhost:8000/status/200'),
-      ].join('\n')),
+      blocks: doc(
+        [fence('curl -s "localhost:8000/status/200?t=$UNSET_TOKEN"'), fence('curl localhost:8000/status/200')].join(
+          '\n',
+        ),
+      ),
     });
     expect(result.problems).toEqual([
       expect.stringMatching(/^doc\.md:4: never ran/),
@@ -129,13 +145,16 @@ ${fence('curl -H "x: $TOKEN" localhost:8000/status/404  # → 404 not found')}`)
   });
 
   it('skips blocks marked no-run with a reason, and refuses the mark without one', async () => {
-    const blocks = doc([
-      fence('curl localhost:8000/status/500', 'sh no-run: needs a real gateway'),
-      fence('curl localhost:8000/status/500', 'sh no-run'),
-    ].join('\n'));
+    const blocks = doc(
+      [
+        fence('curl localhost:8000/status/500', 'sh no-run: needs a real gateway'),
+        fence('curl localhost:8000/status/500', 'sh no-run'),
+      ].join('\n'),
+    );
     const result = await runExamples({ baseUrl, blocks });
     expect(result.skipped).toEqual([
-      { file: 'doc.md', line: 4, reason: 'needs a real gateway' }, { file: 'doc.md', line: 10, reason: '' },
+      { file: 'doc.md', line: 4, reason: 'needs a real gateway' },
+      { file: 'doc.md', line: 10, reason: '' },
     ]);
     expect(result.problems).toEqual([expect.stringMatching(/^doc\.md:10: "no-run" needs a reason/)]);
     expect(result.calls).toBe(0);
@@ -158,15 +177,25 @@ ${fence('curl -H "x: $TOKEN" localhost:8000/status/404  # → 404 not found')}`)
 
   it('tells commands apart across continuations, quoted newlines and $( )', () => {
     const code = [
-      'A=$(curl -s x \\', '  | jq .)',
-      'curl -d \'{', '"a": 1}\' y', '# → 409 {"code":"email_taken"}',
+      'A=$(curl -s x \\',
+      '  | jq .)',
+      "curl -d '{",
+      '"a": 1}\' y',
+      '# → 409 {"code":"email_taken"}',
       'echo "# not a comment"',
     ];
     const [block] = doc(fence(code.join('\n'))) as [ShellBlock];
-    const seen = shellCommands(block)
-      .map((c) => [c.startLine, c.endLine, c.callsCurl, c.expectedStatus, c.expectedCode]);
+    const seen = shellCommands(block).map((c) => [
+      c.startLine,
+      c.endLine,
+      c.callsCurl,
+      c.expectedStatus,
+      c.expectedCode,
+    ]);
     expect(seen).toEqual([
-      [4, 5, true, undefined, undefined], [6, 7, true, 409, 'email_taken'], [9, 9, false, undefined, undefined],
+      [4, 5, true, undefined, undefined],
+      [6, 7, true, 409, 'email_taken'],
+      [9, 9, false, undefined, undefined],
     ]);
   });
 });

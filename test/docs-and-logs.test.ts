@@ -6,7 +6,12 @@ import { bearer, buildTestApp, json, type TestApp } from './helpers.js';
 const lines: string[] = [];
 let t: TestApp;
 beforeAll(async () => {
-  const stream = new Writable({ write(chunk, _enc, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
   t = await buildTestApp({ logger: { level: 'info', stream, redact: { paths: redactedPaths, censor: '[redacted]' } } });
 });
 afterAll(() => t.close());
@@ -15,10 +20,18 @@ describe('OpenAPI document', () => {
   it('is generated from the route schemas as OpenAPI 3.1', async () => {
     const doc = json(await t.app.inject({ method: 'GET', url: '/openapi.json' }));
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
-      '/user/storefront/api/signup/', '/user/storefront/api/login/', '/user/storefront/api/token/refresh/',
-      '/user/storefront/api/me/', '/user/storefront/api/addresses/', '/user/storefront/api/addresses/{id}/', '/healthz', '/readyz',
-    ]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/user/storefront/api/signup/',
+        '/user/storefront/api/login/',
+        '/user/storefront/api/token/refresh/',
+        '/user/storefront/api/me/',
+        '/user/storefront/api/addresses/',
+        '/user/storefront/api/addresses/{id}/',
+        '/healthz',
+        '/readyz',
+      ]),
+    );
     const signup = doc.paths['/user/storefront/api/signup/'].post;
     expect(signup.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
     expect(Object.keys(signup.responses)).toEqual(expect.arrayContaining(['201', '409', '422', '429']));
@@ -44,16 +57,36 @@ describe('OpenAPI document', () => {
 describe('request logs', () => {
   it('writes one JSON line per request with method, route, status, duration and request id, and no secrets', async () => {
     lines.length = 0;
-    const signup = await t.app.inject({ method: 'POST', url: '/user/storefront/api/signup/', payload: { email: 'logged@example.com', password: 'very secret password' }, headers: { 'x-request-id': 'log-test-1' } });
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/user/storefront/api/signup/',
+      payload: { email: 'logged@example.com', password: 'very secret password' },
+      headers: { 'x-request-id': 'log-test-1' },
+    });
     const { access, refresh } = json(signup);
-    await t.app.inject({ method: 'GET', url: '/user/storefront/api/me/', headers: { ...bearer(access), 'x-request-id': 'log-test-2' } });
+    await t.app.inject({
+      method: 'GET',
+      url: '/user/storefront/api/me/',
+      headers: { ...bearer(access), 'x-request-id': 'log-test-2' },
+    });
     await t.app.inject({ method: 'POST', url: '/user/storefront/api/token/refresh/', payload: { refresh } });
 
     const entries = lines.map((l) => JSON.parse(l));
     const requests = entries.filter((e) => e.msg === 'request');
     expect(requests).toHaveLength(3);
-    expect(requests[0]).toMatchObject({ reqId: 'log-test-1', method: 'POST', route: '/user/storefront/api/signup/', status: 201, duration_ms: expect.any(Number) });
-    expect(requests[1]).toMatchObject({ reqId: 'log-test-2', method: 'GET', route: '/user/storefront/api/me/', status: 200 });
+    expect(requests[0]).toMatchObject({
+      reqId: 'log-test-1',
+      method: 'POST',
+      route: '/user/storefront/api/signup/',
+      status: 201,
+      duration_ms: expect.any(Number),
+    });
+    expect(requests[1]).toMatchObject({
+      reqId: 'log-test-2',
+      method: 'GET',
+      route: '/user/storefront/api/me/',
+      status: 200,
+    });
     const all = lines.join('\n');
     for (const secret of ['very secret password', access, refresh]) expect(all).not.toContain(secret);
   });

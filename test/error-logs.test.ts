@@ -19,7 +19,8 @@ beforeAll(async () => {
   // Before any insert is refused: the admin and the product the placement test orders.
   const admin = await signInAdmin(t);
   await adminApi(t, admin).product({
-    name: 'Logged lamp', variants: [{ alias: 'logged-lamp', name: 'Lamp', price: '10.00', stock: 10 }],
+    name: 'Logged lamp',
+    variants: [{ alias: 'logged-lamp', name: 'Lamp', price: '10.00', stock: 10 }],
   });
 });
 afterAll(() => t.close());
@@ -42,7 +43,9 @@ describe('a database error on a 500', () => {
     const email = 'private.person@example.com';
     const password = 'my very private password';
     const res = await t.app.inject({
-      method: 'POST', url: '/user/storefront/api/signup/', headers: { 'x-request-id': 'db-error-1' },
+      method: 'POST',
+      url: '/user/storefront/api/signup/',
+      headers: { 'x-request-id': 'db-error-1' },
       payload: { email, password, first_name: 'Prudence' },
     });
     expectProblem(res, 500, 'internal_error');
@@ -64,12 +67,20 @@ describe('a database error on a 500', () => {
     await refuseInserts('orders');
     lines.length = 0;
     const address = {
-      first_name: 'Quentin', last_name: 'Quietly', street_address: '77 Hidden Lane', city: 'Smalltown',
-      postal_code: '99501', state: 'AK', country: 'US', email: 'quentin.quietly@example.com',
+      first_name: 'Quentin',
+      last_name: 'Quietly',
+      street_address: '77 Hidden Lane',
+      city: 'Smalltown',
+      postal_code: '99501',
+      state: 'AK',
+      country: 'US',
+      email: 'quentin.quietly@example.com',
       phone_number: '+1 907 555 0199',
     };
     const res = await t.app.inject({
-      method: 'POST', url: '/order/storefront/api/guest-user-order-create/', headers: { 'x-request-id': 'db-error-2' },
+      method: 'POST',
+      url: '/order/storefront/api/guest-user-order-create/',
+      headers: { 'x-request-id': 'db-error-2' },
       payload: { variants: [{ alias: 'logged-lamp', quantity: 1 }], shipping_address: address, note: 'ring twice' },
     });
     expectProblem(res, 500, 'internal_error');

@@ -57,7 +57,9 @@ export function apiAs(t: App, who?: SignedIn): ApiClient {
   type Request = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; payload?: object; status: number };
   const send = async (request: Request) => {
     const res = await t.app.inject({
-      method: request.method, url: request.path, headers: who ? bearer(who.access) : {},
+      method: request.method,
+      url: request.path,
+      headers: who ? bearer(who.access) : {},
       ...(request.payload ? { payload: request.payload } : {}),
     });
     return bodyOf(res, { request: `${request.method} ${request.path}`, status: request.status });

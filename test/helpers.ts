@@ -78,18 +78,23 @@ export interface TestApp {
 }
 
 /** The real app on a database of its own, driven through app.inject(). */
-export async function buildTestApp(options: {
-  config?: Partial<Config>;
-  logger?: Parameters<typeof buildApp>[0]['logger'];
-  /** Environment the payment plugins are configured from (e.g. Stripe keys). */
-  pluginEnv?: Record<string, string | undefined>;
-} = {}): Promise<TestApp> {
+export async function buildTestApp(
+  options: {
+    config?: Partial<Config>;
+    logger?: Parameters<typeof buildApp>[0]['logger'];
+    /** Environment the payment plugins are configured from (e.g. Stripe keys). */
+    pluginEnv?: Record<string, string | undefined>;
+  } = {},
+): Promise<TestApp> {
   const config = testConfig(options.config);
   const payments = await loadPaymentPlugins({
     enabled: config.paymentPlugins,
     env: options.pluginEnv ?? {},
     embeddedDatabase: true,
-    context: { publicBaseUrl: config.publicBaseUrl, secret: (name) => `test-secret-${name}-0123456789abcdef0123456789` },
+    context: {
+      publicBaseUrl: config.publicBaseUrl,
+      secret: (name) => `test-secret-${name}-0123456789abcdef0123456789`,
+    },
   });
   const test = await createTestDatabase();
   const app = await buildApp({
@@ -134,7 +139,11 @@ export interface SignedIn {
   refresh: string;
 }
 
-export async function signUp(app: FastifyInstance, email = uniqueEmail(), password = 'correct horse'): Promise<SignedIn> {
+export async function signUp(
+  app: FastifyInstance,
+  email = uniqueEmail(),
+  password = 'correct horse',
+): Promise<SignedIn> {
   const res = await app.inject({ method: 'POST', url: '/user/storefront/api/signup/', payload: { email, password } });
   if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
   const body = json(res);
@@ -150,7 +159,12 @@ export function expectProblem(res: LightMyRequestResponse, status: number, code:
     throw new Error(`expected problem+json content type, got ${res.headers['content-type']}: ${context}`);
   }
   if (body?.code !== code) throw new Error(`expected code ${code}, got ${context}`);
-  if (body.status !== status || typeof body.title !== 'string' || typeof body.type !== 'string' || typeof body.detail !== 'string') {
+  if (
+    body.status !== status
+    || typeof body.title !== 'string'
+    || typeof body.type !== 'string'
+    || typeof body.detail !== 'string'
+  ) {
     throw new Error(`malformed problem document: ${context}`);
   }
   return body;
@@ -162,7 +176,11 @@ export type Inject = (opts: InjectOptions) => Promise<LightMyRequestResponse>;
 export async function signInAdmin(t: TestApp, email = uniqueEmail('admin')): Promise<SignedIn> {
   const { ensureAdmin } = await import('../src/auth/auth.service.js');
   await ensureAdmin(t.database.db, { email, password: 'admin password' });
-  const res = await t.app.inject({ method: 'POST', url: '/user/storefront/api/login/', payload: { email, password: 'admin password' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/user/storefront/api/login/',
+    payload: { email, password: 'admin password' },
+  });
   if (res.statusCode !== 200) throw new Error(`admin login failed: ${res.body}`);
   const body = json(res);
   return { id: body.user.id, email, access: body.access, refresh: body.refresh };

@@ -2,7 +2,15 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, apiAs } from './fixtures.js';
 import {
-  bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp, uniqueEmail,
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+  uniqueEmail,
 } from './helpers.js';
 
 /*
@@ -23,10 +31,21 @@ interface JsonSchema {
   minLength?: number;
   default?: unknown;
 }
-interface Parameter { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: JsonSchema }
-interface Operation { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }
+interface Parameter {
+  in: 'path' | 'query' | 'header';
+  name: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+}
 type Path = (string | number)[];
-interface Leaf { path: Path; type: 'string' | 'integer' | 'date-time' }
+interface Leaf {
+  path: Path;
+  type: 'string' | 'integer' | 'date-time';
+}
 
 const HOSTILE_STRINGS = ['a\u0000b', '\ud800', 'x\udc00y'];
 /** RFC 3339 allows both; JavaScript has no Date for a leap second, PostgreSQL no year 0. */
@@ -49,34 +68,60 @@ beforeAll(async () => {
   const taxClass = await api.taxClass({ name: 'Walk standard' });
   const taxRate = await api.taxRate({ tax_class_id: taxClass.id, country: 'GB', rate: '20' });
   const product = await api.product({
-    name: 'Walked product', tax_class_id: taxClass.id,
+    name: 'Walked product',
+    tax_class_id: taxClass.id,
     variants: [{ alias: 'walk-1', name: 'Walked', price: '10.00', stock: 1000, weight_grams: '100' }],
   });
   const variant = product.variants[0]!;
   const method = await api.shippingMethod({ name: 'Walk post' });
   const rate = await api.shippingRate({ shipping_method_id: method.id, weight_min_kg: '0', base_rate: '4.90' });
   const promo = await api.promoCode({ code: 'WALK10', code_type: 'percentage', value: '10' });
-  const address = await shopper.post('/user/storefront/api/addresses/',
-    { first_name: 'Ada', last_name: 'L', street_address: '1 Road', city: 'London', country: 'GB' });
-  const order = await shopper.post('/order/storefront/api/user-order-create/', {
-    variants: [{ alias: variant.alias, quantity: 1 }], shipping_address_id: address.id, shipping_method_id: method.id,
+  const address = await shopper.post('/user/storefront/api/addresses/', {
+    first_name: 'Ada',
+    last_name: 'L',
+    street_address: '1 Road',
+    city: 'London',
+    country: 'GB',
   });
-  const payment = await shopper.post('/payment/storefront/api/start-payment/sandbox/',
-    { order_alias: order.order_alias }, 200);
+  const order = await shopper.post('/order/storefront/api/user-order-create/', {
+    variants: [{ alias: variant.alias, quantity: 1 }],
+    shipping_address_id: address.id,
+    shipping_method_id: method.id,
+  });
+  const payment = await shopper.post(
+    '/payment/storefront/api/start-payment/sandbox/',
+    { order_alias: order.order_alias },
+    200,
+  );
   Object.assign(fixtures, {
-    tax_class_id: taxClass.id, tax_rate_id: taxRate.id, product_id: product.id, product_variant_id: variant.id,
-    variant_alias: variant.alias, shipping_method_id: method.id, shipping_rate_id: rate.id, promo_code_id: promo.id,
-    shipping_address_id: address.id, billing_address_id: address.id, order_alias: order.order_alias,
-    payment_id: payment.payment_id, customer_id: customer.id,
+    tax_class_id: taxClass.id,
+    tax_rate_id: taxRate.id,
+    product_id: product.id,
+    product_variant_id: variant.id,
+    variant_alias: variant.alias,
+    shipping_method_id: method.id,
+    shipping_rate_id: rate.id,
+    promo_code_id: promo.id,
+    shipping_address_id: address.id,
+    billing_address_id: address.id,
+    order_alias: order.order_alias,
+    payment_id: payment.payment_id,
+    customer_id: customer.id,
   });
 }, 60_000);
 afterAll(() => t.close());
 
 /** The fixture an `{id}` path parameter takes, by the collection named just before it. */
 const ID_OF_COLLECTION: Record<string, string> = {
-  addresses: 'shipping_address_id', products: 'product_id', variants: 'product_variant_id',
-  'tax-classes': 'tax_class_id', 'tax-rates': 'tax_rate_id', 'shipping-methods': 'shipping_method_id',
-  'shipping-rates': 'shipping_rate_id', 'promo-codes': 'promo_code_id', payments: 'payment_id',
+  addresses: 'shipping_address_id',
+  products: 'product_id',
+  variants: 'product_variant_id',
+  'tax-classes': 'tax_class_id',
+  'tax-rates': 'tax_rate_id',
+  'shipping-methods': 'shipping_method_id',
+  'shipping-rates': 'shipping_rate_id',
+  'promo-codes': 'promo_code_id',
+  payments: 'payment_id',
 };
 
 function pathIdFor(route: string): number {
@@ -100,11 +145,27 @@ let sequence = 0;
 function sampleLeaf(schema: JsonSchema, name: string): unknown {
   sequence += 1;
   const known: Record<string, unknown> = {
-    email: uniqueEmail('walk'), password: 'correct horse battery', refresh: customer.refresh, country: 'GB',
-    price: '10.00', compare_at_price: '12.00', cost_price: '5.00', weight_grams: '100', rate: '20', value: '10',
-    weight_min_kg: '0', weight_max_kg: '10', base_rate: '4.90', per_kg_rate: '0', min_purchase_amount: '1.00',
-    code: `WALK${sequence}`, code_type: 'percentage', order_alias: fixtures.order_alias,
-    return_url: 'https://shop.example/done', cancel_url: 'https://shop.example/cancel', amount: '0.01',
+    email: uniqueEmail('walk'),
+    password: 'correct horse battery',
+    refresh: customer.refresh,
+    country: 'GB',
+    price: '10.00',
+    compare_at_price: '12.00',
+    cost_price: '5.00',
+    weight_grams: '100',
+    rate: '20',
+    value: '10',
+    weight_min_kg: '0',
+    weight_max_kg: '10',
+    base_rate: '4.90',
+    per_kg_rate: '0',
+    min_purchase_amount: '1.00',
+    code: `WALK${sequence}`,
+    code_type: 'percentage',
+    order_alias: fixtures.order_alias,
+    return_url: 'https://shop.example/done',
+    cancel_url: 'https://shop.example/cancel',
+    amount: '0.01',
   };
   if (name in known) return known[name];
   if (name in fixtures && schema.type === 'integer') return fixtures[name];
@@ -174,7 +235,13 @@ function hostileInUrl(schema: JsonSchema): string[] {
 }
 
 const VALID = 'valid request';
-interface Probe { method: string; url: string; headers: Record<string, string>; body?: string; what: string }
+interface Probe {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  what: string;
+}
 
 let openapi: { paths: Record<string, Record<string, Operation>> };
 
@@ -191,7 +258,8 @@ function probesFor(route: string, method: string, op: Operation): Probe[] {
     for (const p of params.filter((q) => q.in === 'path')) {
       url = url.replace(`{${p.name}}`, override?.param === p ? override.raw : encodeURIComponent(pathValue(p)));
     }
-    const query = requiredQuery.filter((p) => p !== override?.param)
+    const query = requiredQuery
+      .filter((p) => p !== override?.param)
       .map((p) => `${p.name}=${encodeURIComponent(String(sampleLeaf(concrete(p.schema), p.name)))}`);
     if (override?.param.in === 'query') query.push(`${override.param.name}=${override.raw}`);
     return query.length > 0 ? `${url}?${query.join('&')}` : url;
@@ -201,7 +269,8 @@ function probesFor(route: string, method: string, op: Operation): Probe[] {
   const base = { method, headers, body: bodySchema ? jsonText(sample(bodySchema, '')) : undefined };
   // GET estimate takes the POST's body as JSON in ?payload=: walk that body there too.
   const payloadSchema = params.some((p) => p.in === 'query' && p.name === 'payload')
-    ? openapi.paths[route]?.post?.requestBody?.content['application/json']?.schema : undefined;
+    ? openapi.paths[route]?.post?.requestBody?.content['application/json']?.schema
+    : undefined;
   const payloadUrl = (payload: unknown) => `${route}?payload=${encodeURIComponent(jsonText(payload))}`;
 
   const probes: Probe[] = [];
@@ -238,7 +307,8 @@ function probesFor(route: string, method: string, op: Operation): Probe[] {
 
 function operations(): [string, string, Operation][] {
   const all = Object.entries(openapi.paths).flatMap(([route, ops]) =>
-    Object.entries(ops).map(([method, op]): [string, string, Operation] => [route, method.toUpperCase(), op]));
+    Object.entries(ops).map(([method, op]): [string, string, Operation] => [route, method.toUpperCase(), op]),
+  );
   // Deletions last, so every other route still finds the fixtures.
   return [...all.filter(([, m]) => m !== 'DELETE'), ...all.filter(([, m]) => m === 'DELETE')];
 }
@@ -247,7 +317,9 @@ describe('hostile values on every route of the OpenAPI document', () => {
   it('never answers 5xx to NUL, lone surrogates, out-of-range integers or unstorable dates, whoever asks', async () => {
     openapi = json(await t.app.inject({ method: 'GET', url: '/openapi.json' }));
     const callers: [string, Record<string, string>][] = [
-      ['guest', {}], ['customer', bearer(customer.access)], ['admin', bearer(admin.access)],
+      ['guest', {}],
+      ['customer', bearer(customer.access)],
+      ['admin', bearer(admin.access)],
     ];
     const failures: string[] = [];
     const unreached: string[] = [];
@@ -257,7 +329,9 @@ describe('hostile values on every route of the OpenAPI document', () => {
         const answers: string[] = [];
         for (const [who, auth] of callers) {
           const res = await t.app.inject({
-            method: probe.method as InjectOptions['method'], url: probe.url, headers: { ...auth, ...probe.headers },
+            method: probe.method as InjectOptions['method'],
+            url: probe.url,
+            headers: { ...auth, ...probe.headers },
             ...(probe.body ? { payload: probe.body } : {}),
           });
           sent += 1;
@@ -289,8 +363,12 @@ const SURROGATE = /unpaired surrogate/;
 const TOO_BIG = /must be <= 2147483647/;
 const asAdmin = () => bearer(admin.access);
 const asCustomer = () => bearer(customer.access);
-const adminSends = (method: 'POST' | 'PATCH', url: string, payload: object): InjectOptions =>
-  ({ method, url, headers: asAdmin(), payload });
+const adminSends = (method: 'POST' | 'PATCH', url: string, payload: object): InjectOptions => ({
+  method,
+  url,
+  headers: asAdmin(),
+  payload,
+});
 const orderOf = (extra: object) => ({ variants: [{ alias: fixtures.variant_alias, quantity: 1 }], ...extra });
 
 describe('strings the database cannot store', () => {
@@ -299,21 +377,36 @@ describe('strings the database cannot store', () => {
     const login = '/user/storefront/api/login/';
     const password = 'long enough';
     await expectFieldError({ method: 'POST', url: signup, payload: { email: 'a\u0000b@x', password } }, 'email', NUL);
-    await expectFieldError({
-      method: 'POST', url: signup, payload: { email: uniqueEmail(), password: 'correct horse', first_name: '\ud800' },
-    }, 'first_name', SURROGATE);
-    await expectFieldError({ method: 'POST', url: login, payload: { email: `${customer.email}\u0000`, password: 'x' } },
-      'email', NUL);
+    await expectFieldError(
+      {
+        method: 'POST',
+        url: signup,
+        payload: { email: uniqueEmail(), password: 'correct horse', first_name: '\ud800' },
+      },
+      'first_name',
+      SURROGATE,
+    );
+    await expectFieldError(
+      { method: 'POST', url: login, payload: { email: `${customer.email}\u0000`, password: 'x' } },
+      'email',
+      NUL,
+    );
   });
 
   it('refuses them in stored addresses, on creation and on change', async () => {
     const base = '/user/storefront/api/addresses/';
     const address = { first_name: 'Ada', last_name: 'L', street_address: '1 Rd', city: 'Lon\u0000don', country: 'GB' };
     await expectFieldError({ method: 'POST', url: base, headers: asCustomer(), payload: address }, 'city', NUL);
-    await expectFieldError({
-      method: 'PATCH', url: `${base}${fixtures.shipping_address_id}/`, headers: asCustomer(),
-      payload: { street_address: 'x\udc00' },
-    }, 'street_address', SURROGATE);
+    await expectFieldError(
+      {
+        method: 'PATCH',
+        url: `${base}${fixtures.shipping_address_id}/`,
+        headers: asCustomer(),
+        payload: { street_address: 'x\udc00' },
+      },
+      'street_address',
+      SURROGATE,
+    );
   });
 
   it('refuses them in products, variants, tax, shipping and promo codes', async () => {
@@ -328,43 +421,98 @@ describe('strings the database cannot store', () => {
     const variant = `/product/dashboard/api/variants/${fixtures.product_variant_id}/`;
     await expectFieldError(adminSends('PATCH', variant, { name: '\udc00' }), 'name', SURROGATE);
     await expectFieldError(adminSends('POST', '/tax/dashboard/api/tax-classes/', { name: 'Zero\u0000' }), 'name', NUL);
-    await expectFieldError(adminSends('POST', '/tax/dashboard/api/tax-rates/',
-      { tax_class_id: fixtures.tax_class_id, country: 'US', state: 'T\ud800X', rate: '5' }), 'state', SURROGATE);
-    await expectFieldError(adminSends('POST', '/shipping/dashboard/api/shipping-methods/', { name: 'Post\u0000' }),
-      'name', NUL);
-    await expectFieldError(adminSends('POST', '/shipping/dashboard/api/shipping-rates/',
-      { shipping_method_id: fixtures.shipping_method_id, city: '\ud800', weight_min_kg: '0', base_rate: '1' }),
-      'city', SURROGATE);
-    await expectFieldError(adminSends('POST', '/discount/dashboard/api/promo-codes/',
-      { code: 'NULVALUE', code_type: 'percentage', value: '1\u0000' }), 'value', NUL);
+    await expectFieldError(
+      adminSends('POST', '/tax/dashboard/api/tax-rates/', {
+        tax_class_id: fixtures.tax_class_id,
+        country: 'US',
+        state: 'T\ud800X',
+        rate: '5',
+      }),
+      'state',
+      SURROGATE,
+    );
+    await expectFieldError(
+      adminSends('POST', '/shipping/dashboard/api/shipping-methods/', { name: 'Post\u0000' }),
+      'name',
+      NUL,
+    );
+    await expectFieldError(
+      adminSends('POST', '/shipping/dashboard/api/shipping-rates/', {
+        shipping_method_id: fixtures.shipping_method_id,
+        city: '\ud800',
+        weight_min_kg: '0',
+        base_rate: '1',
+      }),
+      'city',
+      SURROGATE,
+    );
+    await expectFieldError(
+      adminSends('POST', '/discount/dashboard/api/promo-codes/', {
+        code: 'NULVALUE',
+        code_type: 'percentage',
+        value: '1\u0000',
+      }),
+      'value',
+      NUL,
+    );
   });
 
   it('refuses them in query and path parameters and validated headers, prefixed by where they were sent', async () => {
-    await expectFieldError({ method: 'GET', url: '/product/dashboard/api/products/?q=a%00b', headers: asAdmin() },
-      'querystring.q', NUL);
-    await expectFieldError({ method: 'GET', url: '/order/dashboard/api/orders/?email=a%00%40x', headers: asAdmin() },
-      'querystring.email', NUL);
-    await expectFieldError({ method: 'GET', url: '/shipping/storefront/api/shipping-methods/?country=US&state=T%00X' },
-      'querystring.state', NUL);
-    await expectFieldError({ method: 'GET', url: '/order/dashboard/api/orders/a%00b/', headers: asAdmin() },
-      'params.order_alias', NUL);
-    await expectFieldError({
-      method: 'POST', url: '/order/storefront/api/guest-user-order-create/', headers: { 'idempotency-key': 'k\ud800' },
-      payload: orderOf({ shipping_address: { country: 'GB', email: 'guest@example.com' } }),
-    }, 'headers.idempotency-key', SURROGATE);
+    await expectFieldError(
+      { method: 'GET', url: '/product/dashboard/api/products/?q=a%00b', headers: asAdmin() },
+      'querystring.q',
+      NUL,
+    );
+    await expectFieldError(
+      { method: 'GET', url: '/order/dashboard/api/orders/?email=a%00%40x', headers: asAdmin() },
+      'querystring.email',
+      NUL,
+    );
+    await expectFieldError(
+      { method: 'GET', url: '/shipping/storefront/api/shipping-methods/?country=US&state=T%00X' },
+      'querystring.state',
+      NUL,
+    );
+    await expectFieldError(
+      { method: 'GET', url: '/order/dashboard/api/orders/a%00b/', headers: asAdmin() },
+      'params.order_alias',
+      NUL,
+    );
+    await expectFieldError(
+      {
+        method: 'POST',
+        url: '/order/storefront/api/guest-user-order-create/',
+        headers: { 'idempotency-key': 'k\ud800' },
+        payload: orderOf({ shipping_address: { country: 'GB', email: 'guest@example.com' } }),
+      },
+      'headers.idempotency-key',
+      SURROGATE,
+    );
   });
 
   it('refuses them in order addresses and other order fields, in a body or in ?payload=', async () => {
-    await expectFieldError({
-      method: 'POST', url: '/order/storefront/api/guest-user-order-create/',
-      payload: orderOf({ shipping_address: { country: 'GB', email: 'guest@example.com', city: 'Lon\u0000don' } }),
-    }, 'shipping_address.city', NUL);
-    await expectFieldError({
-      method: 'POST', url: '/order/storefront/api/user-order-create/', headers: asCustomer(),
-      payload: orderOf({
-        shipping_address_id: fixtures.shipping_address_id, billing_address: { country: 'GB', street_address: '\udc00' },
-      }),
-    }, 'billing_address.street_address', SURROGATE);
+    await expectFieldError(
+      {
+        method: 'POST',
+        url: '/order/storefront/api/guest-user-order-create/',
+        payload: orderOf({ shipping_address: { country: 'GB', email: 'guest@example.com', city: 'Lon\u0000don' } }),
+      },
+      'shipping_address.city',
+      NUL,
+    );
+    await expectFieldError(
+      {
+        method: 'POST',
+        url: '/order/storefront/api/user-order-create/',
+        headers: asCustomer(),
+        payload: orderOf({
+          shipping_address_id: fixtures.shipping_address_id,
+          billing_address: { country: 'GB', street_address: '\udc00' },
+        }),
+      },
+      'billing_address.street_address',
+      SURROGATE,
+    );
     const payload = orderOf({ shipping_address: { country: 'GB', city: 'x\u0000' }, promocode: '\ud800' });
     const url = `/order/storefront/api/estimate/?payload=${encodeURIComponent(JSON.stringify(payload))}`;
     const res = await t.app.inject({ method: 'GET', url });
@@ -376,37 +524,67 @@ describe('strings the database cannot store', () => {
 
   it('refuses them in the names of fields too', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/order/storefront/api/estimate/', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/order/storefront/api/estimate/',
+      headers: { 'content-type': 'application/json' },
       body: '{"variants":[{"alias":"a","quantity":1}],"x\\u0000":1}',
     });
-    expect(expectProblem(res, 422, 'validation_error').errors)
-      .toContainEqual({ field: 'x\u0000', message: expect.stringMatching(NUL) });
+    expect(expectProblem(res, 422, 'validation_error').errors).toContainEqual({
+      field: 'x\u0000',
+      message: expect.stringMatching(NUL),
+    });
   });
 });
 
-describe('integers past their column\'s range', () => {
+describe("integers past their column's range", () => {
   it('bounds ids, cursors and counts by PostgreSQL integer, naming the field', async () => {
     const get = (url: string, headers = asAdmin()): InjectOptions => ({ method: 'GET', url, headers });
     await expectFieldError(get('/product/storefront/api/products/?cursor=2147483648'), 'querystring.cursor', TOO_BIG);
-    await expectFieldError(get('/order/dashboard/api/orders/?cursor=9223372036854775808'),
-      'querystring.cursor', TOO_BIG);
+    await expectFieldError(
+      get('/order/dashboard/api/orders/?cursor=9223372036854775808'),
+      'querystring.cursor',
+      TOO_BIG,
+    );
     await expectFieldError(get('/order/storefront/api/orders/?cursor=-1', asCustomer()), 'querystring.cursor', />= 0/);
-    await expectFieldError(get('/order/dashboard/api/orders/?customer_id=2147483648'),
-      'querystring.customer_id', TOO_BIG);
+    await expectFieldError(
+      get('/order/dashboard/api/orders/?customer_id=2147483648'),
+      'querystring.customer_id',
+      TOO_BIG,
+    );
     await expectFieldError(get('/product/dashboard/api/products/2147483648/'), 'params.id', TOO_BIG);
-    await expectFieldError(adminSends('POST', '/product/dashboard/api/products/',
-      { name: 'p', tax_class_id: 2147483648, variants: [{ name: 'v', price: '1' }] }), 'tax_class_id', TOO_BIG);
-    await expectFieldError(adminSends('PATCH', `/product/dashboard/api/products/${fixtures.product_id}/`,
-      { tax_class_id: 2147483648 }), 'tax_class_id', TOO_BIG);
-    await expectFieldError(adminSends('POST', '/discount/dashboard/api/promo-codes/',
-      { code: 'BIGIDS', code_type: 'free_shipping', specific_customers: [2147483648] }),
-      'specific_customers[0]', TOO_BIG);
+    await expectFieldError(
+      adminSends('POST', '/product/dashboard/api/products/', {
+        name: 'p',
+        tax_class_id: 2147483648,
+        variants: [{ name: 'v', price: '1' }],
+      }),
+      'tax_class_id',
+      TOO_BIG,
+    );
+    await expectFieldError(
+      adminSends('PATCH', `/product/dashboard/api/products/${fixtures.product_id}/`, { tax_class_id: 2147483648 }),
+      'tax_class_id',
+      TOO_BIG,
+    );
+    await expectFieldError(
+      adminSends('POST', '/discount/dashboard/api/promo-codes/', {
+        code: 'BIGIDS',
+        code_type: 'free_shipping',
+        specific_customers: [2147483648],
+      }),
+      'specific_customers[0]',
+      TOO_BIG,
+    );
     const huge = await t.app.inject({
-      method: 'POST', url: '/order/storefront/api/estimate/', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/order/storefront/api/estimate/',
+      headers: { 'content-type': 'application/json' },
       body: '{"variants":[{"alias":"a","quantity":9223372036854775808}]}',
     });
-    expect(expectProblem(huge, 422, 'validation_error').errors)
-      .toContainEqual({ field: 'variants[0].quantity', message: expect.stringMatching(/must be <=/) });
+    expect(expectProblem(huge, 422, 'validation_error').errors).toContainEqual({
+      field: 'variants[0].quantity',
+      message: expect.stringMatching(/must be <=/),
+    });
   });
 
   it('still pages with the cursor it hands out', async () => {
@@ -421,20 +599,41 @@ describe('integers past their column\'s range', () => {
 
 describe('date-times PostgreSQL or JavaScript cannot hold', () => {
   it('refuses year 0000 and leap seconds, naming the field', async () => {
-    await expectFieldError(adminSends('POST', '/discount/dashboard/api/promo-codes/',
-      { code: 'YEARZERO', code_type: 'free_shipping', starts_at: '0000-01-01T00:00:00Z' }), 'starts_at', /date-time/);
+    await expectFieldError(
+      adminSends('POST', '/discount/dashboard/api/promo-codes/', {
+        code: 'YEARZERO',
+        code_type: 'free_shipping',
+        starts_at: '0000-01-01T00:00:00Z',
+      }),
+      'starts_at',
+      /date-time/,
+    );
     const url = '/order/dashboard/api/orders/?created_from=2016-12-31T23:59:60Z';
     await expectFieldError({ method: 'GET', url, headers: asAdmin() }, 'querystring.created_from', /date-time/);
   });
 
   it('refuses a moment past 9999 in UTC and an offset PostgreSQL cannot read, naming the field', async () => {
-    await expectFieldError(adminSends('POST', '/discount/dashboard/api/promo-codes/',
-      { code: 'FAR', code_type: 'percentage', value: '5', expires_at: '9999-12-31T23:59:59-01:00' }), 'expires_at', /date-time/);
+    await expectFieldError(
+      adminSends('POST', '/discount/dashboard/api/promo-codes/', {
+        code: 'FAR',
+        code_type: 'percentage',
+        value: '5',
+        expires_at: '9999-12-31T23:59:59-01:00',
+      }),
+      'expires_at',
+      /date-time/,
+    );
     const url = (from: string) => `/order/dashboard/api/orders/?created_from=${encodeURIComponent(from)}`;
-    await expectFieldError({ method: 'GET', url: url('9999-12-31T23:59:59-23:59'), headers: asAdmin() },
-      'querystring.created_from', /date-time/);
-    await expectFieldError({ method: 'GET', url: url('2026-01-01T00:00:00+16:00'), headers: asAdmin() },
-      'querystring.created_from', /date-time/);
+    await expectFieldError(
+      { method: 'GET', url: url('9999-12-31T23:59:59-23:59'), headers: asAdmin() },
+      'querystring.created_from',
+      /date-time/,
+    );
+    await expectFieldError(
+      { method: 'GET', url: url('2026-01-01T00:00:00+16:00'), headers: asAdmin() },
+      'querystring.created_from',
+      /date-time/,
+    );
     const ordinary = await t.app.inject({ method: 'GET', url: url('2026-01-01T00:00:00+14:00'), headers: asAdmin() });
     expect(ordinary.statusCode).toBe(200);
   });
@@ -451,10 +650,13 @@ describe('bodies built to break the parser or the walk', () => {
   });
 
   it('refuses a JSON body declared in a charset other than UTF-8 instead of misreading it', async () => {
-    const send = (type: string) => t.app.inject({
-      method: 'POST', url: '/user/storefront/api/login/', headers: { 'content-type': type },
-      payload: JSON.stringify({ email: 'nobody@example.com', password: 'wrong password' }),
-    });
+    const send = (type: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/user/storefront/api/login/',
+        headers: { 'content-type': type },
+        payload: JSON.stringify({ email: 'nobody@example.com', password: 'wrong password' }),
+      });
     expectProblem(await send('application/json; charset=utf-16'), 415, 'unsupported_media_type');
     expectProblem(await send('application/json; charset=latin1'), 415, 'unsupported_media_type');
     expectProblem(await send('application/json; charset=UTF-8'), 401, 'invalid_credentials');
@@ -462,7 +664,9 @@ describe('bodies built to break the parser or the walk', () => {
 
   it('refuses __proto__ as a field name by name, not as broken JSON', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/cart/storefront/api/carts/add/', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/cart/storefront/api/carts/add/',
+      headers: { 'content-type': 'application/json' },
       payload: '{"product_variant_id":1,"quantity":1,"__proto__":{"admin":true}}',
     });
     const body = expectProblem(res, 422, 'validation_error');
@@ -477,35 +681,46 @@ describe('ordinary text in any script', () => {
 
   it('keeps accented letters, CJK and emoji (surrogate pairs) in accounts, addresses, products, orders', async () => {
     const signedUp = await t.app.inject({
-      method: 'POST', url: '/user/storefront/api/signup/',
+      method: 'POST',
+      url: '/user/storefront/api/signup/',
       payload: { email: uniqueEmail(), password: 'correct horse', first_name: first },
     });
     expect(signedUp.statusCode).toBe(201);
     expect(json(signedUp).user.first_name).toBe(first);
 
     const address = await t.app.inject({
-      method: 'POST', url: '/user/storefront/api/addresses/', headers: asCustomer(),
+      method: 'POST',
+      url: '/user/storefront/api/addresses/',
+      headers: asCustomer(),
       payload: { first_name: first, last_name: 'L', street_address: '1 Rue 🏠', city, country: 'CH' },
     });
     expect(address.statusCode).toBe(201);
     expect(json(address)).toMatchObject({ first_name: first, city, street_address: '1 Rue 🏠' });
 
-    const product = await t.app.inject(adminSends('POST', '/product/dashboard/api/products/',
-      { name, variants: [{ alias: 'unicode-1', name: '☕️ grande', price: '3.50', stock: 10 }] }));
+    const product = await t.app.inject(
+      adminSends('POST', '/product/dashboard/api/products/', {
+        name,
+        variants: [{ alias: 'unicode-1', name: '☕️ grande', price: '3.50', stock: 10 }],
+      }),
+    );
     expect(product.statusCode).toBe(201);
     const search = `/product/dashboard/api/products/?q=${encodeURIComponent('中文 😀')}`;
     const found = json(await t.app.inject({ method: 'GET', url: search, headers: asAdmin() }));
     expect(found.items.map((p: { name: string }) => p.name)).toEqual([name]);
 
-    const order = json(await t.app.inject({
-      method: 'POST', url: '/order/storefront/api/guest-user-order-create/',
-      payload: {
-        variants: [{ alias: 'unicode-1', quantity: 1 }],
-        shipping_address: { country: 'GB', email: 'zoe@example.com', city, first_name: first },
-      },
-    }));
+    const order = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/order/storefront/api/guest-user-order-create/',
+        payload: {
+          variants: [{ alias: 'unicode-1', quantity: 1 }],
+          shipping_address: { country: 'GB', email: 'zoe@example.com', city, first_name: first },
+        },
+      }),
+    );
     const placed = await t.app.inject({
-      method: 'GET', url: `/order/storefront/api/orders/${order.order_alias}/`,
+      method: 'GET',
+      url: `/order/storefront/api/orders/${order.order_alias}/`,
       headers: { 'x-order-token': order.order_token },
     });
     expect(json(placed).shipping_address).toMatchObject({ city, first_name: first });

@@ -17,20 +17,37 @@ afterAll(() => t.close());
 
 describe('errors are problem+json', () => {
   it('answers malformed JSON with 400 malformed_json', async () => {
-    const res = await t.app.inject({ method: 'POST', url: signupUrl, headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: signupUrl,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
+    });
     expectProblem(res, 400, 'malformed_json');
   });
 
   it('answers an empty JSON body with 400 malformed_json', async () => {
-    const res = await t.app.inject({ method: 'POST', url: signupUrl, headers: { 'content-type': 'application/json' }, payload: '' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: signupUrl,
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expectProblem(res, 400, 'malformed_json');
   });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x'])(
-    'answers a %s body with 415 unsupported_media_type', async (type) => {
-      const res = await t.app.inject({ method: 'POST', url: signupUrl, headers: { 'content-type': type }, payload: 'email=a' });
+    'answers a %s body with 415 unsupported_media_type',
+    async (type) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: signupUrl,
+        headers: { 'content-type': type },
+        payload: 'email=a',
+      });
       expectProblem(res, 415, 'unsupported_media_type');
-    });
+    },
+  );
 
   it('answers a body without a content type with 415', async () => {
     const res = await t.app.inject({ method: 'POST', url: signupUrl, payload: Buffer.from('{"email":"a@b.co"}') });
@@ -39,7 +56,12 @@ describe('errors are problem+json', () => {
 
   it('answers a body over 1 MiB with 413 payload_too_large', async () => {
     const payload = JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(1024 * 1024) });
-    const res = await t.app.inject({ method: 'POST', url: signupUrl, headers: { 'content-type': 'application/json' }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: signupUrl,
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     expectProblem(res, 413, 'payload_too_large');
   });
 
@@ -54,7 +76,11 @@ describe('errors are problem+json', () => {
   });
 
   it('names every bad field, in request notation, for a 422', async () => {
-    const res = await t.app.inject({ method: 'POST', url: signupUrl, payload: { email: 5, password: 'short', role: 'admin' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: signupUrl,
+      payload: { email: 5, password: 'short', role: 'admin' },
+    });
     const body = expectProblem(res, 422, 'validation_error');
     const fields = body.errors.map((e: { field: string }) => e.field).sort();
     expect(fields).toEqual(['email', 'password', 'role']);
@@ -62,18 +88,31 @@ describe('errors are problem+json', () => {
   });
 
   it('reports a missing field as required', async () => {
-    const body = expectProblem(await t.app.inject({ method: 'POST', url: signupUrl, payload: { email: 'a@b.co' } }), 422, 'validation_error');
+    const body = expectProblem(
+      await t.app.inject({ method: 'POST', url: signupUrl, payload: { email: 'a@b.co' } }),
+      422,
+      'validation_error',
+    );
     expect(body.errors).toEqual([{ field: 'password', message: 'is required' }]);
   });
 
   it('never takes a string or a boolean for a number, nor a number for a string', async () => {
-    const res = await t.app.inject({ method: 'POST', url: signupUrl, payload: { email: 'a@b.co', password: 12345678 } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: signupUrl,
+      payload: { email: 'a@b.co', password: 12345678 },
+    });
     expectProblem(res, 422, 'validation_error');
   });
 
   it('refuses a JSON array or scalar where an object is expected', async () => {
     for (const payload of ['[]', '"x"', '42', 'null']) {
-      const res = await t.app.inject({ method: 'POST', url: signupUrl, headers: { 'content-type': 'application/json' }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: signupUrl,
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
       expect([400, 422]).toContain(res.statusCode);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     }
@@ -95,7 +134,11 @@ describe('errors are problem+json', () => {
   });
 
   it('generates a request id when the client sends none or an unsafe one', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id\nwith newline' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id\nwith newline' },
+    });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -110,7 +153,12 @@ describe('operations endpoints', () => {
 describe('value-or-null fields', () => {
   it('report one error for a wrong value, not one per branch', async () => {
     const admin = await (await import('./helpers.js')).signInAdmin(t);
-    const res = await t.app.inject({ method: 'POST', url: '/product/dashboard/api/products/', headers: { authorization: `Bearer ${admin.access}` }, payload: { name: 'X', variants: [{ name: 'A', price: '1.00', sku: 5 }] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/product/dashboard/api/products/',
+      headers: { authorization: `Bearer ${admin.access}` },
+      payload: { name: 'X', variants: [{ name: 'A', price: '1.00', sku: 5 }] },
+    });
     const body = expectProblem(res, 422, 'validation_error');
     expect(body.errors).toEqual([{ field: 'variants[0].sku', message: 'must be string' }]);
   });

@@ -29,10 +29,12 @@ function parseResponses(data: Buffer): WireResponse[] {
     const end = rest.indexOf('\r\n\r\n');
     if (end < 0) return responses;
     const [statusLine = '', ...headerLines] = rest.subarray(0, end).toString('latin1').split('\r\n');
-    const headers = Object.fromEntries(headerLines.map((line) => {
-      const colon = line.indexOf(':');
-      return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
-    }));
+    const headers = Object.fromEntries(
+      headerLines.map((line) => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+      }),
+    );
     const length = Number(headers['content-length'] ?? 0);
     if (rest.length < end + 4 + length) return responses;
     const body = rest.subarray(end + 4, end + 4 + length).toString('utf8');
@@ -91,7 +93,11 @@ function expectWireProblem(response: WireResponse | undefined, status: number, c
   expect(headers['content-type']).toMatch(/^application\/problem\+json/);
   const problem = JSON.parse(body);
   expect(problem).toMatchObject({
-    status, code, type: `urn:storefront:problem:${code}`, title: expect.any(String), detail: expect.any(String),
+    status,
+    code,
+    type: `urn:storefront:problem:${code}`,
+    title: expect.any(String),
+    detail: expect.any(String),
   });
   expect(problem.request_id).toBe(headers['x-request-id']);
   return problem;
@@ -129,13 +135,24 @@ describe('requests the HTTP parser refuses, answered and closed', () => {
   const cases: [string, string, number, string][] = [
     ['headers over the size limit', get('/healthz', `X-Big: ${'a'.repeat(20_000)}\r\n`), 431, 'headers_too_large'],
     ['a Content-Length that is not a number', `${login}Content-Length: abc\r\n\r\n{}`, 400, 'invalid_content_length'],
-    ['two different Content-Lengths',
-      `${login}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, 400, 'invalid_content_length'],
-    ['Content-Length together with Transfer-Encoding',
-      `${login}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`, 400,
-      'invalid_transfer_encoding'],
-    ['a malformed chunk size',
-      `${login}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 400, 'invalid_chunked_encoding'],
+    [
+      'two different Content-Lengths',
+      `${login}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+      400,
+      'invalid_content_length',
+    ],
+    [
+      'Content-Length together with Transfer-Encoding',
+      `${login}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      400,
+      'invalid_transfer_encoding',
+    ],
+    [
+      'a malformed chunk size',
+      `${login}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      400,
+      'invalid_chunked_encoding',
+    ],
     ['a body longer than its Content-Length', `${login}Content-Length: 2\r\n\r\n{}xyz`, 400, 'malformed_request'],
     ['a control character in a header value', get('/healthz', 'X-Note: a\u0001b\r\n'), 400, 'invalid_header'],
     ['a control character in a header name', get('/healthz', 'X-N\u0001ote: ab\r\n'), 400, 'invalid_header'],
@@ -151,13 +168,12 @@ describe('requests the HTTP parser refuses, answered and closed', () => {
     expect(closed).toBe(true);
   });
 
-  it('answers a body shorter than its Content-Length, once the client stops sending, with 400 incomplete_request',
-    async () => {
-      const request = `${login}Content-Length: 50\r\n\r\n{"email":"a@b.co"}`;
-      const { responses, closed } = await exchange([request], { end: true });
-      expectWireProblem(responses[0], 400, 'incomplete_request');
-      expect(closed).toBe(true);
-    });
+  it('answers a body shorter than its Content-Length, once the client stops sending, with 400 incomplete_request', async () => {
+    const request = `${login}Content-Length: 50\r\n\r\n{"email":"a@b.co"}`;
+    const { responses, closed } = await exchange([request], { end: true });
+    expectWireProblem(responses[0], 400, 'incomplete_request');
+    expect(closed).toBe(true);
+  });
 });
 
 describe('a refusal that leaves body bytes unread closes the connection', () => {
@@ -181,8 +197,8 @@ describe('a refusal that leaves body bytes unread closes the connection', () => 
   });
 
   it('closes after a 401 answered before the body was read', async () => {
-    const products = 'POST /product/dashboard/api/products/ HTTP/1.1\r\nHost: shop\r\n'
-      + 'Content-Type: application/json\r\n';
+    const products =
+      'POST /product/dashboard/api/products/ HTTP/1.1\r\nHost: shop\r\n' + 'Content-Type: application/json\r\n';
     const { responses, closed } = await exchange([`${products}Content-Length: 100\r\n\r\n{"name":`]);
     expectWireProblem(responses[0], 401, 'unauthorized');
     expect(responses[0]!.headers.connection).toBe('close');

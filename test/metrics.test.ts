@@ -1,7 +1,15 @@
 import { register as globalRegistry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  bearer, buildTestApp, expectProblem, json, onPostgres, type SignedIn, signInAdmin, signUp, type TestApp,
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  onPostgres,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
 } from './helpers.js';
 
 const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
@@ -30,12 +38,15 @@ describe('GET /metrics', () => {
     expect(unknownProduct.statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/no/such/route' })).statusCode).toBe(404);
     const product = await t.app.inject({
-      method: 'POST', url: '/product/dashboard/api/products/', headers: bearer(admin.access),
+      method: 'POST',
+      url: '/product/dashboard/api/products/',
+      headers: bearer(admin.access),
       payload: { name: 'Metered', variants: [{ alias: 'metered', name: 'Metered', price: '4.00', stock: 3 }] },
     });
     expect(product.statusCode).toBe(201);
     const order = await t.app.inject({
-      method: 'POST', url: '/order/storefront/api/guest-user-order-create/',
+      method: 'POST',
+      url: '/order/storefront/api/guest-user-order-create/',
       payload: {
         variants: [{ alias: 'metered', quantity: 1 }],
         shipping_address: { country: 'US', email: 'metered@example.com' },
@@ -43,8 +54,10 @@ describe('GET /metrics', () => {
     });
     expect(order.statusCode).toBe(201);
     const payment = await t.app.inject({
-      method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/',
-      headers: { 'x-order-token': json(order).order_token }, payload: { order_alias: json(order).order_alias },
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/sandbox/',
+      headers: { 'x-order-token': json(order).order_token },
+      payload: { order_alias: json(order).order_alias },
     });
     expect(payment.statusCode).toBe(200);
 
@@ -86,7 +99,7 @@ describe('GET /metrics', () => {
     }
   });
 
-  it('keeps each app\'s metrics in its own registry, never prom-client\'s global one', async () => {
+  it("keeps each app's metrics in its own registry, never prom-client's global one", async () => {
     expect(await globalRegistry.getMetricsAsJSON()).toEqual([]);
   });
 

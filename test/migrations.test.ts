@@ -23,7 +23,9 @@ function migrationsAt(commit: string): string {
   const dir = path.join(scratch, commit);
   const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: headFolder, encoding: 'utf8' }).trim();
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  for (const file of git('ls-tree', '-r', '--name-only', commit, '--', 'src/db/migrations').split('\n').filter(Boolean)) {
+  for (const file of git('ls-tree', '-r', '--name-only', commit, '--', 'src/db/migrations')
+    .split('\n')
+    .filter(Boolean)) {
     const target = path.join(dir, path.relative('src/db/migrations', file));
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, execFileSync('git', ['show', `${commit}:${file}`], { cwd: root, maxBuffer: 64 << 20 }));
@@ -77,7 +79,9 @@ async function postgresTarget(url: string): Promise<Target> {
 const open = () => (onPostgres && testDatabaseUrl ? postgresTarget(testDatabaseUrl) : pgliteTarget());
 
 describe('migrations', () => {
-  it(`bring a database migrated at ${OLD_COMMIT} to the same functions and triggers as a new one`, { timeout: 180_000 }, async () => {
+  it(`bring a database migrated at ${OLD_COMMIT} to the same functions and triggers as a new one`, {
+    timeout: 180_000,
+  }, async () => {
     const [old, fresh] = [await open(), await open()];
     try {
       await old.migrate(migrationsAt(OLD_COMMIT));

@@ -3,16 +3,23 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createTokenService } from '../src/auth/tokens.js';
 import { hiddenFormFields, openAsBrowser } from './browser.js';
 import { adminApi, placeGuestOrder } from './fixtures.js';
-import {
-  buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp,
-} from './helpers.js';
+import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 
 const address = {
-  first_name: '<b>Sam</b>', last_name: 'O\'Guest', street_address: '1 Test Way & Sons', city: 'Austin',
-  postal_code: '73301', state: 'TX', country: 'US', email: 'sam@example.com',
+  first_name: '<b>Sam</b>',
+  last_name: "O'Guest",
+  street_address: '1 Test Way & Sons',
+  city: 'Austin',
+  postal_code: '73301',
+  state: 'TX',
+  country: 'US',
+  email: 'sam@example.com',
 };
 
-interface PlacedOrder { alias: string; token: string }
+interface PlacedOrder {
+  alias: string;
+  token: string;
+}
 
 /** Moves the clock the service (and jose) read, leaving timers alone so the database keeps working. */
 function advanceClock(ms: number): void {
@@ -47,15 +54,18 @@ describe('a guest back from paying', () => {
       variants: [{ alias, name: input.name ?? alias, price: input.price ?? '5.00', stock: 100 }],
     });
     const order = await placeGuestOrder(t, {
-      variants: [{ alias, quantity: input.quantity ?? 1 }], shipping_address: address,
+      variants: [{ alias, quantity: input.quantity ?? 1 }],
+      shipping_address: address,
     });
     return { alias: order.order_alias, token: order.order_token };
   }
 
   async function start(plugin: string, order: PlacedOrder, extra: object = {}) {
     const res = await t.app.inject({
-      method: 'POST', url: `/payment/storefront/api/start-payment/${plugin}/`,
-      headers: { 'x-order-token': order.token }, payload: { order_alias: order.alias, ...extra },
+      method: 'POST',
+      url: `/payment/storefront/api/start-payment/${plugin}/`,
+      headers: { 'x-order-token': order.token },
+      payload: { order_alias: order.alias, ...extra },
     });
     if (res.statusCode !== 200) throw new Error(res.body);
     return json(res) as { url: string; order_alias: string };
@@ -72,8 +82,10 @@ describe('a guest back from paying', () => {
     const fields = await checkoutFields((await start('sandbox', order, extra)).url);
     fields.set('decision', decision);
     const res = await t.app.inject({
-      method: 'POST', url: '/payment/sandbox/checkout/',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: fields.toString(),
+      method: 'POST',
+      url: '/payment/sandbox/checkout/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: fields.toString(),
     });
     expect(res.statusCode, res.body).toBe(303);
     return String(res.headers.location);
@@ -111,7 +123,7 @@ describe('a guest back from paying', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.headers['content-security-policy']).toContain('default-src \'none\'');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     const html = res.body;
     expect(html).toContain(`Order ${order.alias}`);
     expect(html).toContain('data-payment-outcome="succeeded"');
@@ -133,9 +145,10 @@ describe('a guest back from paying', () => {
     expect(page?.body).toContain('data-payment-status="failed"');
   });
 
-  it('sends the payer to the storefront\'s return_url with order_alias and the outcome, query kept', async () => {
+  it("sends the payer to the storefront's return_url with order_alias and the outcome, query kept", async () => {
     const urls = {
-      return_url: 'https://shop.example/thanks?ref=abc&lang=en', cancel_url: 'https://shop.example/cart?step=pay',
+      return_url: 'https://shop.example/thanks?ref=abc&lang=en',
+      cancel_url: 'https://shop.example/cart?step=pay',
     };
     const outcome = async (link: string) => {
       const landing = await openAsBrowser(t, link);
@@ -147,21 +160,28 @@ describe('a guest back from paying', () => {
     const thanks = await outcome(await sandboxDecision(paid, 'pay', urls));
     expect(thanks.origin + thanks.pathname).toBe('https://shop.example/thanks');
     expect(Object.fromEntries(thanks.searchParams)).toEqual({
-      ref: 'abc', lang: 'en', order_alias: paid.alias, payment_status: 'succeeded',
+      ref: 'abc',
+      lang: 'en',
+      order_alias: paid.alias,
+      payment_status: 'succeeded',
     });
 
     const declined = await placeOrder();
     const cart = await outcome(await sandboxDecision(declined, 'decline', urls));
     expect(cart.origin + cart.pathname).toBe('https://shop.example/cart');
     expect(Object.fromEntries(cart.searchParams)).toEqual({
-      step: 'pay', order_alias: declined.alias, payment_status: 'failed',
+      step: 'pay',
+      order_alias: declined.alias,
+      payment_status: 'failed',
     });
 
     // A payer who leaves the checkout through its cancel link without deciding.
     const abandoned = await placeOrder();
     const cancelLink = (await checkoutFields((await start('sandbox', abandoned, urls)).url)).get('cancel_url') ?? '';
     expect(Object.fromEntries((await outcome(cancelLink)).searchParams)).toEqual({
-      step: 'pay', order_alias: abandoned.alias, payment_status: 'cancelled',
+      step: 'pay',
+      order_alias: abandoned.alias,
+      payment_status: 'cancelled',
     });
 
     // Cash on delivery: nothing paid yet.
@@ -179,8 +199,10 @@ describe('a guest back from paying', () => {
     const fields = await checkoutFields(again.url);
     fields.set('decision', 'pay');
     const res = await t.app.inject({
-      method: 'POST', url: '/payment/sandbox/checkout/',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: fields.toString(),
+      method: 'POST',
+      url: '/payment/sandbox/checkout/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: fields.toString(),
     });
     const landing = await openAsBrowser(t, String(res.headers.location));
     expect(landing.url.origin + landing.url.pathname).toBe('https://shop.example/thanks');
@@ -190,7 +212,9 @@ describe('a guest back from paying', () => {
     const order = await placeOrder();
     for (const returnUrl of ['http://a b', 'https://', 'javascript:alert(1)']) {
       const res = await t.app.inject({
-        method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.token },
+        method: 'POST',
+        url: '/payment/storefront/api/start-payment/sandbox/',
+        headers: { 'x-order-token': order.token },
         payload: { order_alias: order.alias, return_url: returnUrl },
       });
       expect(res.statusCode, returnUrl).toBe(422);

@@ -2,69 +2,161 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productVariants, promoCodes } from '../src/db/schema.js';
 import { adminApi, apiAs } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+} from './helpers.js';
 
 let t: TestApp;
 let admin: SignedIn;
 let alice: SignedIn;
 let bob: SignedIn;
 let variant: { id: number; alias: string };
-const address = { first_name: 'G', last_name: 'H', street_address: '1 A St', city: 'Reno', postal_code: '89501', state: 'NV', country: 'US', email: 'guest.orders@example.com' };
+const address = {
+  first_name: 'G',
+  last_name: 'H',
+  street_address: '1 A St',
+  city: 'Reno',
+  postal_code: '89501',
+  state: 'NV',
+  country: 'US',
+  email: 'guest.orders@example.com',
+};
 
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signInAdmin(t);
   [alice, bob] = [await signUp(t.app), await signUp(t.app)];
   const product = await adminApi(t, admin).product({
-    name: 'Orders', variants: [{ alias: 'ord-1', name: 'One', price: '12.34', stock: 100 }],
+    name: 'Orders',
+    variants: [{ alias: 'ord-1', name: 'One', price: '12.34', stock: 100 }],
   });
   variant = { id: product.variants[0]!.id, alias: 'ord-1' };
-  await t.database.db.insert(promoCodes).values({ code: 'ONEEACH', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1, redemptionLimit: 100 });
+  await t.database.db
+    .insert(promoCodes)
+    .values({ code: 'ONEEACH', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1, redemptionLimit: 100 });
 });
 afterAll(() => t.close());
 
 function placeAs(user: SignedIn | null, payload: object = {}) {
   return apiAs(t, user ?? undefined).post('/order/storefront/api/create/', {
-    variants: [{ alias: variant.alias, quantity: 2 }], ...(user ? {} : { shipping_address: address }), ...payload,
+    variants: [{ alias: variant.alias, quantity: 2 }],
+    ...(user ? {} : { shipping_address: address }),
+    ...payload,
   });
 }
-const stock = async () => (await t.database.db.select().from(productVariants).where(eq(productVariants.id, variant.id)))[0]?.stock;
+const stock = async () =>
+  (await t.database.db.select().from(productVariants).where(eq(productVariants.id, variant.id)))[0]?.stock;
 const detailUrl = (alias: string) => `/order/storefront/api/orders/${alias}/`;
 const adminUrl = (alias: string) => `/order/dashboard/api/orders/${alias}/`;
-const setStatus = (alias: string, status: string, who = admin) => t.app.inject({ method: 'PATCH', url: adminUrl(alias), headers: bearer(who.access), payload: { status } });
+const setStatus = (alias: string, status: string, who = admin) =>
+  t.app.inject({ method: 'PATCH', url: adminUrl(alias), headers: bearer(who.access), payload: { status } });
 
 describe('storefront orders', () => {
-  it('lists the caller\'s own orders, newest first, page by page', async () => {
+  it("lists the caller's own orders, newest first, page by page", async () => {
     const placed = [await placeAs(alice), await placeAs(alice), await placeAs(alice)];
     await placeAs(bob);
-    const first = json(await t.app.inject({ method: 'GET', url: '/order/storefront/api/orders/?limit=2', headers: bearer(alice.access) }));
+    const first = json(
+      await t.app.inject({
+        method: 'GET',
+        url: '/order/storefront/api/orders/?limit=2',
+        headers: bearer(alice.access),
+      }),
+    );
     expect(first.items.map((o: { order_id: number }) => o.order_id)).toEqual([placed[2].order_id, placed[1].order_id]);
-    const second = json(await t.app.inject({ method: 'GET', url: `/order/storefront/api/orders/?limit=2&cursor=${first.next_cursor}`, headers: bearer(alice.access) }));
+    const second = json(
+      await t.app.inject({
+        method: 'GET',
+        url: `/order/storefront/api/orders/?limit=2&cursor=${first.next_cursor}`,
+        headers: bearer(alice.access),
+      }),
+    );
     expect(second.items.map((o: { order_id: number }) => o.order_id)).toEqual([placed[0].order_id]);
     expect(second.next_cursor).toBeNull();
-    expect(first.items[0]).toMatchObject({ status: 'pending', payment_status: 'unpaid', total: '24.68', currency: 'USD', customer_id: alice.id });
+    expect(first.items[0]).toMatchObject({
+      status: 'pending',
+      payment_status: 'unpaid',
+      total: '24.68',
+      currency: 'USD',
+      customer_id: alice.id,
+    });
     expectProblem(await t.app.inject({ method: 'GET', url: '/order/storefront/api/orders/' }), 401, 'unauthorized');
   });
 
   it('shows an order to its owner, an admin, and the holder of its token, and to nobody else', async () => {
     const own = await placeAs(alice);
-    const ownDetail = json(await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias), headers: bearer(alice.access) }));
-    expect(ownDetail).toMatchObject({ order_alias: own.order_alias, total: own.total, lines: [{ alias: 'ord-1', quantity: 2, unit_price: '12.34', total: '24.68' }] });
-    expect((await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias), headers: bearer(admin.access) })).statusCode).toBe(200);
-    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias), headers: bearer(bob.access) }), 404, 'order_not_found');
+    const ownDetail = json(
+      await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias), headers: bearer(alice.access) }),
+    );
+    expect(ownDetail).toMatchObject({
+      order_alias: own.order_alias,
+      total: own.total,
+      lines: [{ alias: 'ord-1', quantity: 2, unit_price: '12.34', total: '24.68' }],
+    });
+    expect(
+      (await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias), headers: bearer(admin.access) }))
+        .statusCode,
+    ).toBe(200);
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias), headers: bearer(bob.access) }),
+      404,
+      'order_not_found',
+    );
     expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(own.order_alias) }), 404, 'order_not_found');
 
     const guest = await placeAs(null);
-    const viaToken = await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: { 'x-order-token': guest.order_token } });
-    expect(json(viaToken)).toMatchObject({ email: 'guest.orders@example.com', shipping_address: { postal_code: '89501' }, customer_id: null });
-    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: { 'x-order-token': 'wrong' } }), 404, 'order_not_found');
-    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: { 'x-order-token': own.order_token ?? 'x' } }), 404, 'order_not_found');
-    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: bearer(alice.access) }), 404, 'order_not_found');
+    const viaToken = await t.app.inject({
+      method: 'GET',
+      url: detailUrl(guest.order_alias),
+      headers: { 'x-order-token': guest.order_token },
+    });
+    expect(json(viaToken)).toMatchObject({
+      email: 'guest.orders@example.com',
+      shipping_address: { postal_code: '89501' },
+      customer_id: null,
+    });
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: { 'x-order-token': 'wrong' } }),
+      404,
+      'order_not_found',
+    );
+    expectProblem(
+      await t.app.inject({
+        method: 'GET',
+        url: detailUrl(guest.order_alias),
+        headers: { 'x-order-token': own.order_token ?? 'x' },
+      }),
+      404,
+      'order_not_found',
+    );
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: detailUrl(guest.order_alias), headers: bearer(alice.access) }),
+      404,
+      'order_not_found',
+    );
   });
 
   it('answers a malformed or unknown alias with 422 or 404', async () => {
-    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl('not-an-alias'), headers: bearer(admin.access) }), 422, 'validation_error');
-    expectProblem(await t.app.inject({ method: 'GET', url: detailUrl('00000000-0000-0000-0000-000000000000'), headers: bearer(admin.access) }), 404, 'order_not_found');
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: detailUrl('not-an-alias'), headers: bearer(admin.access) }),
+      422,
+      'validation_error',
+    );
+    expectProblem(
+      await t.app.inject({
+        method: 'GET',
+        url: detailUrl('00000000-0000-0000-0000-000000000000'),
+        headers: bearer(admin.access),
+      }),
+      404,
+      'order_not_found',
+    );
   });
 });
 
@@ -72,15 +164,55 @@ describe('admin orders', () => {
   it('filters by status, payment status, customer and date', async () => {
     const a = await placeAs(bob);
     await setStatus(a.order_alias, 'approved');
-    const approved = json(await t.app.inject({ method: 'GET', url: `/order/dashboard/api/orders/?status=approved&customer_id=${bob.id}`, headers: bearer(admin.access) }));
+    const approved = json(
+      await t.app.inject({
+        method: 'GET',
+        url: `/order/dashboard/api/orders/?status=approved&customer_id=${bob.id}`,
+        headers: bearer(admin.access),
+      }),
+    );
     expect(approved.items.map((o: { order_alias: string }) => o.order_alias)).toEqual([a.order_alias]);
-    const unpaid = json(await t.app.inject({ method: 'GET', url: '/order/dashboard/api/orders/?payment_status=unpaid&limit=100', headers: bearer(admin.access) }));
+    const unpaid = json(
+      await t.app.inject({
+        method: 'GET',
+        url: '/order/dashboard/api/orders/?payment_status=unpaid&limit=100',
+        headers: bearer(admin.access),
+      }),
+    );
     expect(unpaid.items.length).toBeGreaterThan(1);
     const future = encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString());
-    expect(json(await t.app.inject({ method: 'GET', url: `/order/dashboard/api/orders/?created_from=${future}`, headers: bearer(admin.access) })).items).toEqual([]);
-    expectProblem(await t.app.inject({ method: 'GET', url: '/order/dashboard/api/orders/?status=lost', headers: bearer(admin.access) }), 422, 'validation_error');
-    expectProblem(await t.app.inject({ method: 'GET', url: '/order/dashboard/api/orders/?created_from=yesterday', headers: bearer(admin.access) }), 422, 'validation_error');
-    expectProblem(await t.app.inject({ method: 'GET', url: '/order/dashboard/api/orders/', headers: bearer(alice.access) }), 403, 'forbidden');
+    expect(
+      json(
+        await t.app.inject({
+          method: 'GET',
+          url: `/order/dashboard/api/orders/?created_from=${future}`,
+          headers: bearer(admin.access),
+        }),
+      ).items,
+    ).toEqual([]);
+    expectProblem(
+      await t.app.inject({
+        method: 'GET',
+        url: '/order/dashboard/api/orders/?status=lost',
+        headers: bearer(admin.access),
+      }),
+      422,
+      'validation_error',
+    );
+    expectProblem(
+      await t.app.inject({
+        method: 'GET',
+        url: '/order/dashboard/api/orders/?created_from=yesterday',
+        headers: bearer(admin.access),
+      }),
+      422,
+      'validation_error',
+    );
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: '/order/dashboard/api/orders/', headers: bearer(alice.access) }),
+      403,
+      'forbidden',
+    );
   });
 
   it('moves an order along pending → approved → processing → shipped → delivered and refuses skips and steps back', async () => {
@@ -112,16 +244,35 @@ describe('admin orders', () => {
   it('keeps stock and promo-code counts exact when cancellations race placements of the same code and variant', async () => {
     await t.database.db.insert(promoCodes).values({ code: 'RACEMIX', codeType: 'percentage', value: '5' });
     await t.database.db.update(productVariants).set({ stock: 1000 }).where(eq(productVariants.id, variant.id));
-    const [stockBefore, placedFirst] = [await stock(), await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      placeAs(null, { promocode: 'RACEMIX', shipping_address: { ...address, email: `mix-first-${i}@example.com` } })))];
-    const usage = async () => (await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'RACEMIX')))[0]?.timesUsed;
+    const [stockBefore, placedFirst] = [
+      await stock(),
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          placeAs(null, {
+            promocode: 'RACEMIX',
+            shipping_address: { ...address, email: `mix-first-${i}@example.com` },
+          }),
+        ),
+      ),
+    ];
+    const usage = async () =>
+      (await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'RACEMIX')))[0]?.timesUsed;
     expect(await usage()).toBe(10);
     const [cancels, placements] = await Promise.all([
       Promise.all(placedFirst.map((o) => setStatus(o.order_alias, 'cancelled'))),
-      Promise.all(Array.from({ length: 10 }, (_, i) => t.app.inject({
-        method: 'POST', url: '/order/storefront/api/create/',
-        payload: { variants: [{ alias: variant.alias, quantity: 2 }], promocode: 'RACEMIX', shipping_address: { ...address, email: `mix-then-${i}@example.com` } },
-      }))),
+      Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/order/storefront/api/create/',
+            payload: {
+              variants: [{ alias: variant.alias, quantity: 2 }],
+              promocode: 'RACEMIX',
+              shipping_address: { ...address, email: `mix-then-${i}@example.com` },
+            },
+          }),
+        ),
+      ),
     ]);
     expect(cancels.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
     expect(placements.map((r) => r.statusCode)).toEqual(Array(10).fill(201));

@@ -69,13 +69,18 @@ describe('plugin discovery', () => {
   });
 
   it('refuses a package that exports no plugin, or a plugin with a bad id', async () => {
-    expect((await configError({ enabled: [externalPlugin('export default 42;')] })).message).toMatch(/does not export a payment plugin/);
-    const badId = externalPlugin("export default { id: 'Acme-Pay', name: 'x', configure: () => ({}), create: () => ({}) };");
+    expect((await configError({ enabled: [externalPlugin('export default 42;')] })).message).toMatch(
+      /does not export a payment plugin/,
+    );
+    const badId = externalPlugin(
+      "export default { id: 'Acme-Pay', name: 'x', configure: () => ({}), create: () => ({}) };",
+    );
     expect((await configError({ enabled: [badId] })).message).toMatch(/lowercase words/);
   });
 
-  it('stops when a plugin\'s own configuration is wrong, naming the plugin and its message', async () => {
-    const specifier = externalPlugin(`import { PluginConfigError } from ${JSON.stringify(pathToFileURL(path.resolve('src/payments/payment-plugin.ts')).href)};
+  it("stops when a plugin's own configuration is wrong, naming the plugin and its message", async () => {
+    const specifier =
+      externalPlugin(`import { PluginConfigError } from ${JSON.stringify(pathToFileURL(path.resolve('src/payments/payment-plugin.ts')).href)};
       export default { id: 'strict_pay', name: 'Strict', configure: () => { throw new PluginConfigError('STRICT_KEY must start with sk_'); }, create: () => ({}) };`);
     const err = await configError({ enabled: [specifier] });
     expect(err.message).toBe('PAYMENT_PLUGINS: plugin strict_pay: STRICT_KEY must start with sk_');
@@ -90,29 +95,93 @@ describe('payment API basics', () => {
   afterAll(() => t.close());
 
   it('lists the enabled plugins', async () => {
-    expect(json(await t.app.inject({ method: 'GET', url: '/payment/storefront/api/plugins/' }))).toEqual([{ id: 'cash_on_delivery', name: 'Cash on delivery' }]);
+    expect(json(await t.app.inject({ method: 'GET', url: '/payment/storefront/api/plugins/' }))).toEqual([
+      { id: 'cash_on_delivery', name: 'Cash on delivery' },
+    ]);
   });
 
   it('answers an unknown or disabled plugin with 404 payment_plugin_not_found', async () => {
     const body = { order_alias: '00000000-0000-0000-0000-000000000000' };
-    expectProblem(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/stripe/', payload: body }), 404, 'payment_plugin_not_found');
-    expectProblem(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/webhook-view/nope/', payload: '{}', headers: { 'content-type': 'application/json' } }), 404, 'payment_plugin_not_found');
-    expectProblem(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/Bad-Id/', payload: body }), 422, 'validation_error');
+    expectProblem(
+      await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/stripe/', payload: body }),
+      404,
+      'payment_plugin_not_found',
+    );
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/webhook-view/nope/',
+        payload: '{}',
+        headers: { 'content-type': 'application/json' },
+      }),
+      404,
+      'payment_plugin_not_found',
+    );
+    expectProblem(
+      await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/Bad-Id/', payload: body }),
+      422,
+      'validation_error',
+    );
   });
 
   it('refuses a webhook to a plugin that takes none with 400', async () => {
-    expectProblem(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/webhook-view/cash_on_delivery/', payload: 'anything', headers: { 'content-type': 'text/plain' } }), 400, 'invalid_signature');
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/webhook-view/cash_on_delivery/',
+        payload: 'anything',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      400,
+      'invalid_signature',
+    );
   });
 
   it('validates the start-payment body', async () => {
-    expectProblem(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/cash_on_delivery/', payload: { order_alias: 'x' } }), 422, 'validation_error');
-    expectProblem(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/cash_on_delivery/', payload: { order_alias: '00000000-0000-0000-0000-000000000000', return_url: 'javascript:alert(1)' } }), 422, 'validation_error');
-    expectProblem(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/cash_on_delivery/', payload: { order_alias: '00000000-0000-0000-0000-000000000000' } }), 404, 'order_not_found');
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/start-payment/cash_on_delivery/',
+        payload: { order_alias: 'x' },
+      }),
+      422,
+      'validation_error',
+    );
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/start-payment/cash_on_delivery/',
+        payload: { order_alias: '00000000-0000-0000-0000-000000000000', return_url: 'javascript:alert(1)' },
+      }),
+      422,
+      'validation_error',
+    );
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/start-payment/cash_on_delivery/',
+        payload: { order_alias: '00000000-0000-0000-0000-000000000000' },
+      }),
+      404,
+      'order_not_found',
+    );
   });
 
   it('keeps the admin payment routes for admins', async () => {
-    expectProblem(await t.app.inject({ method: 'POST', url: '/payment/dashboard/api/payments/1/capture/' }), 401, 'unauthorized');
+    expectProblem(
+      await t.app.inject({ method: 'POST', url: '/payment/dashboard/api/payments/1/capture/' }),
+      401,
+      'unauthorized',
+    );
     const customer = await (await import('./helpers.js')).signUp(t.app);
-    expectProblem(await t.app.inject({ method: 'POST', url: '/payment/dashboard/api/payments/1/capture/', headers: bearer(customer.access) }), 403, 'forbidden');
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/dashboard/api/payments/1/capture/',
+        headers: bearer(customer.access),
+      }),
+      403,
+      'forbidden',
+    );
   });
 });

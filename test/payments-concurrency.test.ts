@@ -17,7 +17,8 @@ beforeAll(async () => {
   t = await buildTestApp({ config: { paymentPlugins: ['sandbox'] } });
   admin = await signInAdmin(t);
   await adminApi(t, admin).product({
-    name: 'C', variants: [{ alias: 'conc-1', name: 'C', price: '40.00', stock: 1000 }],
+    name: 'C',
+    variants: [{ alias: 'conc-1', name: 'C', price: '40.00', stock: 1000 }],
   });
 });
 afterAll(() => t.close());
@@ -26,24 +27,50 @@ afterAll(() => t.close());
 async function startedPayment() {
   n += 1;
   const order = await placeGuestOrder(t, {
-    variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `c${n}@example.com` },
+    variants: [{ alias: 'conc-1' }],
+    shipping_address: { country: 'US', email: `c${n}@example.com` },
   });
-  const start = json(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.order_token }, payload: { order_alias: order.order_alias } }));
+  const start = json(
+    await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/sandbox/',
+      headers: { 'x-order-token': order.order_token },
+      payload: { order_alias: order.order_alias },
+    }),
+  );
   const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, start.payment_id));
-  return { alias: order.order_alias as string, token: order.order_token as string, paymentId: start.payment_id as number, reference: payment!.reference };
+  return {
+    alias: order.order_alias as string,
+    token: order.order_token as string,
+    paymentId: start.payment_id as number,
+    reference: payment!.reference,
+  };
 }
 
 function deliver(body: string) {
-  return t.app.inject({ method: 'POST', url: webhookUrl, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(WEBHOOK_SECRET, body) }, payload: body });
+  return t.app.inject({
+    method: 'POST',
+    url: webhookUrl,
+    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(WEBHOOK_SECRET, body) },
+    payload: body,
+  });
 }
 
 const orderOf = async (p: { alias: string; token: string }) =>
-  json(await t.app.inject({ method: 'GET', url: `/order/storefront/api/orders/${p.alias}/`, headers: { 'x-order-token': p.token } }));
+  json(
+    await t.app.inject({
+      method: 'GET',
+      url: `/order/storefront/api/orders/${p.alias}/`,
+      headers: { 'x-order-token': p.token },
+    }),
+  );
 
 describe('webhooks under concurrency', () => {
   it('applies an event delivered 20 times at once exactly once', async () => {
     const p = await startedPayment();
-    const body = JSON.stringify(sandboxEvent('payment.succeeded', { reference: p.reference, amount: 4000, currency: 'USD' }));
+    const body = JSON.stringify(
+      sandboxEvent('payment.succeeded', { reference: p.reference, amount: 4000, currency: 'USD' }),
+    );
     const results = await Promise.all(Array.from({ length: 20 }, () => deliver(body)));
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     const eventId = JSON.parse(body).id as string;
@@ -53,7 +80,7 @@ describe('webhooks under concurrency', () => {
     expect((await orderOf(p)).payment_status).toBe('paid');
   });
 
-  it('ends in the same state when a payment\'s events and their repeats arrive all at once', async () => {
+  it("ends in the same state when a payment's events and their repeats arrive all at once", async () => {
     const p = await startedPayment();
     const data = (amount: number) => ({ reference: p.reference, amount, currency: 'USD' });
     const events = [
@@ -73,9 +100,19 @@ describe('webhooks under concurrency', () => {
   it('opens one attempt when the same start is sent many times at once', async () => {
     n += 1;
     const order = await placeGuestOrder(t, {
-      variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `s${n}@example.com` },
+      variants: [{ alias: 'conc-1' }],
+      shipping_address: { country: 'US', email: `s${n}@example.com` },
     });
-    const starts = await Promise.all(Array.from({ length: 10 }, () => t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.order_token }, payload: { order_alias: order.order_alias } })));
+    const starts = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/payment/storefront/api/start-payment/sandbox/',
+          headers: { 'x-order-token': order.order_token },
+          payload: { order_alias: order.order_alias },
+        }),
+      ),
+    );
     const ok = starts.filter((r) => r.statusCode === 200).map((r) => json(r).payment_id);
     expect(new Set(ok).size).toBe(1);
     for (const r of starts.filter((x) => x.statusCode !== 200)) expect(json(r).code).toBe('payment_in_progress');
@@ -88,24 +125,64 @@ describe('webhooks under concurrency', () => {
 describe('Idempotency-Key on start-payment', () => {
   it('answers the same key with the first answer, even after the payment succeeded, and refuses it for another request', async () => {
     const p = await startedPaymentWithKey('start-key-1');
-    const again = await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': p.token, 'idempotency-key': 'start-key-1' }, payload: { order_alias: p.alias } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/sandbox/',
+      headers: { 'x-order-token': p.token, 'idempotency-key': 'start-key-1' },
+      payload: { order_alias: p.alias },
+    });
     expect(json(again)).toEqual(p.first);
-    const body = JSON.stringify(sandboxEvent('payment.succeeded', { reference: p.reference, amount: 4000, currency: 'USD' }));
+    const body = JSON.stringify(
+      sandboxEvent('payment.succeeded', { reference: p.reference, amount: 4000, currency: 'USD' }),
+    );
     await deliver(body);
-    const afterPaid = await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': p.token, 'idempotency-key': 'start-key-1' }, payload: { order_alias: p.alias } });
+    const afterPaid = await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/sandbox/',
+      headers: { 'x-order-token': p.token, 'idempotency-key': 'start-key-1' },
+      payload: { order_alias: p.alias },
+    });
     expect(afterPaid.statusCode).toBe(200);
     expect(json(afterPaid)).toEqual(p.first);
-    const other = await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': p.token, 'idempotency-key': 'start-key-1' }, payload: { order_alias: p.alias, return_url: 'https://shop.example/thanks' } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/sandbox/',
+      headers: { 'x-order-token': p.token, 'idempotency-key': 'start-key-1' },
+      payload: { order_alias: p.alias, return_url: 'https://shop.example/thanks' },
+    });
     expect(json(other).code).toBe('idempotency_key_reused');
-    const stranger = await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'idempotency-key': 'start-key-1' }, payload: { order_alias: p.alias } });
+    const stranger = await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/sandbox/',
+      headers: { 'idempotency-key': 'start-key-1' },
+      payload: { order_alias: p.alias },
+    });
     expect(json(stranger).code).toBe('order_not_found');
   });
 });
 
 async function startedPaymentWithKey(key: string) {
   n += 1;
-  const order = json(await t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: { variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `k${n}@example.com` } } }));
-  const first = json(await t.app.inject({ method: 'POST', url: '/payment/storefront/api/start-payment/sandbox/', headers: { 'x-order-token': order.order_token, 'idempotency-key': key }, payload: { order_alias: order.order_alias } }));
+  const order = json(
+    await t.app.inject({
+      method: 'POST',
+      url: '/order/storefront/api/guest-user-order-create/',
+      payload: { variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `k${n}@example.com` } },
+    }),
+  );
+  const first = json(
+    await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/sandbox/',
+      headers: { 'x-order-token': order.order_token, 'idempotency-key': key },
+      payload: { order_alias: order.order_alias },
+    }),
+  );
   const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, first.payment_id));
-  return { alias: order.order_alias as string, token: order.order_token as string, reference: payment!.reference, first };
+  return {
+    alias: order.order_alias as string,
+    token: order.order_token as string,
+    reference: payment!.reference,
+    first,
+  };
 }

@@ -5,16 +5,38 @@ import { paymentEvents } from '../src/db/schema.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { hiddenFormFields, openAsBrowser } from './browser.js';
 import { adminApi, placeGuestOrder } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+} from './helpers.js';
 
 /** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
 const WEBHOOK_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
-const address = { first_name: 'Sam', last_name: 'Sandbox', street_address: '1 Test Way', city: 'Austin', postal_code: '73301', state: 'TX', country: 'US', email: 'sam@example.com' };
+const address = {
+  first_name: 'Sam',
+  last_name: 'Sandbox',
+  street_address: '1 Test Way',
+  city: 'Austin',
+  postal_code: '73301',
+  state: 'TX',
+  country: 'US',
+  email: 'sam@example.com',
+};
 const webhookUrl = '/payment/storefront/api/webhook-view/sandbox/';
 /** The service's own page for an order, where a payer with no storefront return_url lands. */
 const orderPagePath = (alias: string) => `/order/storefront/orders/${alias}/`;
 
-interface PlacedOrder { alias: string; token: string; total: string }
+interface PlacedOrder {
+  alias: string;
+  token: string;
+  total: string;
+}
 
 /** One store (one app and database) and the moves a storefront and an admin make on it. */
 function store(t: TestApp, admin: SignedIn) {
@@ -29,16 +51,32 @@ function store(t: TestApp, admin: SignedIn) {
     return { alias: placed.order_alias, token: placed.order_token, total: placed.total };
   }
 
-  const start = (plugin: string, order: PlacedOrder, extra: object = {}) => inject({
-    method: 'POST', url: `/payment/storefront/api/start-payment/${plugin}/`, headers: { 'x-order-token': order.token }, payload: { order_alias: order.alias, ...extra },
-  });
+  const start = (plugin: string, order: PlacedOrder, extra: object = {}) =>
+    inject({
+      method: 'POST',
+      url: `/payment/storefront/api/start-payment/${plugin}/`,
+      headers: { 'x-order-token': order.token },
+      payload: { order_alias: order.alias, ...extra },
+    });
 
   async function orderOf(order: PlacedOrder) {
-    return json(await inject({ method: 'GET', url: `/order/storefront/api/orders/${order.alias}/`, headers: { 'x-order-token': order.token } }));
+    return json(
+      await inject({
+        method: 'GET',
+        url: `/order/storefront/api/orders/${order.alias}/`,
+        headers: { 'x-order-token': order.token },
+      }),
+    );
   }
 
   async function paymentsOf(order: PlacedOrder) {
-    return json(await inject({ method: 'GET', url: `/payment/dashboard/api/orders/${order.alias}/payments/`, headers: bearer(admin.access) }));
+    return json(
+      await inject({
+        method: 'GET',
+        url: `/payment/dashboard/api/orders/${order.alias}/payments/`,
+        headers: bearer(admin.access),
+      }),
+    );
   }
 
   /** The checkout page behind a start's url, opened as the payer's browser would (path and query). */
@@ -47,11 +85,21 @@ function store(t: TestApp, admin: SignedIn) {
     return inject({ method: 'GET', url: parsed.pathname + parsed.search });
   };
 
-  const submit = (fields: URLSearchParams | string) => inject({
-    method: 'POST', url: '/payment/sandbox/checkout/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: fields.toString(),
-  });
+  const submit = (fields: URLSearchParams | string) =>
+    inject({
+      method: 'POST',
+      url: '/payment/sandbox/checkout/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: fields.toString(),
+    });
 
-  const sendWebhook = (body: string, headers: Record<string, string>) => inject({ method: 'POST', url: webhookUrl, headers: { 'content-type': 'application/json', ...headers }, payload: body });
+  const sendWebhook = (body: string, headers: Record<string, string>) =>
+    inject({
+      method: 'POST',
+      url: webhookUrl,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: body,
+    });
 
   return { inject, placeOrder, start, orderOf, paymentsOf, openCheckout, submit, sendWebhook };
 }
@@ -74,11 +122,17 @@ function referenceOf(url: string): string {
 }
 
 /** A sandbox event body as the sandbox writes it. */
-function eventBody(type: string, data: { reference: string; amount: number; currency?: string }, id = `evt_test_${Math.random().toString(16).slice(2)}`): string {
+function eventBody(
+  type: string,
+  data: { reference: string; amount: number; currency?: string },
+  id = `evt_test_${Math.random().toString(16).slice(2)}`,
+): string {
   return JSON.stringify({ id, type, created: Math.floor(Date.now() / 1000), data: { currency: 'USD', ...data } });
 }
 
-const signed = (body: string, secret = WEBHOOK_SECRET, timestamp?: number) => ({ 'x-sandbox-signature': signSandboxWebhook(secret, body, timestamp) });
+const signed = (body: string, secret = WEBHOOK_SECRET, timestamp?: number) => ({
+  'x-sandbox-signature': signSandboxWebhook(secret, body, timestamp),
+});
 
 describe('sandbox and cash on delivery (USD store)', () => {
   let t: TestApp;
@@ -103,7 +157,9 @@ describe('sandbox and cash on delivery (USD store)', () => {
 
   describe('checkout', () => {
     it('is listed among the enabled plugins', async () => {
-      const ids = json(await s.inject({ method: 'GET', url: '/payment/storefront/api/plugins/' })).map((p: { id: string }) => p.id);
+      const ids = json(await s.inject({ method: 'GET', url: '/payment/storefront/api/plugins/' })).map(
+        (p: { id: string }) => p.id,
+      );
       expect(ids.sort()).toEqual(['cash_on_delivery', 'sandbox']);
     });
 
@@ -117,14 +173,16 @@ describe('sandbox and cash on delivery (USD store)', () => {
 
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      expect(page.headers['content-security-policy']).toContain('default-src \'none\'');
+      expect(page.headers['content-security-policy']).toContain("default-src 'none'");
       expect(page.body).toContain('24.68 USD');
       expect(page.body).toContain(order.alias);
       expect(page.body).toMatch(/<button[^>]*value="pay"[^>]*>Pay<\/button>/);
       expect(page.body).toMatch(/<button[^>]*value="decline"[^>]*>Decline<\/button>/);
       expect(page.body).toContain('<form method="post" action="/payment/sandbox/checkout/">');
       const ownHost = new URL(t.config.publicBaseUrl).host;
-      const foreign = [...page.body.matchAll(/https?:\/\/([^/"'\s<>]+)/g)].map((m) => m[1]).filter((host) => host !== ownHost);
+      const foreign = [...page.body.matchAll(/https?:\/\/([^/"'\s<>]+)/g)]
+        .map((m) => m[1])
+        .filter((host) => host !== ownHost);
       expect(foreign).toEqual([]);
       expect(page.body).not.toMatch(/<script|<link|<img|@import/i);
 
@@ -138,11 +196,17 @@ describe('sandbox and cash on delivery (USD store)', () => {
       expect(landing.page?.body).toContain('data-payment-outcome="succeeded"');
       expect((await s.orderOf(order)).payment_status).toBe('paid');
       const [payment] = await s.paymentsOf(order);
-      expect(payment).toMatchObject({ id: started.payment_id, plugin_id: 'sandbox', status: 'succeeded', amount: '24.68', amount_captured: '24.68' });
+      expect(payment).toMatchObject({
+        id: started.payment_id,
+        plugin_id: 'sandbox',
+        status: 'succeeded',
+        amount: '24.68',
+        amount_captured: '24.68',
+      });
       expectProblem(await s.start('sandbox', order), 409, 'order_already_paid');
     });
 
-    it('returns the payer to the store\'s own return and cancel URLs, with the order and the outcome', async () => {
+    it("returns the payer to the store's own return and cancel URLs, with the order and the outcome", async () => {
       const urls = { return_url: 'https://shop.example/thanks?order=1', cancel_url: 'https://shop.example/cart' };
       const declined = await startSandbox(await s.placeOrder('5.00'), urls);
       const backFrom = async (fields: URLSearchParams, decision: string) => {
@@ -150,12 +214,14 @@ describe('sandbox and cash on delivery (USD store)', () => {
         return (await openAsBrowser(t, String(sent.headers.location))).url.toString();
       };
       const declinedAlias = declined.started.order_alias;
-      expect(await backFrom(declined.fields, 'decline'))
-        .toBe(`${urls.cancel_url}?order_alias=${declinedAlias}&payment_status=failed`);
+      expect(await backFrom(declined.fields, 'decline')).toBe(
+        `${urls.cancel_url}?order_alias=${declinedAlias}&payment_status=failed`,
+      );
       const paid = await startSandbox(await s.placeOrder('5.00'), urls);
       const paidAlias = paid.started.order_alias;
-      expect(await backFrom(paid.fields, 'pay'))
-        .toBe(`${urls.return_url}&order_alias=${paidAlias}&payment_status=succeeded`);
+      expect(await backFrom(paid.fields, 'pay')).toBe(
+        `${urls.return_url}&order_alias=${paidAlias}&payment_status=succeeded`,
+      );
     });
 
     it('declines: the payment fails, the order is failed, and a new start opens a new attempt that can pay', async () => {
@@ -176,7 +242,12 @@ describe('sandbox and cash on delivery (USD store)', () => {
       expect((await s.submit(withDecision(second.fields, 'pay'))).statusCode).toBe(303);
       expect((await s.orderOf(order)).payment_status).toBe('paid');
       const statuses = (await s.paymentsOf(order)).map((p: { id: number; status: string }) => [p.id, p.status]);
-      expect(statuses).toEqual(expect.arrayContaining([[first.started.payment_id, 'failed'], [second.started.payment_id, 'succeeded']]));
+      expect(statuses).toEqual(
+        expect.arrayContaining([
+          [first.started.payment_id, 'failed'],
+          [second.started.payment_id, 'succeeded'],
+        ]),
+      );
     });
 
     it('reuses the open attempt when start is called twice', async () => {
@@ -197,7 +268,15 @@ describe('sandbox and cash on delivery (USD store)', () => {
         return copy;
       };
 
-      for (const query of [tampered('amount', '1'), tampered('reference', 'pay_someone_else'), tampered('currency', 'JPY'), tampered('return_url', 'https://evil.example/'), tampered('signature', null), tampered('signature', 'f'.repeat(64)), tampered('signature', 'nothex')]) {
+      for (const query of [
+        tampered('amount', '1'),
+        tampered('reference', 'pay_someone_else'),
+        tampered('currency', 'JPY'),
+        tampered('return_url', 'https://evil.example/'),
+        tampered('signature', null),
+        tampered('signature', 'f'.repeat(64)),
+        tampered('signature', 'nothex'),
+      ]) {
         const page = await s.inject({ method: 'GET', url: `${url.pathname}?${query.toString()}` });
         expect(page.statusCode, query.toString()).toBe(400);
         expect(page.headers['content-type']).toMatch(/^text\/html/);
@@ -215,18 +294,31 @@ describe('sandbox and cash on delivery (USD store)', () => {
         expect(res.statusCode, form.toString()).toBe(400);
         expect(res.headers['content-type']).toMatch(/^text\/html/);
       }
-      const asJson = await s.inject({ method: 'POST', url: '/payment/sandbox/checkout/', payload: Object.fromEntries(withDecision(fields, 'pay')) });
+      const asJson = await s.inject({
+        method: 'POST',
+        url: '/payment/sandbox/checkout/',
+        payload: Object.fromEntries(withDecision(fields, 'pay')),
+      });
       expectProblem(asJson, 415, 'unsupported_media_type');
 
       expect((await s.orderOf(order)).payment_status).toBe('pending');
       expect((await s.paymentsOf(order))[0]).toMatchObject({ status: 'pending', amount_captured: '0.00' });
-      expect(await t.database.db.select().from(paymentEvents).where(eq(paymentEvents.pluginId, 'sandbox')).then((rows) => rows.some((r) => r.paymentId === started.payment_id))).toBe(false);
+      expect(
+        await t.database.db
+          .select()
+          .from(paymentEvents)
+          .where(eq(paymentEvents.pluginId, 'sandbox'))
+          .then((rows) => rows.some((r) => r.paymentId === started.payment_id)),
+      ).toBe(false);
     });
   });
 
   describe('webhooks', () => {
     async function eventsFor(eventId: string) {
-      return t.database.db.select().from(paymentEvents).where(and(eq(paymentEvents.pluginId, 'sandbox'), eq(paymentEvents.eventId, eventId)));
+      return t.database.db
+        .select()
+        .from(paymentEvents)
+        .where(and(eq(paymentEvents.pluginId, 'sandbox'), eq(paymentEvents.eventId, eventId)));
     }
 
     it('refuses a forged, missing, malformed, tampered, stale or future signature with 400 invalid_signature and changes nothing', async () => {
@@ -271,7 +363,9 @@ describe('sandbox and cash on delivery (USD store)', () => {
         expect(res.statusCode).toBe(200);
         expect(json(res)).toEqual({ received: 1 });
       }
-      expect(await eventsFor('evt_replay_1')).toEqual([expect.objectContaining({ paymentId: started.payment_id, applied: true })]);
+      expect(await eventsFor('evt_replay_1')).toEqual([
+        expect.objectContaining({ paymentId: started.payment_id, applied: true }),
+      ]);
       expect((await s.paymentsOf(order))[0]).toMatchObject({ status: 'partially_refunded', amount_refunded: '2.00' });
       expect((await s.orderOf(order)).payment_status).toBe('partially_paid');
     });
@@ -314,7 +408,15 @@ describe('sandbox and cash on delivery (USD store)', () => {
     });
 
     it('refuses a signed body that is not a sandbox event', async () => {
-      for (const body of ['not json', '[]', JSON.stringify({ id: 'evt_x', type: 'payment.succeeded', data: { reference: 'r', amount: 1.5, currency: 'USD' } })]) {
+      for (const body of [
+        'not json',
+        '[]',
+        JSON.stringify({
+          id: 'evt_x',
+          type: 'payment.succeeded',
+          data: { reference: 'r', amount: 1.5, currency: 'USD' },
+        }),
+      ]) {
         expectProblem(await s.sendWebhook(body, signed(body)), 400, 'invalid_signature');
       }
     });
@@ -323,7 +425,12 @@ describe('sandbox and cash on delivery (USD store)', () => {
       const order = await s.placeOrder('5.00');
       const { fields, started } = await startSandbox(order);
       await s.submit(withDecision(fields, 'pay'));
-      const res = await s.inject({ method: 'POST', url: `/payment/dashboard/api/payments/${started.payment_id}/refund/`, headers: bearer(admin.access), payload: { amount: '1.25' } });
+      const res = await s.inject({
+        method: 'POST',
+        url: `/payment/dashboard/api/payments/${started.payment_id}/refund/`,
+        headers: bearer(admin.access),
+        payload: { amount: '1.25' },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(json(res)).toMatchObject({ status: 'partially_refunded', amount_refunded: '1.25' });
       expect((await s.orderOf(order)).payment_status).toBe('partially_paid');
@@ -340,12 +447,20 @@ describe('sandbox and cash on delivery (USD store)', () => {
       const landing = await openAsBrowser(t, started.url);
       expect(landing.url.pathname).toBe(orderPagePath(order.alias));
       expect(landing.page?.body).toContain('data-payment-outcome="pending"');
-      expect((await s.paymentsOf(order))[0]).toMatchObject({ id: started.payment_id, plugin_id: 'cash_on_delivery', status: 'pending' });
+      expect((await s.paymentsOf(order))[0]).toMatchObject({
+        id: started.payment_id,
+        plugin_id: 'cash_on_delivery',
+        status: 'pending',
+      });
       expect((await s.orderOf(order)).payment_status).toBe('pending');
 
       const capture = `/payment/dashboard/api/payments/${started.payment_id}/capture/`;
       const customer = await signUp(t.app);
-      expectProblem(await s.inject({ method: 'POST', url: capture, headers: bearer(customer.access) }), 403, 'forbidden');
+      expectProblem(
+        await s.inject({ method: 'POST', url: capture, headers: bearer(customer.access) }),
+        403,
+        'forbidden',
+      );
       expectProblem(await s.inject({ method: 'POST', url: capture }), 401, 'unauthorized');
       expect((await s.orderOf(order)).payment_status).toBe('pending');
 
@@ -353,10 +468,19 @@ describe('sandbox and cash on delivery (USD store)', () => {
       expect(captured.statusCode, captured.body).toBe(200);
       expect(json(captured)).toMatchObject({ status: 'succeeded', amount_captured: '15.00' });
       expect((await s.orderOf(order)).payment_status).toBe('paid');
-      expectProblem(await s.inject({ method: 'POST', url: capture, headers: bearer(admin.access) }), 409, 'invalid_transition');
+      expectProblem(
+        await s.inject({ method: 'POST', url: capture, headers: bearer(admin.access) }),
+        409,
+        'invalid_transition',
+      );
 
       const refund = `/payment/dashboard/api/payments/${started.payment_id}/refund/`;
-      const part = await s.inject({ method: 'POST', url: refund, headers: bearer(admin.access), payload: { amount: '5.00' } });
+      const part = await s.inject({
+        method: 'POST',
+        url: refund,
+        headers: bearer(admin.access),
+        payload: { amount: '5.00' },
+      });
       expect(json(part)).toMatchObject({ status: 'partially_refunded', amount_refunded: '5.00' });
       expect((await s.orderOf(order)).payment_status).toBe('partially_paid');
       const rest = await s.inject({ method: 'POST', url: refund, headers: bearer(admin.access), payload: {} });
@@ -364,10 +488,18 @@ describe('sandbox and cash on delivery (USD store)', () => {
       expect((await s.orderOf(order)).payment_status).toBe('refunded');
     });
 
-    it('cannot be captured through the sandbox\'s own payments', async () => {
+    it("cannot be captured through the sandbox's own payments", async () => {
       const order = await s.placeOrder('1.00');
       const { started } = await startSandbox(order);
-      expectProblem(await s.inject({ method: 'POST', url: `/payment/dashboard/api/payments/${started.payment_id}/capture/`, headers: bearer(admin.access) }), 409, 'invalid_transition');
+      expectProblem(
+        await s.inject({
+          method: 'POST',
+          url: `/payment/dashboard/api/payments/${started.payment_id}/capture/`,
+          headers: bearer(admin.access),
+        }),
+        409,
+        'invalid_transition',
+      );
     });
   });
 });

@@ -6,7 +6,16 @@ import { paymentEvents, payments } from '../src/db/schema.js';
 import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
 import { openAsBrowser } from './browser.js';
 import { adminApi, placeGuestOrder } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+} from './helpers.js';
 import { type StripeStandIn, startStripeStandIn, stripeEvent, stripeSignature } from './stripe-standin.js';
 
 /**
@@ -14,7 +23,16 @@ import { type StripeStandIn, startStripeStandIn, stripeEvent, stripeSignature } 
  * stand-in for Stripe's API, and webhooks signed with the SDK's own test helper.
  */
 
-const address = { first_name: 'Gus', last_name: 'Guest', street_address: '5 Elm St', city: 'Austin', postal_code: '73301', state: 'TX', country: 'US', email: 'gus@example.com' };
+const address = {
+  first_name: 'Gus',
+  last_name: 'Guest',
+  street_address: '5 Elm St',
+  city: 'Austin',
+  postal_code: '73301',
+  state: 'TX',
+  country: 'US',
+  email: 'gus@example.com',
+};
 const SESSIONS = 'POST /v1/checkout/sessions';
 const REFUNDS = 'POST /v1/refunds';
 
@@ -34,7 +52,8 @@ function store(t: TestApp, admin: SignedIn) {
     seq += 1;
     const alias = `stripe-${t.config.storeCurrency.toLowerCase()}-${seq}`;
     await adminApi(t, admin).product({
-      name: `Stripe test ${seq}`, variants: [{ alias, name: alias, price, stock: 1000 }],
+      name: `Stripe test ${seq}`,
+      variants: [{ alias, name: alias, price, stock: 1000 }],
     });
     return alias;
   }
@@ -42,13 +61,19 @@ function store(t: TestApp, admin: SignedIn) {
   /** A guest order for `quantity` of a variant at `price`: its alias, token and total. */
   async function guestOrder(price: string, quantity = 1) {
     const placed = await placeGuestOrder(t, {
-      variants: [{ alias: await variant(price), quantity }], shipping_address: address,
+      variants: [{ alias: await variant(price), quantity }],
+      shipping_address: address,
     });
     return { alias: placed.order_alias, token: placed.order_token, total: placed.total };
   }
 
   const start = (orderAlias: string, headers: Record<string, string> = {}, plugin = 'stripe') =>
-    inject({ method: 'POST', url: `/payment/storefront/api/start-payment/${plugin}/`, payload: { order_alias: orderAlias }, headers });
+    inject({
+      method: 'POST',
+      url: `/payment/storefront/api/start-payment/${plugin}/`,
+      payload: { order_alias: orderAlias },
+      headers,
+    });
 
   /** Starts paying a guest order through Stripe and returns the Checkout Session the stand-in made. */
   async function startedGuestOrder(price: string, quantity = 1) {
@@ -62,46 +87,110 @@ function store(t: TestApp, admin: SignedIn) {
   }
 
   const webhook = (payload: string, headers: Record<string, string>) =>
-    inject({ method: 'POST', url: '/payment/storefront/api/webhook-view/stripe/', payload, headers: { 'content-type': 'application/json', ...headers } });
+    inject({
+      method: 'POST',
+      url: '/payment/storefront/api/webhook-view/stripe/',
+      payload,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
 
   /** Delivers a Stripe event, correctly signed. */
-  const deliver = (event: { payload: string }) => webhook(event.payload, { 'stripe-signature': stripeSignature(event.payload) });
+  const deliver = (event: { payload: string }) =>
+    webhook(event.payload, { 'stripe-signature': stripeSignature(event.payload) });
 
-  const order = async (alias: string, token: string) => json(await inject({ method: 'GET', url: `/order/storefront/api/orders/${alias}/`, headers: { 'x-order-token': token } }));
-  const paymentsOf = async (alias: string) => json(await inject({ method: 'GET', url: `/payment/dashboard/api/orders/${alias}/payments/`, headers: bearer(admin.access) }));
+  const order = async (alias: string, token: string) =>
+    json(
+      await inject({
+        method: 'GET',
+        url: `/order/storefront/api/orders/${alias}/`,
+        headers: { 'x-order-token': token },
+      }),
+    );
+  const paymentsOf = async (alias: string) =>
+    json(
+      await inject({
+        method: 'GET',
+        url: `/payment/dashboard/api/orders/${alias}/payments/`,
+        headers: bearer(admin.access),
+      }),
+    );
   const refund = (paymentId: number, payload?: object) =>
-    inject({ method: 'POST', url: `/payment/dashboard/api/payments/${paymentId}/refund/`, headers: bearer(admin.access), ...(payload ? { payload } : {}) });
+    inject({
+      method: 'POST',
+      url: `/payment/dashboard/api/payments/${paymentId}/refund/`,
+      headers: bearer(admin.access),
+      ...(payload ? { payload } : {}),
+    });
   const paymentRow = async (id: number) => (await t.database.db.select().from(payments).where(eq(payments.id, id)))[0];
 
-  return { inject, variant, guestOrder, start, startedGuestOrder, webhook, deliver, order, paymentsOf, refund, paymentRow };
+  return {
+    inject,
+    variant,
+    guestOrder,
+    start,
+    startedGuestOrder,
+    webhook,
+    deliver,
+    order,
+    paymentsOf,
+    refund,
+    paymentRow,
+  };
 }
 
 /** Checkout Session requests the stand-in received for one order (replays excluded). */
 const sessionRequestsFor = (orderAlias: string) =>
-  standin.requestsTo(SESSIONS).filter((r) => !r.replayed && (r.body.metadata as Record<string, string> | undefined)?.order_alias === orderAlias);
+  standin
+    .requestsTo(SESSIONS)
+    .filter((r) => !r.replayed && (r.body.metadata as Record<string, string> | undefined)?.order_alias === orderAlias);
 
 describe('configuration', () => {
-  const base = { embeddedDatabase: true, context: { publicBaseUrl: 'http://127.0.0.1:8000', secret: (n: string) => `secret-${n}-0123456789abcdef0123456789` } };
+  const base = {
+    embeddedDatabase: true,
+    context: {
+      publicBaseUrl: 'http://127.0.0.1:8000',
+      secret: (n: string) => `secret-${n}-0123456789abcdef0123456789`,
+    },
+  };
 
   it('is off when no Stripe variable is set, and on with both keys', async () => {
     expect((await loadPaymentPlugins({ ...base, enabled: undefined, env: {} })).get('stripe')).toBeUndefined();
-    expect((await loadPaymentPlugins({ ...base, enabled: undefined, env: standin.env() })).get('stripe')?.name).toBe('Stripe');
+    expect((await loadPaymentPlugins({ ...base, enabled: undefined, env: standin.env() })).get('stripe')?.name).toBe(
+      'Stripe',
+    );
   });
 
   it('stops the service naming the variable that is missing or wrong', async () => {
     const failure = async (enabled: string[] | undefined, env: Record<string, string | undefined>) => {
-      const err = await loadPaymentPlugins({ ...base, enabled, env }).then(() => undefined, (e: unknown) => e);
+      const err = await loadPaymentPlugins({ ...base, enabled, env }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ConfigError);
       return (err as ConfigError).message;
     };
     expect(await failure(['stripe'], {})).toMatch(/plugin stripe: STRIPE_SECRET_KEY is required/);
-    expect(await failure(undefined, { STRIPE_WEBHOOK_SECRET: standin.webhookSecret })).toMatch(/STRIPE_SECRET_KEY is required/);
-    expect(await failure(undefined, { STRIPE_SECRET_KEY: standin.secretKey })).toMatch(/STRIPE_WEBHOOK_SECRET is required/);
-    expect(await failure(undefined, standin.env({ STRIPE_SECRET_KEY: 'pk_test_123' }))).toMatch(/STRIPE_SECRET_KEY must be a secret key starting with sk_/);
-    expect(await failure(undefined, standin.env({ STRIPE_WEBHOOK_SECRET: 'sk_test_swapped' }))).toMatch(/STRIPE_WEBHOOK_SECRET must be a webhook signing secret starting with whsec_/);
-    expect(await failure(undefined, standin.env({ STRIPE_API_PROTOCOL: 'ftp' }))).toMatch(/STRIPE_API_PROTOCOL must be http or https/);
-    expect(await failure(undefined, standin.env({ STRIPE_API_PORT: '70000' }))).toMatch(/STRIPE_API_PORT must be a whole number/);
-    expect(await failure(undefined, standin.env({ STRIPE_WEBHOOK_TOLERANCE_SECONDS: '0' }))).toMatch(/STRIPE_WEBHOOK_TOLERANCE_SECONDS must be a whole number from 1/);
+    expect(await failure(undefined, { STRIPE_WEBHOOK_SECRET: standin.webhookSecret })).toMatch(
+      /STRIPE_SECRET_KEY is required/,
+    );
+    expect(await failure(undefined, { STRIPE_SECRET_KEY: standin.secretKey })).toMatch(
+      /STRIPE_WEBHOOK_SECRET is required/,
+    );
+    expect(await failure(undefined, standin.env({ STRIPE_SECRET_KEY: 'pk_test_123' }))).toMatch(
+      /STRIPE_SECRET_KEY must be a secret key starting with sk_/,
+    );
+    expect(await failure(undefined, standin.env({ STRIPE_WEBHOOK_SECRET: 'sk_test_swapped' }))).toMatch(
+      /STRIPE_WEBHOOK_SECRET must be a webhook signing secret starting with whsec_/,
+    );
+    expect(await failure(undefined, standin.env({ STRIPE_API_PROTOCOL: 'ftp' }))).toMatch(
+      /STRIPE_API_PROTOCOL must be http or https/,
+    );
+    expect(await failure(undefined, standin.env({ STRIPE_API_PORT: '70000' }))).toMatch(
+      /STRIPE_API_PORT must be a whole number/,
+    );
+    expect(await failure(undefined, standin.env({ STRIPE_WEBHOOK_TOLERANCE_SECONDS: '0' }))).toMatch(
+      /STRIPE_WEBHOOK_TOLERANCE_SECONDS must be a whole number from 1/,
+    );
   });
 });
 
@@ -119,7 +208,10 @@ describe('Stripe Checkout in a USD store', () => {
 
   it('lists Stripe among the enabled plugins', async () => {
     const res = await s.inject({ method: 'GET', url: '/payment/storefront/api/plugins/' });
-    expect(json(res)).toEqual([{ id: 'stripe', name: 'Stripe' }, { id: 'cash_on_delivery', name: 'Cash on delivery' }]);
+    expect(json(res)).toEqual([
+      { id: 'stripe', name: 'Stripe' },
+      { id: 'cash_on_delivery', name: 'Cash on delivery' },
+    ]);
   });
 
   it('opens a Checkout Session for the exact order total and marks the order paid on a signed checkout.session.completed', async () => {
@@ -130,7 +222,12 @@ describe('Stripe Checkout in a USD store', () => {
     const res = await s.start(order.alias, { 'x-order-token': order.token });
     expect(res.statusCode).toBe(200);
     const started = json(res);
-    expect(started).toMatchObject({ order_alias: order.alias, amount: '24.68', currency: 'USD', url: expect.stringMatching(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/) });
+    expect(started).toMatchObject({
+      order_alias: order.alias,
+      amount: '24.68',
+      currency: 'USD',
+      url: expect.stringMatching(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/),
+    });
 
     const [sent, ...more] = sessionRequestsFor(order.alias);
     expect(more).toEqual([]);
@@ -139,7 +236,12 @@ describe('Stripe Checkout in a USD store', () => {
     expect(sent?.idempotencyKey).toBe(`start-${reference}`);
     expect(sent?.body).toEqual({
       mode: 'payment',
-      line_items: [{ quantity: '1', price_data: { currency: 'usd', unit_amount: '2468', product_data: { name: `Order ${order.alias}` } } }],
+      line_items: [
+        {
+          quantity: '1',
+          price_data: { currency: 'usd', unit_amount: '2468', product_data: { name: `Order ${order.alias}` } },
+        },
+      ],
       success_url: expect.stringContaining(returnLink),
       cancel_url: expect.stringContaining(returnLink),
       client_reference_id: reference,
@@ -163,9 +265,17 @@ describe('Stripe Checkout in a USD store', () => {
     expect(json(delivered)).toEqual({ received: 1 });
 
     expect((await s.order(order.alias, order.token)).payment_status).toBe('paid');
-    expect(await s.paymentsOf(order.alias)).toEqual([expect.objectContaining({
-      id: started.payment_id, plugin_id: 'stripe', status: 'succeeded', amount: '24.68', amount_captured: '24.68', amount_refunded: '0.00', currency: 'USD',
-    })]);
+    expect(await s.paymentsOf(order.alias)).toEqual([
+      expect.objectContaining({
+        id: started.payment_id,
+        plugin_id: 'stripe',
+        status: 'succeeded',
+        amount: '24.68',
+        amount_captured: '24.68',
+        amount_refunded: '0.00',
+        currency: 'USD',
+      }),
+    ]);
     expect((await s.paymentRow(started.payment_id))?.gatewayPaymentRef).toBe(session.payment_intent);
     expect(await outcomeAt(sent?.body.success_url)).toBe('succeeded');
   });
@@ -189,14 +299,18 @@ describe('Stripe Checkout in a USD store', () => {
       s.webhook(event.payload, { 'stripe-signature': stale }),
     ];
     const details = [];
-    for (const res of await Promise.all(attempts)) details.push(expectProblem(res, 400, 'invalid_signature').detail as string);
+    for (const res of await Promise.all(attempts))
+      details.push(expectProblem(res, 400, 'invalid_signature').detail as string);
     expect(details[1]).toMatch(/Stripe-Signature header is missing/);
     expect(details[5]).toMatch(/tolerance/);
     for (const detail of details) expect(detail).not.toContain('whsec_');
 
     expect(await s.paymentRow(order.paymentId)).toEqual(before);
     expect((await s.order(order.alias, order.token)).payment_status).toBe('pending');
-    const stored = await t.database.db.select().from(paymentEvents).where(and(eq(paymentEvents.pluginId, 'stripe'), eq(paymentEvents.eventId, event.id)));
+    const stored = await t.database.db
+      .select()
+      .from(paymentEvents)
+      .where(and(eq(paymentEvents.pluginId, 'stripe'), eq(paymentEvents.eventId, event.id)));
     expect(stored).toEqual([]);
 
     // The genuine delivery of the same event still counts.
@@ -212,8 +326,13 @@ describe('Stripe Checkout in a USD store', () => {
     const replay = await s.deliver(event);
     expect(replay.statusCode).toBe(200);
     expect(await s.paymentRow(order.paymentId)).toEqual(afterFirst);
-    const stored = await t.database.db.select().from(paymentEvents).where(and(eq(paymentEvents.pluginId, 'stripe'), eq(paymentEvents.eventId, event.id)));
-    expect(stored).toEqual([expect.objectContaining({ paymentId: order.paymentId, kind: 'succeeded', amount: 800, applied: true })]);
+    const stored = await t.database.db
+      .select()
+      .from(paymentEvents)
+      .where(and(eq(paymentEvents.pluginId, 'stripe'), eq(paymentEvents.eventId, event.id)));
+    expect(stored).toEqual([
+      expect.objectContaining({ paymentId: order.paymentId, kind: 'succeeded', amount: 800, applied: true }),
+    ]);
   });
 
   it('keeps a delayed payment pending until async_payment_succeeded, and never moves it back', async () => {
@@ -221,9 +340,19 @@ describe('Stripe Checkout in a USD store', () => {
     const completed = standin.completeSession(order.sessionId, { paid: false });
     expect((await s.deliver(stripeEvent('checkout.session.completed', completed))).statusCode).toBe(200);
     expect((await s.order(order.alias, order.token)).payment_status).toBe('pending');
-    expect(await s.paymentRow(order.paymentId)).toMatchObject({ status: 'pending', amountCaptured: 0, gatewayPaymentRef: completed.payment_intent });
+    expect(await s.paymentRow(order.paymentId)).toMatchObject({
+      status: 'pending',
+      amountCaptured: 0,
+      gatewayPaymentRef: completed.payment_intent,
+    });
 
-    expect((await s.deliver(stripeEvent('checkout.session.async_payment_succeeded', standin.settleSession(order.sessionId, 'paid')))).statusCode).toBe(200);
+    expect(
+      (
+        await s.deliver(
+          stripeEvent('checkout.session.async_payment_succeeded', standin.settleSession(order.sessionId, 'paid')),
+        )
+      ).statusCode,
+    ).toBe(200);
     expect((await s.order(order.alias, order.token)).payment_status).toBe('paid');
     expect(await s.paymentRow(order.paymentId)).toMatchObject({ status: 'succeeded', amountCaptured: 4550 });
 
@@ -234,8 +363,12 @@ describe('Stripe Checkout in a USD store', () => {
 
   it('marks the order failed when a delayed payment fails', async () => {
     const order = await s.startedGuestOrder('19.99');
-    await s.deliver(stripeEvent('checkout.session.completed', standin.completeSession(order.sessionId, { paid: false })));
-    const res = await s.deliver(stripeEvent('checkout.session.async_payment_failed', standin.settleSession(order.sessionId, 'failed')));
+    await s.deliver(
+      stripeEvent('checkout.session.completed', standin.completeSession(order.sessionId, { paid: false })),
+    );
+    const res = await s.deliver(
+      stripeEvent('checkout.session.async_payment_failed', standin.settleSession(order.sessionId, 'failed')),
+    );
     expect(res.statusCode).toBe(200);
     expect((await s.order(order.alias, order.token)).payment_status).toBe('failed');
     expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ status: 'failed', amount_captured: '0.00' });
@@ -243,7 +376,9 @@ describe('Stripe Checkout in a USD store', () => {
 
   it('records an expired session, after which start opens a new Checkout Session', async () => {
     const order = await s.startedGuestOrder('5.00');
-    expect((await s.deliver(stripeEvent('checkout.session.expired', standin.expireSession(order.sessionId)))).statusCode).toBe(200);
+    expect(
+      (await s.deliver(stripeEvent('checkout.session.expired', standin.expireSession(order.sessionId)))).statusCode,
+    ).toBe(200);
     expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ id: order.paymentId, status: 'expired' });
     expect((await s.order(order.alias, order.token)).payment_status).toBe('failed');
 
@@ -273,36 +408,62 @@ describe('Stripe Checkout in a USD store', () => {
     const full = await s.refund(order.paymentId);
     expect(full.statusCode).toBe(200);
     expect(json(full)).toMatchObject({ status: 'refunded', amount_refunded: '20.00' });
-    expect(standin.requestsTo(REFUNDS).filter((r) => r.body.payment_intent === paymentIntent).map((r) => r.body.amount)).toEqual(['500', '1500']);
+    expect(
+      standin
+        .requestsTo(REFUNDS)
+        .filter((r) => r.body.payment_intent === paymentIntent)
+        .map((r) => r.body.amount),
+    ).toEqual(['500', '1500']);
     expect(standin.chargeOf(paymentIntent)).toMatchObject({ amount_refunded: 2000, refunded: true });
 
     expect((await s.deliver(stripeEvent('charge.refunded', standin.chargeOf(paymentIntent)))).statusCode).toBe(200);
-    expect(await s.paymentRow(order.paymentId)).toMatchObject({ status: 'refunded', amountCaptured: 2000, amountRefunded: 2000 });
+    expect(await s.paymentRow(order.paymentId)).toMatchObject({
+      status: 'refunded',
+      amountCaptured: 2000,
+      amountRefunded: 2000,
+    });
     expect((await s.order(order.alias, order.token)).payment_status).toBe('refunded');
   });
 
-  it('records a refund made in Stripe\'s dashboard from its charge.refunded webhook', async () => {
+  it("records a refund made in Stripe's dashboard from its charge.refunded webhook", async () => {
     const order = await s.startedGuestOrder('40.00');
     const session = standin.completeSession(order.sessionId);
     await s.deliver(stripeEvent('checkout.session.completed', session));
     // The "dashboard": another Stripe client refunding straight at the stand-in.
-    const dashboard = new Stripe(standin.secretKey, { host: '127.0.0.1', port: new URL(standin.url).port, protocol: 'http' });
+    const dashboard = new Stripe(standin.secretKey, {
+      host: '127.0.0.1',
+      port: new URL(standin.url).port,
+      protocol: 'http',
+    });
     await dashboard.refunds.create({ payment_intent: session.payment_intent as string, amount: 1250 });
-    expect((await s.deliver(stripeEvent('charge.refunded', standin.chargeOf(session.payment_intent as string)))).statusCode).toBe(200);
-    expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ status: 'partially_refunded', amount_refunded: '12.50' });
+    expect(
+      (await s.deliver(stripeEvent('charge.refunded', standin.chargeOf(session.payment_intent as string)))).statusCode,
+    ).toBe(200);
+    expect((await s.paymentsOf(order.alias))[0]).toMatchObject({
+      status: 'partially_refunded',
+      amount_refunded: '12.50',
+    });
   });
 
-  it('applies a refund whose webhook arrives before the payment\'s own completion event', async () => {
+  it("applies a refund whose webhook arrives before the payment's own completion event", async () => {
     const order = await s.startedGuestOrder('30.00');
     const session = standin.completeSession(order.sessionId);
     const paymentIntent = session.payment_intent as string;
-    const dashboard = new Stripe(standin.secretKey, { host: '127.0.0.1', port: new URL(standin.url).port, protocol: 'http' });
+    const dashboard = new Stripe(standin.secretKey, {
+      host: '127.0.0.1',
+      port: new URL(standin.url).port,
+      protocol: 'http',
+    });
     await dashboard.refunds.create({ payment_intent: paymentIntent, amount: 1000 });
     // Stripe does not promise order: the refund comes first and names a PaymentIntent unknown yet.
     expect((await s.deliver(stripeEvent('charge.refunded', standin.chargeOf(paymentIntent)))).statusCode).toBe(200);
     expect(await s.paymentRow(order.paymentId)).toMatchObject({ status: 'pending', amountRefunded: 0 });
     expect((await s.deliver(stripeEvent('checkout.session.completed', session))).statusCode).toBe(200);
-    expect(await s.paymentRow(order.paymentId)).toMatchObject({ status: 'partially_refunded', amountCaptured: 3000, amountRefunded: 1000 });
+    expect(await s.paymentRow(order.paymentId)).toMatchObject({
+      status: 'partially_refunded',
+      amountCaptured: 3000,
+      amountRefunded: 1000,
+    });
     expect((await s.order(order.alias, order.token)).payment_status).toBe('partially_paid');
   });
 
@@ -310,7 +471,12 @@ describe('Stripe Checkout in a USD store', () => {
     const order = await s.startedGuestOrder('15.00');
     await s.deliver(stripeEvent('checkout.session.completed', standin.completeSession(order.sessionId)));
     const before = await s.paymentRow(order.paymentId);
-    standin.refuseNext(REFUNDS, { status: 400, type: 'invalid_request_error', code: 'charge_disputed', message: 'Charge ch_123 has been charged back; cannot issue a refund.' });
+    standin.refuseNext(REFUNDS, {
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'charge_disputed',
+      message: 'Charge ch_123 has been charged back; cannot issue a refund.',
+    });
     const body = expectProblem(await s.refund(order.paymentId, { amount: '1.00' }), 502, 'payment_gateway_error');
     expect(body.detail).toMatch(/Stripe answered 400 \(charge_disputed\): Charge ch_123 has been charged back/);
     expect(await s.paymentRow(order.paymentId)).toEqual(before);
@@ -336,7 +502,12 @@ describe('Stripe Checkout in a USD store', () => {
 
   it('lets a signed-in customer pay their own order, and nobody else start it', async () => {
     const [owner, stranger] = [await signUp(t.app), await signUp(t.app)];
-    const placed = await s.inject({ method: 'POST', url: '/order/storefront/api/create/', headers: bearer(owner.access), payload: { variants: [{ alias: await s.variant('11.00') }] } });
+    const placed = await s.inject({
+      method: 'POST',
+      url: '/order/storefront/api/create/',
+      headers: bearer(owner.access),
+      payload: { variants: [{ alias: await s.variant('11.00') }] },
+    });
     expect(placed.statusCode).toBe(201);
     const alias = json(placed).order_alias as string;
 
@@ -346,13 +517,29 @@ describe('Stripe Checkout in a USD store', () => {
 
     const res = await s.start(alias, bearer(owner.access));
     expect(res.statusCode).toBe(200);
-    expect(sessionRequestsFor(alias)[0]?.body).toMatchObject({ customer_email: owner.email, line_items: [{ price_data: { unit_amount: '1100' } }] });
+    expect(sessionRequestsFor(alias)[0]?.body).toMatchObject({
+      customer_email: owner.email,
+      line_items: [{ price_data: { unit_amount: '1100' } }],
+    });
   });
 
   it('answers an unknown plugin with 404 payment_plugin_not_found', async () => {
     const order = await s.guestOrder('1.00');
-    expectProblem(await s.start(order.alias, { 'x-order-token': order.token }, 'paypal'), 404, 'payment_plugin_not_found');
-    expectProblem(await s.inject({ method: 'POST', url: '/payment/storefront/api/webhook-view/paypal/', payload: '{}', headers: { 'content-type': 'application/json' } }), 404, 'payment_plugin_not_found');
+    expectProblem(
+      await s.start(order.alias, { 'x-order-token': order.token }, 'paypal'),
+      404,
+      'payment_plugin_not_found',
+    );
+    expectProblem(
+      await s.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/webhook-view/paypal/',
+        payload: '{}',
+        headers: { 'content-type': 'application/json' },
+      }),
+      404,
+      'payment_plugin_not_found',
+    );
   });
 
   it('answers 409 order_already_paid for a paid order and asks Stripe for nothing', async () => {
@@ -365,7 +552,10 @@ describe('Stripe Checkout in a USD store', () => {
   it('stores and ignores event types it does not follow', async () => {
     const event = stripeEvent('customer.created', { id: 'cus_123', object: 'customer', email: 'someone@example.com' });
     expect((await s.deliver(event)).statusCode).toBe(200);
-    const stored = await t.database.db.select().from(paymentEvents).where(and(eq(paymentEvents.pluginId, 'stripe'), eq(paymentEvents.eventId, event.id)));
+    const stored = await t.database.db
+      .select()
+      .from(paymentEvents)
+      .where(and(eq(paymentEvents.pluginId, 'stripe'), eq(paymentEvents.eventId, event.id)));
     expect(stored).toEqual([expect.objectContaining({ kind: 'ignored', applied: false, paymentId: null })]);
   });
 });
@@ -376,14 +566,21 @@ describe('when Stripe refuses the secret key', () => {
   const wrongKey = 'sk_test_not_the_store_key_abcdefghijklmnop';
 
   beforeAll(async () => {
-    t = await buildTestApp({ config: { paymentPlugins: ['stripe'] }, pluginEnv: standin.env({ STRIPE_SECRET_KEY: wrongKey }) });
+    t = await buildTestApp({
+      config: { paymentPlugins: ['stripe'] },
+      pluginEnv: standin.env({ STRIPE_SECRET_KEY: wrongKey }),
+    });
     s = store(t, await signInAdmin(t));
   });
   afterAll(() => t.close());
 
   it('answers 502 payment_gateway_error without the key, and fails the attempt', async () => {
     const order = await s.guestOrder('10.00');
-    const body = expectProblem(await s.start(order.alias, { 'x-order-token': order.token }), 502, 'payment_gateway_error');
+    const body = expectProblem(
+      await s.start(order.alias, { 'x-order-token': order.token }),
+      502,
+      'payment_gateway_error',
+    );
     expect(body.detail).toMatch(/^creating the Stripe Checkout Session failed: Stripe answered 401/);
     expect(body.detail).not.toContain(wrongKey.slice(-6));
     expect(body.detail).not.toMatch(/sk_(test|live)_/);
@@ -393,14 +590,26 @@ describe('when Stripe refuses the secret key', () => {
 
 describe('amounts in currencies with other minor units', () => {
   it('sends a JPY total as whole yen', async () => {
-    const t = await buildTestApp({ config: { storeCurrency: 'JPY', paymentPlugins: ['stripe', 'cash_on_delivery'] }, pluginEnv: standin.env() });
+    const t = await buildTestApp({
+      config: { storeCurrency: 'JPY', paymentPlugins: ['stripe', 'cash_on_delivery'] },
+      pluginEnv: standin.env(),
+    });
     try {
       const s = store(t, await signInAdmin(t));
       const order = await s.startedGuestOrder('1500', 3);
       expect(order.total).toBe('4500');
-      expect(sessionRequestsFor(order.alias)[0]?.body.line_items).toEqual([{ quantity: '1', price_data: { currency: 'jpy', unit_amount: '4500', product_data: { name: `Order ${order.alias}` } } }]);
+      expect(sessionRequestsFor(order.alias)[0]?.body.line_items).toEqual([
+        {
+          quantity: '1',
+          price_data: { currency: 'jpy', unit_amount: '4500', product_data: { name: `Order ${order.alias}` } },
+        },
+      ]);
       await s.deliver(stripeEvent('checkout.session.completed', standin.completeSession(order.sessionId)));
-      expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ status: 'succeeded', amount_captured: '4500', currency: 'JPY' });
+      expect((await s.paymentsOf(order.alias))[0]).toMatchObject({
+        status: 'succeeded',
+        amount_captured: '4500',
+        currency: 'JPY',
+      });
       expect((await s.order(order.alias, order.token)).payment_status).toBe('paid');
     } finally {
       await t.close();
@@ -411,20 +620,36 @@ describe('amounts in currencies with other minor units', () => {
     let t: TestApp;
     let s: ReturnType<typeof store>;
     beforeAll(async () => {
-      t = await buildTestApp({ config: { storeCurrency: 'KWD', paymentPlugins: ['stripe', 'cash_on_delivery'] }, pluginEnv: standin.env() });
+      t = await buildTestApp({
+        config: { storeCurrency: 'KWD', paymentPlugins: ['stripe', 'cash_on_delivery'] },
+        pluginEnv: standin.env(),
+      });
       s = store(t, await signInAdmin(t));
     });
     afterAll(() => t.close());
 
     it('sends a total ending in 0 fils as it is, and takes the payment', async () => {
       const order = await s.startedGuestOrder('12.340');
-      expect(sessionRequestsFor(order.alias)[0]?.body.line_items).toEqual([{ quantity: '1', price_data: { currency: 'kwd', unit_amount: '12340', product_data: { name: `Order ${order.alias}` } } }]);
+      expect(sessionRequestsFor(order.alias)[0]?.body.line_items).toEqual([
+        {
+          quantity: '1',
+          price_data: { currency: 'kwd', unit_amount: '12340', product_data: { name: `Order ${order.alias}` } },
+        },
+      ]);
       await s.deliver(stripeEvent('checkout.session.completed', standin.completeSession(order.sessionId)));
-      expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ status: 'succeeded', amount_captured: '12.340', currency: 'KWD' });
+      expect((await s.paymentsOf(order.alias))[0]).toMatchObject({
+        status: 'succeeded',
+        amount_captured: '12.340',
+        currency: 'KWD',
+      });
 
       // A refund Stripe can't represent is refused before reaching Stripe, never rounded.
       const refunds = standin.requestsTo(REFUNDS).length;
-      const body = expectProblem(await s.refund((await s.paymentsOf(order.alias))[0].id, { amount: '1.005' }), 502, 'payment_gateway_error');
+      const body = expectProblem(
+        await s.refund((await s.paymentsOf(order.alias))[0].id, { amount: '1.005' }),
+        502,
+        'payment_gateway_error',
+      );
       expect(body.detail).toMatch(/KWD amounts only in multiples of 0\.010.*1\.005 KWD/);
       expect(standin.requestsTo(REFUNDS)).toHaveLength(refunds);
     });
@@ -432,8 +657,14 @@ describe('amounts in currencies with other minor units', () => {
     it('refuses a total not ending in 0 fils with 502 and a clear detail, and charges nothing', async () => {
       const order = await s.guestOrder('12.345');
       const before = standin.requestsTo(SESSIONS).length;
-      const body = expectProblem(await s.start(order.alias, { 'x-order-token': order.token }), 502, 'payment_gateway_error');
-      expect(body.detail).toMatch(/Stripe accepts KWD amounts only in multiples of 0\.010 .*12\.345 KWD can't be charged exactly/);
+      const body = expectProblem(
+        await s.start(order.alias, { 'x-order-token': order.token }),
+        502,
+        'payment_gateway_error',
+      );
+      expect(body.detail).toMatch(
+        /Stripe accepts KWD amounts only in multiples of 0\.010 .*12\.345 KWD can't be charged exactly/,
+      );
       expect(standin.requestsTo(SESSIONS)).toHaveLength(before);
       expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ status: 'failed', amount_captured: '0.000' });
       expect((await s.order(order.alias, order.token)).payment_status).toBe('failed');

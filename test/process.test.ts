@@ -28,8 +28,12 @@ function run(script: string, env: Record<string, string>, args: string[] = []): 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d: Buffer) => { output += d.toString(); });
-  child.stderr?.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output: () => output, exited };
 }
@@ -39,7 +43,9 @@ async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -94,39 +100,51 @@ describe('a database that cannot be opened', () => {
     const url = `postgres://shop:${password}@127.0.0.1:${port}/shop`;
     const shown = `DATABASE_URL=postgres://shop:****@127.0.0.1:${port}/shop`;
     const service = await oneLine(run('main.ts', { DATABASE_URL: url, DATA_DIR: dataDir() }));
-    expect(service).toBe(`Cannot start: cannot connect to PostgreSQL at 127.0.0.1:${port}: `
-      + `connection refused (is the server running there?); ${shown}`);
+    expect(service).toBe(
+      `Cannot start: cannot connect to PostgreSQL at 127.0.0.1:${port}: `
+        + `connection refused (is the server running there?); ${shown}`,
+    );
     const cli = await oneLine(run('cli.ts', { DATABASE_URL: url, DATA_DIR: dataDir() }, ['migrate']));
     expect(cli).toMatch(/^Cannot open the database: cannot connect to PostgreSQL .* connection refused/);
     expect(cli).toContain(shown);
   }, 60_000);
 
-  it.skipIf(!onPostgres)('stops the service and the CLI with one line naming a missing database', async () => {
-    const url = new URL(testDatabaseUrl ?? '');
-    url.pathname = `/sf_missing_${process.pid}_${Date.now()}`;
-    url.password = password;
-    const shown = new URL(url);
-    shown.password = '****';
-    const service = await oneLine(run('main.ts', { DATABASE_URL: url.toString(), DATA_DIR: dataDir() }));
-    expect(service).toMatch(/^Cannot start: PostgreSQL at [^ ]+: database "sf_missing_\d+_\d+" does not exist/);
-    expect(service).toContain('(SQLSTATE 3D000); create it first; ');
-    expect(service).toContain(`DATABASE_URL=${shown.toString()}`);
-    const args = ['create-admin', '--email', 'a@example.com', '--password', 'long enough'];
-    const cli = await oneLine(run('cli.ts', { DATABASE_URL: url.toString(), DATA_DIR: dataDir() }, args));
-    expect(cli).toMatch(/^Cannot open the database: PostgreSQL at .* does not exist/);
-  }, 60_000);
+  it.skipIf(!onPostgres)(
+    'stops the service and the CLI with one line naming a missing database',
+    async () => {
+      const url = new URL(testDatabaseUrl ?? '');
+      url.pathname = `/sf_missing_${process.pid}_${Date.now()}`;
+      url.password = password;
+      const shown = new URL(url);
+      shown.password = '****';
+      const service = await oneLine(run('main.ts', { DATABASE_URL: url.toString(), DATA_DIR: dataDir() }));
+      expect(service).toMatch(/^Cannot start: PostgreSQL at [^ ]+: database "sf_missing_\d+_\d+" does not exist/);
+      expect(service).toContain('(SQLSTATE 3D000); create it first; ');
+      expect(service).toContain(`DATABASE_URL=${shown.toString()}`);
+      const args = ['create-admin', '--email', 'a@example.com', '--password', 'long enough'];
+      const cli = await oneLine(run('cli.ts', { DATABASE_URL: url.toString(), DATA_DIR: dataDir() }, args));
+      expect(cli).toMatch(/^Cannot open the database: PostgreSQL at .* does not exist/);
+    },
+    60_000,
+  );
 });
 
 describe.skipIf(onPostgres)('the embedded database', () => {
   it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM, and recovers a stale lock', async () => {
     const dir = dataDir();
     const port = await freePort();
-    const env = { DATA_DIR: dir, PORT: String(port), ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'owner password' };
+    const env = {
+      DATA_DIR: dir,
+      PORT: String(port),
+      ADMIN_EMAIL: 'owner@example.com',
+      ADMIN_PASSWORD: 'owner password',
+    };
     const first = run('main.ts', env);
     await waitReady(port, first);
 
     const login = await fetch(`http://127.0.0.1:${port}/user/storefront/api/login/`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'owner@example.com', password: 'owner password' }),
     });
     expect(((await login.json()) as { user: { role: string } }).user.role).toBe('admin');
@@ -154,10 +172,22 @@ describe.skipIf(onPostgres)('the embedded database', () => {
 
   it('creates an admin from the command line', async () => {
     const dir = dataDir();
-    const cli = run('cli.ts', { DATA_DIR: dir }, ['create-admin', '--email', 'Cli@Example.com', '--password', 'cli password']);
+    const cli = run('cli.ts', { DATA_DIR: dir }, [
+      'create-admin',
+      '--email',
+      'Cli@Example.com',
+      '--password',
+      'cli password',
+    ]);
     expect(await cli.exited).toBe(0);
     expect(cli.output()).toContain('created admin cli@example.com');
-    const again = run('cli.ts', { DATA_DIR: dir }, ['create-admin', '--email', 'cli@example.com', '--password', 'other password']);
+    const again = run('cli.ts', { DATA_DIR: dir }, [
+      'create-admin',
+      '--email',
+      'cli@example.com',
+      '--password',
+      'other password',
+    ]);
     expect(await again.exited).toBe(0);
     expect(again.output()).toContain('updated admin cli@example.com');
     const bad = run('cli.ts', { DATA_DIR: dir }, ['create-admin', '--email', 'cli@example.com']);
@@ -191,13 +221,24 @@ describe.skipIf(!onPostgres)('PostgreSQL', () => {
 
   it('runs several processes on one database', async () => {
     const ports = [await freePort(), await freePort()];
-    const procs = ports.map((port) => run('main.ts', { DATABASE_URL: db.url ?? '', PORT: String(port), DATA_DIR: dataDir(), JWT_SECRET: 'shared-secret-of-at-least-thirty-two-bytes' }));
+    const procs = ports.map((port) =>
+      run('main.ts', {
+        DATABASE_URL: db.url ?? '',
+        PORT: String(port),
+        DATA_DIR: dataDir(),
+        JWT_SECRET: 'shared-secret-of-at-least-thirty-two-bytes',
+      }),
+    );
     await Promise.all(procs.map((p, i) => waitReady(ports[i] ?? 0, p)));
     const signup = await fetch(`http://127.0.0.1:${ports[0]}/user/storefront/api/signup/`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'multi@example.com', password: 'password1' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'multi@example.com', password: 'password1' }),
     });
     const { access } = (await signup.json()) as { access: string };
-    const me = await fetch(`http://127.0.0.1:${ports[1]}/user/storefront/api/me/`, { headers: { authorization: `Bearer ${access}` } });
+    const me = await fetch(`http://127.0.0.1:${ports[1]}/user/storefront/api/me/`, {
+      headers: { authorization: `Bearer ${access}` },
+    });
     expect(me.status).toBe(200);
     for (const p of procs) p.child.kill('SIGTERM');
     expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0]);

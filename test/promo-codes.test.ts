@@ -2,7 +2,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products, promoCodes } from '../src/db/schema.js';
 import { adminApi, type PromoCodeInput } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+} from './helpers.js';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -20,7 +29,8 @@ afterAll(() => t.close());
 const base = '/discount/dashboard/api/promo-codes';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** Requests to this admin API as `token` (the admin by default) on `app` (this file's store by default). */
-const callAs = ({ token = admin.access, app = t }: { token?: string; app?: Pick<TestApp, 'app'> } = {}) =>
+const callAs =
+  ({ token = admin.access, app = t }: { token?: string; app?: Pick<TestApp, 'app'> } = {}) =>
   (method: Method, url: string, payload?: object) =>
     app.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
 const call = (method: Method, url: string, payload?: object) => callAs()(method, url, payload);
@@ -34,26 +44,55 @@ const fields = (body: { errors: { field: string }[] }) => body.errors.map((e) =>
 describe('creating promo codes', () => {
   it('creates a percentage code with every field, upper-casing the code', async () => {
     const res = await call('POST', '/', {
-      code: 'summer-sale_25', code_type: 'percentage', value: '12.50', is_active: false,
-      starts_at: '2030-06-01T00:00:00+02:00', expires_at: '2030-09-01T00:00:00Z', min_purchase_amount: '25',
-      redemption_limit: 100, usage_limit_per_customer: 1, specific_customers: [customer.id], applicable_products: [productId],
+      code: 'summer-sale_25',
+      code_type: 'percentage',
+      value: '12.50',
+      is_active: false,
+      starts_at: '2030-06-01T00:00:00+02:00',
+      expires_at: '2030-09-01T00:00:00Z',
+      min_purchase_amount: '25',
+      redemption_limit: 100,
+      usage_limit_per_customer: 1,
+      specific_customers: [customer.id],
+      applicable_products: [productId],
       new_customers_only: true,
     });
     expect(res.statusCode).toBe(201);
     const code = json(res);
     expect(code).toEqual({
-      id: expect.any(Number), code: 'SUMMER-SALE_25', code_type: 'percentage', value: '12.5', is_active: false,
-      starts_at: '2030-05-31T22:00:00.000Z', expires_at: '2030-09-01T00:00:00.000Z', min_purchase_amount: '25.00',
-      redemption_limit: 100, usage_limit_per_customer: 1, specific_customers: [customer.id], applicable_products: [productId],
-      new_customers_only: true, times_used: 0, created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.any(Number),
+      code: 'SUMMER-SALE_25',
+      code_type: 'percentage',
+      value: '12.5',
+      is_active: false,
+      starts_at: '2030-05-31T22:00:00.000Z',
+      expires_at: '2030-09-01T00:00:00.000Z',
+      min_purchase_amount: '25.00',
+      redemption_limit: 100,
+      usage_limit_per_customer: 1,
+      specific_customers: [customer.id],
+      applicable_products: [productId],
+      new_customers_only: true,
+      times_used: 0,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect(json(await call('GET', `/${code.id}/`))).toEqual(code);
   });
 
   it('defaults to an active code for everyone with no limits', async () => {
     expect(await newCode()).toMatchObject({
-      value: '10', is_active: true, starts_at: null, expires_at: null, min_purchase_amount: null, redemption_limit: null,
-      usage_limit_per_customer: null, specific_customers: null, applicable_products: null, new_customers_only: false, times_used: 0,
+      value: '10',
+      is_active: true,
+      starts_at: null,
+      expires_at: null,
+      min_purchase_amount: null,
+      redemption_limit: null,
+      usage_limit_per_customer: null,
+      specific_customers: null,
+      applicable_products: null,
+      new_customers_only: false,
+      times_used: 0,
     });
   });
 
@@ -67,35 +106,60 @@ describe('creating promo codes', () => {
   it('takes a free-shipping code without a value or with "0"', async () => {
     expect((await newCode({ code_type: 'free_shipping', value: undefined })).value).toBe('0');
     expect((await newCode({ code_type: 'free_shipping', value: '0' })).value).toBe('0');
-    const body = expectProblem(await call('POST', '/', { code: uniqueCode(), code_type: 'free_shipping', value: '5' }), 422, 'validation_error');
+    const body = expectProblem(
+      await call('POST', '/', { code: uniqueCode(), code_type: 'free_shipping', value: '5' }),
+      422,
+      'validation_error',
+    );
     expect(fields(body)).toEqual(['value']);
   });
 
   it('refuses a code already taken in any case with 409 promo_code_taken', async () => {
     await newCode({ code: 'WELCOME' });
-    expectProblem(await call('POST', '/', { code: 'welcome', code_type: 'percentage', value: '5' }), 409, 'promo_code_taken');
+    expectProblem(
+      await call('POST', '/', { code: 'welcome', code_type: 'percentage', value: '5' }),
+      409,
+      'promo_code_taken',
+    );
     const other = await newCode();
     expectProblem(await call('PATCH', `/${other.id}/`, { code: 'Welcome' }), 409, 'promo_code_taken');
   });
 
   it.each([
-    [{ code: 'has space' }, 'code'], [{ code: '' }, 'code'], [{ code: 'X'.repeat(51) }, 'code'], [{ code: 'ÜBER' }, 'code'],
-    [{ code: 42 }, 'code'], [{ code_type: 'bogo' }, 'code_type'], [{ code_type: undefined }, 'code_type'],
-    [{ value: undefined }, 'value'], [{ value: '0' }, 'value'], [{ value: '100.0001' }, 'value'], [{ value: '12.34567' }, 'value'],
-    [{ value: 12 }, 'value'], [{ value: '-5' }, 'value'],
-    [{ code_type: 'fixed', value: '0' }, 'value'], [{ code_type: 'fixed', value: '-1.00' }, 'value'],
-    [{ code_type: 'fixed', value: '1.005' }, 'value'], [{ code_type: 'fixed', value: undefined }, 'value'],
-    [{ starts_at: 'tomorrow' }, 'starts_at'], [{ expires_at: '2030-01-01T00:00:00' }, 'expires_at'],
+    [{ code: 'has space' }, 'code'],
+    [{ code: '' }, 'code'],
+    [{ code: 'X'.repeat(51) }, 'code'],
+    [{ code: 'ÜBER' }, 'code'],
+    [{ code: 42 }, 'code'],
+    [{ code_type: 'bogo' }, 'code_type'],
+    [{ code_type: undefined }, 'code_type'],
+    [{ value: undefined }, 'value'],
+    [{ value: '0' }, 'value'],
+    [{ value: '100.0001' }, 'value'],
+    [{ value: '12.34567' }, 'value'],
+    [{ value: 12 }, 'value'],
+    [{ value: '-5' }, 'value'],
+    [{ code_type: 'fixed', value: '0' }, 'value'],
+    [{ code_type: 'fixed', value: '-1.00' }, 'value'],
+    [{ code_type: 'fixed', value: '1.005' }, 'value'],
+    [{ code_type: 'fixed', value: undefined }, 'value'],
+    [{ starts_at: 'tomorrow' }, 'starts_at'],
+    [{ expires_at: '2030-01-01T00:00:00' }, 'expires_at'],
     [{ starts_at: '2016-12-31T23:59:60Z' }, 'starts_at'],
     [{ starts_at: '2030-01-02T00:00:00Z', expires_at: '2030-01-01T00:00:00Z' }, 'expires_at'],
     [{ starts_at: '2030-01-01T00:00:00Z', expires_at: '2030-01-01T00:00:00Z' }, 'expires_at'],
-    [{ min_purchase_amount: '10.001' }, 'min_purchase_amount'], [{ min_purchase_amount: '-1' }, 'min_purchase_amount'],
+    [{ min_purchase_amount: '10.001' }, 'min_purchase_amount'],
+    [{ min_purchase_amount: '-1' }, 'min_purchase_amount'],
     [{ min_purchase_amount: 10 }, 'min_purchase_amount'],
-    [{ redemption_limit: 0 }, 'redemption_limit'], [{ redemption_limit: '5' }, 'redemption_limit'],
+    [{ redemption_limit: 0 }, 'redemption_limit'],
+    [{ redemption_limit: '5' }, 'redemption_limit'],
     [{ usage_limit_per_customer: 1.5 }, 'usage_limit_per_customer'],
-    [{ specific_customers: [999999] }, 'specific_customers[0]'], [{ specific_customers: 'all' }, 'specific_customers'],
-    [{ applicable_products: [999999] }, 'applicable_products[0]'], [{ applicable_products: [0] }, 'applicable_products[0]'],
-    [{ new_customers_only: 'yes' }, 'new_customers_only'], [{ discount: '10' }, 'discount'],
+    [{ specific_customers: [999999] }, 'specific_customers[0]'],
+    [{ specific_customers: 'all' }, 'specific_customers'],
+    [{ applicable_products: [999999] }, 'applicable_products[0]'],
+    [{ applicable_products: [0] }, 'applicable_products[0]'],
+    [{ new_customers_only: 'yes' }, 'new_customers_only'],
+    [{ discount: '10' }, 'discount'],
   ])('refuses %o with 422 naming %s', async (change, field) => {
     const payload = { code: uniqueCode(), code_type: 'percentage', value: '10', ...change };
     expect(fields(expectProblem(await call('POST', '/', payload), 422, 'validation_error'))).toContain(field);
@@ -103,15 +167,27 @@ describe('creating promo codes', () => {
 
   it('names each unknown customer and product by its position', async () => {
     const payload = {
-      code: uniqueCode(), code_type: 'percentage', value: '10',
-      specific_customers: [customer.id, 999998, 999999], applicable_products: [productId, 999999],
+      code: uniqueCode(),
+      code_type: 'percentage',
+      value: '10',
+      specific_customers: [customer.id, 999998, 999999],
+      applicable_products: [productId, 999999],
     };
     const body = expectProblem(await call('POST', '/', payload), 422, 'validation_error');
     expect(fields(body)).toEqual(['specific_customers[1]', 'specific_customers[2]', 'applicable_products[1]']);
   });
 
   it('refuses an id listed twice', async () => {
-    const body = expectProblem(await call('POST', '/', { code: uniqueCode(), code_type: 'percentage', value: '10', specific_customers: [customer.id, customer.id] }), 422, 'validation_error');
+    const body = expectProblem(
+      await call('POST', '/', {
+        code: uniqueCode(),
+        code_type: 'percentage',
+        value: '10',
+        specific_customers: [customer.id, customer.id],
+      }),
+      422,
+      'validation_error',
+    );
     expect(new Set(fields(body))).toEqual(new Set(['specific_customers']));
     expect(body.detail).toContain('duplicate');
   });
@@ -119,15 +195,34 @@ describe('creating promo codes', () => {
 
 describe('changing promo codes', () => {
   it('changes fields and clears nullable ones with null', async () => {
-    const code = await newCode({ min_purchase_amount: '10', redemption_limit: 5, specific_customers: [customer.id], expires_at: '2031-01-01T00:00:00Z' });
+    const code = await newCode({
+      min_purchase_amount: '10',
+      redemption_limit: 5,
+      specific_customers: [customer.id],
+      expires_at: '2031-01-01T00:00:00Z',
+    });
     const url = `/${code.id}/`;
-    const patched = json(await call('PATCH', url, {
-      code: 'renamed-x', value: '15', min_purchase_amount: null, redemption_limit: null, specific_customers: null,
-      expires_at: null, is_active: false, new_customers_only: true,
-    }));
+    const patched = json(
+      await call('PATCH', url, {
+        code: 'renamed-x',
+        value: '15',
+        min_purchase_amount: null,
+        redemption_limit: null,
+        specific_customers: null,
+        expires_at: null,
+        is_active: false,
+        new_customers_only: true,
+      }),
+    );
     expect(patched).toMatchObject({
-      code: 'RENAMED-X', value: '15', min_purchase_amount: null, redemption_limit: null, specific_customers: null,
-      expires_at: null, is_active: false, new_customers_only: true,
+      code: 'RENAMED-X',
+      value: '15',
+      min_purchase_amount: null,
+      redemption_limit: null,
+      specific_customers: null,
+      expires_at: null,
+      is_active: false,
+      new_customers_only: true,
     });
     expect(json(await call('PATCH', url, {}))).toMatchObject({ code: 'RENAMED-X', value: '15' });
   });
@@ -135,28 +230,54 @@ describe('changing promo codes', () => {
   it('checks the value against the type the code will have', async () => {
     const code = await newCode({ value: '20' });
     const url = `/${code.id}/`;
-    expect(fields(expectProblem(await call('PATCH', url, { code_type: 'fixed' }), 422, 'validation_error'))).toEqual(['value']);
-    expect(fields(expectProblem(await call('PATCH', url, { value: '120' }), 422, 'validation_error'))).toEqual(['value']);
-    expect(json(await call('PATCH', url, { code_type: 'fixed', value: '7.5' }))).toMatchObject({ code_type: 'fixed', value: '7.50' });
+    expect(fields(expectProblem(await call('PATCH', url, { code_type: 'fixed' }), 422, 'validation_error'))).toEqual([
+      'value',
+    ]);
+    expect(fields(expectProblem(await call('PATCH', url, { value: '120' }), 422, 'validation_error'))).toEqual([
+      'value',
+    ]);
+    expect(json(await call('PATCH', url, { code_type: 'fixed', value: '7.5' }))).toMatchObject({
+      code_type: 'fixed',
+      value: '7.50',
+    });
     expect(json(await call('PATCH', url, { value: '8' }))).toMatchObject({ code_type: 'fixed', value: '8.00' });
-    expect(json(await call('PATCH', url, { code_type: 'free_shipping' }))).toMatchObject({ code_type: 'free_shipping', value: '0' });
+    expect(json(await call('PATCH', url, { code_type: 'free_shipping' }))).toMatchObject({
+      code_type: 'free_shipping',
+      value: '0',
+    });
     expect(fields(expectProblem(await call('PATCH', url, { value: '3' }), 422, 'validation_error'))).toEqual(['value']);
-    expect(json(await call('PATCH', url, { code_type: 'percentage', value: '0.0001' }))).toMatchObject({ code_type: 'percentage', value: '0.0001' });
+    expect(json(await call('PATCH', url, { code_type: 'percentage', value: '0.0001' }))).toMatchObject({
+      code_type: 'percentage',
+      value: '0.0001',
+    });
   });
 
   it('keeps starts_at before expires_at, counting the stored dates', async () => {
     const code = await newCode({ starts_at: '2030-01-01T00:00:00Z', expires_at: '2030-02-01T00:00:00Z' });
     const url = `/${code.id}/`;
-    expect(fields(expectProblem(await call('PATCH', url, { expires_at: '2029-12-31T00:00:00Z' }), 422, 'validation_error'))).toEqual(['expires_at']);
-    expect(fields(expectProblem(await call('PATCH', url, { starts_at: '2030-03-01T00:00:00Z' }), 422, 'validation_error'))).toEqual(['expires_at']);
-    expect(json(await call('PATCH', url, { starts_at: '2030-03-01T00:00:00Z', expires_at: null }))).toMatchObject({ starts_at: '2030-03-01T00:00:00.000Z', expires_at: null });
+    expect(
+      fields(expectProblem(await call('PATCH', url, { expires_at: '2029-12-31T00:00:00Z' }), 422, 'validation_error')),
+    ).toEqual(['expires_at']);
+    expect(
+      fields(expectProblem(await call('PATCH', url, { starts_at: '2030-03-01T00:00:00Z' }), 422, 'validation_error')),
+    ).toEqual(['expires_at']);
+    expect(json(await call('PATCH', url, { starts_at: '2030-03-01T00:00:00Z', expires_at: null }))).toMatchObject({
+      starts_at: '2030-03-01T00:00:00.000Z',
+      expires_at: null,
+    });
   });
 
   it('checks listed customers and products on a change too', async () => {
     const code = await newCode();
-    const body = expectProblem(await call('PATCH', `/${code.id}/`, { applicable_products: [productId, 999999] }), 422, 'validation_error');
+    const body = expectProblem(
+      await call('PATCH', `/${code.id}/`, { applicable_products: [productId, 999999] }),
+      422,
+      'validation_error',
+    );
     expect(fields(body)).toEqual(['applicable_products[1]']);
-    expect(json(await call('PATCH', `/${code.id}/`, { applicable_products: [productId] })).applicable_products).toEqual([productId]);
+    expect(json(await call('PATCH', `/${code.id}/`, { applicable_products: [productId] })).applicable_products).toEqual(
+      [productId],
+    );
   });
 
   it('deletes a code', async () => {
@@ -192,9 +313,19 @@ describe('promo codes in a JPY store', () => {
     const store = await buildTestApp({ config: { storeCurrency: 'JPY' } });
     try {
       const boss = await signInAdmin(store);
-      const created = await callAs({ token: boss.access, app: store })('POST', '/', { code: 'YEN500', code_type: 'fixed', value: '500', min_purchase_amount: '3000' });
+      const created = await callAs({ token: boss.access, app: store })('POST', '/', {
+        code: 'YEN500',
+        code_type: 'fixed',
+        value: '500',
+        min_purchase_amount: '3000',
+      });
       expect(json(created)).toMatchObject({ value: '500', min_purchase_amount: '3000' });
-      const refused = await callAs({ token: boss.access, app: store })('POST', '/', { code: 'YEN_HALF', code_type: 'fixed', value: '500.5', min_purchase_amount: '1000.5' });
+      const refused = await callAs({ token: boss.access, app: store })('POST', '/', {
+        code: 'YEN_HALF',
+        code_type: 'fixed',
+        value: '500.5',
+        min_purchase_amount: '1000.5',
+      });
       expect(fields(expectProblem(refused, 422, 'validation_error'))).toEqual(['value', 'min_purchase_amount']);
     } finally {
       await store.close();
@@ -203,13 +334,16 @@ describe('promo codes in a JPY store', () => {
 });
 
 describe('promo code admin access', () => {
-  it.each([['GET', '/'], ['POST', '/'], ['GET', '/1/'], ['PATCH', '/1/'], ['DELETE', '/1/']] as const)(
-    '%s %s answers 401 without a token and 403 to a customer',
-    async (method, url) => {
-      expectProblem(await t.app.inject({ method, url: `${base}${url}`, payload: {} }), 401, 'unauthorized');
-      expectProblem(await callAs({ token: customer.access })(method, url, {}), 403, 'forbidden');
-    },
-  );
+  it.each([
+    ['GET', '/'],
+    ['POST', '/'],
+    ['GET', '/1/'],
+    ['PATCH', '/1/'],
+    ['DELETE', '/1/'],
+  ] as const)('%s %s answers 401 without a token and 403 to a customer', async (method, url) => {
+    expectProblem(await t.app.inject({ method, url: `${base}${url}`, payload: {} }), 401, 'unauthorized');
+    expectProblem(await callAs({ token: customer.access })(method, url, {}), 403, 'forbidden');
+  });
 
   it('validates path ids', async () => {
     expectProblem(await call('GET', '/abc/'), 422, 'validation_error');

@@ -32,22 +32,32 @@ afterAll(async () => {
 
 const LIMIT = 3;
 const limits: Partial<Config> = {
-  authRateLimitPerMinute: LIMIT, promoRateLimitPerMinute: LIMIT, webhookRateLimitPerMinute: LIMIT,
+  authRateLimitPerMinute: LIMIT,
+  promoRateLimitPerMinute: LIMIT,
+  webhookRateLimitPerMinute: LIMIT,
 };
 
 /** One request of each limited kind; none is refused for its content before the limit counts it. */
 const limited: Record<string, (inject: Inject) => ReturnType<Inject>> = {
-  login: (inject) => inject({
-    method: 'POST', url: '/user/storefront/api/login/', payload: { email: 'a@b.co', password: 'whatever1' },
-  }),
-  'promo code': (inject) => inject({
-    method: 'POST', url: '/order/storefront/api/estimate/',
-    payload: { variants: [{ alias: 'none' }], promocode: 'GUESS' },
-  }),
-  webhook: (inject) => inject({
-    method: 'POST', url: '/payment/storefront/api/webhook-view/sandbox/',
-    headers: { 'content-type': 'application/json' }, payload: '{}',
-  }),
+  login: (inject) =>
+    inject({
+      method: 'POST',
+      url: '/user/storefront/api/login/',
+      payload: { email: 'a@b.co', password: 'whatever1' },
+    }),
+  'promo code': (inject) =>
+    inject({
+      method: 'POST',
+      url: '/order/storefront/api/estimate/',
+      payload: { variants: [{ alias: 'none' }], promocode: 'GUESS' },
+    }),
+  webhook: (inject) =>
+    inject({
+      method: 'POST',
+      url: '/payment/storefront/api/webhook-view/sandbox/',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    }),
 };
 
 /** A second process of the same store: the app on its own connections to the first one's database. */
@@ -55,7 +65,9 @@ async function secondProcess(first: TestApp, config: Partial<Config> = {}) {
   if (!first.url) throw new Error('no database url');
   const database = await openDatabase({ kind: 'postgres', url: first.url, poolSize: 5 });
   const payments = await loadPaymentPlugins({
-    enabled: [], env: {}, embeddedDatabase: false,
+    enabled: [],
+    env: {},
+    embeddedDatabase: false,
     context: { publicBaseUrl: first.config.publicBaseUrl, secret: () => 'x'.repeat(40) },
   });
   const tokens = createTokenService(TEST_JWT_SECRET);
@@ -107,7 +119,8 @@ describe.runIf(onPostgres)('rate limits on PostgreSQL', () => {
     const inject: Inject = (opts) => t.app.inject(opts);
     const count = { name: 'test_count_counters', text: 'select count(*)::integer as n from rate_limit_counters' };
     const endWindows = {
-      name: 'test_end_windows', text: `update rate_limit_counters set window_ends_at = now() - interval '1 second'`,
+      name: 'test_end_windows',
+      text: `update rate_limit_counters set window_ends_at = now() - interval '1 second'`,
     };
     try {
       for (let i = 0; i < LIMIT; i++) await limited.login!(inject);
@@ -132,7 +145,11 @@ describe('rate limits with REDIS_URL', () => {
     const second = await buildTestApp({ config: redis });
     try {
       for (const send of Object.values(limited)) {
-        await expectSharedLimit(send, (opts) => first.app.inject(opts), (opts) => second.app.inject(opts));
+        await expectSharedLimit(
+          send,
+          (opts) => first.app.inject(opts),
+          (opts) => second.app.inject(opts),
+        );
       }
     } finally {
       await first.close();

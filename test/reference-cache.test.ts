@@ -5,14 +5,33 @@ import { createTokenService } from '../src/auth/tokens.js';
 import { type Database, openDatabase } from '../src/db/client.js';
 import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
 import { adminApi } from './fixtures.js';
-import { bearer, buildTestApp, json, onPostgres, type SignedIn, signInAdmin, signUp, TEST_JWT_SECRET, type TestApp } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  json,
+  onPostgres,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  TEST_JWT_SECRET,
+  type TestApp,
+} from './helpers.js';
 
 // Estimates and placements read variants, tax rates, shipping rates and promo codes through a
 // per-process cache (src/orders/reference-cache.ts). These tests show it caches, and that every
 // way a change can happen reaches it.
 
 const estimateUrl = '/order/storefront/api/estimate/';
-const CA = { first_name: 'Ada', last_name: 'L', street_address: '1 Main St', city: 'Los Angeles', postal_code: '90001', state: 'CA', country: 'US', email: 'rc@example.com' };
+const CA = {
+  first_name: 'Ada',
+  last_name: 'L',
+  street_address: '1 Main St',
+  city: 'Los Angeles',
+  postal_code: '90001',
+  state: 'CA',
+  country: 'US',
+  email: 'rc@example.com',
+};
 
 let t: TestApp;
 let admin: SignedIn;
@@ -20,13 +39,22 @@ let variantId: number;
 let methodId: number;
 
 const payload = (promocode?: string) => ({
-  variants: [{ alias: 'rc-a', quantity: 1 }], shipping_address: CA, shipping_method_id: methodId, ...(promocode ? { promocode } : {}),
+  variants: [{ alias: 'rc-a', quantity: 1 }],
+  shipping_address: CA,
+  shipping_method_id: methodId,
+  ...(promocode ? { promocode } : {}),
 });
 
 async function estimate(app: TestApp['app'] = t.app, promocode?: string) {
   const res = await app.inject({ method: 'POST', url: estimateUrl, payload: payload(promocode) });
   if (res.statusCode !== 200) throw new Error(`estimate: ${res.statusCode} ${res.body}`);
-  return json(res) as { subtotal: string; estimated_tax: string; shipping_fee: string; discount: string; total: string };
+  return json(res) as {
+    subtotal: string;
+    estimated_tax: string;
+    shipping_fee: string;
+    discount: string;
+    total: string;
+  };
 }
 
 /** Polls until `check` passes: a change reaches other processes when PostgreSQL delivers its notification. */
@@ -73,7 +101,9 @@ beforeAll(async () => {
   await api.shippingRate({ shipping_method_id: methodId, country: 'US', weight_min_kg: '0', base_rate: '4.00' });
   await api.promoCode({ code: 'RC10', code_type: 'percentage', value: '10' });
   const product = await api.product({
-    name: 'RC product', tax_class_id: taxClass.id, variants: [{ alias: 'rc-a', name: 'A', price: '10.00', stock: 1000 }],
+    name: 'RC product',
+    tax_class_id: taxClass.id,
+    variants: [{ alias: 'rc-a', name: 'A', price: '10.00', stock: 1000 }],
   });
   variantId = product.variants[0]!.id;
 });
@@ -100,7 +130,12 @@ describe('reference data cache', () => {
 
   it('sees an admin change on the very next request of the same process', async () => {
     await eventually(async () => expect((await estimate()).subtotal).toBe('25.00'));
-    const res = await t.app.inject({ method: 'PATCH', url: `/product/dashboard/api/variants/${variantId}/`, headers: bearer(admin.access), payload: { price: '12.00' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/product/dashboard/api/variants/${variantId}/`,
+      headers: bearer(admin.access),
+      payload: { price: '12.00' },
+    });
     expect(res.statusCode).toBe(200);
     expect((await estimate()).subtotal).toBe('12.00');
   });
@@ -114,22 +149,47 @@ describe('reference data cache', () => {
       await exec(`update product_variants set price = 1900 where id = ${variantId}`);
       const refused = [
         { method: 'POST', url: '/tax/dashboard/api/tax-classes/', payload: { name: 'anonymous' } },
-        { method: 'POST', url: '/shipping/dashboard/api/shipping-methods/', headers: bearer(customer.access), payload: { name: 'x' } },
-        { method: 'PATCH', url: '/product/dashboard/api/variants/999999/', headers: bearer(admin.access), payload: { price: '1.00' } },
-        { method: 'POST', url: '/discount/dashboard/api/promo-codes/', headers: bearer(admin.access), payload: { code: 'BAD', code_type: 'percentage', value: '101' } },
+        {
+          method: 'POST',
+          url: '/shipping/dashboard/api/shipping-methods/',
+          headers: bearer(customer.access),
+          payload: { name: 'x' },
+        },
+        {
+          method: 'PATCH',
+          url: '/product/dashboard/api/variants/999999/',
+          headers: bearer(admin.access),
+          payload: { price: '1.00' },
+        },
+        {
+          method: 'POST',
+          url: '/discount/dashboard/api/promo-codes/',
+          headers: bearer(admin.access),
+          payload: { code: 'BAD', code_type: 'percentage', value: '101' },
+        },
       ] as const;
       const statuses = [];
       for (const request of refused) statuses.push((await t.app.inject(request)).statusCode);
       expect(statuses).toEqual([401, 403, 404, 422]);
       expect((await estimate()).subtotal).toBe('12.00');
       // A successful write to any reference data clears the whole cache before it is answered.
-      const created = await t.app.inject({ method: 'POST', url: '/tax/dashboard/api/tax-classes/', headers: bearer(admin.access), payload: { name: 'RC other' } });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/tax/dashboard/api/tax-classes/',
+        headers: bearer(admin.access),
+        payload: { name: 'RC other' },
+      });
       expect(created.statusCode).toBe(201);
       expect((await estimate()).subtotal).toBe('19.00');
     } finally {
       await exec('alter table product_variants enable trigger product_variants_changed');
     }
-    await t.app.inject({ method: 'PATCH', url: `/product/dashboard/api/variants/${variantId}/`, headers: bearer(admin.access), payload: { price: '12.00' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/product/dashboard/api/variants/${variantId}/`,
+      headers: bearer(admin.access),
+      payload: { price: '12.00' },
+    });
   });
 
   it('sees tax, shipping and promo-code changes made with SQL once the database announces them', async () => {
@@ -139,7 +199,11 @@ describe('reference data cache', () => {
     await exec(`update shipping_rates set base_rate = 700 where shipping_method_id = ${methodId}`);
     await exec(`update promo_codes set value = '50' where code = 'RC10'`);
     await eventually(async () => {
-      expect(await estimate(t.app, 'RC10')).toMatchObject({ discount: '6.00', shipping_fee: '7.00', estimated_tax: '0.60' });
+      expect(await estimate(t.app, 'RC10')).toMatchObject({
+        discount: '6.00',
+        shipping_fee: '7.00',
+        estimated_tax: '0.60',
+      });
     });
     await exec(`update promo_codes set is_active = false where code = 'RC10'`);
     await eventually(async () => {
@@ -168,7 +232,11 @@ describe('reference data cache', () => {
     try {
       await exec(`update product_variants set price = 1300 where id = ${variantId}`);
       expect(await priced()).toBe('12.00');
-      const res = await t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload: payload() });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/order/storefront/api/guest-user-order-create/',
+        payload: payload(),
+      });
       expect(res.statusCode).toBe(201);
       expect(json(res).subtotal).toBe('13.00');
     } finally {
@@ -181,12 +249,24 @@ describe('reference data cache', () => {
     try {
       const boss = await signInAdmin(uncached);
       const product = await adminApi(uncached, boss).product({
-        name: 'RC0', variants: [{ alias: 'rc0', name: 'A', price: '1.00', stock: 5 }],
+        name: 'RC0',
+        variants: [{ alias: 'rc0', name: 'A', price: '1.00', stock: 5 }],
       });
-      const est = async () => json(await uncached.app.inject({ method: 'POST', url: estimateUrl, payload: { variants: [{ alias: 'rc0', quantity: 1 }] } })).subtotal;
+      const est = async () =>
+        json(
+          await uncached.app.inject({
+            method: 'POST',
+            url: estimateUrl,
+            payload: { variants: [{ alias: 'rc0', quantity: 1 }] },
+          }),
+        ).subtotal;
       expect(await est()).toBe('1.00');
-      await uncached.database.db.execute(sql.raw('alter table product_variants disable trigger product_variants_changed'));
-      await uncached.database.db.execute(sql.raw(`update product_variants set price = 300 where id = ${product.variants[0]!.id}`));
+      await uncached.database.db.execute(
+        sql.raw('alter table product_variants disable trigger product_variants_changed'),
+      );
+      await uncached.database.db.execute(
+        sql.raw(`update product_variants set price = 300 where id = ${product.variants[0]!.id}`),
+      );
       expect(await est()).toBe('3.00');
     } finally {
       await uncached.close();
@@ -200,7 +280,12 @@ describe.runIf(onPostgres)('reference data cache across processes (PostgreSQL)',
   beforeAll(async () => {
     if (!t.url) throw new Error('no database url');
     const database = await openDatabase({ kind: 'postgres', url: t.url, poolSize: 5 });
-    const payments = await loadPaymentPlugins({ enabled: [], env: {}, embeddedDatabase: false, context: { publicBaseUrl: t.config.publicBaseUrl, secret: () => 'x'.repeat(40) } });
+    const payments = await loadPaymentPlugins({
+      enabled: [],
+      env: {},
+      embeddedDatabase: false,
+      context: { publicBaseUrl: t.config.publicBaseUrl, secret: () => 'x'.repeat(40) },
+    });
     const app = await buildApp({ config: t.config, database, tokens: createTokenService(TEST_JWT_SECRET), payments });
     other = { app, database };
   });
@@ -214,7 +299,12 @@ describe.runIf(onPostgres)('reference data cache across processes (PostgreSQL)',
     const b = other!;
     const first = (await estimate(b.app)).subtotal;
     expect((await estimate(b.app)).subtotal).toBe(first);
-    const res = await t.app.inject({ method: 'PATCH', url: `/product/dashboard/api/variants/${variantId}/`, headers: bearer(admin.access), payload: { price: '14.50' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/product/dashboard/api/variants/${variantId}/`,
+      headers: bearer(admin.access),
+      payload: { price: '14.50' },
+    });
     expect(res.statusCode).toBe(200);
     await eventually(async () => expect((await estimate(b.app)).subtotal).toBe('14.50'));
   });
@@ -226,7 +316,9 @@ describe.runIf(onPostgres)('reference data cache across processes (PostgreSQL)',
     const unsubscribe = b.database.changes.subscribe((table) => heard.push(table));
     try {
       // Cut every listening connection of this database (both processes' feeds).
-      await exec(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`);
+      await exec(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`,
+      );
       // "*" when the connection is lost (nothing cached from then on), and again once listening.
       await eventually(async () => expect(heard.filter((x) => x === '*').length).toBeGreaterThanOrEqual(2));
       expect(b.database.changes.live).toBe(true);

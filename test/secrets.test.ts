@@ -7,7 +7,14 @@ import { createTokenService } from '../src/auth/tokens.js';
 import type { Config } from '../src/config.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
 import {
-  bearer, createTestDatabase, expectProblem, json, onPostgres, signUp, type TestDatabase, testConfig,
+  bearer,
+  createTestDatabase,
+  expectProblem,
+  json,
+  onPostgres,
+  signUp,
+  type TestDatabase,
+  testConfig,
 } from './helpers.js';
 
 // The keys the service generates (token signing, the sandbox's) belong to the store's database:
@@ -67,7 +74,7 @@ async function storedSecrets(store: Store): Promise<Record<string, string>> {
 const meUrl = '/user/storefront/api/me/';
 
 describe('secrets the service generates', () => {
-  it('are created in the store\'s database at first start, not in DATA_DIR', async () => {
+  it("are created in the store's database at first start, not in DATA_DIR", async () => {
     const dir = dataDir();
     const store = await startStore({ dataDir: dir, databaseUrl: onPostgres ? await postgresUrl() : undefined });
     try {

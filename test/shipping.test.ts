@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, type ShippingMethodInput, type ShippingRateInput } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+} from './helpers.js';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -15,7 +24,8 @@ afterAll(() => t.close());
 const base = '/shipping/dashboard/api';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** Requests to this admin API as `token` (the admin by default) on `app` (this file's store by default). */
-const callAs = ({ token = admin.access, app = t }: { token?: string; app?: Pick<TestApp, 'app'> } = {}) =>
+const callAs =
+  ({ token = admin.access, app = t }: { token?: string; app?: Pick<TestApp, 'app'> } = {}) =>
   (method: Method, url: string, payload?: object) =>
     app.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
 const call = (method: Method, url: string, payload?: object) => callAs()(method, url, payload);
@@ -42,9 +52,15 @@ describe('shipping methods', () => {
   });
 
   it.each([
-    [{}, 'name'], [{ name: ' ' }, 'name'], [{ name: 1 }, 'name'], [{ name: 'A', is_active: 1 }, 'is_active'], [{ name: 'A', price: '1' }, 'price'],
+    [{}, 'name'],
+    [{ name: ' ' }, 'name'],
+    [{ name: 1 }, 'name'],
+    [{ name: 'A', is_active: 1 }, 'is_active'],
+    [{ name: 'A', price: '1' }, 'price'],
   ])('refuses %o with 422 naming %s', async (payload, field) => {
-    expect(fields(expectProblem(await call('POST', '/shipping-methods/', payload), 422, 'validation_error'))).toContain(field);
+    expect(fields(expectProblem(await call('POST', '/shipping-methods/', payload), 422, 'validation_error'))).toContain(
+      field,
+    );
   });
 
   it('deletes the rates of a deleted method', async () => {
@@ -55,10 +71,13 @@ describe('shipping methods', () => {
   });
 });
 
-describe('a shipping method\'s tax class', () => {
+describe("a shipping method's tax class", () => {
   async function newTaxClass(name: string): Promise<number> {
     const res = await t.app.inject({
-      method: 'POST', url: '/tax/dashboard/api/tax-classes/', headers: bearer(admin.access), payload: { name },
+      method: 'POST',
+      url: '/tax/dashboard/api/tax-classes/',
+      headers: bearer(admin.access),
+      payload: { name },
     });
     expect(res.statusCode, res.body).toBe(201);
     return json(res).id;
@@ -85,7 +104,7 @@ describe('a shipping method\'s tax class', () => {
     expect(fields(expectProblem(patched, 422, 'validation_error'))).toContain('tax_class_id');
   });
 
-  it('is cleared when its class is deleted, as a product\'s is', async () => {
+  it("is cleared when its class is deleted, as a product's is", async () => {
     const doomed = await newTaxClass('Doomed freight');
     const method = await newMethod({ tax_class_id: doomed });
     const url = `/tax/dashboard/api/tax-classes/${doomed}/`;
@@ -98,13 +117,39 @@ describe('a shipping method\'s tax class', () => {
 describe('shipping rates', () => {
   it('creates a rate with defaults, canonical weights and money strings', async () => {
     const method = await newMethod();
-    const rate = await newRate({ shipping_method_id: method.id, weight_min_kg: '0.500', weight_max_kg: '10', base_rate: '4.9' });
-    expect(rate).toMatchObject({
-      shipping_method_id: method.id, country: '', state: '', city: '',
-      weight_min_kg: '0.5', weight_max_kg: '10', base_rate: '4.90', per_kg_rate: '0.00',
+    const rate = await newRate({
+      shipping_method_id: method.id,
+      weight_min_kg: '0.500',
+      weight_max_kg: '10',
+      base_rate: '4.9',
     });
-    const placed = await newRate({ shipping_method_id: method.id, country: 'us', state: ' CA ', city: 'Fresno', weight_min_kg: '10', base_rate: '20', per_kg_rate: '1.25' });
-    expect(placed).toMatchObject({ country: 'US', state: 'CA', city: 'Fresno', weight_max_kg: null, base_rate: '20.00', per_kg_rate: '1.25' });
+    expect(rate).toMatchObject({
+      shipping_method_id: method.id,
+      country: '',
+      state: '',
+      city: '',
+      weight_min_kg: '0.5',
+      weight_max_kg: '10',
+      base_rate: '4.90',
+      per_kg_rate: '0.00',
+    });
+    const placed = await newRate({
+      shipping_method_id: method.id,
+      country: 'us',
+      state: ' CA ',
+      city: 'Fresno',
+      weight_min_kg: '10',
+      base_rate: '20',
+      per_kg_rate: '1.25',
+    });
+    expect(placed).toMatchObject({
+      country: 'US',
+      state: 'CA',
+      city: 'Fresno',
+      weight_max_kg: null,
+      base_rate: '20.00',
+      per_kg_rate: '1.25',
+    });
     expect(json(await call('GET', `/shipping-rates/${placed.id}/`))).toEqual(placed);
   });
 
@@ -126,7 +171,9 @@ describe('shipping rates', () => {
   ])('refuses %o with 422 naming %s', async (change, field) => {
     const method = await newMethod();
     const payload = { shipping_method_id: method.id, weight_min_kg: '0', base_rate: '5.00', ...change };
-    expect(fields(expectProblem(await call('POST', '/shipping-rates/', payload), 422, 'validation_error'))).toContain(field);
+    expect(fields(expectProblem(await call('POST', '/shipping-rates/', payload), 422, 'validation_error'))).toContain(
+      field,
+    );
   });
 
   it('requires the method, the minimum weight and the base rate', async () => {
@@ -138,11 +185,24 @@ describe('shipping rates', () => {
     const method = await newMethod();
     const rate = await newRate({ shipping_method_id: method.id, weight_min_kg: '1', weight_max_kg: '5' });
     const url = `/shipping-rates/${rate.id}/`;
-    expect(fields(expectProblem(await call('PATCH', url, { weight_max_kg: '0.5' }), 422, 'validation_error'))).toEqual(['weight_max_kg']);
-    expect(fields(expectProblem(await call('PATCH', url, { weight_min_kg: '5' }), 422, 'validation_error'))).toEqual(['weight_max_kg']);
-    expect(json(await call('PATCH', url, { weight_max_kg: null }))).toMatchObject({ weight_min_kg: '1', weight_max_kg: null });
-    expect(json(await call('PATCH', url, { weight_min_kg: '50' }))).toMatchObject({ weight_min_kg: '50', weight_max_kg: null });
-    expect(json(await call('PATCH', url, { weight_min_kg: '0', weight_max_kg: '0.25' }))).toMatchObject({ weight_min_kg: '0', weight_max_kg: '0.25' });
+    expect(fields(expectProblem(await call('PATCH', url, { weight_max_kg: '0.5' }), 422, 'validation_error'))).toEqual([
+      'weight_max_kg',
+    ]);
+    expect(fields(expectProblem(await call('PATCH', url, { weight_min_kg: '5' }), 422, 'validation_error'))).toEqual([
+      'weight_max_kg',
+    ]);
+    expect(json(await call('PATCH', url, { weight_max_kg: null }))).toMatchObject({
+      weight_min_kg: '1',
+      weight_max_kg: null,
+    });
+    expect(json(await call('PATCH', url, { weight_min_kg: '50' }))).toMatchObject({
+      weight_min_kg: '50',
+      weight_max_kg: null,
+    });
+    expect(json(await call('PATCH', url, { weight_min_kg: '0', weight_max_kg: '0.25' }))).toMatchObject({
+      weight_min_kg: '0',
+      weight_max_kg: '0.25',
+    });
   });
 
   it('changes and deletes a rate', async () => {
@@ -150,12 +210,31 @@ describe('shipping rates', () => {
     const other = await newMethod({ name: 'Other' });
     const rate = await newRate({ shipping_method_id: method.id, country: 'DE' });
     const url = `/shipping-rates/${rate.id}/`;
-    const patched = json(await call('PATCH', url, { shipping_method_id: other.id, country: '', city: 'Berlin', base_rate: '7', per_kg_rate: '0.5' }));
-    expect(patched).toMatchObject({ shipping_method_id: other.id, country: '', city: 'Berlin', base_rate: '7.00', per_kg_rate: '0.50' });
+    const patched = json(
+      await call('PATCH', url, {
+        shipping_method_id: other.id,
+        country: '',
+        city: 'Berlin',
+        base_rate: '7',
+        per_kg_rate: '0.5',
+      }),
+    );
+    expect(patched).toMatchObject({
+      shipping_method_id: other.id,
+      country: '',
+      city: 'Berlin',
+      base_rate: '7.00',
+      per_kg_rate: '0.50',
+    });
     expect(json(await call('PATCH', url, {}))).toMatchObject({ base_rate: '7.00', city: 'Berlin' });
-    expect(fields(expectProblem(await call('PATCH', url, { base_rate: '7.001', per_kg_rate: '-1' }), 422, 'validation_error')))
-      .toEqual(['base_rate', 'per_kg_rate']);
-    expect(fields(expectProblem(await call('PATCH', url, { shipping_method_id: 999999 }), 422, 'validation_error'))).toEqual(['shipping_method_id']);
+    expect(
+      fields(
+        expectProblem(await call('PATCH', url, { base_rate: '7.001', per_kg_rate: '-1' }), 422, 'validation_error'),
+      ),
+    ).toEqual(['base_rate', 'per_kg_rate']);
+    expect(
+      fields(expectProblem(await call('PATCH', url, { shipping_method_id: 999999 }), 422, 'validation_error')),
+    ).toEqual(['shipping_method_id']);
     expect((await call('DELETE', url)).statusCode).toBe(204);
     expectProblem(await call('GET', url), 404, 'shipping_rate_not_found');
     expectProblem(await call('PATCH', url, { base_rate: '1' }), 404, 'shipping_rate_not_found');
@@ -168,7 +247,8 @@ describe('shipping rates', () => {
     const first = await newRate({ shipping_method_id: method.id });
     const second = await newRate({ shipping_method_id: method.id, weight_min_kg: '3' });
     const elsewhere = await newRate({ shipping_method_id: other.id });
-    const ids = async (query: string) => json(await call('GET', `/shipping-rates/${query}`)).map((r: { id: number }) => r.id);
+    const ids = async (query: string) =>
+      json(await call('GET', `/shipping-rates/${query}`)).map((r: { id: number }) => r.id);
     expect(await ids(`?shipping_method_id=${method.id}`)).toEqual([first.id, second.id]);
     expect(await ids('')).toEqual(expect.arrayContaining([first.id, second.id, elsewhere.id]));
     expectProblem(await call('GET', '/shipping-rates/?shipping_method_id=x'), 422, 'validation_error');
@@ -178,10 +258,21 @@ describe('shipping rates', () => {
     const store = await buildTestApp({ config: { storeCurrency: 'JPY' } });
     try {
       const boss = await signInAdmin(store);
-      const method = json(await callAs({ token: boss.access, app: store })('POST', '/shipping-methods/', { name: 'Yamato' }));
-      const ok = await callAs({ token: boss.access, app: store })('POST', '/shipping-rates/', { shipping_method_id: method.id, weight_min_kg: '0', base_rate: '800', per_kg_rate: '120' });
+      const method = json(
+        await callAs({ token: boss.access, app: store })('POST', '/shipping-methods/', { name: 'Yamato' }),
+      );
+      const ok = await callAs({ token: boss.access, app: store })('POST', '/shipping-rates/', {
+        shipping_method_id: method.id,
+        weight_min_kg: '0',
+        base_rate: '800',
+        per_kg_rate: '120',
+      });
       expect(json(ok)).toMatchObject({ base_rate: '800', per_kg_rate: '120' });
-      const refused = await callAs({ token: boss.access, app: store })('POST', '/shipping-rates/', { shipping_method_id: method.id, weight_min_kg: '0', base_rate: '800.5' });
+      const refused = await callAs({ token: boss.access, app: store })('POST', '/shipping-rates/', {
+        shipping_method_id: method.id,
+        weight_min_kg: '0',
+        base_rate: '800.5',
+      });
       expect(fields(expectProblem(refused, 422, 'validation_error'))).toEqual(['base_rate']);
     } finally {
       await store.close();
@@ -190,7 +281,8 @@ describe('shipping rates', () => {
 });
 
 describe('storefront shipping methods', () => {
-  const storefront = (query: string) => t.app.inject({ method: 'GET', url: `/shipping/storefront/api/shipping-methods/${query}` });
+  const storefront = (query: string) =>
+    t.app.inject({ method: 'GET', url: `/shipping/storefront/api/shipping-methods/${query}` });
   const ids = async (query: string) => {
     const res = await storefront(query);
     expect(res.statusCode, res.body).toBe(200);
@@ -235,16 +327,25 @@ describe('storefront shipping methods', () => {
 
   it('needs a valid country', async () => {
     expect(fields(expectProblem(await storefront(''), 422, 'validation_error'))).toEqual(['querystring.country']);
-    expect(fields(expectProblem(await storefront('?country=XX'), 422, 'validation_error'))).toEqual(['querystring.country']);
+    expect(fields(expectProblem(await storefront('?country=XX'), 422, 'validation_error'))).toEqual([
+      'querystring.country',
+    ]);
     expectProblem(await storefront('?country=USA'), 422, 'validation_error');
   });
 });
 
 describe('shipping admin access', () => {
   it.each([
-    ['GET', '/shipping-methods/'], ['POST', '/shipping-methods/'], ['GET', '/shipping-methods/1/'], ['PATCH', '/shipping-methods/1/'],
-    ['DELETE', '/shipping-methods/1/'], ['GET', '/shipping-rates/'], ['POST', '/shipping-rates/'], ['GET', '/shipping-rates/1/'],
-    ['PATCH', '/shipping-rates/1/'], ['DELETE', '/shipping-rates/1/'],
+    ['GET', '/shipping-methods/'],
+    ['POST', '/shipping-methods/'],
+    ['GET', '/shipping-methods/1/'],
+    ['PATCH', '/shipping-methods/1/'],
+    ['DELETE', '/shipping-methods/1/'],
+    ['GET', '/shipping-rates/'],
+    ['POST', '/shipping-rates/'],
+    ['GET', '/shipping-rates/1/'],
+    ['PATCH', '/shipping-rates/1/'],
+    ['DELETE', '/shipping-rates/1/'],
   ] as const)('%s %s answers 401 without a token and 403 to a customer', async (method, url) => {
     expectProblem(await t.app.inject({ method, url: `${base}${url}`, payload: {} }), 401, 'unauthorized');
     expectProblem(await callAs({ token: customer.access })(method, url, {}), 403, 'forbidden');

@@ -73,8 +73,10 @@ export function parseStripeForm(body: string): FormObject {
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const now = () => Math.floor(Date.now() / 1000);
 const str = (v: FormValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
-const obj = (v: FormValue | undefined): FormObject | undefined => (v !== undefined && typeof v === 'object' && !Array.isArray(v) ? v : undefined);
-const int = (v: FormValue | undefined): number | undefined => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : undefined);
+const obj = (v: FormValue | undefined): FormObject | undefined =>
+  v !== undefined && typeof v === 'object' && !Array.isArray(v) ? v : undefined;
+const int = (v: FormValue | undefined): number | undefined =>
+  typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : undefined;
 const stringMap = (v: FormValue | undefined): Record<string, string> =>
   Object.fromEntries(Object.entries(obj(v) ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
 
@@ -133,7 +135,9 @@ export interface StripeStandIn {
   close(): Promise<void>;
 }
 
-export async function startStripeStandIn(options: { secretKey?: string; webhookSecret?: string } = {}): Promise<StripeStandIn> {
+export async function startStripeStandIn(
+  options: { secretKey?: string; webhookSecret?: string } = {},
+): Promise<StripeStandIn> {
   const secretKey = options.secretKey ?? STANDIN_SECRET_KEY;
   const webhookSecret = options.webhookSecret ?? STANDIN_WEBHOOK_SECRET;
   const requests: RecordedRequest[] = [];
@@ -146,14 +150,21 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
 
   function sessionOr404(sessionId: string): Json {
     const session = sessions.get(sessionId);
-    if (!session) throw new StripeRefusal({ status: 404, type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${sessionId}'` });
+    if (!session)
+      throw new StripeRefusal({
+        status: 404,
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        message: `No such checkout.session: '${sessionId}'`,
+      });
     return session;
   }
 
   function createSession(body: FormObject): Json {
     if (str(body.mode) !== 'payment') throw invalid('This stand-in only creates sessions with mode=payment.', 'mode');
     const items = body.line_items;
-    if (!Array.isArray(items) || items.length === 0) throw invalid('line_items is required in payment mode.', 'line_items', 'parameter_missing');
+    if (!Array.isArray(items) || items.length === 0)
+      throw invalid('line_items is required in payment mode.', 'line_items', 'parameter_missing');
     let total = 0;
     let currency: string | undefined;
     items.forEach((raw, i) => {
@@ -162,16 +173,28 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
       const unitAmount = int(price?.unit_amount);
       const quantity = int(item?.quantity);
       const itemCurrency = str(price?.currency);
-      if (!price || unitAmount === undefined || unitAmount < 0) throw invalid('Invalid integer', `line_items[${i}][price_data][unit_amount]`);
-      if (!str(obj(price.product_data)?.name)) throw invalid('Missing required param: product_data[name].', `line_items[${i}][price_data][product_data][name]`, 'parameter_missing');
+      if (!price || unitAmount === undefined || unitAmount < 0)
+        throw invalid('Invalid integer', `line_items[${i}][price_data][unit_amount]`);
+      if (!str(obj(price.product_data)?.name))
+        throw invalid(
+          'Missing required param: product_data[name].',
+          `line_items[${i}][price_data][product_data][name]`,
+          'parameter_missing',
+        );
       if (quantity === undefined || quantity < 1) throw invalid('Invalid integer', `line_items[${i}][quantity]`);
-      if (!itemCurrency || !/^[a-z]{3}$/.test(itemCurrency)) throw invalid('Invalid currency', `line_items[${i}][price_data][currency]`);
-      if (currency !== undefined && currency !== itemCurrency) throw invalid('All line items must use the same currency.', 'line_items');
+      if (!itemCurrency || !/^[a-z]{3}$/.test(itemCurrency))
+        throw invalid('Invalid currency', `line_items[${i}][price_data][currency]`);
+      if (currency !== undefined && currency !== itemCurrency)
+        throw invalid('All line items must use the same currency.', 'line_items');
       currency = itemCurrency;
       total += unitAmount * quantity;
     });
     if (currency && THREE_DECIMAL.has(currency) && total % 10 !== 0) {
-      throw invalid(`Invalid amount. ${currency.toUpperCase()} amounts must be rounded to the nearest ten (the last digit must be 0).`, 'line_items', 'amount_invalid');
+      throw invalid(
+        `Invalid amount. ${currency.toUpperCase()} amounts must be rounded to the nearest ten (the last digit must be 0).`,
+        'line_items',
+        'amount_invalid',
+      );
     }
     const sessionId = id('cs_test');
     const created = now();
@@ -203,21 +226,49 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
 
   function createRefund(body: FormObject): Json {
     const paymentIntent = str(body.payment_intent);
-    if (!paymentIntent) throw invalid('One of charge or payment_intent is required.', 'payment_intent', 'parameter_missing');
+    if (!paymentIntent)
+      throw invalid('One of charge or payment_intent is required.', 'payment_intent', 'parameter_missing');
     const charge = charges.get(paymentIntent);
-    if (!charge) throw new StripeRefusal({ status: 400, type: 'invalid_request_error', code: 'resource_missing', param: 'payment_intent', message: `No such payment_intent: '${paymentIntent}'` });
-    if (charge.status !== 'succeeded') throw invalid(`This PaymentIntent (${paymentIntent}) does not have a successful charge to refund.`, 'payment_intent', 'charge_not_refundable');
+    if (!charge)
+      throw new StripeRefusal({
+        status: 400,
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'payment_intent',
+        message: `No such payment_intent: '${paymentIntent}'`,
+      });
+    if (charge.status !== 'succeeded')
+      throw invalid(
+        `This PaymentIntent (${paymentIntent}) does not have a successful charge to refund.`,
+        'payment_intent',
+        'charge_not_refundable',
+      );
     const remaining = charge.amount - charge.amount_refunded;
     const amount = body.amount === undefined ? remaining : int(body.amount);
     if (amount === undefined || amount < 1) throw invalid('Invalid positive integer', 'amount');
-    if (remaining === 0) throw invalid(`Charge ${charge.id} has already been refunded.`, undefined, 'charge_already_refunded');
-    if (amount > remaining) throw invalid(`Refund amount (${amount}) is greater than unrefunded amount on charge (${remaining})`, 'amount', 'amount_too_large');
-    if (THREE_DECIMAL.has(charge.currency) && amount % 10 !== 0) throw invalid('Invalid amount: the last digit must be 0 for this currency.', 'amount', 'amount_invalid');
+    if (remaining === 0)
+      throw invalid(`Charge ${charge.id} has already been refunded.`, undefined, 'charge_already_refunded');
+    if (amount > remaining)
+      throw invalid(
+        `Refund amount (${amount}) is greater than unrefunded amount on charge (${remaining})`,
+        'amount',
+        'amount_too_large',
+      );
+    if (THREE_DECIMAL.has(charge.currency) && amount % 10 !== 0)
+      throw invalid('Invalid amount: the last digit must be 0 for this currency.', 'amount', 'amount_invalid');
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded === charge.amount;
     const refund: Json = {
-      id: id('re'), object: 'refund', amount, charge: charge.id, created: now(), currency: charge.currency,
-      metadata: stringMap(body.metadata), payment_intent: paymentIntent, reason: str(body.reason) ?? null, status: 'succeeded',
+      id: id('re'),
+      object: 'refund',
+      amount,
+      charge: charge.id,
+      created: now(),
+      currency: charge.currency,
+      metadata: stringMap(body.metadata),
+      payment_intent: paymentIntent,
+      reason: str(body.reason) ?? null,
+      status: 'succeeded',
     };
     refunds.push(refund);
     return refund;
@@ -228,18 +279,34 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
     const sessionPath = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)$/.exec(path);
     if (method === 'GET' && sessionPath?.[1]) return sessionOr404(sessionPath[1]);
     if (method === 'POST' && path === '/v1/refunds') return createRefund(body);
-    throw new StripeRefusal({ status: 404, type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.` });
+    throw new StripeRefusal({
+      status: 404,
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+    });
   }
 
   function answer(
     res: http.ServerResponse,
     { status, body, headers = {} }: { status: number; body: Json; headers?: Record<string, string> },
   ): void {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), 'stripe-version': '2026-10-28.endive', ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'request-id': id('req'),
+      'stripe-version': '2026-10-28.endive',
+      ...headers,
+    });
     res.end(JSON.stringify(body, null, 2));
   }
 
-  const errorBody = (e: StripeError): Json => ({ error: { type: e.type, message: e.message, ...(e.code ? { code: e.code } : {}), ...(e.param ? { param: e.param } : {}) } });
+  const errorBody = (e: StripeError): Json => ({
+    error: {
+      type: e.type,
+      message: e.message,
+      ...(e.code ? { code: e.code } : {}),
+      ...(e.param ? { param: e.param } : {}),
+    },
+  });
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -251,14 +318,19 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
       const routeKey = `${method} ${path}`;
       const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
       const body = parseStripeForm(rawBody);
-      const record = (status: number, replayed = false) => requests.push({ method, path, headers: req.headers, idempotencyKey: key, rawBody, body, replayed, status });
+      const record = (status: number, replayed = false) =>
+        requests.push({ method, path, headers: req.headers, idempotencyKey: key, rawBody, body, replayed, status });
 
       if (req.headers.authorization !== `Bearer ${secretKey}`) {
         const given = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
         record(401);
         answer(res, {
           status: 401,
-          body: errorBody({ status: 401, type: 'invalid_request_error', message: `Invalid API Key provided: ${given.slice(0, 8)}********${given.slice(-4)}` }),
+          body: errorBody({
+            status: 401,
+            type: 'invalid_request_error',
+            message: `Invalid API Key provided: ${given.slice(0, 8)}********${given.slice(-4)}`,
+          }),
         });
         return;
       }
@@ -268,13 +340,21 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
           record(400);
           answer(res, {
             status: 400,
-            body: errorBody({ status: 400, type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.` }),
+            body: errorBody({
+              status: 400,
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            }),
           });
           return;
         }
         if (earlier) {
           record(earlier.status, true);
-          answer(res, { status: earlier.status, body: earlier.body, headers: { 'idempotent-replayed': 'true', 'idempotency-key': key } });
+          answer(res, {
+            status: earlier.status,
+            body: earlier.body,
+            headers: { 'idempotent-replayed': 'true', 'idempotency-key': key },
+          });
           return;
         }
       }
@@ -288,7 +368,10 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
         }
         out = route(method, path, body);
       } catch (err) {
-        const error: StripeError = err instanceof StripeRefusal ? err.error : { status: 500, type: 'api_error', message: `stand-in failure: ${String(err)}` };
+        const error: StripeError =
+          err instanceof StripeRefusal
+            ? err.error
+            : { status: 500, type: 'api_error', message: `stand-in failure: ${String(err)}` };
         status = error.status;
         out = errorBody(error);
       }
@@ -307,9 +390,20 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
     const paymentIntent = id('pi');
     const amount = Number(session.amount_total);
     charges.set(paymentIntent, {
-      id: id('ch'), object: 'charge', amount, amount_captured: paid ? amount : 0, amount_refunded: 0, captured: paid, created: now(),
-      currency: String(session.currency), livemode: false, metadata: paymentIntentData.get(sessionId) ?? {}, paid,
-      payment_intent: paymentIntent, refunded: false, status: paid ? 'succeeded' : 'pending',
+      id: id('ch'),
+      object: 'charge',
+      amount,
+      amount_captured: paid ? amount : 0,
+      amount_refunded: 0,
+      captured: paid,
+      created: now(),
+      currency: String(session.currency),
+      livemode: false,
+      metadata: paymentIntentData.get(sessionId) ?? {},
+      paid,
+      payment_intent: paymentIntent,
+      refunded: false,
+      status: paid ? 'succeeded' : 'pending',
     });
     return paymentIntent;
   }
@@ -319,8 +413,11 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
     secretKey,
     webhookSecret,
     env: (overrides = {}) => ({
-      STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret,
-      STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(port), STRIPE_API_PROTOCOL: 'http',
+      STRIPE_SECRET_KEY: secretKey,
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: String(port),
+      STRIPE_API_PROTOCOL: 'http',
       ...overrides,
     }),
     requests,
@@ -359,15 +456,20 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
     refuseNext: (routeKey, error) => {
       refusals.set(routeKey, error);
     },
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((err) => (err ? reject(err) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
   };
 }
 
 /** A webhook event as Stripe sends it: the object as it is now, wrapped in an Event envelope. */
-export function stripeEvent(type: string, object: Json, options: { id?: string; created?: number } = {}): { id: string; payload: string } {
+export function stripeEvent(
+  type: string,
+  object: Json,
+  options: { id?: string; created?: number } = {},
+): { id: string; payload: string } {
   const eventId = options.id ?? id('evt');
   const event = {
     id: eventId,

@@ -10,8 +10,14 @@ import { bearer, buildTestApp, json, type SignedIn, signInAdmin, type TestApp } 
 const estimateUrl = '/order/storefront/api/estimate/';
 const guestCreate = '/order/storefront/api/guest-user-order-create/';
 const address = (state: string) => ({
-  first_name: 'Ada', last_name: 'L', street_address: '1 Main St', city: 'Somewhere', postal_code: '90001', state,
-  country: 'US', email: 'defaults@example.com',
+  first_name: 'Ada',
+  last_name: 'L',
+  street_address: '1 Main St',
+  city: 'Somewhere',
+  postal_code: '90001',
+  state,
+  country: 'US',
+  email: 'defaults@example.com',
 });
 
 let t: TestApp;
@@ -27,8 +33,13 @@ async function post(path: string, payload: object) {
 }
 
 const order = (state: string, shippingMethodId: number) => ({
-  variants: [{ alias: 'td-tee', quantity: 2 }, { alias: 'td-mug', quantity: 1 }, { alias: 'td-card', quantity: 1 }],
-  shipping_address: address(state), shipping_method_id: shippingMethodId,
+  variants: [
+    { alias: 'td-tee', quantity: 2 },
+    { alias: 'td-mug', quantity: 1 },
+    { alias: 'td-card', quantity: 1 },
+  ],
+  shipping_address: address(state),
+  shipping_method_id: shippingMethodId,
 });
 
 async function estimate(payload: object) {
@@ -62,8 +73,22 @@ beforeAll(async () => {
   await post('/tax/dashboard/api/tax-rates/', { tax_class_id: freight, country: 'US', rate: '5' });
   await post('/tax/dashboard/api/tax-rates/', { tax_class_id: null, country: 'US', state: 'CA', rate: '8' });
   await post('/tax/dashboard/api/tax-rates/', { tax_class_id: null, country: 'US', rate: '6' });
-  const product = ({ name, taxClassId, alias, price }: { name: string; taxClassId: number | null; alias: string; price: string }) =>
-    post('/product/dashboard/api/products/', { name, tax_class_id: taxClassId, variants: [{ alias, name, price, stock: 100 }] });
+  const product = ({
+    name,
+    taxClassId,
+    alias,
+    price,
+  }: {
+    name: string;
+    taxClassId: number | null;
+    alias: string;
+    price: string;
+  }) =>
+    post('/product/dashboard/api/products/', {
+      name,
+      tax_class_id: taxClassId,
+      variants: [{ alias, name, price, stock: 100 }],
+    });
   await product({ name: 'Tee', taxClassId: standard, alias: 'td-tee', price: '25.00' });
   await product({ name: 'Mug', taxClassId: reduced, alias: 'td-mug', price: '14.50' });
   await product({ name: 'Gift card', taxClassId: null, alias: 'td-card', price: '10.00' });
@@ -80,13 +105,15 @@ afterAll(async () => {
 });
 
 describe('estimate and placement with default tax rates and a shipping tax class', () => {
-  it('taxes a class without a rate at the default, a classless line at 0, shipping at its class\'s rate', async () => {
+  it("taxes a class without a rate at the default, a classless line at 0, shipping at its class's rate", async () => {
     const body = await estimate(order('CA', ground));
     // tee 50.00 × 7.25% = 3.625 → 3.63 (its own rate); mug 14.50 × 8% = 1.16 (the Californian default);
     // gift card: no class, untaxed; shipping 5.00 × 5% = 0.25 (Freight's own US rate)
     const taxes = body.lines.map((l: { alias: string; tax_rate: string; tax: string }) => [l.alias, l.tax_rate, l.tax]);
     expect(taxes).toEqual([
-      ['td-tee', '7.25', '3.63'], ['td-mug', '8.00', '1.16'], ['td-card', '0.00', '0.00'],
+      ['td-tee', '7.25', '3.63'],
+      ['td-mug', '8.00', '1.16'],
+      ['td-card', '0.00', '0.00'],
     ]);
     expect(body).toMatchObject({ subtotal: '74.50', shipping_fee: '5.00', estimated_tax: '5.04', total: '84.54' });
     expect(body.tax_details).toEqual([
@@ -112,8 +139,10 @@ describe('estimate and placement with default tax rates and a shipping tax class
     expect(res.statusCode, res.body).toBe(201);
     const placed = json(res);
     for (const key of Object.keys(estimated)) expect([key, placed[key]]).toEqual([key, estimated[key]]);
-    const [stored] = await t.database.db.select({ rate: orders.shippingTaxRate, tax: orders.shippingTax })
-      .from(orders).where(eq(orders.id, placed.order_id));
+    const [stored] = await t.database.db
+      .select({ rate: orders.shippingTaxRate, tax: orders.shippingTax })
+      .from(orders)
+      .where(eq(orders.id, placed.order_id));
     expect([Number(stored?.rate), stored?.tax]).toEqual([5, 25]);
   });
 });

@@ -2,7 +2,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema.js';
 import { adminApi } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+} from './helpers.js';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -17,7 +26,8 @@ afterAll(() => t.close());
 const base = '/tax/dashboard/api';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** Requests to this admin API as `token` (the admin by default) on `app` (this file's store by default). */
-const callAs = ({ token = admin.access, app = t }: { token?: string; app?: Pick<TestApp, 'app'> } = {}) =>
+const callAs =
+  ({ token = admin.access, app = t }: { token?: string; app?: Pick<TestApp, 'app'> } = {}) =>
   (method: Method, url: string, payload?: object) =>
     app.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
 const call = (method: Method, url: string, payload?: object) => callAs()(method, url, payload);
@@ -59,15 +69,23 @@ describe('tax classes', () => {
     [{ name: 5 }, 'name'],
     [{ name: 'Ok', colour: 'red' }, 'colour'],
   ])('refuses %o with 422 naming %s', async (payload, field) => {
-    expect(fields(expectProblem(await call('POST', '/tax-classes/', payload), 422, 'validation_error'))).toContain(field);
+    expect(fields(expectProblem(await call('POST', '/tax-classes/', payload), 422, 'validation_error'))).toContain(
+      field,
+    );
   });
 
   it('untaxes the products of a deleted class and deletes its rates', async () => {
     const doomed = await newClass();
     const rate = json(await call('POST', '/tax-rates/', { tax_class_id: doomed.id, country: 'DE', rate: '19' }));
-    const [product] = await t.database.db.insert(products).values({ name: 'Taxed thing', taxClassId: doomed.id }).returning();
+    const [product] = await t.database.db
+      .insert(products)
+      .values({ name: 'Taxed thing', taxClassId: doomed.id })
+      .returning();
     expect((await call('DELETE', `/tax-classes/${doomed.id}/`)).statusCode).toBe(204);
-    const [after] = await t.database.db.select().from(products).where(eq(products.id, product?.id ?? 0));
+    const [after] = await t.database.db
+      .select()
+      .from(products)
+      .where(eq(products.id, product?.id ?? 0));
     expect(after?.taxClassId).toBeNull();
     expectProblem(await call('GET', `/tax-rates/${rate.id}/`), 404, 'tax_rate_not_found');
   });
@@ -76,29 +94,58 @@ describe('tax classes', () => {
 describe('tax rates', () => {
   it('creates a rate with upper-cased country, trimmed state and a canonical rate string', async () => {
     const cls = await newClass();
-    const res = await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'us', state: ' CA ', rate: '7.2500' });
+    const res = await call('POST', '/tax-rates/', {
+      tax_class_id: cls.id,
+      country: 'us',
+      state: ' CA ',
+      rate: '7.2500',
+    });
     expect(res.statusCode).toBe(201);
-    expect(json(res)).toMatchObject({ tax_class_id: cls.id, country: 'US', state: 'CA', rate: '7.25', is_active: true });
-    const whole = json(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'US', rate: '15', is_active: false }));
+    expect(json(res)).toMatchObject({
+      tax_class_id: cls.id,
+      country: 'US',
+      state: 'CA',
+      rate: '7.25',
+      is_active: true,
+    });
+    const whole = json(
+      await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'US', rate: '15', is_active: false }),
+    );
     expect(whole).toMatchObject({ state: '', rate: '15', is_active: false });
   });
 
-  it.each([['15', '15'], ['7.25', '7.25'], ['0.0001', '0.0001'], ['0', '0'], ['100', '100'], ['100.0000', '100'], ['5.5000', '5.5']])(
-    'takes the rate "%s" and shows it as "%s"',
-    async (rate, shown) => {
-      const cls = await newClass();
-      const created = json(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'FR', rate }));
-      expect(created.rate).toBe(shown);
-      expect(json(await call('GET', `/tax-rates/${created.id}/`)).rate).toBe(shown);
-    },
-  );
+  it.each([
+    ['15', '15'],
+    ['7.25', '7.25'],
+    ['0.0001', '0.0001'],
+    ['0', '0'],
+    ['100', '100'],
+    ['100.0000', '100'],
+    ['5.5000', '5.5'],
+  ])('takes the rate "%s" and shows it as "%s"', async (rate, shown) => {
+    const cls = await newClass();
+    const created = json(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'FR', rate }));
+    expect(created.rate).toBe(shown);
+    expect(json(await call('GET', `/tax-rates/${created.id}/`)).rate).toBe(shown);
+  });
 
   it.each([
-    [15, 'a number'], ['-1', 'negative'], ['100.0001', 'over 100'], ['101', 'over 100'], ['7.12345', '5 decimals'],
-    ['1e2', 'exponent'], ['', 'empty'], ['7,5', 'comma'], ['1000', '4 whole digits'],
+    [15, 'a number'],
+    ['-1', 'negative'],
+    ['100.0001', 'over 100'],
+    ['101', 'over 100'],
+    ['7.12345', '5 decimals'],
+    ['1e2', 'exponent'],
+    ['', 'empty'],
+    ['7,5', 'comma'],
+    ['1000', '4 whole digits'],
   ] as [string | number, string][])('refuses the rate %o (%s) with 422 on rate', async (rate) => {
     const cls = await newClass();
-    const body = expectProblem(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'FR', rate }), 422, 'validation_error');
+    const body = expectProblem(
+      await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'FR', rate }),
+      422,
+      'validation_error',
+    );
     expect(fields(body)).toEqual(['rate']);
   });
 
@@ -118,7 +165,11 @@ describe('tax rates', () => {
 
   it('reports a bad country and a bad rate together', async () => {
     const cls = await newClass();
-    const body = expectProblem(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'XX', rate: '101' }), 422, 'validation_error');
+    const body = expectProblem(
+      await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'XX', rate: '101' }),
+      422,
+      'validation_error',
+    );
     expect(fields(body)).toEqual(['country', 'rate']);
   });
 
@@ -126,11 +177,23 @@ describe('tax rates', () => {
     const cls = await newClass();
     await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'US', state: 'NY', rate: '4' });
     await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'US', rate: '0' });
-    expectProblem(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'us', state: 'ny', rate: '5' }), 409, 'tax_rate_exists');
-    expectProblem(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'US', state: '  ', rate: '5' }), 409, 'tax_rate_exists');
+    expectProblem(
+      await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'us', state: 'ny', rate: '5' }),
+      409,
+      'tax_rate_exists',
+    );
+    expectProblem(
+      await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'US', state: '  ', rate: '5' }),
+      409,
+      'tax_rate_exists',
+    );
     const other = await newClass();
-    expect((await call('POST', '/tax-rates/', { tax_class_id: other.id, country: 'US', state: 'NY', rate: '4' })).statusCode).toBe(201);
-    const texas = json(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'US', state: 'TX', rate: '6.25' }));
+    expect(
+      (await call('POST', '/tax-rates/', { tax_class_id: other.id, country: 'US', state: 'NY', rate: '4' })).statusCode,
+    ).toBe(201);
+    const texas = json(
+      await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'US', state: 'TX', rate: '6.25' }),
+    );
     expectProblem(await call('PATCH', `/tax-rates/${texas.id}/`, { state: 'Ny' }), 409, 'tax_rate_exists');
   });
 
@@ -139,11 +202,27 @@ describe('tax rates', () => {
     const other = await newClass();
     const rate = json(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'IT', rate: '22' }));
     const url = `/tax-rates/${rate.id}/`;
-    const patched = json(await call('PATCH', url, { rate: '10.0', is_active: false, tax_class_id: other.id, state: 'Sicily', country: 'it' }));
-    expect(patched).toMatchObject({ rate: '10', is_active: false, tax_class_id: other.id, state: 'Sicily', country: 'IT' });
+    const patched = json(
+      await call('PATCH', url, {
+        rate: '10.0',
+        is_active: false,
+        tax_class_id: other.id,
+        state: 'Sicily',
+        country: 'it',
+      }),
+    );
+    expect(patched).toMatchObject({
+      rate: '10',
+      is_active: false,
+      tax_class_id: other.id,
+      state: 'Sicily',
+      country: 'IT',
+    });
     expect(json(await call('PATCH', url, {}))).toMatchObject({ rate: '10', state: 'Sicily' });
     expect(fields(expectProblem(await call('PATCH', url, { rate: '120' }), 422, 'validation_error'))).toEqual(['rate']);
-    expect(fields(expectProblem(await call('PATCH', url, { tax_class_id: 999999 }), 422, 'validation_error'))).toEqual(['tax_class_id']);
+    expect(fields(expectProblem(await call('PATCH', url, { tax_class_id: 999999 }), 422, 'validation_error'))).toEqual([
+      'tax_class_id',
+    ]);
     expect((await call('DELETE', url)).statusCode).toBe(204);
     expectProblem(await call('GET', url), 404, 'tax_rate_not_found');
     expectProblem(await call('PATCH', url, { rate: '1' }), 404, 'tax_rate_not_found');
@@ -156,7 +235,8 @@ describe('tax rates', () => {
     const es = json(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'ES', rate: '21' }));
     const pt = json(await call('POST', '/tax-rates/', { tax_class_id: cls.id, country: 'PT', rate: '23' }));
     const otherEs = json(await call('POST', '/tax-rates/', { tax_class_id: other.id, country: 'ES', rate: '10' }));
-    const ids = async (query: string) => json(await call('GET', `/tax-rates/${query}`)).map((r: { id: number }) => r.id);
+    const ids = async (query: string) =>
+      json(await call('GET', `/tax-rates/${query}`)).map((r: { id: number }) => r.id);
     expect(await ids(`?tax_class_id=${cls.id}`)).toEqual([es.id, pt.id]);
     expect(await ids(`?tax_class_id=${cls.id}&country=es`)).toEqual([es.id]);
     expect(await ids('?country=ES')).toEqual(expect.arrayContaining([es.id, otherEs.id]));
@@ -185,8 +265,9 @@ describe('default tax rates (tax_class_id null)', () => {
     expect(await ids('?tax_class_id=null&country=BE')).toEqual([def.id]);
     expect(await ids(`?tax_class_id=${cls.id}&country=BE`)).toEqual([own.id]);
     expect(await ids('?country=BE')).toEqual([def.id, own.id]);
-    expect(fields(expectProblem(await call('GET', '/tax-rates/?tax_class_id=none'), 422, 'validation_error')))
-      .toContain('querystring.tax_class_id');
+    expect(
+      fields(expectProblem(await call('GET', '/tax-rates/?tax_class_id=none'), 422, 'validation_error')),
+    ).toContain('querystring.tax_class_id');
   });
 
   it('refuses a second default rate for the same country and state (any case) with 409 tax_rate_exists', async () => {
@@ -234,8 +315,16 @@ describe('default tax rates (tax_class_id null)', () => {
 
 describe('tax admin access', () => {
   it.each([
-    ['GET', '/tax-classes/'], ['POST', '/tax-classes/'], ['GET', '/tax-classes/1/'], ['PATCH', '/tax-classes/1/'], ['DELETE', '/tax-classes/1/'],
-    ['GET', '/tax-rates/'], ['POST', '/tax-rates/'], ['GET', '/tax-rates/1/'], ['PATCH', '/tax-rates/1/'], ['DELETE', '/tax-rates/1/'],
+    ['GET', '/tax-classes/'],
+    ['POST', '/tax-classes/'],
+    ['GET', '/tax-classes/1/'],
+    ['PATCH', '/tax-classes/1/'],
+    ['DELETE', '/tax-classes/1/'],
+    ['GET', '/tax-rates/'],
+    ['POST', '/tax-rates/'],
+    ['GET', '/tax-rates/1/'],
+    ['PATCH', '/tax-rates/1/'],
+    ['DELETE', '/tax-rates/1/'],
   ] as const)('%s %s answers 401 without a token and 403 to a customer', async (method, url) => {
     expectProblem(await t.app.inject({ method, url: `${base}${url}`, payload: {} }), 401, 'unauthorized');
     expectProblem(await callAs({ token: customer.access })(method, url, {}), 403, 'forbidden');

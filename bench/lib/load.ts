@@ -36,22 +36,29 @@ function fire(
 ): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const { vary } = request;
-    const instance = autocannon({
-      url: request.url,
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      connections,
-      duration: seconds,
-      ...(vary ? {
-        requests: [{
-          setupRequest: (req: autocannon.Request) => {
-            const next = vary();
-            return { ...req, headers: { ...req.headers, ...next.headers }, body: next.body ?? req.body };
-          },
-        }],
-      } : {}),
-    }, (err: unknown, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon(
+      {
+        url: request.url,
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        connections,
+        duration: seconds,
+        ...(vary
+          ? {
+              requests: [
+                {
+                  setupRequest: (req: autocannon.Request) => {
+                    const next = vary();
+                    return { ...req, headers: { ...req.headers, ...next.headers }, body: next.body ?? req.body };
+                  },
+                },
+              ],
+            }
+          : {}),
+      },
+      (err: unknown, result) => (err ? reject(err) : resolve(result)),
+    );
     // biome-ignore lint/complexity/useMaxParams: autocannon's 'response' event passes (client, status, bytes, ms).
     if (latencies) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   });
@@ -63,7 +70,10 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Warms up (results thrown away), then measures `seconds` of closed-loop load with `connections` connections. */
-export async function measure(request: LoadRequest, opts: { connections: number; seconds: number; warmup: number }): Promise<Measurement> {
+export async function measure(
+  request: LoadRequest,
+  opts: { connections: number; seconds: number; warmup: number },
+): Promise<Measurement> {
   if (opts.warmup > 0) await fire(request, { connections: opts.connections, seconds: opts.warmup });
   const latencies: number[] = [];
   const result = await fire(request, { connections: opts.connections, seconds: opts.seconds, latencies });

@@ -33,10 +33,14 @@ export const USAGE = `Usage: npm run bench -- [options]
 
 type Kind = 'seconds > 0' | 'seconds >= 0' | 'whole number > 0';
 
-function numberOption(name: string, { raw, fallback, kind }: { raw: string | undefined; fallback: number; kind: Kind }): number {
+function numberOption(
+  name: string,
+  { raw, fallback, kind }: { raw: string | undefined; fallback: number; kind: Kind },
+): number {
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
-  const ok = Number.isFinite(value)
+  const ok =
+    Number.isFinite(value)
     && (kind === 'seconds >= 0' ? value >= 0 : value > 0)
     && (kind !== 'whole number > 0' || Number.isInteger(value));
   if (!ok) throw new Error(`${name}: "${raw}" is not ${kind}`);
@@ -65,11 +69,15 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOption
     quick,
     paired,
     duration: numberOption('--duration', {
-      raw: values.duration ?? env.BENCH_DURATION, fallback: quick ? 3 : 10, kind: 'seconds > 0',
+      raw: values.duration ?? env.BENCH_DURATION,
+      fallback: quick ? 3 : 10,
+      kind: 'seconds > 0',
     }),
     warmup: numberOption('--warmup', { raw: values.warmup ?? env.BENCH_WARMUP, fallback: 1, kind: 'seconds >= 0' }),
     connections: numberOption('--connections', {
-      raw: values.connections ?? env.BENCH_CONNECTIONS, fallback: 10, kind: 'whole number > 0',
+      raw: values.connections ?? env.BENCH_CONNECTIONS,
+      fallback: 10,
+      kind: 'whole number > 0',
     }),
     only: values.only ?? (env.BENCH_ONLY || undefined),
     adminDatabaseUrl: env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',

@@ -22,8 +22,9 @@ async function connect(adminUrl: string): Promise<pg.Client> {
     const reason = err instanceof Error ? err.message : String(err);
     throw new BenchError(
       `PostgreSQL is not reachable at ${redact(adminUrl)} (${reason}).\n`
-      + `Start it with:\n\n  ${START_POSTGRES_HINT}\n\n`
-      + 'or point BENCH_DATABASE_URL at a server where this user may create databases.');
+        + `Start it with:\n\n  ${START_POSTGRES_HINT}\n\n`
+        + 'or point BENCH_DATABASE_URL at a server where this user may create databases.',
+    );
   }
   return client;
 }

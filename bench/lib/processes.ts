@@ -20,7 +20,10 @@ export async function runCommand(command: string, args: string[], cwd: string): 
   const child = spawn(command, args, { cwd, stdio: 'inherit' });
   onCleanup(`stop ${command} ${args.join(' ')}`, () => stopChild(child));
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
-  if (code !== 0) throw new BenchError(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`}); see its output above`);
+  if (code !== 0)
+    throw new BenchError(
+      `${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`}); see its output above`,
+    );
 }
 
 export interface Server {
@@ -51,7 +54,11 @@ export async function startServer(options: {
   readyPath: string;
   readyTimeoutMs?: number;
 }): Promise<Server> {
-  const child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   onCleanup(`stop the ${options.name} server`, () => stopChild(child)); // at once: Ctrl+C may come before it is ready
   const lines: string[] = [];
   let lineCount = 0;
@@ -80,8 +87,10 @@ export async function startServer(options: {
   } catch (err) {
     await server.stop();
     const output = server.recentOutput();
-    throw new BenchError(`${options.name} did not become ready: ${(err as Error).message}`
-      + (output ? `\n--- last output of ${options.name} ---\n${output}` : ''));
+    throw new BenchError(
+      `${options.name} did not become ready: ${(err as Error).message}`
+        + (output ? `\n--- last output of ${options.name} ---\n${output}` : ''),
+    );
   }
   return server;
 }

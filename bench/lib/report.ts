@@ -47,8 +47,10 @@ export function machineInfo(postgres: string | undefined, loadAverage1m: number)
 }
 
 export function describeMachine(m: Machine): string {
-  return `Machine: node ${m.node}, ${m.cpuCount} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}`
-    + (m.postgres ? `\nPostgreSQL: ${m.postgres}` : '');
+  return (
+    `Machine: node ${m.node}, ${m.cpuCount} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}`
+    + (m.postgres ? `\nPostgreSQL: ${m.postgres}` : '')
+  );
 }
 
 /** The command as typed, as near as we can tell: npm sets npm_lifecycle_event when it runs the script. */
@@ -72,22 +74,29 @@ const fixed = (value: number, digits: number) => value.toFixed(digits);
 
 export function verdict(result: ScenarioResult): string {
   if (result.valid) return 'ok';
-  const codes = Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2'))
-    .map(([code, count]) => `${count}×${code}`).join(', ');
+  const codes = Object.entries(result.statusCodes)
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, count]) => `${count}×${code}`)
+    .join(', ');
   return `**INVALID: ${result.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${result.errors} errors**`;
 }
 
 /** One line per scenario, printed as soon as it is measured. */
 export function summaryLine(result: ScenarioResult): string {
   const flag = result.valid ? '' : `  <-- ${verdict(result).replaceAll('*', '')}`;
-  return `${result.name.padEnd(12)} ${fixed(result.requestsPerSecond, 1).padStart(10)} req/s   p99 ${fixed(result.latencyP99Ms, 2).padStart(8)} ms`
+  return (
+    `${result.name.padEnd(12)} ${fixed(result.requestsPerSecond, 1).padStart(10)} req/s   p99 ${fixed(result.latencyP99Ms, 2).padStart(8)} ms`
     + `   non-2xx ${result.non2xx}   errors ${result.errors}   ${result.ratioToBaseline.toPrecision(3)}× baseline`
-    + `${result.comparedTo ? `   ${result.comparedTo.ratio.toPrecision(3)}× ${result.comparedTo.name}` : ''}${flag}`;
+    + `${result.comparedTo ? `   ${result.comparedTo.ratio.toPrecision(3)}× ${result.comparedTo.name}` : ''}${flag}`
+  );
 }
 
 export function markdownTable(results: ScenarioResult[]): string {
-  const rows = results.map((r) => `| ${r.name} | \`${r.request}\` | ${r.connections} | ${fixed(r.requestsPerSecond, 1)} | ${fixed(r.latencyP50Ms, 2)} | ${fixed(r.latencyP99Ms, 2)} `
-    + `| ${r.non2xx} | ${r.errors} | ${r.ratioToBaseline.toPrecision(3)} | ${r.comparedTo ? `${r.comparedTo.ratio.toPrecision(3)} × ${r.comparedTo.name} (${fixed(r.comparedTo.requestsPerSecond, 0)}/s)` : ''} | ${verdict(r)} |`);
+  const rows = results.map(
+    (r) =>
+      `| ${r.name} | \`${r.request}\` | ${r.connections} | ${fixed(r.requestsPerSecond, 1)} | ${fixed(r.latencyP50Ms, 2)} | ${fixed(r.latencyP99Ms, 2)} `
+      + `| ${r.non2xx} | ${r.errors} | ${r.ratioToBaseline.toPrecision(3)} | ${r.comparedTo ? `${r.comparedTo.ratio.toPrecision(3)} × ${r.comparedTo.name} (${fixed(r.comparedTo.requestsPerSecond, 0)}/s)` : ''} | ${verdict(r)} |`,
+  );
   return [
     '| Scenario | Request | conns | req/s (mean) | p50 (ms) | p99 (ms) | non-2xx | errors | ratio to baseline | other ratio | verdict |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|',

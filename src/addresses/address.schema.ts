@@ -18,18 +18,21 @@ export const addressFields = {
 };
 
 /** What a stored address must have: enough to ship a parcel to. */
-export const StoredAddressInput = Type.Object({
-  ...addressFields,
-  first_name: Required(100),
-  last_name: Required(100),
-  street_address: Required(300),
-  city: Required(100),
-  postal_code: Type.Optional(addressFields.postal_code),
-  state: Type.Optional(addressFields.state),
-  email: Type.Optional(addressFields.email),
-  phone_number: Type.Optional(addressFields.phone_number),
-  is_default: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false });
+export const StoredAddressInput = Type.Object(
+  {
+    ...addressFields,
+    first_name: Required(100),
+    last_name: Required(100),
+    street_address: Required(300),
+    city: Required(100),
+    postal_code: Type.Optional(addressFields.postal_code),
+    state: Type.Optional(addressFields.state),
+    email: Type.Optional(addressFields.email),
+    phone_number: Type.Optional(addressFields.phone_number),
+    is_default: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 
 export const StoredAddressPatch = Type.Partial(StoredAddressInput, { additionalProperties: false });
 

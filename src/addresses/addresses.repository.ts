@@ -14,7 +14,10 @@ export function listAddresses(db: Db, userId: number): Promise<AddressRow[]> {
 
 /** A user's own address; another user's id is indistinguishable from a missing one. */
 export async function findOwnAddress(db: Db, userId: number, id: number): Promise<AddressRow | undefined> {
-  const [row] = await db.select().from(addresses).where(and(eq(addresses.id, id), eq(addresses.userId, userId)));
+  const [row] = await db
+    .select()
+    .from(addresses)
+    .where(and(eq(addresses.id, id), eq(addresses.userId, userId)));
   return row;
 }
 
@@ -32,11 +35,16 @@ export function createAddress(db: Db, userId: number, values: AddressValues): Pr
     const [counted] = await tx.select({ n: count() }).from(addresses).where(eq(addresses.userId, userId));
     const existing = counted?.n ?? 0;
     if (existing >= MAX_ADDRESSES_PER_USER) {
-      throw new DomainError('address_limit_reached', { detail: `a user can keep at most ${MAX_ADDRESSES_PER_USER} addresses` });
+      throw new DomainError('address_limit_reached', {
+        detail: `a user can keep at most ${MAX_ADDRESSES_PER_USER} addresses`,
+      });
     }
     const isDefault = values.isDefault === true || existing === 0;
     if (isDefault) await tx.update(addresses).set({ isDefault: false }).where(eq(addresses.userId, userId));
-    const [row] = await tx.insert(addresses).values({ ...values, userId, isDefault }).returning();
+    const [row] = await tx
+      .insert(addresses)
+      .values({ ...values, userId, isDefault })
+      .returning();
     if (!row) throw new Error('insert returned no row');
     return row;
   });
@@ -49,10 +57,16 @@ export function updateAddress(
   return db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     if (values.isDefault === true) {
-      await tx.update(addresses).set({ isDefault: false }).where(and(eq(addresses.userId, userId), ne(addresses.id, id)));
+      await tx
+        .update(addresses)
+        .set({ isDefault: false })
+        .where(and(eq(addresses.userId, userId), ne(addresses.id, id)));
     }
-    const [row] = await tx.update(addresses).set({ ...values, updatedAt: new Date() })
-      .where(and(eq(addresses.id, id), eq(addresses.userId, userId))).returning();
+    const [row] = await tx
+      .update(addresses)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(addresses.id, id), eq(addresses.userId, userId)))
+      .returning();
     if (!row) throw notFound(id);
     return row;
   });
@@ -62,11 +76,18 @@ export function updateAddress(
 export function deleteAddress(db: Db, userId: number, id: number): Promise<void> {
   return db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-    const [row] = await tx.delete(addresses).where(and(eq(addresses.id, id), eq(addresses.userId, userId))).returning();
+    const [row] = await tx
+      .delete(addresses)
+      .where(and(eq(addresses.id, id), eq(addresses.userId, userId)))
+      .returning();
     if (!row) throw notFound(id);
     if (row.isDefault) {
-      const [next] = await tx.select({ id: addresses.id }).from(addresses)
-        .where(eq(addresses.userId, userId)).orderBy(asc(addresses.id)).limit(1);
+      const [next] = await tx
+        .select({ id: addresses.id })
+        .from(addresses)
+        .where(eq(addresses.userId, userId))
+        .orderBy(asc(addresses.id))
+        .limit(1);
       if (next) await tx.update(addresses).set({ isDefault: true }).where(eq(addresses.id, next.id));
     }
   });

@@ -8,7 +8,13 @@ import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { DomainError } from '../shared/errors.js';
 import { normaliseCountry, StoredAddress, StoredAddressInput, StoredAddressPatch } from './address.schema.js';
 import {
-  type AddressRow, type AddressValues, createAddress, deleteAddress, findOwnAddress, listAddresses, updateAddress,
+  type AddressRow,
+  type AddressValues,
+  createAddress,
+  deleteAddress,
+  findOwnAddress,
+  listAddresses,
+  updateAddress,
 } from './addresses.repository.js';
 
 function toValues(body: Static<typeof StoredAddressPatch>): Partial<AddressValues> {
@@ -25,18 +31,34 @@ function toValues(body: Static<typeof StoredAddressPatch>): Partial<AddressValue
     phoneNumber: trimmed(body.phone_number),
     isDefault: body.is_default,
   };
-  for (const [field, value] of Object.entries({ first_name: values.firstName, last_name: values.lastName,
-    street_address: values.streetAddress, city: values.city })) {
-    if (value === '') throw new DomainError('validation_error', { errors: [{ field, message: 'must not be blank' }], detail: `${field} must not be blank` });
+  for (const [field, value] of Object.entries({
+    first_name: values.firstName,
+    last_name: values.lastName,
+    street_address: values.streetAddress,
+    city: values.city,
+  })) {
+    if (value === '')
+      throw new DomainError('validation_error', {
+        errors: [{ field, message: 'must not be blank' }],
+        detail: `${field} must not be blank`,
+      });
   }
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
 export function presentAddress(row: AddressRow) {
   return {
-    id: row.id, first_name: row.firstName, last_name: row.lastName, street_address: row.streetAddress,
-    city: row.city, postal_code: row.postalCode, state: row.state, country: row.country, email: row.email,
-    phone_number: row.phoneNumber, is_default: row.isDefault,
+    id: row.id,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    street_address: row.streetAddress,
+    city: row.city,
+    postal_code: row.postalCode,
+    state: row.state,
+    country: row.country,
+    email: row.email,
+    phone_number: row.phoneNumber,
+    is_default: row.isDefault,
   };
 }
 
@@ -45,45 +67,92 @@ export function addressRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
     const common = { tags: ['addresses'], security: bearerAuth };
     const base = '/user/storefront/api/addresses/';
 
-    app.get(base, {
-      onRequest: requireUser,
-      schema: { ...common, summary: 'The signed-in user\'s stored addresses', response: { 200: Type.Array(StoredAddress), ...problems(401) } },
-    }, async (request) => (await listAddresses(deps.db, principalOf(request).userId)).map(presentAddress));
+    app.get(
+      base,
+      {
+        onRequest: requireUser,
+        schema: {
+          ...common,
+          summary: "The signed-in user's stored addresses",
+          response: { 200: Type.Array(StoredAddress), ...problems(401) },
+        },
+      },
+      async (request) => (await listAddresses(deps.db, principalOf(request).userId)).map(presentAddress),
+    );
 
-    app.post(base, {
-      onRequest: requireUser,
-      schema: { ...common, summary: 'Store an address', body: StoredAddressInput, response: { 201: StoredAddress, ...problems(401, 422) } },
-    }, async (request, reply) => {
-      const values = toValues(request.body) as AddressValues;
-      const row = await createAddress(deps.db, principalOf(request).userId, values);
-      return reply.code(201).send(presentAddress(row));
-    });
+    app.post(
+      base,
+      {
+        onRequest: requireUser,
+        schema: {
+          ...common,
+          summary: 'Store an address',
+          body: StoredAddressInput,
+          response: { 201: StoredAddress, ...problems(401, 422) },
+        },
+      },
+      async (request, reply) => {
+        const values = toValues(request.body) as AddressValues;
+        const row = await createAddress(deps.db, principalOf(request).userId, values);
+        return reply.code(201).send(presentAddress(row));
+      },
+    );
 
-    app.get(`${base}:id/`, {
-      onRequest: requireUser,
-      schema: { ...common, summary: 'One stored address', params: IdParams, response: { 200: StoredAddress, ...problems(401, 404) } },
-    }, async (request) => {
-      const row = await findOwnAddress(deps.db, principalOf(request).userId, request.params.id);
-      if (!row) throw new DomainError('not_found', { detail: `address ${request.params.id} not found` });
-      return presentAddress(row);
-    });
+    app.get(
+      `${base}:id/`,
+      {
+        onRequest: requireUser,
+        schema: {
+          ...common,
+          summary: 'One stored address',
+          params: IdParams,
+          response: { 200: StoredAddress, ...problems(401, 404) },
+        },
+      },
+      async (request) => {
+        const row = await findOwnAddress(deps.db, principalOf(request).userId, request.params.id);
+        if (!row) throw new DomainError('not_found', { detail: `address ${request.params.id} not found` });
+        return presentAddress(row);
+      },
+    );
 
-    app.patch(`${base}:id/`, {
-      onRequest: requireUser,
-      schema: { ...common, summary: 'Change a stored address', params: IdParams, body: StoredAddressPatch, response: { 200: StoredAddress, ...problems(401, 404, 422) } },
-    }, async (request) => {
-      const row = await updateAddress(deps.db, {
-        userId: principalOf(request).userId, id: request.params.id, values: toValues(request.body),
-      });
-      return presentAddress(row);
-    });
+    app.patch(
+      `${base}:id/`,
+      {
+        onRequest: requireUser,
+        schema: {
+          ...common,
+          summary: 'Change a stored address',
+          params: IdParams,
+          body: StoredAddressPatch,
+          response: { 200: StoredAddress, ...problems(401, 404, 422) },
+        },
+      },
+      async (request) => {
+        const row = await updateAddress(deps.db, {
+          userId: principalOf(request).userId,
+          id: request.params.id,
+          values: toValues(request.body),
+        });
+        return presentAddress(row);
+      },
+    );
 
-    app.delete(`${base}:id/`, {
-      onRequest: requireUser,
-      schema: { ...common, summary: 'Delete a stored address', params: IdParams, response: { 204: Type.Null(), ...problems(401, 404) } },
-    }, async (request, reply) => {
-      await deleteAddress(deps.db, principalOf(request).userId, request.params.id);
-      return reply.code(204).send(null);
-    });
+    app.delete(
+      `${base}:id/`,
+      {
+        onRequest: requireUser,
+        schema: {
+          ...common,
+          summary: 'Delete a stored address',
+          params: IdParams,
+          response: { 204: Type.Null(), ...problems(401, 404) },
+        },
+      },
+      async (request, reply) => {
+        await deleteAddress(deps.db, principalOf(request).userId, request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
   };
 }

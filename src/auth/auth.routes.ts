@@ -33,49 +33,78 @@ export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
     const rateLimit = { max: deps.config.authRateLimitPerMinute, timeWindow: '1 minute' };
     const tags = ['users'];
 
-    app.post('/user/storefront/api/signup/', {
-      config: { rateLimit },
-      schema: {
-        tags, summary: 'Create a customer account (send X-Cart-Token to bring a guest cart along)',
-        body: StrictObject({ email: Email, password: Password, first_name: Type.Optional(Name), last_name: Type.Optional(Name) }),
-        response: { 201: SessionBody, ...problems(409, 422, 429) },
+    app.post(
+      '/user/storefront/api/signup/',
+      {
+        config: { rateLimit },
+        schema: {
+          tags,
+          summary: 'Create a customer account (send X-Cart-Token to bring a guest cart along)',
+          body: StrictObject({
+            email: Email,
+            password: Password,
+            first_name: Type.Optional(Name),
+            last_name: Type.Optional(Name),
+          }),
+          response: { 201: SessionBody, ...problems(409, 422, 429) },
+        },
       },
-    }, async (request, reply) => {
-      const { email, password, first_name, last_name } = request.body;
-      const session = await signUp(deps, { email, password, firstName: first_name, lastName: last_name });
-      await deps.afterSignIn?.(request, session.user.id);
-      return reply.code(201).send({ ...session, user: publicUser(session.user) });
-    });
-
-    app.post('/user/storefront/api/login/', {
-      config: { rateLimit },
-      schema: {
-        tags, summary: 'Sign in with email and password (send X-Cart-Token to merge a guest cart)',
-        body: StrictObject({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }),
-        response: { 200: SessionBody, ...problems(401, 422, 429) },
+      async (request, reply) => {
+        const { email, password, first_name, last_name } = request.body;
+        const session = await signUp(deps, { email, password, firstName: first_name, lastName: last_name });
+        await deps.afterSignIn?.(request, session.user.id);
+        return reply.code(201).send({ ...session, user: publicUser(session.user) });
       },
-    }, async (request) => {
-      const session = await logIn(deps, request.body);
-      await deps.afterSignIn?.(request, session.user.id);
-      return { ...session, user: publicUser(session.user) };
-    });
+    );
 
-    app.post('/user/storefront/api/token/refresh/', {
-      config: { rateLimit },
-      schema: {
-        tags, summary: 'Exchange a refresh token for a new token pair (the old one stops working)',
-        body: StrictObject({ refresh: Type.String({ minLength: 1, maxLength: 4096 }) }),
-        response: { 200: Type.Object(Tokens), ...problems(401, 422, 429) },
+    app.post(
+      '/user/storefront/api/login/',
+      {
+        config: { rateLimit },
+        schema: {
+          tags,
+          summary: 'Sign in with email and password (send X-Cart-Token to merge a guest cart)',
+          body: StrictObject({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }),
+          response: { 200: SessionBody, ...problems(401, 422, 429) },
+        },
       },
-    }, async (request) => refreshSession(deps, request.body.refresh));
+      async (request) => {
+        const session = await logIn(deps, request.body);
+        await deps.afterSignIn?.(request, session.user.id);
+        return { ...session, user: publicUser(session.user) };
+      },
+    );
 
-    app.get('/user/storefront/api/me/', {
-      onRequest: requireUser,
-      schema: { tags, summary: 'The signed-in user', security: bearerAuth, response: { 200: User, ...problems(401) } },
-    }, async (request) => {
-      const user = await findUserById(deps.db, principalOf(request).userId);
-      if (!user) throw new DomainError('invalid_token', { detail: 'the account no longer exists' });
-      return publicUser(user);
-    });
+    app.post(
+      '/user/storefront/api/token/refresh/',
+      {
+        config: { rateLimit },
+        schema: {
+          tags,
+          summary: 'Exchange a refresh token for a new token pair (the old one stops working)',
+          body: StrictObject({ refresh: Type.String({ minLength: 1, maxLength: 4096 }) }),
+          response: { 200: Type.Object(Tokens), ...problems(401, 422, 429) },
+        },
+      },
+      async (request) => refreshSession(deps, request.body.refresh),
+    );
+
+    app.get(
+      '/user/storefront/api/me/',
+      {
+        onRequest: requireUser,
+        schema: {
+          tags,
+          summary: 'The signed-in user',
+          security: bearerAuth,
+          response: { 200: User, ...problems(401) },
+        },
+      },
+      async (request) => {
+        const user = await findUserById(deps.db, principalOf(request).userId);
+        if (!user) throw new DomainError('invalid_token', { detail: 'the account no longer exists' });
+        return publicUser(user);
+      },
+    );
   };
 }

@@ -47,7 +47,11 @@ export async function signUp(
     firstName: input.firstName?.trim() ?? '',
     lastName: input.lastName?.trim() ?? '',
   });
-  if (!user) throw new DomainError('email_taken', { detail: 'an account with this email already exists', errors: [{ field: 'email', message: 'is already registered' }] });
+  if (!user)
+    throw new DomainError('email_taken', {
+      detail: 'an account with this email already exists',
+      errors: [{ field: 'email', message: 'is already registered' }],
+    });
   return { user, ...(await issueTokens(deps, user)) };
 }
 
@@ -68,15 +72,26 @@ export async function logIn(deps: AuthDeps, input: { email: string; password: st
 export async function refreshSession(deps: AuthDeps, token: string): Promise<{ access: string; refresh: string }> {
   const claims = await deps.tokens.verifyRefresh(token);
   const now = new Date();
-  const [row] = await deps.db.update(refreshTokens)
+  const [row] = await deps.db
+    .update(refreshTokens)
     .set({ usedAt: now })
-    .where(and(eq(refreshTokens.id, claims.tokenId), isNull(refreshTokens.usedAt),
-      isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(refreshTokens.id, claims.tokenId),
+        isNull(refreshTokens.usedAt),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, now),
+      ),
+    )
     .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
   if (!row) {
-    await deps.db.update(refreshTokens).set({ revokedAt: now })
+    await deps.db
+      .update(refreshTokens)
+      .set({ revokedAt: now })
       .where(and(eq(refreshTokens.familyId, claims.familyId), isNull(refreshTokens.revokedAt)));
-    throw new DomainError('invalid_token', { detail: 'the refresh token was already used, revoked or has expired; sign in again' });
+    throw new DomainError('invalid_token', {
+      detail: 'the refresh token was already used, revoked or has expired; sign in again',
+    });
   }
   const user = await findUserById(deps.db, row.userId);
   if (!user) throw new DomainError('invalid_token', { detail: 'the account no longer exists' });
@@ -87,9 +102,13 @@ export async function refreshSession(deps: AuthDeps, token: string): Promise<{ a
  * Makes sure an admin with this email exists and can sign in with this password: creates it,
  * or promotes the existing user and resets its password when the given one does not match.
  */
-export async function ensureAdmin(db: Db, input: { email: string; password: string }): Promise<{ user: UserRow; created: boolean }> {
+export async function ensureAdmin(
+  db: Db,
+  input: { email: string; password: string },
+): Promise<{ user: UserRow; created: boolean }> {
   const email = normaliseEmail(input.email);
-  if (input.password.length < PASSWORD_MIN_LENGTH) throw invalidField('password', `must be at least ${PASSWORD_MIN_LENGTH} characters long`);
+  if (input.password.length < PASSWORD_MIN_LENGTH)
+    throw invalidField('password', `must be at least ${PASSWORD_MIN_LENGTH} characters long`);
   const existing = await findUserByEmail(db, email);
   if (!existing) {
     const created = await insertUser(db, { email, passwordHash: await hashPassword(input.password), role: 'admin' });
@@ -97,7 +116,8 @@ export async function ensureAdmin(db: Db, input: { email: string; password: stri
     return ensureAdmin(db, input); // created concurrently by another process
   }
   const passwordMatches = await verifyPassword(existing.passwordHash, input.password);
-  const [user] = await db.update(users)
+  const [user] = await db
+    .update(users)
     .set({
       role: 'admin',
       updatedAt: new Date(),

@@ -25,7 +25,11 @@ describe('token service', () => {
 
   it('keeps access and refresh tokens apart', async () => {
     const access = await tokens.signAccess({ userId: 9, role: 'customer' });
-    const refresh = await tokens.signRefresh({ userId: 9, tokenId: '00000000-0000-4000-8000-000000000000', familyId: '00000000-0000-4000-8000-000000000001' });
+    const refresh = await tokens.signRefresh({
+      userId: 9,
+      tokenId: '00000000-0000-4000-8000-000000000000',
+      familyId: '00000000-0000-4000-8000-000000000001',
+    });
     await expect(tokens.verifyRefresh(access)).rejects.toBeInstanceOf(DomainError);
     await expect(tokens.verifyAccess(refresh)).rejects.toBeInstanceOf(DomainError);
     expect(await tokens.verifyRefresh(refresh)).toMatchObject({ userId: 9 });

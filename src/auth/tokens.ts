@@ -59,7 +59,13 @@ const VERIFIED_CACHE_SIZE = 10_000;
 export function createTokenService(secret: string): TokenService {
   // Imported once: jose would otherwise import the raw secret into a CryptoKey on every call,
   // which was the largest single cost of an authenticated request.
-  const key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  const key = crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   // A verified access token stays valid until it expires (it is not revocable), so its check is
   // remembered; insertion order makes the Map a simple FIFO bound.
   const verified = new Map<string, { principal: Principal; expiresAt: number }>();

@@ -21,8 +21,11 @@ export interface CartLineRow {
 
 /** The open guest cart with this token digest, locked for the transaction. */
 export async function lockGuestCart(tx: Tx, tokenHash: string): Promise<number | undefined> {
-  const [row] = await tx.select({ id: carts.id }).from(carts)
-    .where(and(eq(carts.tokenHash, tokenHash), isNull(carts.closedAt))).for('update');
+  const [row] = await tx
+    .select({ id: carts.id })
+    .from(carts)
+    .where(and(eq(carts.tokenHash, tokenHash), isNull(carts.closedAt)))
+    .for('update');
   return row?.id;
 }
 
@@ -69,7 +72,9 @@ const lineOrder = [asc(cartItems.createdAt), asc(cartItems.variantId)];
 
 /** Every line of a cart with what is needed to price and check it, in the order added. */
 export async function cartLines(db: Db | Tx, cartId: number): Promise<CartLineRow[]> {
-  const rows = await db.select(lineColumns).from(cartItems)
+  const rows = await db
+    .select(lineColumns)
+    .from(cartItems)
     .innerJoin(productVariants, eq(productVariants.id, cartItems.variantId))
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(cartItems.cartId, cartId))
@@ -84,9 +89,19 @@ export async function cartLines(db: Db | Tx, cartId: number): Promise<CartLineRo
 interface OwnedCartRow {
   owner: string;
   lines: [
-    variantId: number, quantity: number, alias: string, name: string, productName: string, sku: string | null,
-    price: string, trackInventory: boolean, allowBackorder: boolean, stock: number, purchaseLimitPerOrder: number | null,
-    archivedAt: string | null, productArchivedAt: string | null,
+    variantId: number,
+    quantity: number,
+    alias: string,
+    name: string,
+    productName: string,
+    sku: string | null,
+    price: string,
+    trackInventory: boolean,
+    allowBackorder: boolean,
+    stock: number,
+    purchaseLimitPerOrder: number | null,
+    archivedAt: string | null,
+    productArchivedAt: string | null,
   ][];
 }
 
@@ -102,15 +117,48 @@ const ownedCarts = (ownerColumn: string, condition: string) => `
   where ${condition}
   group by c.id`;
 const cartsByUsers = { name: 'carts_by_users', text: ownedCarts('c.user_id', 'c.user_id = any($1::integer[])') };
-const cartsByTokens = { name: 'carts_by_tokens', text: ownedCarts('c.token_hash', 'c.token_hash = any($1::text[]) and c.closed_at is null') };
+const cartsByTokens = {
+  name: 'carts_by_tokens',
+  text: ownedCarts('c.token_hash', 'c.token_hash = any($1::text[]) and c.closed_at is null'),
+};
 
 /** Owner to lines; owners with no cart are missing. */
 function byOwner(rows: OwnedCartRow[]): Map<string, CartLineRow[]> {
-  return new Map(rows.map((r) => [r.owner, r.lines.map(([variantId, quantity, alias, name, productName, sku, price, trackInventory,
-    allowBackorder, stock, purchaseLimitPerOrder, archivedAt, productArchivedAt]) => ({
-    variantId, quantity, alias, name, productName, sku, price: Number(price), trackInventory, allowBackorder, stock, purchaseLimitPerOrder,
-    buyable: isBuyable({ archivedAt, productArchivedAt }),
-  }))]));
+  return new Map(
+    rows.map((r) => [
+      r.owner,
+      r.lines.map(
+        ([
+          variantId,
+          quantity,
+          alias,
+          name,
+          productName,
+          sku,
+          price,
+          trackInventory,
+          allowBackorder,
+          stock,
+          purchaseLimitPerOrder,
+          archivedAt,
+          productArchivedAt,
+        ]) => ({
+          variantId,
+          quantity,
+          alias,
+          name,
+          productName,
+          sku,
+          price: Number(price),
+          trackInventory,
+          allowBackorder,
+          stock,
+          purchaseLimitPerOrder,
+          buyable: isBuyable({ archivedAt, productArchivedAt }),
+        }),
+      ),
+    ]),
+  );
 }
 
 /** Reads carts in batches of at most this many owners (one statement each). */
@@ -125,10 +173,14 @@ const READS_IN_FLIGHT = 1;
  * the request arrived, so a customer always sees their own earlier changes.
  */
 export function batchedCartReads(database: Database) {
-  const batcher = (statement: { name: string; text: string }) => new Batcher<string, CartLineRow[] | undefined>(async (owners) => {
-    const carts = byOwner(await database.run<OwnedCartRow>(statement, [[...new Set(owners)]]));
-    return owners.map((owner) => carts.get(owner));
-  }, { maxBatch: MAX_CARTS_PER_READ, maxInFlight: READS_IN_FLIGHT });
+  const batcher = (statement: { name: string; text: string }) =>
+    new Batcher<string, CartLineRow[] | undefined>(
+      async (owners) => {
+        const carts = byOwner(await database.run<OwnedCartRow>(statement, [[...new Set(owners)]]));
+        return owners.map((owner) => carts.get(owner));
+      },
+      { maxBatch: MAX_CARTS_PER_READ, maxInFlight: READS_IN_FLIGHT },
+    );
   const byUser = batcher(cartsByUsers);
   const byToken = batcher(cartsByTokens);
   return {
@@ -142,7 +194,9 @@ export function batchedCartReads(database: Database) {
 export type CartReads = ReturnType<typeof batchedCartReads>;
 
 export async function lineQuantity(tx: Tx, cartId: number, variantId: number): Promise<number | undefined> {
-  const [row] = await tx.select({ quantity: cartItems.quantity }).from(cartItems)
+  const [row] = await tx
+    .select({ quantity: cartItems.quantity })
+    .from(cartItems)
     .where(and(eq(cartItems.cartId, cartId), eq(cartItems.variantId, variantId)));
   return row?.quantity;
 }
@@ -156,12 +210,16 @@ export async function setLine(
   tx: Tx,
   { cartId, variantId, quantity }: { cartId: number; variantId: number; quantity: number },
 ): Promise<void> {
-  await tx.insert(cartItems).values({ cartId, variantId, quantity })
+  await tx
+    .insert(cartItems)
+    .values({ cartId, variantId, quantity })
     .onConflictDoUpdate({ target: [cartItems.cartId, cartItems.variantId], set: { quantity, updatedAt: new Date() } });
 }
 
 export async function deleteLine(tx: Tx, cartId: number, variantId: number): Promise<boolean> {
-  const rows = await tx.delete(cartItems).where(and(eq(cartItems.cartId, cartId), eq(cartItems.variantId, variantId)))
+  const rows = await tx
+    .delete(cartItems)
+    .where(and(eq(cartItems.cartId, cartId), eq(cartItems.variantId, variantId)))
     .returning({ variantId: cartItems.variantId });
   return rows.length > 0;
 }
@@ -181,15 +239,17 @@ export interface BuyableVariant {
 }
 
 export async function findVariantForCart(db: Db | Tx, variantId: number): Promise<BuyableVariant | undefined> {
-  const rows = await db.select({
-    id: productVariants.id,
-    trackInventory: productVariants.trackInventory,
-    allowBackorder: productVariants.allowBackorder,
-    stock: productVariants.stock,
-    purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
-    archivedAt: productVariants.archivedAt,
-    productArchivedAt: products.archivedAt,
-  }).from(productVariants)
+  const rows = await db
+    .select({
+      id: productVariants.id,
+      trackInventory: productVariants.trackInventory,
+      allowBackorder: productVariants.allowBackorder,
+      stock: productVariants.stock,
+      purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
+      archivedAt: productVariants.archivedAt,
+      productArchivedAt: products.archivedAt,
+    })
+    .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(productVariants.id, variantId));
   return rows.map(withBuyable)[0];

@@ -3,7 +3,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Count, Id, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
 import { cartTokenFrom } from './cart-token.js';
-import { addToCart, type CartDeps, type CartOwner, type CartResult, lineIsAvailable, removeCartLine, updateCartLine, viewCart } from './cart.service.js';
+import {
+  addToCart,
+  type CartDeps,
+  type CartOwner,
+  type CartResult,
+  lineIsAvailable,
+  removeCartLine,
+  updateCartLine,
+  viewCart,
+} from './cart.service.js';
 
 const CartItem = Type.Object({
   product_variant_id: Type.Integer(),
@@ -35,7 +44,8 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = {
       tags: ['cart'],
-      description: 'Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token.',
+      description:
+        'Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token.',
       headers: Type.Object({ 'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart token' })) }),
       security: optionalBearerAuth,
     };
@@ -48,53 +58,94 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
         totalItems += line.quantity;
         subtotal += lineSubtotal;
         return {
-          product_variant_id: line.variantId, alias: line.alias, name: line.name, product_name: line.productName, sku: line.sku,
-          unit_price: deps.money.format(line.price), quantity: line.quantity, subtotal: deps.money.format(lineSubtotal),
+          product_variant_id: line.variantId,
+          alias: line.alias,
+          name: line.name,
+          product_name: line.productName,
+          sku: line.sku,
+          unit_price: deps.money.format(line.price),
+          quantity: line.quantity,
+          subtotal: deps.money.format(lineSubtotal),
           available: lineIsAvailable(line),
         };
       });
       if (result.token) reply.header('x-cart-token', result.token);
       return {
-        items, total_items: totalItems, subtotal: deps.money.format(subtotal), currency: deps.money.currency,
+        items,
+        total_items: totalItems,
+        subtotal: deps.money.format(subtotal),
+        currency: deps.money.currency,
         ...(result.token ? { cart_token: result.token } : {}),
       };
     };
     const responses = { 200: Cart, ...problems(400, 401, 404, 409, 422) };
 
-    app.get('/cart/storefront/api/carts/', {
-      schema: { ...common, summary: 'The caller\'s cart at current prices', response: responses },
-    }, async (request, reply) => respond(reply, await viewCart(deps, ownerOf(request))));
-
-    app.post('/cart/storefront/api/carts/add/', {
-      schema: {
-        ...common, summary: 'Add units of a variant (creates the line if absent)',
-        body: StrictObject({
-          product_variant_id: Id,
-          quantity: Count({ minimum: 1, maximum: deps.limits.maxLineQuantity, default: 1 }),
-        }),
-        response: responses,
+    app.get(
+      '/cart/storefront/api/carts/',
+      {
+        schema: { ...common, summary: "The caller's cart at current prices", response: responses },
       },
-    }, async (request, reply) => respond(reply, await addToCart(deps, ownerOf(request),
-      { variantId: request.body.product_variant_id, quantity: request.body.quantity })));
+      async (request, reply) => respond(reply, await viewCart(deps, ownerOf(request))),
+    );
 
-    app.put('/cart/storefront/api/carts/update/', {
-      schema: {
-        ...common, summary: 'Set a line\'s quantity (0 removes it); the variant must be in the cart',
-        body: StrictObject({
-          product_variant_id: Id,
-          quantity: Count({ maximum: deps.limits.maxLineQuantity }),
-        }),
-        response: responses,
+    app.post(
+      '/cart/storefront/api/carts/add/',
+      {
+        schema: {
+          ...common,
+          summary: 'Add units of a variant (creates the line if absent)',
+          body: StrictObject({
+            product_variant_id: Id,
+            quantity: Count({ minimum: 1, maximum: deps.limits.maxLineQuantity, default: 1 }),
+          }),
+          response: responses,
+        },
       },
-    }, async (request, reply) => respond(reply, await updateCartLine(deps, ownerOf(request),
-      { variantId: request.body.product_variant_id, quantity: request.body.quantity })));
+      async (request, reply) =>
+        respond(
+          reply,
+          await addToCart(deps, ownerOf(request), {
+            variantId: request.body.product_variant_id,
+            quantity: request.body.quantity,
+          }),
+        ),
+    );
 
-    app.delete('/cart/storefront/api/carts/remove/:product_variant_id/', {
-      schema: {
-        ...common, summary: 'Remove a variant\'s line from the cart',
-        params: Type.Object({ product_variant_id: Id }),
-        response: responses,
+    app.put(
+      '/cart/storefront/api/carts/update/',
+      {
+        schema: {
+          ...common,
+          summary: "Set a line's quantity (0 removes it); the variant must be in the cart",
+          body: StrictObject({
+            product_variant_id: Id,
+            quantity: Count({ maximum: deps.limits.maxLineQuantity }),
+          }),
+          response: responses,
+        },
       },
-    }, async (request, reply) => respond(reply, await removeCartLine(deps, ownerOf(request), request.params.product_variant_id)));
+      async (request, reply) =>
+        respond(
+          reply,
+          await updateCartLine(deps, ownerOf(request), {
+            variantId: request.body.product_variant_id,
+            quantity: request.body.quantity,
+          }),
+        ),
+    );
+
+    app.delete(
+      '/cart/storefront/api/carts/remove/:product_variant_id/',
+      {
+        schema: {
+          ...common,
+          summary: "Remove a variant's line from the cart",
+          params: Type.Object({ product_variant_id: Id }),
+          response: responses,
+        },
+      },
+      async (request, reply) =>
+        respond(reply, await removeCartLine(deps, ownerOf(request), request.params.product_variant_id)),
+    );
   };
 }

@@ -4,8 +4,19 @@ import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { hashCartToken, newCartToken } from './cart-token.js';
 import {
-  type BuyableVariant, cartLines, type CartLineRow, type CartReads, closeCart, createGuestCart, deleteLine,
-  findVariantForCart, lineCount, lineQuantity, lockGuestCart, lockUserCart, setLine,
+  type BuyableVariant,
+  cartLines,
+  type CartLineRow,
+  type CartReads,
+  closeCart,
+  createGuestCart,
+  deleteLine,
+  findVariantForCart,
+  lineCount,
+  lineQuantity,
+  lockGuestCart,
+  lockUserCart,
+  setLine,
 } from './cart.repository.js';
 
 /** Whose cart: a signed-in user's, or the guest cart named by a token (absent on first use). */
@@ -37,7 +48,12 @@ function checkLineQuantity(variant: BuyableVariant, quantity: number, limits: Ca
   if (quantity > limits.maxLineQuantity) {
     throw new DomainError('validation_error', {
       detail: `a cart line holds at most ${limits.maxLineQuantity} units; this would make ${quantity}`,
-      errors: [{ field: 'quantity', message: `would make the line ${quantity}, over the maximum of ${limits.maxLineQuantity}` }],
+      errors: [
+        {
+          field: 'quantity',
+          message: `would make the line ${quantity}, over the maximum of ${limits.maxLineQuantity}`,
+        },
+      ],
     });
   }
   if (variant.purchaseLimitPerOrder !== null && quantity > variant.purchaseLimitPerOrder) {
@@ -57,15 +73,22 @@ function checkLineQuantity(variant: BuyableVariant, quantity: number, limits: Ca
 
 async function buyableVariant(tx: Tx, variantId: number): Promise<BuyableVariant> {
   const variant = await findVariantForCart(tx, variantId);
-  if (!variant?.buyable) throw new DomainError('variant_not_found', { detail: `product variant ${variantId} not found` });
+  if (!variant?.buyable)
+    throw new DomainError('variant_not_found', { detail: `product variant ${variantId} not found` });
   return variant;
 }
 
 const guestCartNotFound = () =>
-  new DomainError('cart_not_found', { detail: 'no open cart has this X-Cart-Token; send no token to start a new cart' });
+  new DomainError('cart_not_found', {
+    detail: 'no open cart has this X-Cart-Token; send no token to start a new cart',
+  });
 
 /** Locks the owner's cart, creating it when `create` allows; undefined when there is none. */
-async function lockOwnersCart(tx: Tx, owner: CartOwner, create: boolean): Promise<{ cartId: number; token: string | undefined } | undefined> {
+async function lockOwnersCart(
+  tx: Tx,
+  owner: CartOwner,
+  create: boolean,
+): Promise<{ cartId: number; token: string | undefined } | undefined> {
   if (owner.kind === 'user') return { cartId: await lockUserCart(tx, owner.userId), token: undefined };
   if (owner.token === undefined) {
     if (!create) return undefined;
@@ -94,7 +117,11 @@ export async function viewCart(deps: CartDeps, owner: CartOwner): Promise<CartRe
  * Adds units to a variant's line. The cart row is locked first, so concurrent adds to one cart
  * apply one after another and none is lost.
  */
-export function addToCart(deps: CartDeps, owner: CartOwner, input: { variantId: number; quantity: number }): Promise<CartResult> {
+export function addToCart(
+  deps: CartDeps,
+  owner: CartOwner,
+  input: { variantId: number; quantity: number },
+): Promise<CartResult> {
   return deps.db.transaction(async (tx) => {
     const cart = await lockOwnersCart(tx, owner, true);
     if (!cart) throw guestCartNotFound();
@@ -110,7 +137,11 @@ export function addToCart(deps: CartDeps, owner: CartOwner, input: { variantId: 
 }
 
 /** Sets a line's quantity; 0 removes it. The variant must already be in the cart. */
-export function updateCartLine(deps: CartDeps, owner: CartOwner, input: { variantId: number; quantity: number }): Promise<CartResult> {
+export function updateCartLine(
+  deps: CartDeps,
+  owner: CartOwner,
+  input: { variantId: number; quantity: number },
+): Promise<CartResult> {
   return deps.db.transaction(async (tx) => {
     const cart = await lockOwnersCart(tx, owner, false);
     const current = cart === undefined ? undefined : await lineQuantity(tx, cart.cartId, input.variantId);
@@ -154,7 +185,9 @@ export function mergeGuestCart(deps: CartDeps, input: { userId: number; token: s
     for (const line of guestLines) {
       const existing = held.get(line.variantId);
       if (existing === undefined && lines >= deps.limits.maxCartLines) continue;
-      const caps = [deps.limits.maxLineQuantity, line.purchaseLimitPerOrder, sellableUnits(line)].filter((c): c is number => c !== null);
+      const caps = [deps.limits.maxLineQuantity, line.purchaseLimitPerOrder, sellableUnits(line)].filter(
+        (c): c is number => c !== null,
+      );
       const quantity = Math.min((existing ?? 0) + line.quantity, ...caps);
       if (quantity <= 0) continue;
       if (existing === undefined) lines += 1;

@@ -41,13 +41,20 @@ export function variantValues(input: VariantFields, money: CurrencyFormat, path 
   }
   if (values.name === '') errors.push({ field: `${path}name`, message: 'must not be blank' });
   if (errors.length > 0) {
-    throw new DomainError('validation_error', { detail: errors.map((e) => `${e.field} ${e.message}`).join('; '), errors });
+    throw new DomainError('validation_error', {
+      detail: errors.map((e) => `${e.field} ${e.message}`).join('; '),
+      errors,
+    });
   }
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
 /** Values of a new variant: a generated alias when none was given. */
-export function newVariantValues(input: VariantFields & { name: string; price: string }, money: CurrencyFormat, path = ''): VariantValues {
+export function newVariantValues(
+  input: VariantFields & { name: string; price: string },
+  money: CurrencyFormat,
+  path = '',
+): VariantValues {
   const values = variantValues(input, money, path);
   return { ...values, alias: values.alias ?? randomUUID(), name: values.name ?? input.name, price: values.price ?? 0 };
 }
@@ -58,21 +65,36 @@ const money = (format: CurrencyFormat, minor: number | null) => (minor === null 
  * trailing decimal zeros, and only decimal zeros are ever dropped.
  */
 export const weight = (grams: string | null) =>
-  (grams === null ? null : grams.includes('.') ? grams.replace(/0+$/, '').replace(/\.$/, '') : grams);
+  grams === null ? null : grams.includes('.') ? grams.replace(/0+$/, '').replace(/\.$/, '') : grams;
 
 export function presentAdminVariant(v: VariantRow, format: CurrencyFormat) {
   return {
-    id: v.id, product_id: v.productId, alias: v.alias, name: v.name, sku: v.sku,
-    price: format.format(v.price), compare_at_price: money(format, v.compareAtPrice), cost_price: money(format, v.costPrice),
-    weight_grams: weight(v.weightGrams), track_inventory: v.trackInventory, stock: v.stock,
-    allow_backorder: v.allowBackorder, purchase_limit_per_order: v.purchaseLimitPerOrder, archived: v.archivedAt !== null,
+    id: v.id,
+    product_id: v.productId,
+    alias: v.alias,
+    name: v.name,
+    sku: v.sku,
+    price: format.format(v.price),
+    compare_at_price: money(format, v.compareAtPrice),
+    cost_price: money(format, v.costPrice),
+    weight_grams: weight(v.weightGrams),
+    track_inventory: v.trackInventory,
+    stock: v.stock,
+    allow_backorder: v.allowBackorder,
+    purchase_limit_per_order: v.purchaseLimitPerOrder,
+    archived: v.archivedAt !== null,
   };
 }
 
 export function presentAdminProduct(p: ProductWithVariants, format: CurrencyFormat) {
   return {
-    id: p.id, name: p.name, description: p.description, tax_class_id: p.taxClassId, archived: p.archivedAt !== null,
-    created_at: p.createdAt.toISOString(), updated_at: p.updatedAt.toISOString(),
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    tax_class_id: p.taxClassId,
+    archived: p.archivedAt !== null,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
     variants: p.variants.map((v) => presentAdminVariant(v, format)),
   };
 }
@@ -80,13 +102,24 @@ export function presentAdminProduct(p: ProductWithVariants, format: CurrencyForm
 export function presentStorefrontVariant(v: VariantRow, format: CurrencyFormat) {
   const available = sellableUnits(v);
   return {
-    id: v.id, alias: v.alias, name: v.name, sku: v.sku, price: format.format(v.price),
-    compare_at_price: money(format, v.compareAtPrice), weight_grams: weight(v.weightGrams),
-    available: available === null || available > 0, quantity_available: available,
+    id: v.id,
+    alias: v.alias,
+    name: v.name,
+    sku: v.sku,
+    price: format.format(v.price),
+    compare_at_price: money(format, v.compareAtPrice),
+    weight_grams: weight(v.weightGrams),
+    available: available === null || available > 0,
+    quantity_available: available,
     purchase_limit_per_order: v.purchaseLimitPerOrder,
   };
 }
 
 export function presentStorefrontProduct(p: ProductWithVariants, format: CurrencyFormat) {
-  return { id: p.id, name: p.name, description: p.description, variants: p.variants.map((v) => presentStorefrontVariant(v, format)) };
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    variants: p.variants.map((v) => presentStorefrontVariant(v, format)),
+  };
 }

@@ -5,12 +5,34 @@ import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import { newVariantValues, presentAdminProduct, presentAdminVariant, presentStorefrontProduct, variantValues } from './catalog.presenter.js';
 import {
-  addVariant, archiveProduct, createProduct, findProduct, findVariant, listProducts, preparedStorefrontPage, updateProduct, updateVariant,
+  newVariantValues,
+  presentAdminProduct,
+  presentAdminVariant,
+  presentStorefrontProduct,
+  variantValues,
+} from './catalog.presenter.js';
+import {
+  addVariant,
+  archiveProduct,
+  createProduct,
+  findProduct,
+  findVariant,
+  listProducts,
+  preparedStorefrontPage,
+  updateProduct,
+  updateVariant,
 } from './catalog.repository.js';
 import {
-  AdminProduct, AdminVariant, Page, PageQuery, ProductInput, ProductPatch, StorefrontProduct, VariantInput, VariantPatch,
+  AdminProduct,
+  AdminVariant,
+  Page,
+  PageQuery,
+  ProductInput,
+  ProductPatch,
+  StorefrontProduct,
+  VariantInput,
+  VariantPatch,
 } from './catalog.schema.js';
 
 export interface CatalogDeps {
@@ -27,96 +49,193 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
     const base = '/product/dashboard/api';
     adminReferenceScope(app, deps.referenceChanged);
 
-    app.get(`${base}/products/`, {
-      schema: {
-        ...common, summary: 'Products with all their variants, archived ones included',
-        querystring: Type.Object({
-          ...PageQuery.properties,
-          status: Type.Union([Type.Literal('active'), Type.Literal('archived'), Type.Literal('all')], { default: 'all' }),
-          q: Type.Optional(Type.String({ maxLength: 200, description: 'name contains (case-insensitive)' })),
-        }),
-        response: { 200: Page(AdminProduct), ...problems(401, 403, 422) },
+    app.get(
+      `${base}/products/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Products with all their variants, archived ones included',
+          querystring: Type.Object({
+            ...PageQuery.properties,
+            status: Type.Union([Type.Literal('active'), Type.Literal('archived'), Type.Literal('all')], {
+              default: 'all',
+            }),
+            q: Type.Optional(Type.String({ maxLength: 200, description: 'name contains (case-insensitive)' })),
+          }),
+          response: { 200: Page(AdminProduct), ...problems(401, 403, 422) },
+        },
       },
-    }, async (request) => {
-      const { limit, cursor, status, q } = request.query;
-      const page = await listProducts(deps.db, { limit, after: cursor, status, search: q }, 'admin');
-      return { items: page.items.map((p) => presentAdminProduct(p, deps.money)), next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
-    });
-
-    app.post(`${base}/products/`, {
-      schema: { ...common, summary: 'Create a product with its variants', body: ProductInput, response: { 201: AdminProduct, ...problems(401, 403, 409, 422) } },
-    }, async (request, reply) => {
-      const body = request.body;
-      const variants = body.variants.map((v, i) => newVariantValues(v, deps.money, `variants[${i}].`));
-      const aliases = variants.map((v) => v.alias);
-      const duplicate = aliases.find((a, i) => aliases.indexOf(a) !== i);
-      if (duplicate) throw new DomainError('alias_taken', { detail: `alias "${duplicate}" is given twice` });
-      const product = await createProduct(deps.db, {
-        name: body.name.trim(), description: body.description ?? '', taxClassId: body.tax_class_id ?? null, variants,
-      });
-      return reply.code(201).send(presentAdminProduct(product, deps.money));
-    });
-
-    app.get(`${base}/products/:id/`, {
-      schema: { ...common, summary: 'One product', params: IdParams, response: { 200: AdminProduct, ...problems(401, 403, 404) } },
-    }, async (request) => {
-      const product = await findProduct(deps.db, request.params.id, 'admin');
-      if (!product) throw productNotFound(request.params.id);
-      return presentAdminProduct(product, deps.money);
-    });
-
-    app.patch(`${base}/products/:id/`, {
-      schema: { ...common, summary: 'Change a product', params: IdParams, body: ProductPatch, response: { 200: AdminProduct, ...problems(401, 403, 404, 422) } },
-    }, async (request) => {
-      const { name, description, tax_class_id, archived } = request.body;
-      if (name !== undefined && name.trim() === '') throw new DomainError('validation_error', { errors: [{ field: 'name', message: 'must not be blank' }], detail: 'name must not be blank' });
-      const product = await updateProduct(deps.db, request.params.id, { name: name?.trim(), description, taxClassId: tax_class_id, archived });
-      return presentAdminProduct(product, deps.money);
-    });
-
-    app.delete(`${base}/products/:id/`, {
-      schema: { ...common, summary: 'Archive a product (it can no longer be bought)', params: IdParams, response: { 204: Type.Null(), ...problems(401, 403, 404) } },
-    }, async (request, reply) => {
-      await archiveProduct(deps.db, request.params.id);
-      return reply.code(204).send(null);
-    });
-
-    app.post(`${base}/products/:id/variants/`, {
-      schema: { ...common, summary: 'Add a variant to a product', params: IdParams, body: VariantInput, response: { 201: AdminVariant, ...problems(401, 403, 404, 409, 422) } },
-    }, async (request, reply) => {
-      const variant = await addVariant(deps.db, request.params.id, newVariantValues(request.body, deps.money));
-      return reply.code(201).send(presentAdminVariant(variant, deps.money));
-    });
-
-    app.get(`${base}/variants/:id/`, {
-      schema: { ...common, summary: 'One variant', params: IdParams, response: { 200: AdminVariant, ...problems(401, 403, 404) } },
-    }, async (request) => {
-      const variant = await findVariant(deps.db, request.params.id);
-      if (!variant) throw new DomainError('variant_not_found', { detail: `variant ${request.params.id} not found` });
-      return presentAdminVariant(variant, deps.money);
-    });
-
-    app.patch(`${base}/variants/:id/`, {
-      schema: {
-        ...common, summary: 'Change a variant (archived: false restores an archived one)', params: IdParams,
-        body: Type.Object({ ...VariantPatch.properties, archived: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-        response: { 200: AdminVariant, ...problems(401, 403, 404, 409, 422) },
+      async (request) => {
+        const { limit, cursor, status, q } = request.query;
+        const page = await listProducts(deps.db, { limit, after: cursor, status, search: q }, 'admin');
+        return {
+          items: page.items.map((p) => presentAdminProduct(p, deps.money)),
+          next_cursor: page.nextAfter === null ? null : String(page.nextAfter),
+        };
       },
-    }, async (request) => {
-      const { archived, ...fields } = request.body;
-      const values = variantValues(fields, deps.money);
-      const variant = await updateVariant(deps.db, request.params.id, {
-        ...values, ...(archived === undefined ? {} : { archivedAt: archived ? new Date() : null }),
-      });
-      return presentAdminVariant(variant, deps.money);
-    });
+    );
 
-    app.delete(`${base}/variants/:id/`, {
-      schema: { ...common, summary: 'Archive a variant (it can no longer be bought)', params: IdParams, response: { 204: Type.Null(), ...problems(401, 403, 404) } },
-    }, async (request, reply) => {
-      await updateVariant(deps.db, request.params.id, { archivedAt: new Date() });
-      return reply.code(204).send(null);
-    });
+    app.post(
+      `${base}/products/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Create a product with its variants',
+          body: ProductInput,
+          response: { 201: AdminProduct, ...problems(401, 403, 409, 422) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        const variants = body.variants.map((v, i) => newVariantValues(v, deps.money, `variants[${i}].`));
+        const aliases = variants.map((v) => v.alias);
+        const duplicate = aliases.find((a, i) => aliases.indexOf(a) !== i);
+        if (duplicate) throw new DomainError('alias_taken', { detail: `alias "${duplicate}" is given twice` });
+        const product = await createProduct(deps.db, {
+          name: body.name.trim(),
+          description: body.description ?? '',
+          taxClassId: body.tax_class_id ?? null,
+          variants,
+        });
+        return reply.code(201).send(presentAdminProduct(product, deps.money));
+      },
+    );
+
+    app.get(
+      `${base}/products/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'One product',
+          params: IdParams,
+          response: { 200: AdminProduct, ...problems(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const product = await findProduct(deps.db, request.params.id, 'admin');
+        if (!product) throw productNotFound(request.params.id);
+        return presentAdminProduct(product, deps.money);
+      },
+    );
+
+    app.patch(
+      `${base}/products/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Change a product',
+          params: IdParams,
+          body: ProductPatch,
+          response: { 200: AdminProduct, ...problems(401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        const { name, description, tax_class_id, archived } = request.body;
+        if (name !== undefined && name.trim() === '')
+          throw new DomainError('validation_error', {
+            errors: [{ field: 'name', message: 'must not be blank' }],
+            detail: 'name must not be blank',
+          });
+        const product = await updateProduct(deps.db, request.params.id, {
+          name: name?.trim(),
+          description,
+          taxClassId: tax_class_id,
+          archived,
+        });
+        return presentAdminProduct(product, deps.money);
+      },
+    );
+
+    app.delete(
+      `${base}/products/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Archive a product (it can no longer be bought)',
+          params: IdParams,
+          response: { 204: Type.Null(), ...problems(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await archiveProduct(deps.db, request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      `${base}/products/:id/variants/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Add a variant to a product',
+          params: IdParams,
+          body: VariantInput,
+          response: { 201: AdminVariant, ...problems(401, 403, 404, 409, 422) },
+        },
+      },
+      async (request, reply) => {
+        const variant = await addVariant(deps.db, request.params.id, newVariantValues(request.body, deps.money));
+        return reply.code(201).send(presentAdminVariant(variant, deps.money));
+      },
+    );
+
+    app.get(
+      `${base}/variants/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'One variant',
+          params: IdParams,
+          response: { 200: AdminVariant, ...problems(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const variant = await findVariant(deps.db, request.params.id);
+        if (!variant) throw new DomainError('variant_not_found', { detail: `variant ${request.params.id} not found` });
+        return presentAdminVariant(variant, deps.money);
+      },
+    );
+
+    app.patch(
+      `${base}/variants/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Change a variant (archived: false restores an archived one)',
+          params: IdParams,
+          body: Type.Object(
+            { ...VariantPatch.properties, archived: Type.Optional(Type.Boolean()) },
+            { additionalProperties: false },
+          ),
+          response: { 200: AdminVariant, ...problems(401, 403, 404, 409, 422) },
+        },
+      },
+      async (request) => {
+        const { archived, ...fields } = request.body;
+        const values = variantValues(fields, deps.money);
+        const variant = await updateVariant(deps.db, request.params.id, {
+          ...values,
+          ...(archived === undefined ? {} : { archivedAt: archived ? new Date() : null }),
+        });
+        return presentAdminVariant(variant, deps.money);
+      },
+    );
+
+    app.delete(
+      `${base}/variants/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Archive a variant (it can no longer be bought)',
+          params: IdParams,
+          response: { 204: Type.Null(), ...problems(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await updateVariant(deps.db, request.params.id, { archivedAt: new Date() });
+        return reply.code(204).send(null);
+      },
+    );
   };
 }
 
@@ -125,20 +244,41 @@ export function catalogStorefrontRoutes(deps: CatalogDeps): FastifyPluginAsyncTy
   return async (app) => {
     const tags = ['catalog'];
     const storefrontPage = preparedStorefrontPage(deps.db);
-    app.get('/product/storefront/api/products/', {
-      schema: { tags, summary: 'Active products with their variants', querystring: PageQuery, response: { 200: Page(StorefrontProduct), ...problems(422) } },
-    }, async (request) => {
-      const { limit, cursor } = request.query;
-      const page = await storefrontPage({ limit, after: cursor });
-      return { items: page.items.map((p) => presentStorefrontProduct(p, deps.money)), next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
-    });
+    app.get(
+      '/product/storefront/api/products/',
+      {
+        schema: {
+          tags,
+          summary: 'Active products with their variants',
+          querystring: PageQuery,
+          response: { 200: Page(StorefrontProduct), ...problems(422) },
+        },
+      },
+      async (request) => {
+        const { limit, cursor } = request.query;
+        const page = await storefrontPage({ limit, after: cursor });
+        return {
+          items: page.items.map((p) => presentStorefrontProduct(p, deps.money)),
+          next_cursor: page.nextAfter === null ? null : String(page.nextAfter),
+        };
+      },
+    );
 
-    app.get('/product/storefront/api/products/:id/', {
-      schema: { tags, summary: 'One active product', params: IdParams, response: { 200: StorefrontProduct, ...problems(404, 422) } },
-    }, async (request) => {
-      const product = await findProduct(deps.db, request.params.id, 'storefront');
-      if (!product) throw productNotFound(request.params.id);
-      return presentStorefrontProduct(product, deps.money);
-    });
+    app.get(
+      '/product/storefront/api/products/:id/',
+      {
+        schema: {
+          tags,
+          summary: 'One active product',
+          params: IdParams,
+          response: { 200: StorefrontProduct, ...problems(404, 422) },
+        },
+      },
+      async (request) => {
+        const product = await findProduct(deps.db, request.params.id, 'storefront');
+        if (!product) throw productNotFound(request.params.id);
+        return presentStorefrontProduct(product, deps.money);
+      },
+    );
   };
 }

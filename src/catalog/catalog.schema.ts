@@ -5,7 +5,10 @@ const Decimal = (description: string) => Type.String({ pattern: '^\\d+(\\.\\d+)?
 const Money = Decimal('Amount in the store currency, with at most its precision, e.g. "19.99"');
 
 export const variantInputFields = {
-  alias: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$', description: 'Unique, URL-safe; a UUID is generated when absent' }),
+  alias: Type.String({
+    pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$',
+    description: 'Unique, URL-safe; a UUID is generated when absent',
+  }),
   name: Type.String({ minLength: 1, maxLength: 200 }),
   sku: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]),
   price: Money,
@@ -19,7 +22,9 @@ export const variantInputFields = {
 };
 
 const optional = <T extends Record<string, Parameters<typeof Type.Optional>[0]>>(fields: T) =>
-  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>> };
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>;
+  };
 
 export const VariantInput = StrictObject({
   ...optional(variantInputFields),
@@ -80,7 +85,9 @@ export const StorefrontVariant = Type.Object({
   compare_at_price: NullableString,
   weight_grams: NullableString,
   available: Type.Boolean({ description: 'Can be bought now (in stock, untracked, or backorderable)' }),
-  quantity_available: Type.Union([Type.Integer(), Type.Null()], { description: 'Units that can be bought; null when unlimited' }),
+  quantity_available: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Units that can be bought; null when unlimited',
+  }),
   purchase_limit_per_order: Type.Union([Type.Integer(), Type.Null()]),
 });
 

@@ -29,7 +29,9 @@ interface DemoProduct {
 
 export const demoCatalog: DemoProduct[] = [
   {
-    name: 'Organic Cotton T-Shirt', description: 'Soft, heavyweight organic cotton tee.', taxClass: 'Standard',
+    name: 'Organic Cotton T-Shirt',
+    description: 'Soft, heavyweight organic cotton tee.',
+    taxClass: 'Standard',
     variants: [
       { alias: 'demo-tshirt-s', name: 'Small', sku: 'TSHIRT-S', hundredths: 2500, weightGrams: '180', stock: 50 },
       { alias: 'demo-tshirt-m', name: 'Medium', sku: 'TSHIRT-M', hundredths: 2500, weightGrams: '190', stock: 40 },
@@ -37,23 +39,61 @@ export const demoCatalog: DemoProduct[] = [
     ],
   },
   {
-    name: 'Ceramic Coffee Mug', description: 'Stoneware mug, 350 ml.', taxClass: 'Standard',
-    variants: [{ alias: 'demo-mug', name: 'White', sku: 'MUG-WHITE', hundredths: 1450, weightGrams: '350', stock: 120 }],
-  },
-  {
-    name: 'Espresso Beans', description: 'Single-origin beans, roasted weekly.', taxClass: 'Reduced',
+    name: 'Ceramic Coffee Mug',
+    description: 'Stoneware mug, 350 ml.',
+    taxClass: 'Standard',
     variants: [
-      { alias: 'demo-beans-250', name: '250 g', sku: 'BEANS-250', hundredths: 899, weightGrams: '260', stock: 200 },
-      { alias: 'demo-beans-1000', name: '1 kg', sku: 'BEANS-1000', hundredths: 2999, weightGrams: '1030', stock: 60, purchaseLimitPerOrder: 5 },
+      { alias: 'demo-mug', name: 'White', sku: 'MUG-WHITE', hundredths: 1450, weightGrams: '350', stock: 120 },
     ],
   },
   {
-    name: 'Hardcover Notebook', description: 'A5, dotted, 192 pages. Ships when back in stock.', taxClass: 'Standard',
-    variants: [{ alias: 'demo-notebook', name: 'Black', sku: 'NOTEBOOK-A5', hundredths: 1899, weightGrams: '420.5', stock: 3, allowBackorder: true }],
+    name: 'Espresso Beans',
+    description: 'Single-origin beans, roasted weekly.',
+    taxClass: 'Reduced',
+    variants: [
+      { alias: 'demo-beans-250', name: '250 g', sku: 'BEANS-250', hundredths: 899, weightGrams: '260', stock: 200 },
+      {
+        alias: 'demo-beans-1000',
+        name: '1 kg',
+        sku: 'BEANS-1000',
+        hundredths: 2999,
+        weightGrams: '1030',
+        stock: 60,
+        purchaseLimitPerOrder: 5,
+      },
+    ],
   },
   {
-    name: 'Gift Card', description: 'Delivered by email; never runs out.', taxClass: null,
-    variants: [{ alias: 'demo-gift-card-50', name: '50', sku: 'GIFT-50', hundredths: 5000, weightGrams: '0', stock: 0, trackInventory: false }],
+    name: 'Hardcover Notebook',
+    description: 'A5, dotted, 192 pages. Ships when back in stock.',
+    taxClass: 'Standard',
+    variants: [
+      {
+        alias: 'demo-notebook',
+        name: 'Black',
+        sku: 'NOTEBOOK-A5',
+        hundredths: 1899,
+        weightGrams: '420.5',
+        stock: 3,
+        allowBackorder: true,
+      },
+    ],
+  },
+  {
+    name: 'Gift Card',
+    description: 'Delivered by email; never runs out.',
+    taxClass: null,
+    variants: [
+      {
+        alias: 'demo-gift-card-50',
+        name: '50',
+        sku: 'GIFT-50',
+        hundredths: 5000,
+        weightGrams: '0',
+        stock: 0,
+        trackInventory: false,
+      },
+    ],
   },
 ];
 
@@ -105,13 +145,20 @@ async function seedDemoPricing(tx: Tx, input: { classId: (name: DemoTaxClass) =>
     const method = await createShippingMethod(tx, { name, description, isActive: true });
     for (const rate of demoShipping.rates) {
       await createShippingRate(tx, {
-        shippingMethodId: method.id, country: rate.country, state: '', city: '',
-        weightMinKg: rate.weightMinKg, weightMaxKg: rate.weightMaxKg,
-        baseRate: demoPrice(rate.base, input.exponent), perKgRate: demoPrice(rate.perKg, input.exponent),
+        shippingMethodId: method.id,
+        country: rate.country,
+        state: '',
+        city: '',
+        weightMinKg: rate.weightMinKg,
+        weightMaxKg: rate.weightMaxKg,
+        baseRate: demoPrice(rate.base, input.exponent),
+        perKgRate: demoPrice(rate.perKg, input.exponent),
       });
     }
   }
-  const [promo] = await tx.select({ id: promoCodes.id }).from(promoCodes)
+  const [promo] = await tx
+    .select({ id: promoCodes.id })
+    .from(promoCodes)
     .where(eq(promoCodes.code, demoPromoCode.code));
   if (!promo) await createPromoCode(tx, { ...demoPromoCode });
 }
@@ -128,22 +175,42 @@ export async function seedDemoCatalog(db: Db, exponent: number): Promise<number>
     for (const name of ['Standard', 'Reduced']) {
       await tx.insert(taxClasses).values({ name }).onConflictDoNothing();
     }
-    const classes = await tx.select().from(taxClasses).where(inArray(taxClasses.name, ['Standard', 'Reduced']));
+    const classes = await tx
+      .select()
+      .from(taxClasses)
+      .where(inArray(taxClasses.name, ['Standard', 'Reduced']));
     const classId = (name: DemoTaxClass | null) => classes.find((c) => c.name === name)?.id ?? null;
     const aliases = demoCatalog.flatMap((p) => p.variants.map((v) => v.alias));
-    const existing = new Set((await tx.select({ alias: productVariants.alias }).from(productVariants)
-      .where(inArray(productVariants.alias, aliases))).map((r) => r.alias));
+    const existing = new Set(
+      (
+        await tx
+          .select({ alias: productVariants.alias })
+          .from(productVariants)
+          .where(inArray(productVariants.alias, aliases))
+      ).map((r) => r.alias),
+    );
     let added = 0;
     for (const demo of demoCatalog) {
       if (demo.variants.some((v) => existing.has(v.alias))) continue;
-      const [product] = await tx.insert(products)
-        .values({ name: demo.name, description: demo.description, taxClassId: classId(demo.taxClass) }).returning();
+      const [product] = await tx
+        .insert(products)
+        .values({ name: demo.name, description: demo.description, taxClassId: classId(demo.taxClass) })
+        .returning();
       if (!product) throw new Error('insert returned no product');
-      await tx.insert(productVariants).values(demo.variants.map((v) => ({
-        productId: product.id, alias: v.alias, name: v.name, sku: v.sku, price: demoPrice(v.hundredths, exponent),
-        weightGrams: v.weightGrams, stock: v.stock, trackInventory: v.trackInventory ?? true,
-        allowBackorder: v.allowBackorder ?? false, purchaseLimitPerOrder: v.purchaseLimitPerOrder ?? null,
-      })));
+      await tx.insert(productVariants).values(
+        demo.variants.map((v) => ({
+          productId: product.id,
+          alias: v.alias,
+          name: v.name,
+          sku: v.sku,
+          price: demoPrice(v.hundredths, exponent),
+          weightGrams: v.weightGrams,
+          stock: v.stock,
+          trackInventory: v.trackInventory ?? true,
+          allowBackorder: v.allowBackorder ?? false,
+          purchaseLimitPerOrder: v.purchaseLimitPerOrder ?? null,
+        })),
+      );
       added += 1;
     }
     await seedDemoPricing(tx, { classId, exponent });

@@ -31,7 +31,9 @@ class Listeners {
 }
 
 /** The embedded database's feed: notifications from the same PGlite instance, delivered with the query that caused them. */
-export async function pgliteChangeFeed(client: { listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> }): Promise<ChangeFeed> {
+export async function pgliteChangeFeed(client: {
+  listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+}): Promise<ChangeFeed> {
   const listeners = new Listeners();
   const unlisten = await client.listen(REFERENCE_CHANNEL, (payload) => listeners.emit(payload));
   let live = true;

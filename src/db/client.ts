@@ -64,15 +64,21 @@ export class DeadlineExceeded extends Error {
  * answers the milliseconds left, or undefined when the deadline has passed (then `work` must send nothing and
  * throw). If the deadline passes while `work` still waits, the answer is `DeadlineExceeded` at once.
  */
-function beforeDeadline<T>(deadline: number | undefined, work: (begin: () => number | undefined) => Promise<T>): Promise<T> {
+function beforeDeadline<T>(
+  deadline: number | undefined,
+  work: (begin: () => number | undefined) => Promise<T>,
+): Promise<T> {
   if (deadline === undefined || !Number.isFinite(deadline)) return work(() => 0);
   return new Promise<T>((resolve, reject) => {
     let state: 'waiting' | 'begun' | 'abandoned' = 'waiting';
-    const timer = setTimeout(() => {
-      if (state !== 'waiting') return;
-      state = 'abandoned';
-      reject(new DeadlineExceeded());
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        if (state !== 'waiting') return;
+        state = 'abandoned';
+        reject(new DeadlineExceeded());
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     const begin = () => {
       if (state !== 'waiting') return undefined;
       clearTimeout(timer);
@@ -88,7 +94,8 @@ function beforeDeadline<T>(deadline: number | undefined, work: (begin: () => num
 }
 
 /** The statement that begins a transaction whose lock waits end after `leftMs` (0: no limit of its own). */
-const beginWithin = (leftMs: number) => (leftMs > 0 ? `begin; set local lock_timeout = ${Math.floor(leftMs)}` : 'begin');
+const beginWithin = (leftMs: number) =>
+  leftMs > 0 ? `begin; set local lock_timeout = ${Math.floor(leftMs)}` : 'begin';
 
 /** A statement with a fixed text, prepared under `name` (PostgreSQL). */
 export interface Statement {
@@ -141,12 +148,18 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
     db,
     kind: 'pglite',
     changes,
-    run: async <R>(statement: { text: string }, values: unknown[]) => (await client.query<R>(statement.text, values)).rows,
+    run: async <R>(statement: { text: string }, values: unknown[]) =>
+      (await client.query<R>(statement.text, values)).rows,
     // A transaction holds PGlite's one connection: the callback runs when the connection is ours.
-    transaction: (work, options) => beforeDeadline(options?.deadline, (begin) => client.transaction(async (tx) => {
-      if (begin() === undefined) throw new DeadlineExceeded();
-      return work(async <R>(statement: Statement, values: unknown[]) => (await tx.query<R>(statement.text, values)).rows);
-    })),
+    transaction: (work, options) =>
+      beforeDeadline(options?.deadline, (begin) =>
+        client.transaction(async (tx) => {
+          if (begin() === undefined) throw new DeadlineExceeded();
+          return work(
+            async <R>(statement: Statement, values: unknown[]) => (await tx.query<R>(statement.text, values)).rows,
+          );
+        }),
+      ),
     connections: () => undefined,
     ping: async () => {
       await client.query('select 1');
@@ -188,30 +201,33 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     changes,
     run: async <R>(statement: { name: string; text: string }, values: unknown[]) =>
       (await pool.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows,
-    transaction: (work, options) => beforeDeadline(options?.deadline, async (begin) => {
-      const client = await pool.connect();
-      const left = begin();
-      if (left === undefined) {
-        client.release();
-        throw new DeadlineExceeded();
-      }
-      let broken: Error | undefined;
-      try {
-        await client.query(beginWithin(left));
-        const result = await work(async <R>(statement: Statement, values: unknown[]) =>
-          (await client.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows);
-        await client.query('commit');
-        return result;
-      } catch (err) {
-        // A connection that cannot even roll back is dropped rather than handed to the next caller.
-        await client.query('rollback').catch((e: unknown) => {
-          broken = e instanceof Error ? e : new Error(String(e));
-        });
-        throw err;
-      } finally {
-        client.release(broken);
-      }
-    }),
+    transaction: (work, options) =>
+      beforeDeadline(options?.deadline, async (begin) => {
+        const client = await pool.connect();
+        const left = begin();
+        if (left === undefined) {
+          client.release();
+          throw new DeadlineExceeded();
+        }
+        let broken: Error | undefined;
+        try {
+          await client.query(beginWithin(left));
+          const result = await work(
+            async <R>(statement: Statement, values: unknown[]) =>
+              (await client.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows,
+          );
+          await client.query('commit');
+          return result;
+        } catch (err) {
+          // A connection that cannot even roll back is dropped rather than handed to the next caller.
+          await client.query('rollback').catch((e: unknown) => {
+            broken = e instanceof Error ? e : new Error(String(e));
+          });
+          throw err;
+        } finally {
+          client.release(broken);
+        }
+      }),
     connections: () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     ping: async () => {
       await db.execute(sql`select 1`);

@@ -11,8 +11,10 @@ export class DataDirLockedError extends Error {
     readonly lockFile: string,
     readonly pid: number,
   ) {
-    super(`the data directory ${path.dirname(lockFile)} is in use by process ${pid}; ` +
-      `stop that process first (or, if you are sure it is gone, delete ${lockFile})`);
+    super(
+      `the data directory ${path.dirname(lockFile)} is in use by process ${pid}; `
+        + `stop that process first (or, if you are sure it is gone, delete ${lockFile})`,
+    );
     this.name = 'DataDirLockedError';
   }
 }

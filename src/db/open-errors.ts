@@ -68,8 +68,12 @@ export function describeOpenFailure(err: unknown, url: string): string | undefin
     }
     const code = networkCode(err);
     // node-postgres's own time-outs carry no code, only a message saying so.
-    const reason = code !== undefined ? NETWORK_REASONS[code]
-      : err instanceof Error && /timeout/i.test(err.message) ? 'no answer in time' : undefined;
+    const reason =
+      code !== undefined
+        ? NETWORK_REASONS[code]
+        : err instanceof Error && /timeout/i.test(err.message)
+          ? 'no answer in time'
+          : undefined;
     return reason === undefined ? undefined : `cannot connect to PostgreSQL at ${at}: ${reason}`;
   })();
   return problem === undefined ? undefined : `${problem}; DATABASE_URL=${redactedDatabaseUrl(url)}`;

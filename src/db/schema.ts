@@ -1,147 +1,210 @@
 import { relations, sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
 
-export const users = pgTable('users', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  email: text('email').notNull().unique(),
-  passwordHash: text('password_hash').notNull(),
-  firstName: text('first_name').notNull().default(''),
-  lastName: text('last_name').notNull().default(''),
-  role: text('role', { enum: ['customer', 'admin'] }).notNull().default('customer'),
-  ...timestamps,
-}, (t) => [check('users_role_check', sql`${t.role} in ('customer', 'admin')`)]);
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    role: text('role', { enum: ['customer', 'admin'] })
+      .notNull()
+      .default('customer'),
+    ...timestamps,
+  },
+  (t) => [check('users_role_check', sql`${t.role} in ('customer', 'admin')`)],
+);
 
 /**
  * One row per issued refresh token. A token is good once: refreshing marks it used and issues the
  * next token of the same family; presenting a used token again revokes the whole family.
  */
-export const refreshTokens = pgTable('refresh_tokens', {
-  id: uuid('id').primaryKey(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  familyId: uuid('family_id').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-  revokedAt: timestamp('revoked_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('refresh_tokens_user_idx').on(t.userId), index('refresh_tokens_family_idx').on(t.familyId)]);
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    familyId: uuid('family_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('refresh_tokens_user_idx').on(t.userId), index('refresh_tokens_family_idx').on(t.familyId)],
+);
 
-export const addresses = pgTable('addresses', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  firstName: text('first_name').notNull().default(''),
-  lastName: text('last_name').notNull().default(''),
-  streetAddress: text('street_address').notNull().default(''),
-  city: text('city').notNull().default(''),
-  postalCode: text('postal_code').notNull().default(''),
-  state: text('state').notNull().default(''),
-  country: text('country').notNull(),
-  email: text('email').notNull().default(''),
-  phoneNumber: text('phone_number').notNull().default(''),
-  isDefault: boolean('is_default').notNull().default(false),
-  ...timestamps,
-}, (t) => [index('addresses_user_idx').on(t.userId, t.id)]);
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    streetAddress: text('street_address').notNull().default(''),
+    city: text('city').notNull().default(''),
+    postalCode: text('postal_code').notNull().default(''),
+    state: text('state').notNull().default(''),
+    country: text('country').notNull(),
+    email: text('email').notNull().default(''),
+    phoneNumber: text('phone_number').notNull().default(''),
+    isDefault: boolean('is_default').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [index('addresses_user_idx').on(t.userId, t.id)],
+);
 
 /** Tax classes group products taxed alike ("Standard", "Reduced"); rates come with pricing. */
-export const taxClasses = pgTable('tax_classes', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  name: text('name').notNull(),
-  ...timestamps,
-}, (t) => [uniqueIndex('tax_classes_name_idx').on(sql`lower(${t.name})`)]);
+export const taxClasses = pgTable(
+  'tax_classes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('tax_classes_name_idx').on(sql`lower(${t.name})`)],
+);
 
-export const products = pgTable('products', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  name: text('name').notNull(),
-  description: text('description').notNull().default(''),
-  taxClassId: integer('tax_class_id').references(() => taxClasses.id, { onDelete: 'set null' }),
-  /** Archived products stay for order history but can't be seen or bought on the storefront. */
-  archivedAt: timestamp('archived_at', { withTimezone: true }),
-  /**
-   * Raised by a trigger (migration 0011) whenever a column a quote reads from this row changes: a
-   * placement compares it with the version it was priced at instead of comparing each column.
-   */
-  pricingVersion: integer('pricing_version').notNull().default(0),
-  ...timestamps,
-}, (t) => [
-  // Storefront listing walks active products in id order (keyset pagination).
-  index('products_active_idx').on(t.id).where(sql`${t.archivedAt} is null`),
-]);
+export const products = pgTable(
+  'products',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    taxClassId: integer('tax_class_id').references(() => taxClasses.id, { onDelete: 'set null' }),
+    /** Archived products stay for order history but can't be seen or bought on the storefront. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /**
+     * Raised by a trigger (migration 0011) whenever a column a quote reads from this row changes: a
+     * placement compares it with the version it was priced at instead of comparing each column.
+     */
+    pricingVersion: integer('pricing_version').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    // Storefront listing walks active products in id order (keyset pagination).
+    index('products_active_idx').on(t.id).where(sql`${t.archivedAt} is null`),
+  ],
+);
 
 /** Money columns hold integer minor units of the store currency. */
 const minorUnits = (name: string) => bigint(name, { mode: 'number' });
 
-export const productVariants = pgTable('product_variants', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  productId: integer('product_id').notNull().references(() => products.id, { onDelete: 'restrict' }),
-  alias: text('alias').notNull().unique(),
-  name: text('name').notNull(),
-  sku: text('sku').unique(),
-  price: minorUnits('price').notNull(),
-  compareAtPrice: minorUnits('compare_at_price'),
-  /** Internal: what the store paid. Never shown on the storefront. */
-  costPrice: minorUnits('cost_price'),
-  weightGrams: numeric('weight_grams', { precision: 12, scale: 3 }),
-  trackInventory: boolean('track_inventory').notNull().default(true),
-  stock: integer('stock').notNull().default(0),
-  allowBackorder: boolean('allow_backorder').notNull().default(false),
-  purchaseLimitPerOrder: integer('purchase_limit_per_order'),
-  archivedAt: timestamp('archived_at', { withTimezone: true }),
-  /** Raised by a trigger (migration 0011) whenever a column a quote reads from this row changes. */
-  pricingVersion: integer('pricing_version').notNull().default(0),
-  ...timestamps,
-}, (t) => [
-  index('product_variants_product_idx').on(t.productId, t.id),
-  check('product_variants_stock_check', sql`${t.stock} >= 0`),
-  check('product_variants_price_check', sql`${t.price} >= 0`),
-  check('product_variants_limit_check', sql`${t.purchaseLimitPerOrder} is null or ${t.purchaseLimitPerOrder} > 0`),
-]);
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    alias: text('alias').notNull().unique(),
+    name: text('name').notNull(),
+    sku: text('sku').unique(),
+    price: minorUnits('price').notNull(),
+    compareAtPrice: minorUnits('compare_at_price'),
+    /** Internal: what the store paid. Never shown on the storefront. */
+    costPrice: minorUnits('cost_price'),
+    weightGrams: numeric('weight_grams', { precision: 12, scale: 3 }),
+    trackInventory: boolean('track_inventory').notNull().default(true),
+    stock: integer('stock').notNull().default(0),
+    allowBackorder: boolean('allow_backorder').notNull().default(false),
+    purchaseLimitPerOrder: integer('purchase_limit_per_order'),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /** Raised by a trigger (migration 0011) whenever a column a quote reads from this row changes. */
+    pricingVersion: integer('pricing_version').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index('product_variants_product_idx').on(t.productId, t.id),
+    check('product_variants_stock_check', sql`${t.stock} >= 0`),
+    check('product_variants_price_check', sql`${t.price} >= 0`),
+    check('product_variants_limit_check', sql`${t.purchaseLimitPerOrder} is null or ${t.purchaseLimitPerOrder} > 0`),
+  ],
+);
 
 /**
  * A cart belongs to a user (one each) or to a guest holding its token. Only a SHA-256 of the
  * guest token is stored. A merged guest cart is closed: its token stops working.
  */
-export const carts = pgTable('carts', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  userId: integer('user_id').unique().references(() => users.id, { onDelete: 'cascade' }),
-  tokenHash: text('token_hash').unique(),
-  closedAt: timestamp('closed_at', { withTimezone: true }),
-  ...timestamps,
-}, (t) => [check('carts_owner_check', sql`(${t.userId} is null) <> (${t.tokenHash} is null)`)]);
+export const carts = pgTable(
+  'carts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').unique(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [check('carts_owner_check', sql`(${t.userId} is null) <> (${t.tokenHash} is null)`)],
+);
 
-export const cartItems = pgTable('cart_items', {
-  cartId: integer('cart_id').notNull().references(() => carts.id, { onDelete: 'cascade' }),
-  variantId: integer('variant_id').notNull().references(() => productVariants.id, { onDelete: 'cascade' }),
-  quantity: integer('quantity').notNull(),
-  ...timestamps,
-}, (t) => [
-  primaryKey({ columns: [t.cartId, t.variantId] }),
-  check('cart_items_quantity_check', sql`${t.quantity} > 0`),
-]);
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    cartId: integer('cart_id')
+      .notNull()
+      .references(() => carts.id, { onDelete: 'cascade' }),
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => productVariants.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.cartId, t.variantId] }), check('cart_items_quantity_check', sql`${t.quantity} > 0`)],
+);
 
 /**
  * A tax rate of a class in a country, or in one state of it (`state` empty: the whole country).
  * Without a class (`tax_class_id` null) it is the place's default rate, for classes with no rate there.
  */
-export const taxRates = pgTable('tax_rates', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  taxClassId: integer('tax_class_id').references(() => taxClasses.id, { onDelete: 'cascade' }),
-  country: text('country').notNull(),
-  state: text('state').notNull().default(''),
-  /** Percent, up to 4 decimals: "7.25". */
-  rate: numeric('rate', { precision: 7, scale: 4 }).notNull(),
-  isActive: boolean('is_active').notNull().default(true),
-  ...timestamps,
-}, (t) => [
-  uniqueIndex('tax_rates_place_idx').on(t.taxClassId, t.country, sql`upper(${t.state})`),
-  // NULLs are distinct in the index above, so it would let two default rates share a place.
-  uniqueIndex('tax_rates_default_place_idx').on(t.country, sql`upper(${t.state})`).where(sql`${t.taxClassId} is null`),
-  index('tax_rates_country_idx').on(t.country),
-  check('tax_rates_rate_check', sql`${t.rate} >= 0 and ${t.rate} <= 100`),
-]);
+export const taxRates = pgTable(
+  'tax_rates',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    taxClassId: integer('tax_class_id').references(() => taxClasses.id, { onDelete: 'cascade' }),
+    country: text('country').notNull(),
+    state: text('state').notNull().default(''),
+    /** Percent, up to 4 decimals: "7.25". */
+    rate: numeric('rate', { precision: 7, scale: 4 }).notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('tax_rates_place_idx').on(t.taxClassId, t.country, sql`upper(${t.state})`),
+    // NULLs are distinct in the index above, so it would let two default rates share a place.
+    uniqueIndex('tax_rates_default_place_idx')
+      .on(t.country, sql`upper(${t.state})`)
+      .where(sql`${t.taxClassId} is null`),
+    index('tax_rates_country_idx').on(t.country),
+    check('tax_rates_rate_check', sql`${t.rate} >= 0 and ${t.rate} <= 100`),
+  ],
+);
 
 export const shippingMethods = pgTable('shipping_methods', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
@@ -157,46 +220,59 @@ export const shippingMethods = pgTable('shipping_methods', {
  * A price of a shipping method for a place (empty country/state/city: any) and a weight bracket.
  * fee = base_rate + per_kg_rate × (order kg − weight_min_kg).
  */
-export const shippingRates = pgTable('shipping_rates', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  shippingMethodId: integer('shipping_method_id').notNull().references(() => shippingMethods.id, { onDelete: 'cascade' }),
-  country: text('country').notNull().default(''),
-  state: text('state').notNull().default(''),
-  city: text('city').notNull().default(''),
-  weightMinKg: numeric('weight_min_kg', { precision: 12, scale: 3 }).notNull().default('0'),
-  weightMaxKg: numeric('weight_max_kg', { precision: 12, scale: 3 }),
-  baseRate: minorUnits('base_rate').notNull(),
-  perKgRate: minorUnits('per_kg_rate').notNull().default(0),
-  ...timestamps,
-}, (t) => [
-  index('shipping_rates_method_idx').on(t.shippingMethodId),
-  check('shipping_rates_bracket_check', sql`${t.weightMaxKg} is null or ${t.weightMaxKg} > ${t.weightMinKg}`),
-  check('shipping_rates_amounts_check', sql`${t.baseRate} >= 0 and ${t.perKgRate} >= 0`),
-]);
+export const shippingRates = pgTable(
+  'shipping_rates',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    shippingMethodId: integer('shipping_method_id')
+      .notNull()
+      .references(() => shippingMethods.id, { onDelete: 'cascade' }),
+    country: text('country').notNull().default(''),
+    state: text('state').notNull().default(''),
+    city: text('city').notNull().default(''),
+    weightMinKg: numeric('weight_min_kg', { precision: 12, scale: 3 }).notNull().default('0'),
+    weightMaxKg: numeric('weight_max_kg', { precision: 12, scale: 3 }),
+    baseRate: minorUnits('base_rate').notNull(),
+    perKgRate: minorUnits('per_kg_rate').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index('shipping_rates_method_idx').on(t.shippingMethodId),
+    check('shipping_rates_bracket_check', sql`${t.weightMaxKg} is null or ${t.weightMaxKg} > ${t.weightMinKg}`),
+    check('shipping_rates_amounts_check', sql`${t.baseRate} >= 0 and ${t.perKgRate} >= 0`),
+  ],
+);
 
-export const promoCodes = pgTable('promo_codes', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  /** Stored upper-case; matched case-insensitively. */
-  code: text('code').notNull().unique(),
-  codeType: text('code_type', { enum: ['percentage', 'fixed', 'free_shipping'] }).notNull(),
-  /** Percent ("10") for percentage codes, minor units as a decimal string for fixed ones, "0" otherwise. */
-  value: text('value').notNull(),
-  isActive: boolean('is_active').notNull().default(true),
-  startsAt: timestamp('starts_at', { withTimezone: true }),
-  expiresAt: timestamp('expires_at', { withTimezone: true }),
-  minPurchaseAmount: minorUnits('min_purchase_amount'),
-  redemptionLimit: integer('redemption_limit'),
-  usageLimitPerCustomer: integer('usage_limit_per_customer'),
-  specificCustomers: integer('specific_customers').array(),
-  applicableProducts: integer('applicable_products').array(),
-  newCustomersOnly: boolean('new_customers_only').notNull().default(false),
-  /** Redemptions so far; raised in the placement transaction with a guarded update. */
-  timesUsed: integer('times_used').notNull().default(0),
-  ...timestamps,
-}, (t) => [
-  check('promo_codes_type_check', sql`${t.codeType} in ('percentage', 'fixed', 'free_shipping')`),
-  check('promo_codes_dates_check', sql`${t.startsAt} is null or ${t.expiresAt} is null or ${t.startsAt} < ${t.expiresAt}`),
-]);
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** Stored upper-case; matched case-insensitively. */
+    code: text('code').notNull().unique(),
+    codeType: text('code_type', { enum: ['percentage', 'fixed', 'free_shipping'] }).notNull(),
+    /** Percent ("10") for percentage codes, minor units as a decimal string for fixed ones, "0" otherwise. */
+    value: text('value').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    minPurchaseAmount: minorUnits('min_purchase_amount'),
+    redemptionLimit: integer('redemption_limit'),
+    usageLimitPerCustomer: integer('usage_limit_per_customer'),
+    specificCustomers: integer('specific_customers').array(),
+    applicableProducts: integer('applicable_products').array(),
+    newCustomersOnly: boolean('new_customers_only').notNull().default(false),
+    /** Redemptions so far; raised in the placement transaction with a guarded update. */
+    timesUsed: integer('times_used').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    check('promo_codes_type_check', sql`${t.codeType} in ('percentage', 'fixed', 'free_shipping')`),
+    check(
+      'promo_codes_dates_check',
+      sql`${t.startsAt} is null or ${t.expiresAt} is null or ${t.startsAt} < ${t.expiresAt}`,
+    ),
+  ],
+);
 
 /** An address as it was when the order was placed (the seed's address object). */
 export interface AddressSnapshot {
@@ -212,97 +288,127 @@ export interface AddressSnapshot {
 }
 
 export const orderStatuses = ['pending', 'approved', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
-export const paymentStatuses = ['unpaid', 'pending', 'paid', 'partially_paid', 'overpaid', 'refunded', 'failed'] as const;
+export const paymentStatuses = [
+  'unpaid',
+  'pending',
+  'paid',
+  'partially_paid',
+  'overpaid',
+  'refunded',
+  'failed',
+] as const;
 
 /**
  * A placed order: prices, tax rates, discount and addresses are snapshots, so later catalog or
  * rate changes never alter it. Amounts in minor units of `currency`.
  */
-export const orders = pgTable('orders', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  alias: text('alias').notNull().unique(),
-  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-  /** Normalised email of the buyer (the user's, or the guest's from the address). */
-  email: text('email'),
-  /** SHA-256 of the guest's order token. */
-  orderTokenHash: text('order_token_hash'),
-  /** The admin who placed it for the customer, if any. */
-  placedBy: integer('placed_by').references(() => users.id, { onDelete: 'set null' }),
-  status: text('status', { enum: orderStatuses }).notNull().default('pending'),
-  paymentStatus: text('payment_status', { enum: paymentStatuses }).notNull().default('unpaid'),
-  currency: text('currency').notNull(),
-  pricesIncludeTax: boolean('prices_include_tax').notNull(),
-  subtotal: minorUnits('subtotal').notNull(),
-  discount: minorUnits('discount').notNull(),
-  discountName: text('discount_name'),
-  promoCodeId: integer('promo_code_id').references(() => promoCodes.id, { onDelete: 'set null' }),
-  promoCode: text('promo_code'),
-  shippingMethodId: integer('shipping_method_id').references(() => shippingMethods.id, { onDelete: 'set null' }),
-  shippingName: text('shipping_name'),
-  shippingFee: minorUnits('shipping_fee').notNull(),
-  shippingTaxRate: numeric('shipping_tax_rate', { precision: 7, scale: 4 }),
-  shippingTax: minorUnits('shipping_tax').notNull(),
-  estimatedTax: minorUnits('estimated_tax').notNull(),
-  totalWithoutTax: minorUnits('total_without_tax').notNull(),
-  total: minorUnits('total').notNull(),
-  totalItems: integer('total_items').notNull(),
-  shippingAddress: jsonb('shipping_address').$type<AddressSnapshot>(),
-  billingAddress: jsonb('billing_address').$type<AddressSnapshot>(),
-  note: text('note').notNull().default(''),
-  ...timestamps,
-}, (t) => [
-  index('orders_user_idx').on(t.userId, t.id),
-  index('orders_email_idx').on(t.email),
-  index('orders_status_idx').on(t.status, t.id),
-  index('orders_created_idx').on(t.createdAt),
-]);
+export const orders = pgTable(
+  'orders',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    alias: text('alias').notNull().unique(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Normalised email of the buyer (the user's, or the guest's from the address). */
+    email: text('email'),
+    /** SHA-256 of the guest's order token. */
+    orderTokenHash: text('order_token_hash'),
+    /** The admin who placed it for the customer, if any. */
+    placedBy: integer('placed_by').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status', { enum: orderStatuses }).notNull().default('pending'),
+    paymentStatus: text('payment_status', { enum: paymentStatuses }).notNull().default('unpaid'),
+    currency: text('currency').notNull(),
+    pricesIncludeTax: boolean('prices_include_tax').notNull(),
+    subtotal: minorUnits('subtotal').notNull(),
+    discount: minorUnits('discount').notNull(),
+    discountName: text('discount_name'),
+    promoCodeId: integer('promo_code_id').references(() => promoCodes.id, { onDelete: 'set null' }),
+    promoCode: text('promo_code'),
+    shippingMethodId: integer('shipping_method_id').references(() => shippingMethods.id, { onDelete: 'set null' }),
+    shippingName: text('shipping_name'),
+    shippingFee: minorUnits('shipping_fee').notNull(),
+    shippingTaxRate: numeric('shipping_tax_rate', { precision: 7, scale: 4 }),
+    shippingTax: minorUnits('shipping_tax').notNull(),
+    estimatedTax: minorUnits('estimated_tax').notNull(),
+    totalWithoutTax: minorUnits('total_without_tax').notNull(),
+    total: minorUnits('total').notNull(),
+    totalItems: integer('total_items').notNull(),
+    shippingAddress: jsonb('shipping_address').$type<AddressSnapshot>(),
+    billingAddress: jsonb('billing_address').$type<AddressSnapshot>(),
+    note: text('note').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    index('orders_user_idx').on(t.userId, t.id),
+    index('orders_email_idx').on(t.email),
+    index('orders_status_idx').on(t.status, t.id),
+    index('orders_created_idx').on(t.createdAt),
+  ],
+);
 
-export const orderLines = pgTable('order_lines', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  orderId: integer('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
-  variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
-  productId: integer('product_id'),
-  alias: text('alias').notNull(),
-  name: text('name').notNull(),
-  sku: text('sku'),
-  quantity: integer('quantity').notNull(),
-  unitPrice: minorUnits('unit_price').notNull(),
-  subtotal: minorUnits('subtotal').notNull(),
-  discount: minorUnits('discount').notNull(),
-  taxClassName: text('tax_class_name'),
-  taxRate: numeric('tax_rate', { precision: 7, scale: 4 }).notNull(),
-  tax: minorUnits('tax').notNull(),
-  total: minorUnits('total').notNull(),
-  /** Whether stock was taken for this line (tracked, non-backorder), so a cancel gives it back. */
-  stockReserved: boolean('stock_reserved').notNull().default(false),
-}, (t) => [index('order_lines_order_idx').on(t.orderId)]);
+export const orderLines = pgTable(
+  'order_lines',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+    productId: integer('product_id'),
+    alias: text('alias').notNull(),
+    name: text('name').notNull(),
+    sku: text('sku'),
+    quantity: integer('quantity').notNull(),
+    unitPrice: minorUnits('unit_price').notNull(),
+    subtotal: minorUnits('subtotal').notNull(),
+    discount: minorUnits('discount').notNull(),
+    taxClassName: text('tax_class_name'),
+    taxRate: numeric('tax_rate', { precision: 7, scale: 4 }).notNull(),
+    tax: minorUnits('tax').notNull(),
+    total: minorUnits('total').notNull(),
+    /** Whether stock was taken for this line (tracked, non-backorder), so a cancel gives it back. */
+    stockReserved: boolean('stock_reserved').notNull().default(false),
+  },
+  (t) => [index('order_lines_order_idx').on(t.orderId)],
+);
 
 /** One use of a promo code by one order; released when the order is cancelled. */
-export const promoCodeRedemptions = pgTable('promo_code_redemptions', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  promoCodeId: integer('promo_code_id').notNull().references(() => promoCodes.id, { onDelete: 'cascade' }),
-  orderId: integer('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
-  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-  email: text('email'),
-  releasedAt: timestamp('released_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  index('promo_redemptions_user_idx').on(t.promoCodeId, t.userId),
-  index('promo_redemptions_email_idx').on(t.promoCodeId, t.email),
-]);
+export const promoCodeRedemptions = pgTable(
+  'promo_code_redemptions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    promoCodeId: integer('promo_code_id')
+      .notNull()
+      .references(() => promoCodes.id, { onDelete: 'cascade' }),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email'),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('promo_redemptions_user_idx').on(t.promoCodeId, t.userId),
+    index('promo_redemptions_email_idx').on(t.promoCodeId, t.email),
+  ],
+);
 
 /**
  * The first successful answer to a request sent with an Idempotency-Key, kept so a retry gets the
  * same answer instead of a second order. Keys are scoped to the caller and kept 24 hours.
  */
-export const idempotencyKeys = pgTable('idempotency_keys', {
-  scope: text('scope').notNull(),
-  key: text('key').notNull(),
-  requestHash: text('request_hash').notNull(),
-  responseStatus: integer('response_status').notNull(),
-  responseBody: jsonb('response_body').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)]);
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: jsonb('response_body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
 
 /**
  * Secrets the service generates for the store (the token signing key, plugins' keys): created once,
@@ -320,64 +426,87 @@ export const storeSecrets = pgTable('store_secrets', {
  * client) in its current window. A row whose window has ended counts from 1 again on the next hit.
  * UNLOGGED (in the migration): losing counts in a crash is harmless, and no hit writes WAL.
  */
-export const rateLimitCounters = pgTable('rate_limit_counters', {
-  key: text('key').primaryKey(),
-  hits: integer('hits').notNull(),
-  windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
-}, (t) => [index('rate_limit_counters_window_ends_idx').on(t.windowEndsAt)]);
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_counters_window_ends_idx').on(t.windowEndsAt)],
+);
 
 /** In the order a payment may move through them (see src/payments/payment-states.ts). */
-export const paymentStatesList = ['pending', 'expired', 'failed', 'succeeded', 'partially_refunded', 'refunded'] as const;
+export const paymentStatesList = [
+  'pending',
+  'expired',
+  'failed',
+  'succeeded',
+  'partially_refunded',
+  'refunded',
+] as const;
 
 /**
  * One attempt to pay (part of) an order through one plugin. `reference` is what the service gives
  * the gateway and the only key webhooks are matched on; amounts in minor units of `currency`.
  */
-export const payments = pgTable('payments', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  reference: text('reference').notNull().unique(),
-  orderId: integer('order_id').notNull().references(() => orders.id, { onDelete: 'restrict' }),
-  pluginId: text('plugin_id').notNull(),
-  status: text('status', { enum: paymentStatesList }).notNull().default('pending'),
-  amount: minorUnits('amount').notNull(),
-  currency: text('currency').notNull(),
-  amountCaptured: minorUnits('amount_captured').notNull().default(0),
-  amountRefunded: minorUnits('amount_refunded').notNull().default(0),
-  /** The gateway's own id of the attempt (a Checkout Session id, say), once it has one. */
-  gatewayRef: text('gateway_ref'),
-  /** The gateway's id of the money movement (a PaymentIntent id), learnt from its events. */
-  gatewayPaymentRef: text('gateway_payment_ref'),
-  redirectUrl: text('redirect_url'),
-  returnUrl: text('return_url'),
-  cancelUrl: text('cancel_url'),
-  ...timestamps,
-}, (t) => [
-  index('payments_order_idx').on(t.orderId),
-  index('payments_gateway_ref_idx').on(t.pluginId, t.gatewayRef),
-  index('payments_gateway_payment_ref_idx').on(t.pluginId, t.gatewayPaymentRef),
-]);
+export const payments = pgTable(
+  'payments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    reference: text('reference').notNull().unique(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    pluginId: text('plugin_id').notNull(),
+    status: text('status', { enum: paymentStatesList }).notNull().default('pending'),
+    amount: minorUnits('amount').notNull(),
+    currency: text('currency').notNull(),
+    amountCaptured: minorUnits('amount_captured').notNull().default(0),
+    amountRefunded: minorUnits('amount_refunded').notNull().default(0),
+    /** The gateway's own id of the attempt (a Checkout Session id, say), once it has one. */
+    gatewayRef: text('gateway_ref'),
+    /** The gateway's id of the money movement (a PaymentIntent id), learnt from its events. */
+    gatewayPaymentRef: text('gateway_payment_ref'),
+    redirectUrl: text('redirect_url'),
+    returnUrl: text('return_url'),
+    cancelUrl: text('cancel_url'),
+    ...timestamps,
+  },
+  (t) => [
+    index('payments_order_idx').on(t.orderId),
+    index('payments_gateway_ref_idx').on(t.pluginId, t.gatewayRef),
+    index('payments_gateway_payment_ref_idx').on(t.pluginId, t.gatewayPaymentRef),
+  ],
+);
 
 /** Every webhook event once, by (plugin, gateway event id): a repeat delivery finds it and changes nothing. */
-export const paymentEvents = pgTable('payment_events', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  pluginId: text('plugin_id').notNull(),
-  eventId: text('event_id').notNull(),
-  paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
-  kind: text('kind').notNull(),
-  amount: minorUnits('amount'),
-  currency: text('currency'),
-  /**
-   * For an event that matched no payment yet: the gateway payment id it named, so it can be
-   * applied when a later event teaches a payment that id (gateways don't promise delivery order).
-   */
-  pendingGatewayPaymentRef: text('pending_gateway_payment_ref'),
-  /** Whether the event moved the payment (false: duplicate state, out of order, or unmatched). */
-  applied: boolean('applied').notNull(),
-  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  uniqueIndex('payment_events_once_idx').on(t.pluginId, t.eventId),
-  index('payment_events_pending_idx').on(t.pluginId, t.pendingGatewayPaymentRef).where(sql`${t.pendingGatewayPaymentRef} is not null`),
-]);
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    pluginId: text('plugin_id').notNull(),
+    eventId: text('event_id').notNull(),
+    paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    amount: minorUnits('amount'),
+    currency: text('currency'),
+    /**
+     * For an event that matched no payment yet: the gateway payment id it named, so it can be
+     * applied when a later event teaches a payment that id (gateways don't promise delivery order).
+     */
+    pendingGatewayPaymentRef: text('pending_gateway_payment_ref'),
+    /** Whether the event moved the payment (false: duplicate state, out of order, or unmatched). */
+    applied: boolean('applied').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_events_once_idx').on(t.pluginId, t.eventId),
+    index('payment_events_pending_idx')
+      .on(t.pluginId, t.pendingGatewayPaymentRef)
+      .where(sql`${t.pendingGatewayPaymentRef} is not null`),
+  ],
+);
 
 export const productRelations = relations(products, ({ many }) => ({ variants: many(productVariants) }));
 export const variantRelations = relations(productVariants, ({ one }) => ({

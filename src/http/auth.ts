@@ -36,13 +36,15 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenServic
 
 /** Route onRequest hook: a signed-in user is required. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
-  if (!request.principal) throw new DomainError('unauthorized', { detail: 'sign in and send the access token as a Bearer token' });
+  if (!request.principal)
+    throw new DomainError('unauthorized', { detail: 'sign in and send the access token as a Bearer token' });
 }
 
 /** Route onRequest hook: an admin is required (401 without a token, 403 for a customer). */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
   await requireUser(request);
-  if (request.principal?.role !== 'admin') throw new DomainError('forbidden', { detail: 'this operation is for admins only' });
+  if (request.principal?.role !== 'admin')
+    throw new DomainError('forbidden', { detail: 'this operation is for admins only' });
 }
 
 /** The signed-in user's principal; only call after requireUser has run. */

@@ -14,7 +14,10 @@ export interface ValidationIssue {
 
 /** `/variants/0/quantity` → `variants[0].quantity` */
 function fieldPath(pointer: string, child?: unknown): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (typeof child === 'string') parts.push(child);
   return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
 }
@@ -25,7 +28,10 @@ function toFieldError(issue: ValidationIssue, context: string): FieldError {
     case 'required':
       return { field: prefix + fieldPath(issue.instancePath, issue.params.missingProperty), message: 'is required' };
     case 'additionalProperties':
-      return { field: prefix + fieldPath(issue.instancePath, issue.params.additionalProperty), message: 'is not an allowed field' };
+      return {
+        field: prefix + fieldPath(issue.instancePath, issue.params.additionalProperty),
+        message: 'is not an allowed field',
+      };
     default:
       return { field: prefix + fieldPath(issue.instancePath) || context, message: issue.message ?? 'is invalid' };
   }
@@ -36,8 +42,10 @@ export function validationProblem(issues: readonly ValidationIssue[], context: s
   // A value-or-null field that fails reports its value branch only, not "must be null" and
   // "must match a schema in anyOf" besides.
   const anyOfPaths = new Set(issues.filter((i) => i.keyword === 'anyOf').map((i) => i.instancePath));
-  const relevant = issues.filter((i) => !anyOfPaths.has(i.instancePath)
-    || (i.keyword !== 'anyOf' && !(i.keyword === 'type' && i.params.type === 'null')));
+  const relevant = issues.filter(
+    (i) =>
+      !anyOfPaths.has(i.instancePath) || (i.keyword !== 'anyOf' && !(i.keyword === 'type' && i.params.type === 'null')),
+  );
   const errors = (relevant.length > 0 ? relevant : issues).map((i) => toFieldError(i, context));
   // Collapse the duplicates Ajv reports for anyOf branches on the same field.
   const unique = [...new Map(errors.map((e) => [`${e.field}\u0000${e.message}`, e])).values()];
@@ -77,7 +85,11 @@ function isDatabaseUnavailable(error: unknown): boolean {
     const code = (current as { code?: unknown }).code;
     const message = (current as { message?: unknown }).message;
     if (typeof code === 'string' && (CONNECTION_ERRORS.has(code) || code.startsWith('08'))) return true;
-    if (typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated|PGlite is closed/i.test(message)) return true;
+    if (
+      typeof message === 'string'
+      && /timeout exceeded when trying to connect|Connection terminated|PGlite is closed/i.test(message)
+    )
+      return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
@@ -111,7 +123,9 @@ function bodyLeftUnread(raw: IncomingMessage): boolean {
 export function sendProblem(reply: FastifyReply, error: DomainError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   if (bodyLeftUnread(reply.request.raw)) reply.header('connection', 'close');
-  return reply.code(error.status).type('application/problem+json; charset=utf-8')
+  return reply
+    .code(error.status)
+    .type('application/problem+json; charset=utf-8')
     .send(JSON.stringify(problemDocument(error, reply.request.id)));
 }
 
@@ -125,29 +139,43 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) return sendProblem(reply, error);
     if (error instanceof MoneyOverflowError) {
-      return sendProblem(reply, new DomainError('amount_too_large', { detail: 'the amounts of this request are larger than the service can represent exactly' }));
+      return sendProblem(
+        reply,
+        new DomainError('amount_too_large', {
+          detail: 'the amounts of this request are larger than the service can represent exactly',
+        }),
+      );
     }
     const known = problemFromFastifyError(error);
     if (known) return sendProblem(reply, known);
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
-      return sendProblem(reply, new DomainError('database_unavailable', {
-        detail: 'the database is not reachable; try again shortly',
-        headers: { 'retry-after': '5' },
-      }));
+      return sendProblem(
+        reply,
+        new DomainError('database_unavailable', {
+          detail: 'the database is not reachable; try again shortly',
+          headers: { 'retry-after': '5' },
+        }),
+      );
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       return sendProblem(reply, new DomainError(problemForStatus(status), { detail: error.message }));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(reply, new DomainError('internal_error', {
-      detail: `an unexpected error occurred; quote request id ${request.id} when reporting it`,
-    }));
+    return sendProblem(
+      reply,
+      new DomainError('internal_error', {
+        detail: `an unexpected error occurred; quote request id ${request.id} when reporting it`,
+      }),
+    );
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new DomainError('route_not_found', { detail: `no route ${request.method} ${request.url.split('?')[0]}` })),
+    sendProblem(
+      reply,
+      new DomainError('route_not_found', { detail: `no route ${request.method} ${request.url.split('?')[0]}` }),
+    ),
   );
 }
 

@@ -22,7 +22,15 @@ export type LoggedError = {
 };
 
 const STRING_FIELDS = [
-  'code', 'severity', 'schema', 'table', 'column', 'constraint', 'routine', 'syscall', 'address',
+  'code',
+  'severity',
+  'schema',
+  'table',
+  'column',
+  'constraint',
+  'routine',
+  'syscall',
+  'address',
 ] as const;
 const MAX_DEPTH = 5;
 const SQLSTATE = /^[0-9A-Z]{5}$/;
@@ -32,9 +40,32 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
  * says it is a name.
  */
 const NAME_WORDS = [
-  'relation', 'table', 'column', 'constraint', 'index', 'type', 'schema', 'sequence', 'view', 'trigger', 'function',
-  'domain', 'database', 'role', 'extension', 'parameter', 'cursor', 'portal', 'savepoint', 'statement', 'channel',
-  'publication', 'subscription', 'collation', 'operator', 'tablespace',
+  'relation',
+  'table',
+  'column',
+  'constraint',
+  'index',
+  'type',
+  'schema',
+  'sequence',
+  'view',
+  'trigger',
+  'function',
+  'domain',
+  'database',
+  'role',
+  'extension',
+  'parameter',
+  'cursor',
+  'portal',
+  'savepoint',
+  'statement',
+  'channel',
+  'publication',
+  'subscription',
+  'collation',
+  'operator',
+  'tablespace',
 ];
 const QUOTED = new RegExp(`(\\b(?:${NAME_WORDS.join('|')}) )?"(?:[^"]|"")*"`, 'gi');
 

@@ -7,7 +7,7 @@ import { DomainError, type ErrorCode, errorCodes } from '../shared/errors.js';
  * interpolated value escaped.
  */
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
@@ -19,8 +19,7 @@ export function escapeHtml(text: string): string {
  */
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy':
-    'default-src \'none\'; style-src \'unsafe-inline\'; frame-ancestors \'none\'; base-uri \'none\'',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -72,5 +71,8 @@ export function refusePage(
   const body = `<h1>${escapeHtml(title)}</h1>
 <p class="error">${escapeHtml(refusal.detail)}</p>
 <p class="note">Error code: <code>${escapeHtml(refusal.code)}</code></p>`;
-  return reply.code(status).headers(PAGE_HEADERS).send(htmlDocument({ title, style: ERROR_STYLE, body }));
+  return reply
+    .code(status)
+    .headers(PAGE_HEADERS)
+    .send(htmlDocument({ title, style: ERROR_STYLE, body }));
 }

@@ -66,7 +66,10 @@ function tableStore(database: Database, onError: (err: unknown) => void): StoreC
 
   return class TableRateLimitStore implements Store {
     // The plugin constructs the root store with its options (unused) and calls child() per limit.
-    constructor(_options: unknown, private readonly prefix = '') {}
+    constructor(
+      _options: unknown,
+      private readonly prefix = '',
+    ) {}
 
     incr(key: string, callback: Callback, timeWindow: number): void {
       const { ok, failed } = answer(callback);

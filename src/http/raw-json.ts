@@ -12,7 +12,8 @@ const LIMIT = 1024 * 1024;
 export async function readJsonBody(raw: IncomingMessage): Promise<unknown> {
   const length = raw.headers['content-length'];
   if (raw.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return undefined;
-  if (length !== undefined && Number(length) > LIMIT) throw new DomainError('payload_too_large', { detail: 'the request body is larger than 1 MiB' });
+  if (length !== undefined && Number(length) > LIMIT)
+    throw new DomainError('payload_too_large', { detail: 'the request body is larger than 1 MiB' });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of raw) {
@@ -22,7 +23,8 @@ export async function readJsonBody(raw: IncomingMessage): Promise<unknown> {
   }
   if (size === 0) return undefined;
   const type = raw.headers['content-type'] ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) throw new DomainError('unsupported_media_type', { detail: 'send the body as application/json' });
+  if (!/^application\/json\s*(;|$)/i.test(type))
+    throw new DomainError('unsupported_media_type', { detail: 'send the body as application/json' });
   return parseJson(Buffer.concat(chunks).toString('utf8'), 'the request body');
 }
 
@@ -60,12 +62,14 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(null, secureParse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (err) {
       const prototypeKey = err instanceof SyntaxError && /forbidden prototype property/.test(err.message);
-      done(prototypeKey
-        ? new DomainError('validation_error', {
-          detail: 'the body uses __proto__ or constructor.prototype as a field name, which is never accepted',
-          errors: [{ field: '__proto__', message: 'is not an allowed field name' }],
-        })
-        : new DomainError('malformed_json', { detail: 'the request body is not valid JSON' }));
+      done(
+        prototypeKey
+          ? new DomainError('validation_error', {
+              detail: 'the body uses __proto__ or constructor.prototype as a field name, which is never accepted',
+              errors: [{ field: '__proto__', message: 'is not an allowed field name' }],
+            })
+          : new DomainError('malformed_json', { detail: 'the request body is not valid JSON' }),
+      );
     }
   });
 }

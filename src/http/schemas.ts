@@ -6,15 +6,18 @@ export function StrictObject<T extends TProperties>(properties: T, options: { de
   return Type.Object(properties, { ...options, additionalProperties: false });
 }
 
-export const Problem = Type.Object({
-  type: Type.String(),
-  title: Type.String(),
-  status: Type.Integer(),
-  detail: Type.Optional(Type.String()),
-  code: Type.String({ description: 'Stable machine code (see docs/api.md)' }),
-  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-  request_id: Type.Optional(Type.String()),
-}, { $id: 'Problem', description: 'RFC 9457 problem details' });
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.Optional(Type.String()),
+    code: Type.String({ description: 'Stable machine code (see docs/api.md)' }),
+    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    request_id: Type.Optional(Type.String()),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details' },
+);
 
 const ProblemRef = Type.Ref('Problem');
 
@@ -26,7 +29,9 @@ export function problems(...statuses: number[]) {
 }
 
 function describe(status: number): string {
-  const codes = Object.entries(errorCodes).filter(([, v]) => v.status === status).map(([k]) => k);
+  const codes = Object.entries(errorCodes)
+    .filter(([, v]) => v.status === status)
+    .map(([k]) => k);
   return `Problem (${codes.join(', ')})`;
 }
 

@@ -7,7 +7,10 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 
 const common: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false };
 
-interface FormatDefinition { validate: (text: string) => boolean; compare: (a: string, b: string) => number }
+interface FormatDefinition {
+  validate: (text: string) => boolean;
+  compare: (a: string, b: string) => number;
+}
 
 const EARLIEST_TIMESTAMP = Date.parse('0001-01-01T00:00:00Z');
 const LATEST_TIMESTAMP = Date.parse('9999-12-31T23:59:59.999Z');
@@ -26,7 +29,10 @@ function withStorableDates(ajv: Ajv): Ajv {
     const moment = Date.parse(text);
     return moment >= EARLIEST_TIMESTAMP && moment <= LATEST_TIMESTAMP && storableOffset(text);
   };
-  return ajv.addFormat('date-time', { ...rfc3339, validate: (text: string) => rfc3339.validate(text) && storable(text) });
+  return ajv.addFormat('date-time', {
+    ...rfc3339,
+    validate: (text: string) => rfc3339.validate(text) && storable(text),
+  });
 }
 
 /**
@@ -43,8 +49,10 @@ const urlAjv = withStorableDates(addFormats(new Ajv({ ...common, coerceTypes: tr
 const LONE_SURROGATE = /\p{Cs}/u;
 
 function unstorable(text: string, instancePath: string): ErrorObject[] {
-  const message = text.includes('\u0000') ? 'must not contain the NUL character (U+0000)'
-    : LONE_SURROGATE.test(text) ? 'must be valid Unicode text (it holds an unpaired surrogate)'
+  const message = text.includes('\u0000')
+    ? 'must not contain the NUL character (U+0000)'
+    : LONE_SURROGATE.test(text)
+      ? 'must be valid Unicode text (it holds an unpaired surrogate)'
       : undefined;
   return message ? [{ instancePath, schemaPath: '#/storableText', keyword: 'storableText', params: {}, message }] : [];
 }
@@ -84,7 +92,8 @@ function withStorableText(validate: ValidateFunction): ValidateFunction {
   const checked = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
     const valid = validate(data, context);
     const textErrors = unstorableStrings(data);
-    checked.errors = valid && textErrors.length === 0 ? null : [...(valid ? [] : validate.errors ?? []), ...textErrors];
+    checked.errors =
+      valid && textErrors.length === 0 ? null : [...(valid ? [] : (validate.errors ?? [])), ...textErrors];
     return checked.errors === null;
   }) as ValidateFunction;
   // Fastify passes the parent (so Ajv can coerce a root value) only to functions carrying a schemaEnv.

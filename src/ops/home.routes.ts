@@ -66,25 +66,32 @@ export function homeRoutes(deps: { currency: string }): FastifyPluginAsyncTypebo
     links,
   };
   return async (app) => {
-    app.get('/', {
-      schema: {
-        tags: ['operations'],
-        summary: 'Where to start: links to the API reference, the OpenAPI document and the health checks',
-        description: 'An HTML page when the client prefers text/html (a browser), JSON otherwise.',
-        response: {
-          200: {
-            content: {
-              'application/json': { schema: Home },
-              'text/html': { schema: Type.String() },
+    app.get(
+      '/',
+      {
+        schema: {
+          tags: ['operations'],
+          summary: 'Where to start: links to the API reference, the OpenAPI document and the health checks',
+          description: 'An HTML page when the client prefers text/html (a browser), JSON otherwise.',
+          response: {
+            200: {
+              content: {
+                'application/json': { schema: Home },
+                'text/html': { schema: Type.String() },
+              },
             },
           },
         },
       },
-    }, async (request, reply) => {
-      reply.header('vary', 'accept');
-      if (!prefersHtml(request.headers.accept)) return reply.type('application/json; charset=utf-8').send(home);
-      // The page is static and links to this host only; nothing else may load in it.
-      return reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'").send(html);
-    });
+      async (request, reply) => {
+        reply.header('vary', 'accept');
+        if (!prefersHtml(request.headers.accept)) return reply.type('application/json; charset=utf-8').send(home);
+        // The page is static and links to this host only; nothing else may load in it.
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', "default-src 'none'")
+          .send(html);
+      },
+    );
   };
 }

@@ -13,32 +13,36 @@ export function metricsRoutes(deps: { registry: Registry; token: string | undefi
   // Compared as digests, in constant time: equal lengths whatever was sent.
   const expected = deps.token === undefined ? undefined : digest(deps.token);
   return async (app) => {
-    app.get('/metrics', {
-      // The auth hook leaves a Bearer token it can't verify to this route: it may be the metrics token.
-      config: { ownBearerTokens: true },
-      onRequest: async (request) => {
-        const header = request.headers.authorization;
-        const sent = header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-        if (expected !== undefined && sent !== undefined && timingSafeEqual(digest(sent), expected)) return;
-        if (header !== undefined && !request.principal) {
-          throw new DomainError('invalid_token', {
-            detail: 'send an admin\'s access token or the metrics token as a Bearer token',
-          });
-        }
-        await requireAdmin(request);
-      },
-      schema: {
-        tags: ['operations'],
-        summary: 'Metrics in Prometheus text format (admins, or Bearer METRICS_TOKEN)',
-        security: [{ bearerAuth: [] }],
-        response: {
-          200: {
-            description: 'Prometheus text exposition format 0.0.4',
-            content: { 'text/plain': { schema: Type.String() } },
+    app.get(
+      '/metrics',
+      {
+        // The auth hook leaves a Bearer token it can't verify to this route: it may be the metrics token.
+        config: { ownBearerTokens: true },
+        onRequest: async (request) => {
+          const header = request.headers.authorization;
+          const sent = header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+          if (expected !== undefined && sent !== undefined && timingSafeEqual(digest(sent), expected)) return;
+          if (header !== undefined && !request.principal) {
+            throw new DomainError('invalid_token', {
+              detail: "send an admin's access token or the metrics token as a Bearer token",
+            });
+          }
+          await requireAdmin(request);
+        },
+        schema: {
+          tags: ['operations'],
+          summary: 'Metrics in Prometheus text format (admins, or Bearer METRICS_TOKEN)',
+          security: [{ bearerAuth: [] }],
+          response: {
+            200: {
+              description: 'Prometheus text exposition format 0.0.4',
+              content: { 'text/plain': { schema: Type.String() } },
+            },
+            ...problems(401, 403),
           },
-          ...problems(401, 403),
         },
       },
-    }, async (_request, reply) => reply.type(deps.registry.contentType).send(await deps.registry.metrics()));
+      async (_request, reply) => reply.type(deps.registry.contentType).send(await deps.registry.metrics()),
+    );
   };
 }

@@ -5,7 +5,11 @@ import { createMetrics } from './metrics.js';
 /** A database that does not answer (only what the metrics touch). */
 const unreachable = {
   connections: () => ({ max: 20, open: 3, idle: 1, waiting: 4 }),
-  db: { select: () => { throw new Error('connection refused'); } },
+  db: {
+    select: () => {
+      throw new Error('connection refused');
+    },
+  },
 } as unknown as Database;
 
 describe('createMetrics', () => {
@@ -20,7 +24,7 @@ describe('createMetrics', () => {
     expect(warnings).toEqual(['metrics: payments by state could not be counted']);
   });
 
-  it('adds Node\'s process metrics only when asked', async () => {
+  it("adds Node's process metrics only when asked", async () => {
     const log = { warn: () => {} } as never;
     const without = await createMetrics({ database: unreachable, log, processMetrics: false }).registry.metrics();
     const withThem = await createMetrics({ database: unreachable, log, processMetrics: true }).registry.metrics();

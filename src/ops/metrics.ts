@@ -98,8 +98,10 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     registers,
     async collect() {
       try {
-        const rows = await database.db.select({ state: payments.status, n: count() })
-          .from(payments).groupBy(payments.status);
+        const rows = await database.db
+          .select({ state: payments.status, n: count() })
+          .from(payments)
+          .groupBy(payments.status);
         const byState = new Map(rows.map((r) => [r.state, r.n]));
         for (const state of paymentStatesList) this.set({ state }, byState.get(state) ?? 0);
       } catch (err) {
@@ -120,12 +122,15 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       refused: (reason) => refused.inc({ reason }),
     },
     requestAnswered(request, reply) {
-      requests.observe({
-        method: request.method,
-        // The route's pattern, never the URL: one series per route, whatever the ids and queries.
-        route: request.routeOptions.url ?? 'unmatched',
-        status_code: reply.statusCode,
-      }, reply.elapsedTime / 1000);
+      requests.observe(
+        {
+          method: request.method,
+          // The route's pattern, never the URL: one series per route, whatever the ids and queries.
+          route: request.routeOptions.url ?? 'unmatched',
+          status_code: reply.statusCode,
+        },
+        reply.elapsedTime / 1000,
+      );
     },
   };
 }

@@ -37,37 +37,59 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
     };
     const reads = deps.cache.reads(preparedQuoteReads(deps.db));
     const estimate = async (request: FastifyRequest, payload: OrderPayload) =>
-      presentPricedOrder((await quoteOrder(deps, { db: deps.db, principal: request.principal, payload, reads })).priced);
+      presentPricedOrder(
+        (await quoteOrder(deps, { db: deps.db, principal: request.principal, payload, reads })).priced,
+      );
 
-    app.get(url, {
-      preHandler: promoCodeGuard(deps.promoLimiter),
-      // A GET's body is not parsed by Fastify: read it here, before the promo-code guard looks at it.
-      preValidation: async (request) => {
-        request.body = await readJsonBody(request.raw);
+    app.get(
+      url,
+      {
+        preHandler: promoCodeGuard(deps.promoLimiter),
+        // A GET's body is not parsed by Fastify: read it here, before the promo-code guard looks at it.
+        preValidation: async (request) => {
+          request.body = await readJsonBody(request.raw);
+        },
+        schema: {
+          ...common,
+          summary: 'Estimate an order: the payload as a JSON body on the GET, or URL-encoded JSON in ?payload=',
+          description:
+            'Changes nothing. Same payload and figures as placement. POST to the same path for clients that cannot send a body on GET.',
+          querystring: Type.Object({
+            payload: Type.Optional(Type.String({ description: 'URL-encoded JSON order payload' })),
+          }),
+        },
       },
-      schema: {
-        ...common,
-        summary: 'Estimate an order: the payload as a JSON body on the GET, or URL-encoded JSON in ?payload=',
-        description: 'Changes nothing. Same payload and figures as placement. POST to the same path for clients that cannot send a body on GET.',
-        querystring: Type.Object({ payload: Type.Optional(Type.String({ description: 'URL-encoded JSON order payload' })) }),
+      async (request) => {
+        const fromQuery = request.query.payload;
+        const body = request.body;
+        if (fromQuery !== undefined && body !== undefined) {
+          throw new DomainError('bad_request', {
+            detail: 'send the payload either as the body or as ?payload=, not both',
+          });
+        }
+        const payload = fromQuery !== undefined ? parseJson(fromQuery, 'the payload query parameter') : body;
+        if (payload === undefined) {
+          throw new DomainError('validation_error', {
+            detail: 'the order payload is missing',
+            errors: [{ field: 'variants', message: 'is required' }],
+          });
+        }
+        if (!validate(payload)) throw validationProblem((validate.errors ?? []) as ValidationIssue[], 'body');
+        return estimate(request, payload as OrderPayload);
       },
-    }, async (request) => {
-      const fromQuery = request.query.payload;
-      const body = request.body;
-      if (fromQuery !== undefined && body !== undefined) {
-        throw new DomainError('bad_request', { detail: 'send the payload either as the body or as ?payload=, not both' });
-      }
-      const payload = fromQuery !== undefined ? parseJson(fromQuery, 'the payload query parameter') : body;
-      if (payload === undefined) {
-        throw new DomainError('validation_error', { detail: 'the order payload is missing', errors: [{ field: 'variants', message: 'is required' }] });
-      }
-      if (!validate(payload)) throw validationProblem((validate.errors ?? []) as ValidationIssue[], 'body');
-      return estimate(request, payload as OrderPayload);
-    });
+    );
 
-    app.post(url, {
-      preHandler: promoCodeGuard(deps.promoLimiter),
-      schema: { ...common, summary: 'Estimate an order (the same as GET, for clients that cannot send a body on GET)', body: Payload },
-    }, async (request) => estimate(request, request.body));
+    app.post(
+      url,
+      {
+        preHandler: promoCodeGuard(deps.promoLimiter),
+        schema: {
+          ...common,
+          summary: 'Estimate an order (the same as GET, for clients that cannot send a body on GET)',
+          body: Payload,
+        },
+      },
+      async (request) => estimate(request, request.body),
+    );
   };
 }

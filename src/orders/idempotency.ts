@@ -17,11 +17,17 @@ export function requestHash(operation: string, payload: unknown): string {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical);
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+      );
     }
     return value;
   };
-  return createHash('sha256').update(JSON.stringify([operation, canonical(payload)])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([operation, canonical(payload)]))
+    .digest('hex');
 }
 
 /**
@@ -31,7 +37,10 @@ export function requestHash(operation: string, payload: unknown): string {
  * same payload always lands in the same scope. A guest payload without an email is refused
  * anyway (email_required), and refusals are not remembered.
  */
-export function placementScope(userId: number | null, payload: { shipping_address?: { email?: string }; billing_address?: { email?: string } }): string {
+export function placementScope(
+  userId: number | null,
+  payload: { shipping_address?: { email?: string }; billing_address?: { email?: string } },
+): string {
   if (userId !== null) return `user:${userId}`;
   const email = canonicalEmail(payload.shipping_address?.email?.trim() || payload.billing_address?.email || '');
   return email === '' ? 'guest' : `guest:${createHash('sha256').update(email).digest('hex')}`;
@@ -41,14 +50,18 @@ export function placementScope(userId: number | null, payload: { shipping_addres
 export function idempotencyKeyFrom(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   if (typeof header !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(header)) {
-    throw new DomainError('validation_error', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters', errors: [{ field: 'headers.idempotency-key', message: 'is malformed' }] });
+    throw new DomainError('validation_error', {
+      detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+      errors: [{ field: 'headers.idempotency-key', message: 'is malformed' }],
+    });
   }
   return header;
 }
 
 /** Deletes keys past their 24 hours; returns how many. */
 export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
-  const rows = await db.delete(idempotencyKeys)
+  const rows = await db
+    .delete(idempotencyKeys)
     .where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`))
     .returning({ key: idempotencyKeys.key });
   return rows.length;
@@ -58,19 +71,46 @@ export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
  * For operations whose work can't sit inside one transaction (a gateway call): the answer stored
  * for this key, if any. The same key with another request is a 422.
  */
-export async function storedResponse(db: Db, claim: { scope: string; key: string; requestHash: string }): Promise<StoredResponse | undefined> {
-  const [stored] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key),
-    sql`${idempotencyKeys.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`));
+export async function storedResponse(
+  db: Db,
+  claim: { scope: string; key: string; requestHash: string },
+): Promise<StoredResponse | undefined> {
+  const [stored] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.scope, claim.scope),
+        eq(idempotencyKeys.key, claim.key),
+        sql`${idempotencyKeys.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+      ),
+    );
   if (!stored) return undefined;
   if (stored.requestHash !== claim.requestHash) {
-    throw new DomainError('idempotency_key_reused', { detail: 'this Idempotency-Key was used with a different request; use a new key' });
+    throw new DomainError('idempotency_key_reused', {
+      detail: 'this Idempotency-Key was used with a different request; use a new key',
+    });
   }
   return { status: stored.responseStatus, body: stored.responseBody };
 }
 
 /** Keeps the first successful answer for a key (a concurrent twin's answer is the same attempt). */
-export async function rememberResponse(db: Db, claim: { scope: string; key: string; requestHash: string }, response: StoredResponse): Promise<void> {
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key),
-    lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)));
-  await db.insert(idempotencyKeys).values({ ...claim, responseStatus: response.status, responseBody: response.body }).onConflictDoNothing();
+export async function rememberResponse(
+  db: Db,
+  claim: { scope: string; key: string; requestHash: string },
+  response: StoredResponse,
+): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.scope, claim.scope),
+        eq(idempotencyKeys.key, claim.key),
+        lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`),
+      ),
+    );
+  await db
+    .insert(idempotencyKeys)
+    .values({ ...claim, responseStatus: response.status, responseBody: response.body })
+    .onConflictDoNothing();
 }

@@ -27,7 +27,10 @@ export async function orderPageLink(
 ): Promise<string> {
   const claims = visit.payment ? { pay: visit.payment.reference, end: visit.payment.end } : undefined;
   const token = await deps.tokens.signLink({
-    purpose: PURPOSE, subject: visit.alias, claims, ttlSeconds: ORDER_PAGE_LINK_SECONDS,
+    purpose: PURPOSE,
+    subject: visit.alias,
+    claims,
+    ttlSeconds: ORDER_PAGE_LINK_SECONDS,
   });
   return `${deps.publicBaseUrl}${ORDER_PAGE_PATH}${encodeURIComponent(visit.alias)}/?token=${token}`;
 }
@@ -45,9 +48,10 @@ export async function checkOrderPageLink(
   if (!check.ok) {
     return check.reason === 'expired'
       ? {
-        ok: false, code: 'order_link_expired',
-        detail: `this order link has expired; a link to an order's page works ${ORDER_PAGE_LINK_SECONDS / 60} minutes`,
-      }
+          ok: false,
+          code: 'order_link_expired',
+          detail: `this order link has expired; a link to an order's page works ${ORDER_PAGE_LINK_SECONDS / 60} minutes`,
+        }
       : invalid;
   }
   // Signed for another order: refused like a forged one, saying nothing about this order.

@@ -13,33 +13,38 @@ import { findOrderByAlias, linesOf } from './orders.repository.js';
 
 export function orderPageRoutes(deps: { db: Db; tokens: TokenService }): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(`${ORDER_PAGE_PATH}:order_alias/`, {
-      schema: {
-        tags: ['orders'],
-        summary: 'An order as an HTML page, opened through a short-lived signed link',
-        description: 'Where a guest lands after paying when the storefront gave no return_url. The link (from '
-          + `the payment return) is signed for this order and expires after ${ORDER_PAGE_LINK_SECONDS / 60} minutes. `
-          + 'A browser (Accept: text/html) is told in HTML when a link is expired (410) or not valid (404); other '
-          + 'clients get problem+json.',
-        params: AliasParams,
-        querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2048 })) }),
-        response: { ...problems(404, 410, 422) },
+    app.get(
+      `${ORDER_PAGE_PATH}:order_alias/`,
+      {
+        schema: {
+          tags: ['orders'],
+          summary: 'An order as an HTML page, opened through a short-lived signed link',
+          description:
+            'Where a guest lands after paying when the storefront gave no return_url. The link (from '
+            + `the payment return) is signed for this order and expires after ${ORDER_PAGE_LINK_SECONDS / 60} minutes. `
+            + 'A browser (Accept: text/html) is told in HTML when a link is expired (410) or not valid (404); other '
+            + 'clients get problem+json.',
+          params: AliasParams,
+          querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2048 })) }),
+          response: { ...problems(404, 410, 422) },
+        },
       },
-    }, async (request, reply) => {
-      const alias = request.params.order_alias;
-      const link = await checkOrderPageLink(deps.tokens, { alias, token: request.query.token });
-      if (!link.ok) return refusePage(request, reply, link);
-      const order = await findOrderByAlias(deps.db, alias);
-      // Signed by this store for an order it no longer has: as good as no link.
-      if (!order) return refusePage(request, reply, { code: 'order_link_invalid', detail: 'this link is not valid' });
-      const [lines, attempts] = await Promise.all([
-        linesOf(deps.db, order.id),
-        link.payment ? paymentsOfOrder(deps.db, order.id) : [],
-      ]);
-      const { payment } = link;
-      const returned = payment && attempts.find((p) => p.reference === payment.reference);
-      const outcome = payment && returned ? paymentOutcome(returned.status, payment.end) : undefined;
-      return reply.code(200).headers(PAGE_HEADERS).send(renderOrderPage({ order, lines, outcome }));
-    });
+      async (request, reply) => {
+        const alias = request.params.order_alias;
+        const link = await checkOrderPageLink(deps.tokens, { alias, token: request.query.token });
+        if (!link.ok) return refusePage(request, reply, link);
+        const order = await findOrderByAlias(deps.db, alias);
+        // Signed by this store for an order it no longer has: as good as no link.
+        if (!order) return refusePage(request, reply, { code: 'order_link_invalid', detail: 'this link is not valid' });
+        const [lines, attempts] = await Promise.all([
+          linesOf(deps.db, order.id),
+          link.payment ? paymentsOfOrder(deps.db, order.id) : [],
+        ]);
+        const { payment } = link;
+        const returned = payment && attempts.find((p) => p.reference === payment.reference);
+        const outcome = payment && returned ? paymentOutcome(returned.status, payment.end) : undefined;
+        return reply.code(200).headers(PAGE_HEADERS).send(renderOrderPage({ order, lines, outcome }));
+      },
+    );
   };
 }

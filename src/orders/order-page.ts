@@ -42,14 +42,22 @@ function addressHtml(address: AddressSnapshot): string {
   const name = `${address.first_name} ${address.last_name}`.trim();
   const place = [address.postal_code, address.city].filter((s) => s).join(' ');
   const region = [address.state, address.country].filter((s) => s).join(', ');
-  return [name, address.street_address, place, region].filter((s) => s).map((s) => escapeHtml(s)).join('<br>');
+  return [name, address.street_address, place, region]
+    .filter((s) => s)
+    .map((s) => escapeHtml(s))
+    .join('<br>');
 }
 
 export function renderOrderPage({ order, lines, outcome }: OrderPageInput): string {
   const money = currencyFormat(order.currency);
   const amount = (minor: number) => escapeHtml(`${money.format(minor)} ${order.currency}`);
-  const rows = lines.map((l) => `<tr><td>${escapeHtml(l.name)}</td><td class="num">${l.quantity}</td>`
-    + `<td class="num">${amount(l.unitPrice)}</td><td class="num">${amount(l.total)}</td></tr>`).join('\n');
+  const rows = lines
+    .map(
+      (l) =>
+        `<tr><td>${escapeHtml(l.name)}</td><td class="num">${l.quantity}</td>`
+        + `<td class="num">${amount(l.unitPrice)}</td><td class="num">${amount(l.total)}</td></tr>`,
+    )
+    .join('\n');
   const totals: [string, string][] = [['Subtotal', amount(order.subtotal)]];
   const named = (label: string, name: string | null) => (name ? `${label} (${escapeHtml(name)})` : label);
   if (order.discount > 0) totals.push([named('Discount', order.discountName), `−${amount(order.discount)}`]);

@@ -9,19 +9,22 @@ const Amount = StrictObject({
 
 /** An address given inline: every field optional but the country (taxes and shipping need it). */
 export const InlineAddress = StrictObject({
-  ...Object.fromEntries(Object.entries(addressFields).map(([k, v]) => [k, Type.Optional(v)])) as {
-    [K in keyof typeof addressFields]: ReturnType<typeof Type.Optional<(typeof addressFields)[K]>>
-  },
+  ...(Object.fromEntries(Object.entries(addressFields).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof typeof addressFields]: ReturnType<typeof Type.Optional<(typeof addressFields)[K]>>;
+  }),
   country: addressFields.country,
 });
 
 /** The order payload of the seed's section 2.2, shared by estimate and every placement. */
 export function orderPayloadSchema(limits: { maxLineQuantity: number }) {
   return StrictObject({
-    variants: Type.Array(StrictObject({
-      alias: Type.String({ minLength: 1, maxLength: 100 }),
-      quantity: Count({ minimum: 1, maximum: limits.maxLineQuantity, default: 1 }),
-    }), { minItems: 1, maxItems: 1000, description: 'Lines by variant alias; lines with the same alias are summed' }),
+    variants: Type.Array(
+      StrictObject({
+        alias: Type.String({ minLength: 1, maxLength: 100 }),
+        quantity: Count({ minimum: 1, maximum: limits.maxLineQuantity, default: 1 }),
+      }),
+      { minItems: 1, maxItems: 1000, description: 'Lines by variant alias; lines with the same alias are summed' },
+    ),
     shipping_address: Type.Optional(InlineAddress),
     shipping_address_id: Type.Optional(Id),
     billing_address: Type.Optional(InlineAddress),

@@ -4,7 +4,16 @@ import type { Db, Tx } from '../db/client.js';
 import type { PromoCodeRecord } from '../pricing/promo-code.eligibility.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import {
-  addresses, orders, products, productVariants, promoCodeRedemptions, promoCodes, shippingMethods, shippingRates, taxClasses, taxRates,
+  addresses,
+  orders,
+  products,
+  productVariants,
+  promoCodeRedemptions,
+  promoCodes,
+  shippingMethods,
+  shippingRates,
+  taxClasses,
+  taxRates,
 } from '../db/schema.js';
 
 type Conn = Db | Tx;
@@ -30,15 +39,27 @@ export interface OrderableVariant {
 }
 
 function variantsQuery(db: Conn) {
-  return db.select({
-    id: productVariants.id, alias: productVariants.alias, name: productVariants.name, sku: productVariants.sku,
-    productId: products.id, productName: products.name, price: productVariants.price, weightGrams: productVariants.weightGrams,
-    trackInventory: productVariants.trackInventory, allowBackorder: productVariants.allowBackorder,
-    purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
-    archivedAt: productVariants.archivedAt, productArchivedAt: products.archivedAt,
-    taxClassId: taxClasses.id, taxClassName: taxClasses.name,
-    pricingVersion: productVariants.pricingVersion, productPricingVersion: products.pricingVersion,
-  }).from(productVariants)
+  return db
+    .select({
+      id: productVariants.id,
+      alias: productVariants.alias,
+      name: productVariants.name,
+      sku: productVariants.sku,
+      productId: products.id,
+      productName: products.name,
+      price: productVariants.price,
+      weightGrams: productVariants.weightGrams,
+      trackInventory: productVariants.trackInventory,
+      allowBackorder: productVariants.allowBackorder,
+      purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
+      archivedAt: productVariants.archivedAt,
+      productArchivedAt: products.archivedAt,
+      taxClassId: taxClasses.id,
+      taxClassName: taxClasses.name,
+      pricingVersion: productVariants.pricingVersion,
+      productPricingVersion: products.pricingVersion,
+    })
+    .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .leftJoin(taxClasses, eq(taxClasses.id, products.taxClassId));
 }
@@ -46,28 +67,52 @@ function variantsQuery(db: Conn) {
 type VariantQueryRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['where']>>[number];
 
 function toVariantMap(rows: VariantQueryRow[]): Map<string, OrderableVariant> {
-  return new Map(rows.map(({ archivedAt, productArchivedAt, ...row }) =>
-    [row.alias, { ...row, buyable: isBuyable({ archivedAt, productArchivedAt }) }]));
+  return new Map(
+    rows.map(({ archivedAt, productArchivedAt, ...row }) => [
+      row.alias,
+      { ...row, buyable: isBuyable({ archivedAt, productArchivedAt }) },
+    ]),
+  );
 }
 
 /** `taxClassId` null: a default rate of the place. */
 export type TaxRateRow = {
-  id: number; taxClassId: number | null; country: string; state: string; rate: string; isActive: boolean;
+  id: number;
+  taxClassId: number | null;
+  country: string;
+  state: string;
+  rate: string;
+  isActive: boolean;
 };
 export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
 export interface ShippingRateRow {
-  id: number; country: string; state: string; city: string; weightMinKg: string; weightMaxKg: string | null; baseRateMinor: number; perKgRateMinor: number;
+  id: number;
+  country: string;
+  state: string;
+  city: string;
+  weightMinKg: string;
+  weightMaxKg: string | null;
+  baseRateMinor: number;
+  perKgRateMinor: number;
 }
 export type PromoCodeRow = typeof promoCodes.$inferSelect;
 
 /** A stored code as the promo rules (pricing/promo-code.eligibility.ts) read it, for the quote and placement alike. */
 export function promoCodeRecord(row: PromoCodeRow, money: CurrencyFormat): PromoCodeRecord {
   return {
-    code: row.code, codeType: row.codeType, isActive: row.isActive, startsAt: row.startsAt, expiresAt: row.expiresAt,
+    code: row.code,
+    codeType: row.codeType,
+    isActive: row.isActive,
+    startsAt: row.startsAt,
+    expiresAt: row.expiresAt,
     // Fixed values are stored in minor units; the pricing module reads them as money strings.
     value: row.codeType === 'fixed' ? money.format(Number(row.value)) : row.value,
-    minPurchaseMinor: row.minPurchaseAmount, redemptionLimit: row.redemptionLimit, usageLimitPerCustomer: row.usageLimitPerCustomer,
-    specificCustomerIds: row.specificCustomers, applicableProductIds: row.applicableProducts, newCustomersOnly: row.newCustomersOnly,
+    minPurchaseMinor: row.minPurchaseAmount,
+    redemptionLimit: row.redemptionLimit,
+    usageLimitPerCustomer: row.usageLimitPerCustomer,
+    specificCustomerIds: row.specificCustomers,
+    applicableProductIds: row.applicableProducts,
+    newCustomersOnly: row.newCustomersOnly,
   };
 }
 
@@ -82,7 +127,9 @@ export interface QuoteReads {
   /** Every tax rate of a country, active or not, default rates (no class) included. */
   taxRatesOf(country: string): Promise<TaxRateRow[]>;
   /** An active method with its rates (maybe none); undefined when the method is unknown or inactive. */
-  shippingMethodWithRates(methodId: number): Promise<{ method: ShippingMethodRow; rates: ShippingRateRow[] } | undefined>;
+  shippingMethodWithRates(
+    methodId: number,
+  ): Promise<{ method: ShippingMethodRow; rates: ShippingRateRow[] } | undefined>;
   /** A promo code by its normalised code. Its `timesUsed` may be old: ask `timesUsed` when it matters. */
   promoByCode(code: string): Promise<PromoCodeRow | undefined>;
   /** A promo code's redemptions so far (never cached: placements raise it). */
@@ -90,12 +137,18 @@ export interface QuoteReads {
 }
 
 const taxRateColumns = {
-  id: taxRates.id, taxClassId: taxRates.taxClassId, country: taxRates.country, state: taxRates.state,
-  rate: taxRates.rate, isActive: taxRates.isActive,
+  id: taxRates.id,
+  taxClassId: taxRates.taxClassId,
+  country: taxRates.country,
+  state: taxRates.state,
+  rate: taxRates.rate,
+  isActive: taxRates.isActive,
 };
 
 function shippingQuery(db: Conn) {
-  return db.select({ method: shippingMethods, rate: shippingRates }).from(shippingMethods)
+  return db
+    .select({ method: shippingMethods, rate: shippingRates })
+    .from(shippingMethods)
     .leftJoin(shippingRates, eq(shippingRates.shippingMethodId, shippingMethods.id));
 }
 
@@ -106,10 +159,22 @@ function toShipping(rows: ShippingQueryRow[]) {
   if (!method) return undefined;
   return {
     method,
-    rates: rows.flatMap(({ rate: r }) => (r === null ? [] : [{
-      id: r.id, country: r.country, state: r.state, city: r.city, weightMinKg: r.weightMinKg,
-      weightMaxKg: r.weightMaxKg, baseRateMinor: r.baseRate, perKgRateMinor: r.perKgRate,
-    }])),
+    rates: rows.flatMap(({ rate: r }) =>
+      r === null
+        ? []
+        : [
+            {
+              id: r.id,
+              country: r.country,
+              state: r.state,
+              city: r.city,
+              weightMinKg: r.weightMinKg,
+              weightMaxKg: r.weightMaxKg,
+              baseRateMinor: r.baseRate,
+              perKgRateMinor: r.perKgRate,
+            },
+          ],
+    ),
   };
 }
 
@@ -121,10 +186,13 @@ async function timesUsedOf(db: Conn, promoCodeId: number): Promise<number> {
 /** Reads on one connection or transaction, one query each. */
 export function directQuoteReads(db: Conn): QuoteReads {
   return {
-    variantsByAlias: async (aliases) => toVariantMap(await variantsQuery(db).where(inArray(productVariants.alias, aliases))),
+    variantsByAlias: async (aliases) =>
+      toVariantMap(await variantsQuery(db).where(inArray(productVariants.alias, aliases))),
     taxRatesOf: (country) => db.select(taxRateColumns).from(taxRates).where(eq(taxRates.country, country)),
-    shippingMethodWithRates: async (methodId) => toShipping(await shippingQuery(db)
-      .where(and(eq(shippingMethods.id, methodId), eq(shippingMethods.isActive, true)))),
+    shippingMethodWithRates: async (methodId) =>
+      toShipping(
+        await shippingQuery(db).where(and(eq(shippingMethods.id, methodId), eq(shippingMethods.isActive, true))),
+      ),
     promoByCode: async (code) => (await db.select().from(promoCodes).where(eq(promoCodes.code, code)))[0],
     timesUsed: (promoCodeId) => timesUsedOf(db, promoCodeId),
   };
@@ -135,13 +203,27 @@ export function directQuoteReads(db: Conn): QuoteReads {
  * for the estimate, which runs outside any transaction.
  */
 export function preparedQuoteReads(db: Db): QuoteReads {
-  const variants = variantsQuery(db).where(sql`${productVariants.alias} = any(${sql.placeholder('aliases')})`).prepare('quote_variants');
-  const rates = db.select(taxRateColumns).from(taxRates).where(eq(taxRates.country, sql.placeholder('country'))).prepare('quote_tax_rates');
+  const variants = variantsQuery(db)
+    .where(sql`${productVariants.alias} = any(${sql.placeholder('aliases')})`)
+    .prepare('quote_variants');
+  const rates = db
+    .select(taxRateColumns)
+    .from(taxRates)
+    .where(eq(taxRates.country, sql.placeholder('country')))
+    .prepare('quote_tax_rates');
   const shipping = shippingQuery(db)
     .where(and(eq(shippingMethods.id, sql.placeholder('methodId')), eq(shippingMethods.isActive, true)))
     .prepare('quote_shipping_rates');
-  const promo = db.select().from(promoCodes).where(eq(promoCodes.code, sql.placeholder('code'))).prepare('quote_promo_code');
-  const used = db.select({ n: promoCodes.timesUsed }).from(promoCodes).where(eq(promoCodes.id, sql.placeholder('id'))).prepare('quote_promo_used');
+  const promo = db
+    .select()
+    .from(promoCodes)
+    .where(eq(promoCodes.code, sql.placeholder('code')))
+    .prepare('quote_promo_code');
+  const used = db
+    .select({ n: promoCodes.timesUsed })
+    .from(promoCodes)
+    .where(eq(promoCodes.id, sql.placeholder('id')))
+    .prepare('quote_promo_used');
   return {
     variantsByAlias: async (aliases) => toVariantMap(await variants.execute({ aliases })),
     taxRatesOf: (country) => rates.execute({ country }),
@@ -152,28 +234,48 @@ export function preparedQuoteReads(db: Db): QuoteReads {
 }
 
 /** Unreleased redemptions of a code by a customer: a user, or a guest by email. */
-export async function redemptionsBy(db: Conn, promoCodeId: number, customer: { userId: number | null; email: string | null }): Promise<number> {
-  const who = customer.userId !== null
-    ? eq(promoCodeRedemptions.userId, customer.userId)
-    : customer.email !== null ? eq(promoCodeRedemptions.email, customer.email) : undefined;
+export async function redemptionsBy(
+  db: Conn,
+  promoCodeId: number,
+  customer: { userId: number | null; email: string | null },
+): Promise<number> {
+  const who =
+    customer.userId !== null
+      ? eq(promoCodeRedemptions.userId, customer.userId)
+      : customer.email !== null
+        ? eq(promoCodeRedemptions.email, customer.email)
+        : undefined;
   if (!who) return 0;
-  const [row] = await db.select({ n: count() }).from(promoCodeRedemptions)
+  const [row] = await db
+    .select({ n: count() })
+    .from(promoCodeRedemptions)
     .where(and(eq(promoCodeRedemptions.promoCodeId, promoCodeId), who, isNull(promoCodeRedemptions.releasedAt)));
   return row?.n ?? 0;
 }
 
 /** Whether the customer (by user id, or by email for a guest or a user's guest orders) ordered before. */
-export async function hasPreviousOrders(db: Conn, customer: { userId: number | null; email: string | null }): Promise<boolean> {
+export async function hasPreviousOrders(
+  db: Conn,
+  customer: { userId: number | null; email: string | null },
+): Promise<boolean> {
   const who = [
     ...(customer.userId !== null ? [eq(orders.userId, customer.userId)] : []),
     ...(customer.email !== null ? [eq(orders.email, customer.email)] : []),
   ];
   if (who.length === 0) return false;
-  const [row] = await db.select({ id: orders.id }).from(orders).where(and(or(...who), ne(orders.status, 'cancelled'))).limit(1);
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(or(...who), ne(orders.status, 'cancelled')))
+    .limit(1);
   return row !== undefined;
 }
 
 export async function defaultAddress(db: Conn, userId: number) {
-  const [row] = await db.select().from(addresses).where(and(eq(addresses.userId, userId), eq(addresses.isDefault, true))).limit(1);
+  const [row] = await db
+    .select()
+    .from(addresses)
+    .where(and(eq(addresses.userId, userId), eq(addresses.isDefault, true)))
+    .limit(1);
   return row;
 }

@@ -15,7 +15,12 @@ import { DomainError, type FieldError, invalidField } from '../shared/errors.js'
 import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
 import {
-  defaultAddress, hasPreviousOrders, type OrderableVariant, promoCodeRecord, type QuoteReads, redemptionsBy,
+  defaultAddress,
+  hasPreviousOrders,
+  type OrderableVariant,
+  promoCodeRecord,
+  type QuoteReads,
+  redemptionsBy,
 } from './order-quote.repository.js';
 
 export interface QuoteDeps {
@@ -56,17 +61,29 @@ function snapshot(input: InlineAddressInput, field: string): AddressSnapshot {
   const text = (v: string | undefined) => (v ?? '').trim();
   const email = text(input.email);
   return {
-    first_name: text(input.first_name), last_name: text(input.last_name), street_address: text(input.street_address),
-    city: text(input.city), postal_code: text(input.postal_code), state: text(input.state),
+    first_name: text(input.first_name),
+    last_name: text(input.last_name),
+    street_address: text(input.street_address),
+    city: text(input.city),
+    postal_code: text(input.postal_code),
+    state: text(input.state),
     country: normaliseCountry(input.country, `${field}.country`),
-    email: email === '' ? '' : normaliseEmail(email, `${field}.email`), phone_number: text(input.phone_number),
+    email: email === '' ? '' : normaliseEmail(email, `${field}.email`),
+    phone_number: text(input.phone_number),
   };
 }
 
 function storedSnapshot(row: AddressRow): AddressSnapshot {
   return {
-    first_name: row.firstName, last_name: row.lastName, street_address: row.streetAddress, city: row.city,
-    postal_code: row.postalCode, state: row.state, country: row.country, email: row.email, phone_number: row.phoneNumber,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    street_address: row.streetAddress,
+    city: row.city,
+    postal_code: row.postalCode,
+    state: row.state,
+    country: row.country,
+    email: row.email,
+    phone_number: row.phoneNumber,
   };
 }
 
@@ -83,32 +100,55 @@ function amount(money: CurrencyFormat, text: string, field: string): number {
 
 /** Admin-only fields and the pairs of fields that exclude each other (SPEC 6). */
 function checkPayloadRules(payload: OrderPayload, principal: Principal | null): void {
-  const adminOnly = (['customer_id', 'custom_shipping_amount', 'custom_discount_amount'] as const).filter((f) => payload[f] !== undefined);
+  const adminOnly = (['customer_id', 'custom_shipping_amount', 'custom_discount_amount'] as const).filter(
+    (f) => payload[f] !== undefined,
+  );
   if (adminOnly.length > 0 && principal?.role !== 'admin') {
-    throw new DomainError('forbidden', { detail: `${adminOnly.join(', ')} may only be sent by an admin`, errors: adminOnly.map((field) => ({ field, message: 'is for admins only' })) });
+    throw new DomainError('forbidden', {
+      detail: `${adminOnly.join(', ')} may only be sent by an admin`,
+      errors: adminOnly.map((field) => ({ field, message: 'is for admins only' })),
+    });
   }
   const exclusive: [keyof OrderPayload, keyof OrderPayload][] = [
-    ['shipping_address', 'shipping_address_id'], ['billing_address', 'billing_address_id'],
-    ['customer_id', 'shipping_address'], ['customer_id', 'shipping_address_id'],
-    ['promocode', 'custom_discount_amount'], ['shipping_method_id', 'custom_shipping_amount'],
+    ['shipping_address', 'shipping_address_id'],
+    ['billing_address', 'billing_address_id'],
+    ['customer_id', 'shipping_address'],
+    ['customer_id', 'shipping_address_id'],
+    ['promocode', 'custom_discount_amount'],
+    ['shipping_method_id', 'custom_shipping_amount'],
   ];
   for (const [a, b] of exclusive) {
     if (payload[a] !== undefined && payload[b] !== undefined) {
-      throw new DomainError('validation_error', { detail: `send ${a} or ${b}, not both`, errors: [{ field: b, message: `cannot be sent together with ${a}` }] });
+      throw new DomainError('validation_error', {
+        detail: `send ${a} or ${b}, not both`,
+        errors: [{ field: b, message: `cannot be sent together with ${a}` }],
+      });
     }
   }
 }
 
 async function resolveAddress(
   db: Db | Tx,
-  { inline, id, ownerId, field }: {
-    inline: InlineAddressInput | undefined; id: number | undefined; ownerId: number | null; field: string;
+  {
+    inline,
+    id,
+    ownerId,
+    field,
+  }: {
+    inline: InlineAddressInput | undefined;
+    id: number | undefined;
+    ownerId: number | null;
+    field: string;
   },
 ) {
   if (inline) return snapshot(inline, field);
   if (id === undefined) return null;
   const row = ownerId === null ? undefined : await findOwnAddress(db as Db, ownerId, id);
-  if (!row) throw new DomainError('not_found', { detail: `address ${id} not found`, errors: [{ field: `${field}_id`, message: 'names none of your addresses' }] });
+  if (!row)
+    throw new DomainError('not_found', {
+      detail: `address ${id} not found`,
+      errors: [{ field: `${field}_id`, message: 'names none of your addresses' }],
+    });
   return storedSnapshot(row);
 }
 
@@ -126,26 +166,50 @@ async function resolveLines(reads: QuoteReads, payload: OrderPayload, maxLineQua
   const lines: PricingLine[] = [];
   for (const [alias, { quantity, index }] of quantities) {
     const variant = variants.get(alias);
-    if (!variant) unknown.push({ field: `variants[${index}].alias`, message: `no product variant has the alias "${alias}"` });
-    else if (!variant.buyable) unbuyable.push({ field: `variants[${index}].alias`, message: `"${alias}" can no longer be bought` });
+    if (!variant)
+      unknown.push({ field: `variants[${index}].alias`, message: `no product variant has the alias "${alias}"` });
+    else if (!variant.buyable)
+      unbuyable.push({ field: `variants[${index}].alias`, message: `"${alias}" can no longer be bought` });
     else {
-      if (quantity > maxLineQuantity) throw invalidField(`variants[${index}].quantity`, `adds up to ${quantity} for "${alias}", over the maximum of ${maxLineQuantity}`);
+      if (quantity > maxLineQuantity)
+        throw invalidField(
+          `variants[${index}].quantity`,
+          `adds up to ${quantity} for "${alias}", over the maximum of ${maxLineQuantity}`,
+        );
       if (variant.purchaseLimitPerOrder !== null && quantity > variant.purchaseLimitPerOrder) {
         throw new DomainError('purchase_limit_exceeded', {
           detail: `at most ${variant.purchaseLimitPerOrder} of "${alias}" per order`,
-          errors: [{ field: `variants[${index}].quantity`, message: `over the limit of ${variant.purchaseLimitPerOrder} per order` }],
+          errors: [
+            {
+              field: `variants[${index}].quantity`,
+              message: `over the limit of ${variant.purchaseLimitPerOrder} per order`,
+            },
+          ],
           extra: { product_variant_id: variant.id, limit: variant.purchaseLimitPerOrder },
         });
       }
       lines.push({
-        alias, variantId: variant.id, productId: variant.productId, name: variant.name, quantity,
-        unitPriceMinor: variant.price, weightGrams: variant.weightGrams,
+        alias,
+        variantId: variant.id,
+        productId: variant.productId,
+        name: variant.name,
+        quantity,
+        unitPriceMinor: variant.price,
+        weightGrams: variant.weightGrams,
         taxClass: variant.taxClassId === null ? null : { id: variant.taxClassId, name: variant.taxClassName ?? '' },
       });
     }
   }
-  if (unknown.length > 0) throw new DomainError('unknown_variant', { detail: unknown.map((e) => `${e.field}: ${e.message}`).join('; '), errors: unknown });
-  if (unbuyable.length > 0) throw new DomainError('variant_unavailable', { detail: unbuyable.map((e) => `${e.field}: ${e.message}`).join('; '), errors: unbuyable });
+  if (unknown.length > 0)
+    throw new DomainError('unknown_variant', {
+      detail: unknown.map((e) => `${e.field}: ${e.message}`).join('; '),
+      errors: unknown,
+    });
+  if (unbuyable.length > 0)
+    throw new DomainError('variant_unavailable', {
+      detail: unbuyable.map((e) => `${e.field}: ${e.message}`).join('; '),
+      errors: unbuyable,
+    });
   return { lines, variants };
 }
 
@@ -170,14 +234,22 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     shippingAddress = stored ? storedSnapshot(stored) : null;
   } else {
     // A user's email matters here only for a promo code's rules (a placement records it as it writes the order).
-    if (principal && payload.promocode !== undefined) customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
+    if (principal && payload.promocode !== undefined)
+      customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
     shippingAddress = await resolveAddress(db, {
-      inline: payload.shipping_address, id: payload.shipping_address_id, ownerId, field: 'shipping_address',
+      inline: payload.shipping_address,
+      id: payload.shipping_address_id,
+      ownerId,
+      field: 'shipping_address',
     });
   }
-  const billingAddress = await resolveAddress(db, {
-    inline: payload.billing_address, id: payload.billing_address_id, ownerId, field: 'billing_address',
-  }) ?? shippingAddress;
+  const billingAddress =
+    (await resolveAddress(db, {
+      inline: payload.billing_address,
+      id: payload.billing_address_id,
+      ownerId,
+      field: 'billing_address',
+    })) ?? shippingAddress;
   if (customer.userId === null) {
     const email = shippingAddress?.email || billingAddress?.email;
     customer.email = email ? email : null;
@@ -189,24 +261,43 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     promise?.catch(() => {});
     return promise;
   };
-  const wantsShipping = payload.shipping_method_id !== undefined && shippingAddress !== null && !payload.custom_shipping_amount;
+  const wantsShipping =
+    payload.shipping_method_id !== undefined && shippingAddress !== null && !payload.custom_shipping_amount;
   const wantsPromo = payload.promocode !== undefined && !payload.custom_discount_amount;
   const early = {
     tax: handled(shippingAddress ? reads.taxRatesOf(shippingAddress.country) : undefined),
-    shipping: handled(wantsShipping && payload.shipping_method_id !== undefined ? reads.shippingMethodWithRates(payload.shipping_method_id) : undefined),
-    promo: handled(wantsPromo && payload.promocode !== undefined ? reads.promoByCode(normalisePromoCode(payload.promocode)) : undefined),
+    shipping: handled(
+      wantsShipping && payload.shipping_method_id !== undefined
+        ? reads.shippingMethodWithRates(payload.shipping_method_id)
+        : undefined,
+    ),
+    promo: handled(
+      wantsPromo && payload.promocode !== undefined
+        ? reads.promoByCode(normalisePromoCode(payload.promocode))
+        : undefined,
+    ),
   };
   const { lines, variants } = await resolveLines(reads, payload, config.maxLineQuantity);
 
   let shipping: PricingShipping | null = null;
   if (payload.custom_shipping_amount) {
-    shipping = { type: 'custom', name: payload.custom_shipping_amount.name, amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price') };
+    shipping = {
+      type: 'custom',
+      name: payload.custom_shipping_amount.name,
+      amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price'),
+    };
   } else if (payload.shipping_method_id !== undefined) {
-    if (!shippingAddress) throw new DomainError('address_required', { detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)' });
+    if (!shippingAddress)
+      throw new DomainError('address_required', {
+        detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)',
+      });
     const found = await (early.shipping ?? reads.shippingMethodWithRates(payload.shipping_method_id));
     if (!found) throw invalidField('shipping_method_id', 'names no active shipping method');
     const rate = selectShippingRate(found.rates, shippingAddress, orderWeightGrams(lines));
-    if (!rate) throw new DomainError('shipping_unavailable', { detail: `${found.method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight` });
+    if (!rate)
+      throw new DomainError('shipping_unavailable', {
+        detail: `${found.method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight`,
+      });
     shipping = { type: 'rate', methodName: found.method.name, rate, taxClassId: found.method.taxClassId };
   }
 
@@ -222,10 +313,17 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
   let discount: PricingDiscount | null = null;
   let promo: OrderQuote['promo'] = null;
   if (payload.custom_discount_amount) {
-    discount = { type: 'custom', name: payload.custom_discount_amount.name, amountMinor: amount(money, payload.custom_discount_amount.price, 'custom_discount_amount.price') };
+    discount = {
+      type: 'custom',
+      name: payload.custom_discount_amount.name,
+      amountMinor: amount(money, payload.custom_discount_amount.price, 'custom_discount_amount.price'),
+    };
   } else if (payload.promocode !== undefined) {
     const row = await (early.promo ?? reads.promoByCode(normalisePromoCode(payload.promocode)));
-    if (!row) throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(payload.promocode)}` });
+    if (!row)
+      throw new DomainError('promo_code_invalid', {
+        detail: `there is no promo code ${normalisePromoCode(payload.promocode)}`,
+      });
     const record = promoCodeRecord(row, money);
     // Only the rules this code has need their counts.
     const [total, byCustomer, previous] = await Promise.all([
@@ -237,7 +335,11 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
       promo: record,
       usage: { total, byCustomer },
       customer: { ...customer, hasPreviousOrders: previous },
-      order: { currency: money.currency, subtotalMinor: lines.reduce((s, l) => s + l.unitPriceMinor * l.quantity, 0), productIds: lines.map((l) => l.productId) },
+      order: {
+        currency: money.currency,
+        subtotalMinor: lines.reduce((s, l) => s + l.unitPriceMinor * l.quantity, 0),
+        productIds: lines.map((l) => l.productId),
+      },
       now: deps.now?.() ?? new Date(),
     });
     if (!check.ok) throw new DomainError('promo_code_invalid', { detail: check.detail, extra: { rule: check.rule } });
@@ -246,11 +348,25 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
   }
 
   const priced = priceOrder({
-    config: { currency: money.currency, roundingMode: config.roundingMode, pricesIncludeTax: config.pricesIncludeTax, shippingTaxable: config.shippingTaxable },
-    lines, taxRates, shipping, discount,
+    config: {
+      currency: money.currency,
+      roundingMode: config.roundingMode,
+      pricesIncludeTax: config.pricesIncludeTax,
+      shippingTaxable: config.shippingTaxable,
+    },
+    lines,
+    taxRates,
+    shipping,
+    discount,
   });
   return {
-    priced, customer, shippingAddress, billingAddress, promo, variants,
-    shippingMethodId: payload.shipping_method_id ?? null, note: payload.note ?? '',
+    priced,
+    customer,
+    shippingAddress,
+    billingAddress,
+    promo,
+    variants,
+    shippingMethodId: payload.shipping_method_id ?? null,
+    note: payload.note ?? '',
   };
 }

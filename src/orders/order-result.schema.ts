@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-const Money = Type.String({ description: 'Decimal string with the store currency\'s exact precision' });
+const Money = Type.String({ description: "Decimal string with the store currency's exact precision" });
 const Nullable = Type.Union([Type.String(), Type.Null()]);
 
 /** The priced order of SPEC 6 "Result": the estimate's answer, and the figures of a placed order. */
@@ -15,18 +15,20 @@ export const pricedOrderFields = {
   total_without_tax: Money,
   total: Money,
   total_items: Type.Integer(),
-  lines: Type.Array(Type.Object({
-    alias: Type.String(),
-    product_variant_id: Type.Integer(),
-    name: Type.String(),
-    quantity: Type.Integer(),
-    unit_price: Money,
-    subtotal: Money,
-    discount: Money,
-    tax_rate: Type.String({ description: 'Percent, e.g. "15.00"' }),
-    tax: Money,
-    total: Money,
-  })),
+  lines: Type.Array(
+    Type.Object({
+      alias: Type.String(),
+      product_variant_id: Type.Integer(),
+      name: Type.String(),
+      quantity: Type.Integer(),
+      unit_price: Money,
+      subtotal: Money,
+      discount: Money,
+      tax_rate: Type.String({ description: 'Percent, e.g. "15.00"' }),
+      tax: Money,
+      total: Money,
+    }),
+  ),
   tax_details: Type.Array(Type.Object({ tax_class: Type.String(), tax_percentage: Type.String(), tax_amount: Money })),
 };
 
@@ -38,5 +40,7 @@ export const PlacedOrderSchema = Type.Object({
   order_alias: Type.String(),
   status: Type.String(),
   payment_status: Type.String(),
-  order_token: Type.Optional(Type.String({ description: 'Guests only: send it as X-Order-Token to read the order or pay for it' })),
+  order_token: Type.Optional(
+    Type.String({ description: 'Guests only: send it as X-Order-Token to read the order or pay for it' }),
+  ),
 });

@@ -35,9 +35,17 @@ function taxDetails(order: OrderRow, lines: OrderLineRow[], money: CurrencyForma
     group.tax += line.tax;
     groups.set(key, group);
   }
-  const details = [...groups.values()].map((g) => ({ tax_class: g.tax_class, tax_percentage: formatRate(g.rate), tax_amount: money.format(g.tax) }));
+  const details = [...groups.values()].map((g) => ({
+    tax_class: g.tax_class,
+    tax_percentage: formatRate(g.rate),
+    tax_amount: money.format(g.tax),
+  }));
   if (order.shippingTax > 0 && order.shippingTaxRate !== null) {
-    details.push({ tax_class: 'Shipping', tax_percentage: formatRate(order.shippingTaxRate), tax_amount: money.format(order.shippingTax) });
+    details.push({
+      tax_class: 'Shipping',
+      tax_percentage: formatRate(order.shippingTaxRate),
+      tax_amount: money.format(order.shippingTax),
+    });
   }
   return details;
 }
@@ -51,9 +59,17 @@ export function presentOrder(order: OrderRow, lines: OrderLineRow[]) {
     shipping_name: order.shippingName,
     total_without_tax: money.format(order.totalWithoutTax),
     lines: lines.map((l) => ({
-      alias: l.alias, product_variant_id: l.variantId, name: l.name, sku: l.sku, quantity: l.quantity,
-      unit_price: money.format(l.unitPrice), subtotal: money.format(l.subtotal), discount: money.format(l.discount),
-      tax_rate: formatRate(l.taxRate), tax: money.format(l.tax), total: money.format(l.total),
+      alias: l.alias,
+      product_variant_id: l.variantId,
+      name: l.name,
+      sku: l.sku,
+      quantity: l.quantity,
+      unit_price: money.format(l.unitPrice),
+      subtotal: money.format(l.subtotal),
+      discount: money.format(l.discount),
+      tax_rate: formatRate(l.taxRate),
+      tax: money.format(l.tax),
+      total: money.format(l.total),
     })),
     tax_details: taxDetails(order, lines, money),
     shipping_address: order.shippingAddress as AddressSnapshot | null,

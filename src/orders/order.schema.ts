@@ -4,8 +4,15 @@ import { orderStatuses, paymentStatuses } from '../db/schema.js';
 const Money = Type.String();
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Address = Type.Object({
-  first_name: Type.String(), last_name: Type.String(), street_address: Type.String(), city: Type.String(), postal_code: Type.String(),
-  state: Type.String(), country: Type.String(), email: Type.String(), phone_number: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  street_address: Type.String(),
+  city: Type.String(),
+  postal_code: Type.String(),
+  state: Type.String(),
+  country: Type.String(),
+  email: Type.String(),
+  phone_number: Type.String(),
 });
 
 export const OrderStatusSchema = Type.Union(orderStatuses.map((s) => Type.Literal(s)));
@@ -36,10 +43,21 @@ export const OrderDetail = Type.Object({
   promocode: Nullable(Type.String()),
   shipping_name: Nullable(Type.String()),
   total_without_tax: Money,
-  lines: Type.Array(Type.Object({
-    alias: Type.String(), product_variant_id: Nullable(Type.Integer()), name: Type.String(), sku: Nullable(Type.String()),
-    quantity: Type.Integer(), unit_price: Money, subtotal: Money, discount: Money, tax_rate: Type.String(), tax: Money, total: Money,
-  })),
+  lines: Type.Array(
+    Type.Object({
+      alias: Type.String(),
+      product_variant_id: Nullable(Type.Integer()),
+      name: Type.String(),
+      sku: Nullable(Type.String()),
+      quantity: Type.Integer(),
+      unit_price: Money,
+      subtotal: Money,
+      discount: Money,
+      tax_rate: Type.String(),
+      tax: Money,
+      total: Money,
+    }),
+  ),
   tax_details: Type.Array(Type.Object({ tax_class: Type.String(), tax_percentage: Type.String(), tax_amount: Money })),
   shipping_address: Nullable(Address),
   billing_address: Nullable(Address),

@@ -36,9 +36,14 @@ export async function listOrders(db: Db, filter: OrderFilter) {
   if (filter.createdFrom) conditions.push(gte(orders.createdAt, filter.createdFrom));
   if (filter.createdTo) conditions.push(lte(orders.createdAt, filter.createdTo));
   if (filter.before !== undefined) conditions.push(lt(orders.id, filter.before));
-  const rows = await db.select().from(orders).where(and(...conditions)).orderBy(desc(orders.id)).limit(filter.limit + 1);
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(...conditions))
+    .orderBy(desc(orders.id))
+    .limit(filter.limit + 1);
   const page = rows.slice(0, filter.limit);
-  return { items: page, nextBefore: rows.length > filter.limit ? page.at(-1)?.id ?? null : null };
+  return { items: page, nextBefore: rows.length > filter.limit ? (page.at(-1)?.id ?? null) : null };
 }
 
 export async function lockOrder(tx: Tx, alias: string): Promise<OrderRow | undefined> {
@@ -54,24 +59,44 @@ export async function setOrderStatus(tx: Tx, id: number, status: OrderRow['statu
 
 /** Puts back the stock a cancelled order took, locking the variants in id order. */
 export async function restoreStock(tx: Tx, orderId: number): Promise<void> {
-  const reserved = await tx.select({ variantId: orderLines.variantId, quantity: orderLines.quantity }).from(orderLines)
+  const reserved = await tx
+    .select({ variantId: orderLines.variantId, quantity: orderLines.quantity })
+    .from(orderLines)
     .where(and(eq(orderLines.orderId, orderId), eq(orderLines.stockReserved, true)));
-  const lines = reserved.filter((l): l is { variantId: number; quantity: number } => l.variantId !== null)
+  const lines = reserved
+    .filter((l): l is { variantId: number; quantity: number } => l.variantId !== null)
     .sort((a, b) => a.variantId - b.variantId);
   if (lines.length === 0) return;
-  await tx.select({ id: productVariants.id }).from(productVariants)
-    .where(inArray(productVariants.id, lines.map((l) => l.variantId))).orderBy(asc(productVariants.id)).for('no key update');
-  const values = sql.join(lines.map((l) => sql`(${l.variantId}::int, ${l.quantity}::int)`), sql`, `);
+  await tx
+    .select({ id: productVariants.id })
+    .from(productVariants)
+    .where(
+      inArray(
+        productVariants.id,
+        lines.map((l) => l.variantId),
+      ),
+    )
+    .orderBy(asc(productVariants.id))
+    .for('no key update');
+  const values = sql.join(
+    lines.map((l) => sql`(${l.variantId}::int, ${l.quantity}::int)`),
+    sql`, `,
+  );
   await tx.execute(sql`update ${productVariants} set stock = ${productVariants.stock} + d.q, updated_at = now()
     from (values ${values}) as d(id, q) where ${productVariants.id} = d.id`);
 }
 
 /** Gives a cancelled order's promo-code use back, so global and per-customer limits count it no more. */
 export async function releasePromoUse(tx: Tx, orderId: number): Promise<void> {
-  const released = await tx.update(promoCodeRedemptions).set({ releasedAt: new Date() })
+  const released = await tx
+    .update(promoCodeRedemptions)
+    .set({ releasedAt: new Date() })
     .where(and(eq(promoCodeRedemptions.orderId, orderId), isNull(promoCodeRedemptions.releasedAt)))
     .returning({ promoCodeId: promoCodeRedemptions.promoCodeId });
   for (const { promoCodeId } of released) {
-    await tx.update(promoCodes).set({ timesUsed: sql`greatest(${promoCodes.timesUsed} - 1, 0)` }).where(eq(promoCodes.id, promoCodeId));
+    await tx
+      .update(promoCodes)
+      .set({ timesUsed: sql`greatest(${promoCodes.timesUsed} - 1, 0)` })
+      .where(eq(promoCodes.id, promoCodeId));
   }
 }

@@ -21,26 +21,49 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['orders'];
 
-    app.get('/order/storefront/api/orders/', {
-      onRequest: requireUser,
-      schema: { tags, security: bearerAuth, summary: 'The caller\'s orders, newest first', querystring: Type.Object(Page), response: { 200: OrderPage, ...problems(401, 422) } },
-    }, async (request) => {
-      const { limit, cursor } = request.query;
-      const page = await listOrders(deps.db, { userId: principalOf(request).userId, limit, before: cursor });
-      return { items: page.items.map(presentOrderSummary), next_cursor: page.nextBefore === null ? null : String(page.nextBefore) };
-    });
-
-    app.get('/order/storefront/api/orders/:order_alias/', {
-      schema: {
-        tags, security: optionalBearerAuth, summary: 'One order: for its owner, an admin, or the holder of its X-Order-Token',
-        params: AliasParams, headers: Type.Object({ 'x-order-token': Type.Optional(Type.String()) }),
-        response: { 200: OrderDetail, ...problems(401, 404, 422) },
+    app.get(
+      '/order/storefront/api/orders/',
+      {
+        onRequest: requireUser,
+        schema: {
+          tags,
+          security: bearerAuth,
+          summary: "The caller's orders, newest first",
+          querystring: Type.Object(Page),
+          response: { 200: OrderPage, ...problems(401, 422) },
+        },
       },
-    }, async (request) => {
-      const token = request.headers['x-order-token'];
-      const order = await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal, orderToken: typeof token === 'string' ? token : undefined });
-      return detail(deps.db, order);
-    });
+      async (request) => {
+        const { limit, cursor } = request.query;
+        const page = await listOrders(deps.db, { userId: principalOf(request).userId, limit, before: cursor });
+        return {
+          items: page.items.map(presentOrderSummary),
+          next_cursor: page.nextBefore === null ? null : String(page.nextBefore),
+        };
+      },
+    );
+
+    app.get(
+      '/order/storefront/api/orders/:order_alias/',
+      {
+        schema: {
+          tags,
+          security: optionalBearerAuth,
+          summary: 'One order: for its owner, an admin, or the holder of its X-Order-Token',
+          params: AliasParams,
+          headers: Type.Object({ 'x-order-token': Type.Optional(Type.String()) }),
+          response: { 200: OrderDetail, ...problems(401, 404, 422) },
+        },
+      },
+      async (request) => {
+        const token = request.headers['x-order-token'];
+        const order = await findVisibleOrder(deps.db, request.params.order_alias, {
+          principal: request.principal,
+          orderToken: typeof token === 'string' ? token : undefined,
+        });
+        return detail(deps.db, order);
+      },
+    );
   };
 }
 
@@ -50,42 +73,72 @@ export function orderAdminRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
     const base = '/order/dashboard/api/orders/';
     app.addHook('onRequest', requireAdmin);
 
-    app.get(base, {
-      schema: {
-        ...common, summary: 'All orders, newest first, filtered',
-        querystring: Type.Object({
-          ...Page,
-          status: Type.Optional(OrderStatusSchema),
-          payment_status: Type.Optional(PaymentStatusSchema),
-          customer_id: Type.Optional(Id),
-          email: Type.Optional(Type.String({ maxLength: 254 })),
-          created_from: Type.Optional(Type.String({ format: 'date-time' })),
-          created_to: Type.Optional(Type.String({ format: 'date-time' })),
-        }),
-        response: { 200: OrderPage, ...problems(401, 403, 422) },
+    app.get(
+      base,
+      {
+        schema: {
+          ...common,
+          summary: 'All orders, newest first, filtered',
+          querystring: Type.Object({
+            ...Page,
+            status: Type.Optional(OrderStatusSchema),
+            payment_status: Type.Optional(PaymentStatusSchema),
+            customer_id: Type.Optional(Id),
+            email: Type.Optional(Type.String({ maxLength: 254 })),
+            created_from: Type.Optional(Type.String({ format: 'date-time' })),
+            created_to: Type.Optional(Type.String({ format: 'date-time' })),
+          }),
+          response: { 200: OrderPage, ...problems(401, 403, 422) },
+        },
       },
-    }, async (request) => {
-      const q = request.query;
-      const filter: OrderFilter = {
-        limit: q.limit, before: q.cursor, status: q.status, paymentStatus: q.payment_status,
-        userId: q.customer_id, email: q.email?.trim().toLowerCase(),
-        createdFrom: q.created_from ? new Date(q.created_from) : undefined, createdTo: q.created_to ? new Date(q.created_to) : undefined,
-      };
-      const page = await listOrders(deps.db, filter);
-      return { items: page.items.map(presentOrderSummary), next_cursor: page.nextBefore === null ? null : String(page.nextBefore) };
-    });
-
-    app.get(`${base}:order_alias/`, {
-      schema: { ...common, summary: 'One order', params: AliasParams, response: { 200: OrderDetail, ...problems(401, 403, 404, 422) } },
-    }, async (request) => detail(deps.db, await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal })));
-
-    app.patch(`${base}:order_alias/`, {
-      schema: {
-        ...common, summary: 'Change an order\'s status (pending → approved → processing → shipped → delivered; cancelled from pending or approved)',
-        params: AliasParams,
-        body: Type.Object({ status: OrderStatusSchema }, { additionalProperties: false }),
-        response: { 200: OrderDetail, ...problems(401, 403, 404, 409, 422) },
+      async (request) => {
+        const q = request.query;
+        const filter: OrderFilter = {
+          limit: q.limit,
+          before: q.cursor,
+          status: q.status,
+          paymentStatus: q.payment_status,
+          userId: q.customer_id,
+          email: q.email?.trim().toLowerCase(),
+          createdFrom: q.created_from ? new Date(q.created_from) : undefined,
+          createdTo: q.created_to ? new Date(q.created_to) : undefined,
+        };
+        const page = await listOrders(deps.db, filter);
+        return {
+          items: page.items.map(presentOrderSummary),
+          next_cursor: page.nextBefore === null ? null : String(page.nextBefore),
+        };
       },
-    }, async (request) => detail(deps.db, await changeOrderStatus(deps.db, request.params.order_alias, request.body.status)));
+    );
+
+    app.get(
+      `${base}:order_alias/`,
+      {
+        schema: {
+          ...common,
+          summary: 'One order',
+          params: AliasParams,
+          response: { 200: OrderDetail, ...problems(401, 403, 404, 422) },
+        },
+      },
+      async (request) =>
+        detail(deps.db, await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal })),
+    );
+
+    app.patch(
+      `${base}:order_alias/`,
+      {
+        schema: {
+          ...common,
+          summary:
+            "Change an order's status (pending → approved → processing → shipped → delivered; cancelled from pending or approved)",
+          params: AliasParams,
+          body: Type.Object({ status: OrderStatusSchema }, { additionalProperties: false }),
+          response: { 200: OrderDetail, ...problems(401, 403, 404, 409, 422) },
+        },
+      },
+      async (request) =>
+        detail(deps.db, await changeOrderStatus(deps.db, request.params.order_alias, request.body.status)),
+    );
   };
 }

@@ -3,7 +3,14 @@ import type { Principal } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import { DomainError } from '../shared/errors.js';
 import { type OrderStatus, orderStates } from './order-states.js';
-import { findOrderByAlias, lockOrder, type OrderRow, releasePromoUse, restoreStock, setOrderStatus } from './orders.repository.js';
+import {
+  findOrderByAlias,
+  lockOrder,
+  type OrderRow,
+  releasePromoUse,
+  restoreStock,
+  setOrderStatus,
+} from './orders.repository.js';
 import { hashOrderToken } from './placement.service.js';
 
 const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
@@ -19,11 +26,16 @@ function tokenMatches(order: OrderRow, token: string | undefined): boolean {
  * The order if the caller may see it: its owner, an admin, or whoever holds its order token.
  * Anyone else gets the same 404 as for an order that does not exist.
  */
-export async function findVisibleOrder(db: Db, alias: string, caller: { principal: Principal | null; orderToken?: string }): Promise<OrderRow> {
+export async function findVisibleOrder(
+  db: Db,
+  alias: string,
+  caller: { principal: Principal | null; orderToken?: string },
+): Promise<OrderRow> {
   const order = await findOrderByAlias(db, alias);
   if (!order) throw notFound(alias);
   const { principal } = caller;
-  const allowed = principal?.role === 'admin'
+  const allowed =
+    principal?.role === 'admin'
     || (principal !== null && order.userId !== null && order.userId === principal.userId)
     || tokenMatches(order, caller.orderToken);
   if (!allowed) throw notFound(alias);

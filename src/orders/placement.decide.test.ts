@@ -1,23 +1,47 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PromoCodeRecord } from '../pricing/promo-code.eligibility.js';
-import { type Decision, decideBatch, keyId, type KeyState, type LockedState, type LockedVariant,
-  type PlacementToDecide } from './placement.decide.js';
+import {
+  type Decision,
+  decideBatch,
+  keyId,
+  type KeyState,
+  type LockedState,
+  type LockedVariant,
+  type PlacementToDecide,
+} from './placement.decide.js';
 
 const now = new Date('2026-11-25T12:00:00Z');
 
 function variant(id: number, spec: Partial<LockedVariant> = {}): LockedVariant {
   return {
-    id, stock: 10, trackInventory: true, allowBackorder: false, archivedAt: null, productArchivedAt: null,
-    pricingVersion: 0, productPricingVersion: 0, ...spec,
+    id,
+    stock: 10,
+    trackInventory: true,
+    allowBackorder: false,
+    archivedAt: null,
+    productArchivedAt: null,
+    pricingVersion: 0,
+    productPricingVersion: 0,
+    ...spec,
   };
 }
 
 function code(spec: Partial<PromoCodeRecord> = {}): PromoCodeRecord {
   return {
-    code: 'SAVE10', codeType: 'percentage', value: '10', isActive: true, startsAt: null, expiresAt: null,
-    minPurchaseMinor: null, redemptionLimit: null, usageLimitPerCustomer: null, specificCustomerIds: null,
-    applicableProductIds: null, newCustomersOnly: false, ...spec,
+    code: 'SAVE10',
+    codeType: 'percentage',
+    value: '10',
+    isActive: true,
+    startsAt: null,
+    expiresAt: null,
+    minPurchaseMinor: null,
+    redemptionLimit: null,
+    usageLimitPerCustomer: null,
+    specificCustomerIds: null,
+    applicableProductIds: null,
+    newCustomersOnly: false,
+    ...spec,
   };
 }
 
@@ -36,16 +60,26 @@ function placement(spec: {
     idempotency: spec.key ? { scope: 'guest', key: spec.key[0], requestHash: spec.key[1] } : undefined,
     buyer: spec.buyer ?? guest('ann@example.com'),
     lines: lines.map(([variantId, quantity]) => ({
-      variantId, quantity, pricingVersion: spec.version ?? 0, productPricingVersion: 0,
+      variantId,
+      quantity,
+      pricingVersion: spec.version ?? 0,
+      productPricingVersion: 0,
     })),
-    promo: spec.promoId === undefined ? null
-      : { id: spec.promoId, order: { currency: 'USD', subtotalMinor: 1_000, productIds: [1] } },
+    promo:
+      spec.promoId === undefined
+        ? null
+        : { id: spec.promoId, order: { currency: 'USD', subtotalMinor: 1_000, productIds: [1] } },
   };
 }
 
 function state(spec: Partial<LockedState> = {}): LockedState {
   return {
-    now, keys: new Map(), variants: new Map([[1, variant(1)]]), promoCodes: new Map(), buyers: new Map(), ...spec,
+    now,
+    keys: new Map(),
+    variants: new Map([[1, variant(1)]]),
+    promoCodes: new Map(),
+    buyers: new Map(),
+    ...spec,
   };
 }
 
@@ -53,28 +87,44 @@ const outcomes = (decisions: Decision[]) =>
   decisions.map((d) => (d.outcome === 'refused' ? d.refusal.reason : d.outcome));
 
 describe('deciding a batch of placements', () => {
-  it('shares a variant\'s stock among the orders of a batch in arrival order, naming what is left', () => {
+  it("shares a variant's stock among the orders of a batch in arrival order, naming what is left", () => {
     const decisions = decideBatch(
-      [placement({ lines: [[1, 4]] }), placement({ lines: [[1, 4]] }), placement({ lines: [[1, 4]] }),
-        placement({ lines: [[1, 2]] })],
+      [
+        placement({ lines: [[1, 4]] }),
+        placement({ lines: [[1, 4]] }),
+        placement({ lines: [[1, 4]] }),
+        placement({ lines: [[1, 2]] }),
+      ],
       state({ variants: new Map([[1, variant(1, { stock: 10 })]]) }),
     );
     expect(outcomes(decisions)).toEqual(['placed', 'placed', 'insufficient_stock', 'placed']);
     expect(decisions[2]).toEqual({
-      outcome: 'refused', refusal: { reason: 'insufficient_stock', shortages: [{ variantId: 1, available: 2 }] },
+      outcome: 'refused',
+      refusal: { reason: 'insufficient_stock', shortages: [{ variantId: 1, available: 2 }] },
     });
     expect(decisions[0]).toEqual({ outcome: 'placed', stock: [{ variantId: 1, quantity: 4 }], promoCodeId: null });
   });
 
   it('takes no stock of untracked or backorderable variants, however little they hold', () => {
     const variants = new Map([
-      [1, variant(1, { stock: 0, trackInventory: false })], [2, variant(2, { stock: 0, allowBackorder: true })],
+      [1, variant(1, { stock: 0, trackInventory: false })],
+      [2, variant(2, { stock: 0, allowBackorder: true })],
     ]);
-    const decisions = decideBatch([placement({ lines: [[1, 5], [2, 5]] })], state({ variants }));
+    const decisions = decideBatch(
+      [
+        placement({
+          lines: [
+            [1, 5],
+            [2, 5],
+          ],
+        }),
+      ],
+      state({ variants }),
+    );
     expect(decisions).toEqual([{ outcome: 'placed', stock: [], promoCodeId: null }]);
   });
 
-  it('refuses a code whose global limit the earlier orders of the batch reached, with the estimate\'s message', () => {
+  it("refuses a code whose global limit the earlier orders of the batch reached, with the estimate's message", () => {
     const promoCodes = new Map([[7, { record: code({ redemptionLimit: 3 }), timesUsed: 1 }]]);
     const batch = ['a', 'b', 'c', 'd'].map((n) => placement({ promoId: 7, buyer: guest(`${n}@example.com`) }));
     const decisions = decideBatch(batch, state({ promoCodes }));
@@ -82,7 +132,8 @@ describe('deciding a batch of placements', () => {
     expect(decisions[2]).toEqual({
       outcome: 'refused',
       refusal: {
-        reason: 'promo_code_refused', rule: 'redemption_limit',
+        reason: 'promo_code_refused',
+        rule: 'redemption_limit',
         detail: 'promo code SAVE10 has been redeemed the maximum number of times',
       },
     });
@@ -103,8 +154,10 @@ describe('deciding a batch of placements', () => {
 
   it('refuses a first-order-only code to a customer the database knows ordered before', () => {
     const promoCodes = new Map([[7, { record: code({ newCustomersOnly: true }), timesUsed: 0 }]]);
-    const decisions = decideBatch([placement({ promoId: 7, buyer: user(5) })],
-      state({ promoCodes, buyers: new Map([[0, { redemptions: 0, hasPreviousOrders: true }]]) }));
+    const decisions = decideBatch(
+      [placement({ promoId: 7, buyer: user(5) })],
+      state({ promoCodes, buyers: new Map([[0, { redemptions: 0, hasPreviousOrders: true }]]) }),
+    );
     expect(outcomes(decisions)).toEqual(['promo_code_refused']);
   });
 
@@ -118,15 +171,21 @@ describe('deciding a batch of placements', () => {
       placement({ promoId: 7, buyer: guest('g@example.com') }),
     ];
     const buyers = new Map(batch.map((_, n) => [n, { redemptions: 0, hasPreviousOrders: false }]));
-    expect(outcomes(decideBatch(batch, state({ promoCodes, buyers }))))
-      .toEqual(['placed', 'promo_code_refused', 'placed', 'placed', 'promo_code_refused']);
+    expect(outcomes(decideBatch(batch, state({ promoCodes, buyers })))).toEqual([
+      'placed',
+      'promo_code_refused',
+      'placed',
+      'placed',
+      'promo_code_refused',
+    ]);
   });
 
   it('answers one key twice in a batch with one order, and refuses it with another request', () => {
     const claimed = new Map<string, KeyState>([[keyId({ scope: 'guest', key: 'k1' }), { claimed: true }]]);
-    const decisions = decideBatch([
-      placement({ key: ['k1', 'h1'] }), placement({ key: ['k1', 'h1'] }), placement({ key: ['k1', 'h2'] }),
-    ], state({ keys: claimed }));
+    const decisions = decideBatch(
+      [placement({ key: ['k1', 'h1'] }), placement({ key: ['k1', 'h1'] }), placement({ key: ['k1', 'h2'] })],
+      state({ keys: claimed }),
+    );
     expect(decisions).toEqual([
       { outcome: 'placed', stock: [{ variantId: 1, quantity: 1 }], promoCodeId: null },
       { outcome: 'same_as', index: 0 },
@@ -137,9 +196,10 @@ describe('deciding a batch of placements', () => {
   it('lets the second use of a key place the order when the first was refused', () => {
     const keys = new Map<string, KeyState>([[keyId({ scope: 'guest', key: 'k1' }), { claimed: true }]]);
     const variants = new Map([[1, variant(1, { stock: 1 })]]);
-    const decisions = decideBatch([
-      placement({ key: ['k1', 'h1'], lines: [[1, 2]] }), placement({ key: ['k1', 'h2'], lines: [[1, 1]] }),
-    ], state({ keys, variants }));
+    const decisions = decideBatch(
+      [placement({ key: ['k1', 'h1'], lines: [[1, 2]] }), placement({ key: ['k1', 'h2'], lines: [[1, 1]] })],
+      state({ keys, variants }),
+    );
     expect(outcomes(decisions)).toEqual(['insufficient_stock', 'placed']);
   });
 
@@ -161,22 +221,30 @@ describe('deciding a batch of placements', () => {
 
   it('refuses an order priced at an older version of a variant or product, or of an archived one', () => {
     const variants = new Map([
-      [1, variant(1, { pricingVersion: 2 })], [2, variant(2, { productPricingVersion: 1 })],
+      [1, variant(1, { pricingVersion: 2 })],
+      [2, variant(2, { productPricingVersion: 1 })],
       [3, variant(3, { archivedAt: '2026-11-25T00:00:00Z' })],
     ]);
-    const decisions = decideBatch([
-      placement({ lines: [[1, 1]], version: 1 }), placement({ lines: [[1, 1]], version: 2 }),
-      placement({ lines: [[2, 1]] }), placement({ lines: [[3, 1]] }), placement({ lines: [[4, 1]] }),
-    ], state({ variants }));
+    const decisions = decideBatch(
+      [
+        placement({ lines: [[1, 1]], version: 1 }),
+        placement({ lines: [[1, 1]], version: 2 }),
+        placement({ lines: [[2, 1]] }),
+        placement({ lines: [[3, 1]] }),
+        placement({ lines: [[4, 1]] }),
+      ],
+      state({ variants }),
+    );
     expect(outcomes(decisions)).toEqual(['price_changed', 'placed', 'price_changed', 'price_changed', 'price_changed']);
   });
 
   it('takes nothing for a refused order: the orders after it see the stock and uses it did not take', () => {
     const promoCodes = new Map([[7, { record: code({ redemptionLimit: 1 }), timesUsed: 0 }]]);
     const variants = new Map([[1, variant(1, { stock: 3 })]]);
-    const decisions = decideBatch([
-      placement({ promoId: 7, lines: [[1, 5]] }), placement({ promoId: 7, lines: [[1, 3]] }),
-    ], state({ promoCodes, variants }));
+    const decisions = decideBatch(
+      [placement({ promoId: 7, lines: [[1, 5]] }), placement({ promoId: 7, lines: [[1, 3]] })],
+      state({ promoCodes, variants }),
+    );
     expect(outcomes(decisions)).toEqual(['insufficient_stock', 'placed']);
   });
 });
@@ -186,43 +254,56 @@ describe('invariants of a decided batch', () => {
     stock: fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 4 }),
     limit: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
     usedBefore: fc.integer({ min: 0, max: 3 }),
-    orders: fc.array(fc.record({
-      lines: fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 8 })),
-        { minLength: 1, maxLength: 3 }),
-      withCode: fc.boolean(),
-      buyer: fc.integer({ min: 1, max: 5 }),
-      key: fc.option(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 2 })), { nil: undefined }),
-    }), { maxLength: 30 }),
+    orders: fc.array(
+      fc.record({
+        lines: fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 8 })), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        withCode: fc.boolean(),
+        buyer: fc.integer({ min: 1, max: 5 }),
+        key: fc.option(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 2 })), { nil: undefined }),
+      }),
+      { maxLength: 30 },
+    ),
   });
 
   it('never takes stock below zero, never uses a code beyond its limit, and answers every placement once', () => {
-    fc.assert(fc.property(batchArb, ({ stock, limit, usedBefore, orders }) => {
-      const variants = new Map(stock.map((s, i) => [i + 1, variant(i + 1, { stock: s })]));
-      const promoCodes = new Map([[7, { record: code({ redemptionLimit: limit }), timesUsed: usedBefore }]]);
-      const keys = new Map<string, KeyState>(orders.flatMap((o) => (o.key
-        ? [[keyId({ scope: 'guest', key: `k${o.key[0]}` }), { claimed: true } as const]] : [])));
-      const batch = orders.map((o) => placement({
-        lines: o.lines.map(([v, q]) => [Math.min(v, stock.length), q]),
-        promoId: o.withCode ? 7 : undefined,
-        buyer: guest(`b${o.buyer}@example.com`),
-        key: o.key ? [`k${o.key[0]}`, `h${o.key[1]}`] : undefined,
-      }));
-      const decisions = decideBatch(batch, state({ variants, promoCodes, keys }));
+    fc.assert(
+      fc.property(batchArb, ({ stock, limit, usedBefore, orders }) => {
+        const variants = new Map(stock.map((s, i) => [i + 1, variant(i + 1, { stock: s })]));
+        const promoCodes = new Map([[7, { record: code({ redemptionLimit: limit }), timesUsed: usedBefore }]]);
+        const keys = new Map<string, KeyState>(
+          orders.flatMap((o) =>
+            o.key ? [[keyId({ scope: 'guest', key: `k${o.key[0]}` }), { claimed: true } as const]] : [],
+          ),
+        );
+        const batch = orders.map((o) =>
+          placement({
+            lines: o.lines.map(([v, q]) => [Math.min(v, stock.length), q]),
+            promoId: o.withCode ? 7 : undefined,
+            buyer: guest(`b${o.buyer}@example.com`),
+            key: o.key ? [`k${o.key[0]}`, `h${o.key[1]}`] : undefined,
+          }),
+        );
+        const decisions = decideBatch(batch, state({ variants, promoCodes, keys }));
 
-      expect(decisions).toHaveLength(batch.length);
-      const taken = new Map<number, number>();
-      let uses = 0;
-      for (const d of decisions) {
-        if (d.outcome !== 'placed') continue;
-        for (const s of d.stock) taken.set(s.variantId, (taken.get(s.variantId) ?? 0) + s.quantity);
-        if (d.promoCodeId !== null) uses += 1;
-      }
-      for (const [id, units] of taken) expect(units).toBeLessThanOrEqual(variants.get(id)?.stock ?? 0);
-      if (limit !== null) expect(usedBefore + uses).toBeLessThanOrEqual(Math.max(limit, usedBefore));
-      // A key places at most one order; its other uses answer with it or are refused.
-      const placedKeys = batch.filter((p, n) => p.idempotency && decisions[n]?.outcome === 'placed')
-        .map((p) => p.idempotency?.key);
-      expect(new Set(placedKeys).size).toBe(placedKeys.length);
-    }));
+        expect(decisions).toHaveLength(batch.length);
+        const taken = new Map<number, number>();
+        let uses = 0;
+        for (const d of decisions) {
+          if (d.outcome !== 'placed') continue;
+          for (const s of d.stock) taken.set(s.variantId, (taken.get(s.variantId) ?? 0) + s.quantity);
+          if (d.promoCodeId !== null) uses += 1;
+        }
+        for (const [id, units] of taken) expect(units).toBeLessThanOrEqual(variants.get(id)?.stock ?? 0);
+        if (limit !== null) expect(usedBefore + uses).toBeLessThanOrEqual(Math.max(limit, usedBefore));
+        // A key places at most one order; its other uses answer with it or are refused.
+        const placedKeys = batch
+          .filter((p, n) => p.idempotency && decisions[n]?.outcome === 'placed')
+          .map((p) => p.idempotency?.key);
+        expect(new Set(placedKeys).size).toBe(placedKeys.length);
+      }),
+    );
   });
 });

@@ -96,13 +96,17 @@ function unitsByVariant(lines: PlacementToDecide['lines']): Map<number, number> 
 }
 
 /** The answer a placement's key gives before anything else is looked at, if any. */
-function keyDecision(placement: PlacementToDecide, state: KeyState | undefined,
-  earlier: { index: number; placement: PlacementToDecide } | undefined): Decision | undefined {
+function keyDecision(
+  placement: PlacementToDecide,
+  state: KeyState | undefined,
+  earlier: { index: number; placement: PlacementToDecide } | undefined,
+): Decision | undefined {
   const claim = placement.idempotency;
   if (!claim) return undefined;
   if (earlier) {
     return earlier.placement.idempotency?.requestHash === claim.requestHash
-      ? { outcome: 'same_as', index: earlier.index } : refused({ reason: 'key_reused' });
+      ? { outcome: 'same_as', index: earlier.index }
+      : refused({ reason: 'key_reused' });
   }
   if (state === undefined || state.claimed) return undefined;
   if (!state.stored) return refused({ reason: 'key_in_flux' });
@@ -124,14 +128,21 @@ export function decideBatch(placements: readonly PlacementToDecide[], locked: Lo
     const id = placement.idempotency ? keyId(placement.idempotency) : undefined;
     const earlierIndex = id === undefined ? undefined : placedWithKey.get(id);
     const earlier = earlierIndex === undefined ? undefined : placements[earlierIndex];
-    const byKey = keyDecision(placement, id === undefined ? undefined : locked.keys.get(id),
-      earlier && earlierIndex !== undefined ? { index: earlierIndex, placement: earlier } : undefined);
+    const byKey = keyDecision(
+      placement,
+      id === undefined ? undefined : locked.keys.get(id),
+      earlier && earlierIndex !== undefined ? { index: earlierIndex, placement: earlier } : undefined,
+    );
     if (byKey) return byKey;
 
     for (const line of placement.lines) {
       const v = locked.variants.get(line.variantId);
-      if (!v || v.pricingVersion !== line.pricingVersion || v.productPricingVersion !== line.productPricingVersion
-        || !isBuyable(v)) {
+      if (
+        !v
+        || v.pricingVersion !== line.pricingVersion
+        || v.productPricingVersion !== line.productPricingVersion
+        || !isBuyable(v)
+      ) {
         return refused({ reason: 'price_changed' });
       }
     }
@@ -141,8 +152,9 @@ export function decideBatch(placements: readonly PlacementToDecide[], locked: Lo
       const code = locked.promoCodes.get(promo.id);
       if (!code) return refused({ reason: 'price_changed' });
       const read = locked.buyers.get(index) ?? { redemptions: 0, hasPreviousOrders: false };
-      const earlierUses = placed
-        .filter((p) => p.promo?.id === promo.id && sameCustomer(placement.buyer, p.buyer)).length;
+      const earlierUses = placed.filter(
+        (p) => p.promo?.id === promo.id && sameCustomer(placement.buyer, p.buyer),
+      ).length;
       const check = checkPromoCode({
         promo: code.record,
         usage: { total: code.timesUsed + (uses.get(promo.id) ?? 0), byCustomer: read.redemptions + earlierUses },

@@ -7,7 +7,13 @@ import { Batcher, NotWritten, type NotWrittenReason } from '../shared/batcher.js
 import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from './idempotency.js';
 import type { PromoCodeRow } from './order-quote.repository.js';
 import {
-  type Decision, decideBatch, type IdempotencyClaim, keyId, type KeyState, type LockedState, type LockedVariant,
+  type Decision,
+  decideBatch,
+  type IdempotencyClaim,
+  keyId,
+  type KeyState,
+  type LockedState,
+  type LockedVariant,
   type PlacementToDecide,
 } from './placement.decide.js';
 
@@ -48,7 +54,11 @@ export interface PlacementWriter {
  */
 export class DatabaseBusy extends Error {
   constructor(readonly reason: NotWrittenReason) {
-    super(reason === 'queue_full' ? 'too many placements waiting for the database' : 'the database did not take the placement in time');
+    super(
+      reason === 'queue_full'
+        ? 'too many placements waiting for the database'
+        : 'the database did not take the placement in time',
+    );
     this.name = 'DatabaseBusy';
   }
 }
@@ -247,7 +257,9 @@ interface StoredRow {
 /** Claims each key of the batch once (with its first request's hash); reads the answers of the others. */
 async function claim(run: RunStatement, batch: PlacementWrite[]) {
   const wanted = new Map<string, IdempotencyClaim>();
-  for (const { decide: { idempotency } } of batch) {
+  for (const {
+    decide: { idempotency },
+  } of batch) {
     if (idempotency && !wanted.has(keyId(idempotency))) wanted.set(keyId(idempotency), idempotency);
   }
   const keys = new Map<string, KeyState>();
@@ -259,12 +271,14 @@ async function claim(run: RunStatement, batch: PlacementWrite[]) {
     claimed.add(keyId(row));
     keys.set(keyId(row), { claimed: true });
   }
-  const unclaimed = [...wanted.entries()].filter(([id]) => !claimed.has(id))
+  const unclaimed = [...wanted.entries()]
+    .filter(([id]) => !claimed.has(id))
     .map(([, c]) => ({ scope: c.scope, key: c.key }));
   if (unclaimed.length > 0) {
     const rows = await run<StoredRow>(storedAnswers, [JSON.stringify(unclaimed)]);
-    const stored = new Map(rows.map((r) => [keyId(r),
-      { requestHash: r.request_hash, status: r.response_status, body: r.response_body }]));
+    const stored = new Map(
+      rows.map((r) => [keyId(r), { requestHash: r.request_hash, status: r.response_status, body: r.response_body }]),
+    );
     for (const c of unclaimed) keys.set(keyId(c), { claimed: false, stored: stored.get(keyId(c)) });
   }
   return { keys, claimed };
@@ -292,39 +306,59 @@ async function lock(run: RunStatement, batch: PlacementWrite[], toRecord: ToReco
     } else if (kind === 'variant') {
       const id = Number(row.id);
       variants.set(id, {
-        id, stock: Number(row.stock),
-        trackInventory: row.track_inventory === true, allowBackorder: row.allow_backorder === true,
+        id,
+        stock: Number(row.stock),
+        trackInventory: row.track_inventory === true,
+        allowBackorder: row.allow_backorder === true,
         archivedAt: (row.archived_at as string | null) ?? null,
         productArchivedAt: (row.product_archived_at as string | null) ?? null,
-        pricingVersion: Number(row.pricing_version), productPricingVersion: Number(row.product_pricing_version),
+        pricingVersion: Number(row.pricing_version),
+        productPricingVersion: Number(row.product_pricing_version),
       });
     } else {
       carts.push({
-        id: Number(row.id), userId: row.user_id as number | null, tokenHash: row.token_hash as string | null,
+        id: Number(row.id),
+        userId: row.user_id as number | null,
+        tokenHash: row.token_hash as string | null,
       });
     }
   }
   return { state: { variants, promoCodes: promos }, promoRows, carts };
 }
 
-async function countBuyers(run: RunStatement, batch: PlacementWrite[],
-  promoRows: Map<number, PromoCodeRow>): Promise<LockedState['buyers']> {
+async function countBuyers(
+  run: RunStatement,
+  batch: PlacementWrite[],
+  promoRows: Map<number, PromoCodeRow>,
+): Promise<LockedState['buyers']> {
   const asked = batch.flatMap((w, n) => {
     const promo = w.decide.promo ? promoRows.get(w.decide.promo.id) : undefined;
     if (!promo || (promo.usageLimitPerCustomer === null && !promo.newCustomersOnly)) return [];
     const { userId, email } = w.decide.buyer;
-    return [{ n, promo_code_id: promo.id, user_id: userId, email, per_customer: promo.usageLimitPerCustomer !== null,
-      first_order: promo.newCustomersOnly }];
+    return [
+      {
+        n,
+        promo_code_id: promo.id,
+        user_id: userId,
+        email,
+        per_customer: promo.usageLimitPerCustomer !== null,
+        first_order: promo.newCustomersOnly,
+      },
+    ];
   });
   if (asked.length === 0) return new Map();
-  const rows = await run<{ n: number; redemptions: number; has_previous_orders: boolean }>(
-    buyerCounts, [JSON.stringify(asked)]);
+  const rows = await run<{ n: number; redemptions: number; has_previous_orders: boolean }>(buyerCounts, [
+    JSON.stringify(asked),
+  ]);
   return new Map(rows.map((r) => [r.n, { redemptions: r.redemptions, hasPreviousOrders: r.has_previous_orders }]));
 }
 
 /** What the write statement takes, from the decisions. */
 function writeArguments(input: {
-  batch: PlacementWrite[]; decisions: Decision[]; claimed: Set<string>; carts: Locked['carts'];
+  batch: PlacementWrite[];
+  decisions: Decision[];
+  claimed: Set<string>;
+  carts: Locked['carts'];
 }) {
   const { batch, decisions, claimed, carts } = input;
   const placed: unknown[] = [];
@@ -343,14 +377,16 @@ function writeArguments(input: {
       order_row: byColumnName(orders, w.order),
       lines: w.lines.map((l) => byColumnName(orderLines, { ...l, stockReserved: counted.has(l.variantId ?? -1) })),
       promo_code_id: decision.promoCodeId,
-      scope: claim?.scope ?? null, key: claim?.key ?? null, request_hash: claim?.requestHash ?? null,
+      scope: claim?.scope ?? null,
+      key: claim?.key ?? null,
+      request_hash: claim?.requestHash ?? null,
       response: claim ? w.response : null,
     });
     for (const s of decision.stock) stock.set(s.variantId, (stock.get(s.variantId) ?? 0) + s.quantity);
     if (decision.promoCodeId !== null) uses.set(decision.promoCodeId, (uses.get(decision.promoCodeId) ?? 0) + 1);
     const owner = w.cart;
-    const cart = owner
-      && carts.find((c) => ('userId' in owner ? c.userId === owner.userId : c.tokenHash === owner.tokenHash));
+    const cart =
+      owner && carts.find((c) => ('userId' in owner ? c.userId === owner.userId : c.tokenHash === owner.tokenHash));
     if (cart) {
       for (const l of w.lines) {
         if (l.variantId === null || l.variantId === undefined) continue;
@@ -361,12 +397,15 @@ function writeArguments(input: {
       }
     }
   });
-  const released = [...claimed].filter((id) => !answered.has(id)).map((id) => {
-    const [scope, key] = id.split('\u0000');
-    return { scope, key };
-  });
+  const released = [...claimed]
+    .filter((id) => !answered.has(id))
+    .map((id) => {
+      const [scope, key] = id.split('\u0000');
+      return { scope, key };
+    });
   return [
-    JSON.stringify(placed), JSON.stringify(released),
+    JSON.stringify(placed),
+    JSON.stringify(released),
     JSON.stringify([...stock].map(([id, quantity]) => ({ id, quantity }))),
     JSON.stringify([...uses].map(([id, n]) => ({ id, uses: n }))),
     JSON.stringify([...ordered.values()]),
@@ -378,38 +417,49 @@ function writeArguments(input: {
  * statements whatever the batch's size: the claim and the stored answers only with idempotency keys, the buyers'
  * counts only for codes limited per customer or to a first order, the write only when something changes.
  */
-async function placeBatch(database: Database, batch: PlacementWrite[],
-  { toRecord, now, deadline }: { toRecord: ToRecord; now: () => Date; deadline: number }): Promise<Decided[]> {
-  return database.transaction(async (run) => {
-    const { keys, claimed } = await claim(run, batch);
-    const locked = await lock(run, batch, toRecord);
-    const buyers = await countBuyers(run, batch, locked.promoRows);
-    const decisions = decideBatch(batch.map((w) => w.decide), { ...locked.state, keys, buyers, now: now() });
-    const args = writeArguments({ batch, decisions, claimed, carts: locked.carts });
-    const anything = decisions.some((d) => d.outcome === 'placed') || args[1] !== '[]';
-    const rows = anything ? await run<{ n: number; id: number; status: string }>(writeDecided, args) : [];
-    const written = new Map(rows.map((r) => [r.n, r]));
-    const outcome = (n: number): PlacementOutcome => {
-      const decision = decisions[n];
-      if (!decision) throw new Error(`no decision for placement ${n} of the batch`);
-      switch (decision.outcome) {
-        case 'placed': {
-          const row = written.get(n);
-          if (!row) throw new Error(`placement ${n} of the batch was decided but not written`);
-          return { outcome: 'placed', orderId: Number(row.id), status: row.status };
+async function placeBatch(
+  database: Database,
+  batch: PlacementWrite[],
+  { toRecord, now, deadline }: { toRecord: ToRecord; now: () => Date; deadline: number },
+): Promise<Decided[]> {
+  return database.transaction(
+    async (run) => {
+      const { keys, claimed } = await claim(run, batch);
+      const locked = await lock(run, batch, toRecord);
+      const buyers = await countBuyers(run, batch, locked.promoRows);
+      const decisions = decideBatch(
+        batch.map((w) => w.decide),
+        { ...locked.state, keys, buyers, now: now() },
+      );
+      const args = writeArguments({ batch, decisions, claimed, carts: locked.carts });
+      const anything = decisions.some((d) => d.outcome === 'placed') || args[1] !== '[]';
+      const rows = anything ? await run<{ n: number; id: number; status: string }>(writeDecided, args) : [];
+      const written = new Map(rows.map((r) => [r.n, r]));
+      const outcome = (n: number): PlacementOutcome => {
+        const decision = decisions[n];
+        if (!decision) throw new Error(`no decision for placement ${n} of the batch`);
+        switch (decision.outcome) {
+          case 'placed': {
+            const row = written.get(n);
+            if (!row) throw new Error(`placement ${n} of the batch was decided but not written`);
+            return { outcome: 'placed', orderId: Number(row.id), status: row.status };
+          }
+          case 'replayed':
+            return { outcome: 'replayed', stored: decision.stored };
+          case 'same_as': {
+            const first = outcome(decision.index);
+            if (first.outcome !== 'placed') throw new Error('a placement answered as another that was not placed');
+            const body = { ...batch[decision.index]?.response, order_id: first.orderId, status: first.status };
+            return { outcome: 'replayed', stored: { status: 201, body } };
+          }
+          case 'refused':
+            return decision;
         }
-        case 'replayed': return { outcome: 'replayed', stored: decision.stored };
-        case 'same_as': {
-          const first = outcome(decision.index);
-          if (first.outcome !== 'placed') throw new Error('a placement answered as another that was not placed');
-          const body = { ...batch[decision.index]?.response, order_id: first.orderId, status: first.status };
-          return { outcome: 'replayed', stored: { status: 201, body } };
-        }
-        case 'refused': return decision;
-      }
-    };
-    return batch.map((_, n): Decided => ({ ok: true, outcome: outcome(n) }));
-  }, { deadline });
+      };
+      return batch.map((_, n): Decided => ({ ok: true, outcome: outcome(n) }));
+    },
+    { deadline },
+  );
 }
 
 type Decided = { ok: true; outcome: PlacementOutcome } | { ok: false; failure: unknown };
@@ -424,8 +474,10 @@ type Decided = { ok: true; outcome: PlacementOutcome } | { ok: false; failure: u
  * answered by the database alone (committed, or rolled back by its lock timeout), so no placement is refused after
  * it committed.
  */
-export function placementWriter(database: Database,
-  options: { toRecord: ToRecord; now?: () => Date; maxQueued: number; metrics?: PlacementMetrics }): PlacementWriter {
+export function placementWriter(
+  database: Database,
+  options: { toRecord: ToRecord; now?: () => Date; maxQueued: number; metrics?: PlacementMetrics },
+): PlacementWriter {
   const { metrics } = options;
   const settings = { toRecord: options.toRecord, now: options.now ?? (() => new Date()) };
   const place = async (batch: PlacementWrite[], deadline: number) => {
@@ -440,18 +492,25 @@ export function placementWriter(database: Database,
     metrics?.ordersPlaced(decided.filter((d) => d.ok && d.outcome.outcome === 'placed').length);
     return decided;
   };
-  const batcher = new Batcher<PlacementWrite, Decided>(async (batch, deadline) => {
-    try {
-      return await place(batch, deadline);
-    } catch (err) {
-      if (batch.length === 1 || isConflict(err) || err instanceof DatabaseBusy) throw err;
-      // An unexpected error in one order must not fail the others: each is placed alone.
-      return Promise.all(batch.map((w) => place([w], deadline).then(
-        (out): Decided => out[0] ?? { ok: false, failure: new Error('a batch of one answered nothing') },
-        (failure: unknown): Decided => ({ ok: false, failure }),
-      )));
-    }
-  }, { maxBatch: MAX_BATCH, maxInFlight: 1, maxQueued: options.maxQueued });
+  const batcher = new Batcher<PlacementWrite, Decided>(
+    async (batch, deadline) => {
+      try {
+        return await place(batch, deadline);
+      } catch (err) {
+        if (batch.length === 1 || isConflict(err) || err instanceof DatabaseBusy) throw err;
+        // An unexpected error in one order must not fail the others: each is placed alone.
+        return Promise.all(
+          batch.map((w) =>
+            place([w], deadline).then(
+              (out): Decided => out[0] ?? { ok: false, failure: new Error('a batch of one answered nothing') },
+              (failure: unknown): Decided => ({ ok: false, failure }),
+            ),
+          ),
+        );
+      }
+    },
+    { maxBatch: MAX_BATCH, maxInFlight: 1, maxQueued: options.maxQueued },
+  );
   return {
     async write(write, deadline) {
       let decided: Decided;

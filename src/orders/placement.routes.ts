@@ -11,9 +11,21 @@ import { type PlacementDeps, type PlacementKind, placeOrder } from './placement.
 import { type Limiter, promoCodeGuard } from './promo-rate-limit.js';
 
 const operations: { path: string; kind: PlacementKind; summary: string }[] = [
-  { path: '/order/storefront/api/create/', kind: 'any', summary: 'Place an order (guest or signed in; an admin may place it for customer_id)' },
-  { path: '/order/storefront/api/guest-user-order-create/', kind: 'guest', summary: 'Place a guest order (needs an email in the shipping or billing address)' },
-  { path: '/order/storefront/api/user-order-create/', kind: 'user', summary: 'Place an order as a signed-in customer (401 without a valid token)' },
+  {
+    path: '/order/storefront/api/create/',
+    kind: 'any',
+    summary: 'Place an order (guest or signed in; an admin may place it for customer_id)',
+  },
+  {
+    path: '/order/storefront/api/guest-user-order-create/',
+    kind: 'guest',
+    summary: 'Place a guest order (needs an email in the shipping or billing address)',
+  },
+  {
+    path: '/order/storefront/api/user-order-create/',
+    kind: 'user',
+    summary: 'Place an order as a signed-in customer (401 without a valid token)',
+  },
 ];
 
 export function placementRoutes(
@@ -22,43 +34,54 @@ export function placementRoutes(
   return async (app) => {
     const body = orderPayloadSchema(deps.config);
     const writer = placementWriter(deps.database, {
-      toRecord: (row) => promoCodeRecord(row, deps.money), now: deps.now,
-      maxQueued: deps.config.placementQueueLimit, metrics: deps.metrics,
+      toRecord: (row) => promoCodeRecord(row, deps.money),
+      now: deps.now,
+      maxQueued: deps.config.placementQueueLimit,
+      metrics: deps.metrics,
     });
     const placement = { ...deps, source: preparedQuoteReads(deps.database.db), writer };
     for (const op of operations) {
-      app.post(op.path, {
-        preHandler: promoCodeGuard(deps.promoLimiter),
-        schema: {
-          tags: ['orders'],
-          summary: op.summary,
-          description: 'Same payload and figures as the estimate. One transaction: stock, promo-code usage, the order and the cart update. '
-            + 'Send Idempotency-Key to make retries safe: the same key and payload answer with the first order.',
-          security: op.kind === 'user' ? [{ bearerAuth: [] }] : optionalBearerAuth,
-          headers: Type.Object({
-            'idempotency-key': Type.Optional(Type.String({ description: `Makes the request safe to retry (kept ${IDEMPOTENCY_TTL_HOURS} h)` })),
-            'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart to take the ordered items out of' })),
-          }),
-          body,
-          response: { 201: PlacedOrderSchema, ...problems(400, 401, 403, 404, 409, 422, 503) },
+      app.post(
+        op.path,
+        {
+          preHandler: promoCodeGuard(deps.promoLimiter),
+          schema: {
+            tags: ['orders'],
+            summary: op.summary,
+            description:
+              'Same payload and figures as the estimate. One transaction: stock, promo-code usage, the order and the cart update. '
+              + 'Send Idempotency-Key to make retries safe: the same key and payload answer with the first order.',
+            security: op.kind === 'user' ? [{ bearerAuth: [] }] : optionalBearerAuth,
+            headers: Type.Object({
+              'idempotency-key': Type.Optional(
+                Type.String({ description: `Makes the request safe to retry (kept ${IDEMPOTENCY_TTL_HOURS} h)` }),
+              ),
+              'x-cart-token': Type.Optional(
+                Type.String({ description: 'Guest cart to take the ordered items out of' }),
+              ),
+            }),
+            body,
+            response: { 201: PlacedOrderSchema, ...problems(400, 401, 403, 404, 409, 422, 503) },
+          },
         },
-      }, async (request, reply) => {
-        let cartToken: string | undefined;
-        try {
-          cartToken = cartTokenFrom(request.headers['x-cart-token']);
-        } catch {
-          cartToken = undefined; // a malformed cart token never stops an order; it just updates no cart
-        }
-        const result = await placeOrder(placement, {
-          kind: op.kind,
-          principal: request.principal,
-          payload: request.body,
-          cartToken,
-          idempotencyKey: idempotencyKeyFrom(request.headers['idempotency-key']),
-        });
-        // Only successful placements (201) are ever stored for replay.
-        return reply.code(result.status as 201).send(result.body as never);
-      });
+        async (request, reply) => {
+          let cartToken: string | undefined;
+          try {
+            cartToken = cartTokenFrom(request.headers['x-cart-token']);
+          } catch {
+            cartToken = undefined; // a malformed cart token never stops an order; it just updates no cart
+          }
+          const result = await placeOrder(placement, {
+            kind: op.kind,
+            principal: request.principal,
+            payload: request.body,
+            cartToken,
+            idempotencyKey: idempotencyKeyFrom(request.headers['idempotency-key']),
+          });
+          // Only successful placements (201) are ever stored for replay.
+          return reply.code(result.status as 201).send(result.body as never);
+        },
+      );
     }
   };
 }

@@ -11,7 +11,11 @@ import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
 import type { IdempotencyClaim, Refusal } from './placement.decide.js';
 import {
-  DatabaseBusy, isConflict, type PlacementOutcome, type PlacementWrite, type PlacementWriter,
+  DatabaseBusy,
+  isConflict,
+  type PlacementOutcome,
+  type PlacementWrite,
+  type PlacementWriter,
 } from './placement.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
 
@@ -46,17 +50,26 @@ const CONFLICT_ATTEMPTS = 4;
 /** The 409 for a placement the stock could not cover, naming every line that is short. */
 function insufficientStock(quote: OrderQuote, short: { variantId: number; available: number }[]): DomainError {
   const available = new Map(short.map((s) => [s.variantId, s.available]));
-  const shortages = quote.priced.lines.filter((l) => available.has(l.variantId))
+  const shortages = quote.priced.lines
+    .filter((l) => available.has(l.variantId))
     .map((l) => ({
-      product_variant_id: l.variantId, alias: l.alias, requested: l.quantity,
+      product_variant_id: l.variantId,
+      alias: l.alias,
+      requested: l.quantity,
       available: available.get(l.variantId) ?? 0,
     }));
   const first = shortages[0];
   return new DomainError('insufficient_stock', {
-    detail: shortages.map((s) => `only ${s.available} of "${s.alias}" (variant ${s.product_variant_id}) available, `
-      + `${s.requested} ordered`).join('; '),
+    detail: shortages
+      .map(
+        (s) =>
+          `only ${s.available} of "${s.alias}" (variant ${s.product_variant_id}) available, `
+          + `${s.requested} ordered`,
+      )
+      .join('; '),
     errors: shortages.map((s) => ({
-      field: `variants[alias=${s.alias}].quantity`, message: `only ${s.available} available`,
+      field: `variants[alias=${s.alias}].quantity`,
+      message: `only ${s.available} available`,
     })),
     extra: { product_variant_id: first?.product_variant_id, available: first?.available, shortages },
   });
@@ -71,8 +84,16 @@ interface Prepared {
 
 async function prepare(
   deps: PlacementDeps,
-  { request, principal, reads, idempotency }: {
-    request: PlacementRequest; principal: Principal | null; reads: QuoteReads; idempotency: IdempotencyClaim | undefined;
+  {
+    request,
+    principal,
+    reads,
+    idempotency,
+  }: {
+    request: PlacementRequest;
+    principal: Principal | null;
+    reads: QuoteReads;
+    idempotency: IdempotencyClaim | undefined;
   },
 ): Promise<Prepared> {
   const { payload } = request;
@@ -94,9 +115,12 @@ async function prepare(
     payment_status: paymentStatus,
     ...(orderToken ? { order_token: orderToken } : {}),
   };
-  const cart = customer.userId !== null
-    ? { userId: customer.userId }
-    : request.cartToken ? { tokenHash: hashCartToken(request.cartToken) } : undefined;
+  const cart =
+    customer.userId !== null
+      ? { userId: customer.userId }
+      : request.cartToken
+        ? { tokenHash: hashCartToken(request.cartToken) }
+        : undefined;
   const variantOf = (alias: string) => {
     const v = quote.variants.get(alias);
     if (!v) throw new Error(`priced line "${alias}" has no variant`);
@@ -109,17 +133,23 @@ async function prepare(
       lines: priced.lines.map((line) => {
         const v = variantOf(line.alias);
         return {
-          variantId: v.id, quantity: line.quantity,
-          pricingVersion: v.pricingVersion, productPricingVersion: v.productPricingVersion,
+          variantId: v.id,
+          quantity: line.quantity,
+          pricingVersion: v.pricingVersion,
+          productPricingVersion: v.productPricingVersion,
         };
       }),
-      promo: quote.promo === null ? null : {
-        id: quote.promo.id,
-        order: {
-          currency: priced.currency, subtotalMinor: priced.subtotalMinor,
-          productIds: priced.lines.map((l) => l.productId),
-        },
-      },
+      promo:
+        quote.promo === null
+          ? null
+          : {
+              id: quote.promo.id,
+              order: {
+                currency: priced.currency,
+                subtotalMinor: priced.subtotalMinor,
+                productIds: priced.lines.map((l) => l.productId),
+              },
+            },
     },
     countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),
     order: {
@@ -127,7 +157,7 @@ async function prepare(
       userId: customer.userId,
       email: customer.email,
       orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
-      placedBy: payload.customer_id !== undefined ? principal?.userId ?? null : null,
+      placedBy: payload.customer_id !== undefined ? (principal?.userId ?? null) : null,
       paymentStatus,
       currency: priced.currency,
       pricesIncludeTax: priced.pricesIncludeTax,
@@ -173,7 +203,8 @@ async function prepare(
 /** The answer to a refusal the decision gave; undefined when the placement should be priced and tried again. */
 function refusalError(refusal: Refusal, quote: OrderQuote, lastAttempt: boolean): DomainError | undefined {
   switch (refusal.reason) {
-    case 'insufficient_stock': return insufficientStock(quote, refusal.shortages);
+    case 'insufficient_stock':
+      return insufficientStock(quote, refusal.shortages);
     case 'promo_code_refused':
       return new DomainError('promo_code_invalid', { detail: refusal.detail, extra: { rule: refusal.rule } });
     case 'key_reused':
@@ -197,9 +228,10 @@ const BUSY_RETRY_AFTER_SECONDS = 5;
 /** The 503 for a placement the database could not take in time; nothing of it was written. */
 function databaseBusy(err: DatabaseBusy): DomainError {
   return new DomainError('database_unavailable', {
-    detail: err.reason === 'queue_full'
-      ? 'too many orders are waiting for the database; nothing was placed, try again shortly'
-      : 'the database did not take the order in time; nothing was placed, try again shortly',
+    detail:
+      err.reason === 'queue_full'
+        ? 'too many orders are waiting for the database; nothing was placed, try again shortly'
+        : 'the database did not take the order in time; nothing was placed, try again shortly',
     headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
   });
 }
@@ -214,15 +246,20 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
   // One deadline for the whole placement, retries included.
   const deadline = Date.now() + deps.config.placementTimeoutMs;
   if (request.kind === 'user' && !request.principal) {
-    throw new DomainError('unauthorized', { detail: 'this store takes orders from signed-in customers only; sign in first' });
+    throw new DomainError('unauthorized', {
+      detail: 'this store takes orders from signed-in customers only; sign in first',
+    });
   }
   // The guest operation places a guest order whoever calls it.
   const principal = request.kind === 'guest' ? null : request.principal;
-  const idempotency = request.idempotencyKey === undefined ? undefined : {
-    scope: placementScope(principal?.userId ?? null, request.payload),
-    key: request.idempotencyKey,
-    requestHash: requestHash(request.kind, request.payload),
-  };
+  const idempotency =
+    request.idempotencyKey === undefined
+      ? undefined
+      : {
+          scope: placementScope(principal?.userId ?? null, request.payload),
+          key: request.idempotencyKey,
+          requestHash: requestHash(request.kind, request.payload),
+        };
   // A key already answered gets its answer back without pricing anything (the catalog may have
   // moved on since). A key that is not yet answered is claimed as the order is written.
   if (idempotency) {
@@ -233,7 +270,10 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
   for (let attempt = 1; ; attempt++) {
     // After a refusal for changed prices, every read goes to the database.
     const prepared = await prepare(deps, {
-      request, principal, reads: attempt === 1 ? cached : deps.source, idempotency,
+      request,
+      principal,
+      reads: attempt === 1 ? cached : deps.source,
+      idempotency,
     });
     let outcome: PlacementOutcome;
     try {

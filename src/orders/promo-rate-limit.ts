@@ -2,7 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../shared/errors.js';
 
 /** One rate limiter (from @fastify/rate-limit's createRateLimit) shared by every route it guards. */
-export type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: true } | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number }>;
+export type Limiter = (
+  request: FastifyRequest,
+) => Promise<{ isAllowed: true } | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number }>;
 
 function namesPromoCode(payload: unknown): boolean {
   return typeof payload === 'object' && payload !== null && Object.hasOwn(payload, 'promocode');

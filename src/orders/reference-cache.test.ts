@@ -5,7 +5,12 @@ import type { QuoteReads } from './order-quote.repository.js';
 
 function clock(start = 1_000) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => { now += ms; } };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 function counting<K, V>(value: (key: K) => V) {
@@ -95,9 +100,15 @@ describe('CachedLookup', () => {
       calls.push(keys);
       return new Map(keys.filter((k) => k !== 'unknown').map((k) => [k, k.toUpperCase()] as const));
     };
-    expect([...(await lookup.getMany(['a', 'b'], load))]).toEqual([['a', 'A'], ['b', 'B']]);
+    expect([...(await lookup.getMany(['a', 'b'], load))]).toEqual([
+      ['a', 'A'],
+      ['b', 'B'],
+    ]);
     const second = await lookup.getMany(['a', 'c', 'unknown'], load);
-    expect(calls).toEqual([['a', 'b'], ['c', 'unknown']]);
+    expect(calls).toEqual([
+      ['a', 'b'],
+      ['c', 'unknown'],
+    ]);
     expect(second.get('a')).toBe('A');
     expect(second.get('c')).toBe('C');
     expect(second.has('unknown')).toBe(false);
@@ -140,11 +151,29 @@ describe('ReferenceCache', () => {
     const reads: QuoteReads = {
       variantsByAlias: async (aliases) => {
         counts.variants++;
-        return new Map(aliases.map((alias) => [alias, {
-          id: 1, alias, name: alias, sku: null, productId: 1, productName: 'P', price: 100, weightGrams: null,
-          trackInventory: true, allowBackorder: false, purchaseLimitPerOrder: null, buyable: true, taxClassId: null, taxClassName: null,
-          pricingVersion: 0, productPricingVersion: 0,
-        }]));
+        return new Map(
+          aliases.map((alias) => [
+            alias,
+            {
+              id: 1,
+              alias,
+              name: alias,
+              sku: null,
+              productId: 1,
+              productName: 'P',
+              price: 100,
+              weightGrams: null,
+              trackInventory: true,
+              allowBackorder: false,
+              purchaseLimitPerOrder: null,
+              buyable: true,
+              taxClassId: null,
+              taxClassName: null,
+              pricingVersion: 0,
+              productPricingVersion: 0,
+            },
+          ]),
+        );
       },
       taxRatesOf: async () => {
         counts.tax++;

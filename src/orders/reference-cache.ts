@@ -1,5 +1,12 @@
 import { type ChangeFeed, EVERYTHING } from '../db/change-feed.js';
-import type { OrderableVariant, PromoCodeRow, QuoteReads, ShippingMethodRow, ShippingRateRow, TaxRateRow } from './order-quote.repository.js';
+import type {
+  OrderableVariant,
+  PromoCodeRow,
+  QuoteReads,
+  ShippingMethodRow,
+  ShippingRateRow,
+  TaxRateRow,
+} from './order-quote.repository.js';
 
 export interface CacheOptions {
   /** How long an entry is used without reading it again, even if no change was announced. 0: no caching. */

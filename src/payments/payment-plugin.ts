@@ -93,7 +93,10 @@ export class PluginConfigError extends Error {
 
 /** Thrown by start() or refund() when the gateway refuses or can't be reached (answered 502). */
 export class GatewayError extends Error {
-  constructor(message: string, readonly retryable = false) {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = 'GatewayError';
   }

@@ -33,7 +33,10 @@ export async function returnLinks(
 ): Promise<Record<'returnUrl' | 'cancelUrl', string>> {
   const link = async (end: ReturnEnd) => {
     const token = await deps.tokens.signLink({
-      purpose: PURPOSE, subject: reference, claims: { end }, ttlSeconds: RETURN_LINK_SECONDS,
+      purpose: PURPOSE,
+      subject: reference,
+      claims: { end },
+      ttlSeconds: RETURN_LINK_SECONDS,
     });
     return `${deps.publicBaseUrl}${RETURN_PATH}?token=${token}`;
   };
@@ -59,7 +62,8 @@ export async function resolveReturn(
 ): Promise<{ ok: true; location: string } | ({ ok: false } & LinkRefusal)> {
   const invalid = { ok: false as const, code: 'order_link_invalid' as const, detail: 'this return link is not valid' };
   const expired = {
-    ok: false as const, code: 'order_link_expired' as const,
+    ok: false as const,
+    code: 'order_link_expired' as const,
     detail: 'this return link has expired; the store has your order and its payment',
   };
   if (!token) return invalid;
@@ -67,8 +71,11 @@ export async function resolveReturn(
   if (!check.ok) return check.reason === 'expired' ? expired : invalid;
   const { end } = check.claims;
   if (end !== 'return' && end !== 'cancel') return invalid;
-  const [found] = await deps.db.select({ payment: payments, orderAlias: orders.alias }).from(payments)
-    .innerJoin(orders, eq(orders.id, payments.orderId)).where(eq(payments.reference, check.subject));
+  const [found] = await deps.db
+    .select({ payment: payments, orderAlias: orders.alias })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(eq(payments.reference, check.subject));
   if (!found) return invalid;
   const { payment, orderAlias } = found;
   const settledMs = Date.now() - payment.updatedAt.getTime();

@@ -2,11 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { paymentStatesList } from '../db/schema.js';
 import {
-  applyPaymentEvent, orderPaymentStatus, type PaymentEventInput, type PaymentFigures, paymentOutcome, paymentTransitions,
+  applyPaymentEvent,
+  orderPaymentStatus,
+  type PaymentEventInput,
+  type PaymentFigures,
+  paymentOutcome,
+  paymentTransitions,
 } from './payment-states.js';
 
 const fresh = (amount: number): PaymentFigures => ({ state: 'pending', amount, captured: 0, refunded: 0 });
-const replay = (amount: number, events: PaymentEventInput[]) => events.reduce((p, e) => applyPaymentEvent(p, e).next, fresh(amount));
+const replay = (amount: number, events: PaymentEventInput[]) =>
+  events.reduce((p, e) => applyPaymentEvent(p, e).next, fresh(amount));
 const rank = (s: string) => paymentStatesList.indexOf(s as never);
 
 describe('payment state machine', () => {
@@ -34,41 +40,55 @@ describe('payment state machine', () => {
   });
 
   it('never counts a refund twice: refund amounts are running totals', () => {
-    const p = replay(800, [{ kind: 'succeeded', amountMinor: 800 }, { kind: 'refunded', amountMinor: 200 }, { kind: 'refunded', amountMinor: 200 }]);
+    const p = replay(800, [
+      { kind: 'succeeded', amountMinor: 800 },
+      { kind: 'refunded', amountMinor: 200 },
+      { kind: 'refunded', amountMinor: 200 },
+    ]);
     expect(p).toMatchObject({ state: 'partially_refunded', refunded: 200 });
   });
 
-  it('ends in the same state whatever the order and duplication of one payment\'s events (1,000 runs)', () => {
+  it("ends in the same state whatever the order and duplication of one payment's events (1,000 runs)", () => {
     const scenario = fc.record({
       amount: fc.integer({ min: 1, max: 1_000_000 }),
       refundShares: fc.array(fc.integer({ min: 1, max: 100 }), { maxLength: 3 }),
       extra: fc.subarray(['pending', 'failed', 'expired'] as const),
       succeeded: fc.boolean(),
     });
-    fc.assert(fc.property(scenario, fc.infiniteStream(fc.nat()), (s, picks) => {
-      const refunds = [...new Set(s.refundShares.map((share) => Math.max(1, Math.floor((s.amount * share) / 100))))].sort((a, b) => a - b);
-      const events: PaymentEventInput[] = [
-        { kind: 'pending' },
-        ...s.extra.map((kind) => ({ kind })),
-        ...(s.succeeded ? [{ kind: 'succeeded' as const, amountMinor: s.amount }] : []),
-        ...refunds.map((amountMinor) => ({ kind: 'refunded' as const, amountMinor })),
-      ];
-      const inOrder = replay(s.amount, events);
-      // Shuffle and duplicate: each event delivered one to three times, in any order.
-      const it = picks[Symbol.iterator]();
-      const next = () => it.next().value as number;
-      const deliveries = events.flatMap((e) => Array.from({ length: 1 + (next() % 3) }, () => e));
-      for (let i = deliveries.length - 1; i > 0; i--) {
-        const j = next() % (i + 1);
-        [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
-      }
-      expect(replay(s.amount, deliveries)).toEqual(inOrder);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(scenario, fc.infiniteStream(fc.nat()), (s, picks) => {
+        const refunds = [
+          ...new Set(s.refundShares.map((share) => Math.max(1, Math.floor((s.amount * share) / 100)))),
+        ].sort((a, b) => a - b);
+        const events: PaymentEventInput[] = [
+          { kind: 'pending' },
+          ...s.extra.map((kind) => ({ kind })),
+          ...(s.succeeded ? [{ kind: 'succeeded' as const, amountMinor: s.amount }] : []),
+          ...refunds.map((amountMinor) => ({ kind: 'refunded' as const, amountMinor })),
+        ];
+        const inOrder = replay(s.amount, events);
+        // Shuffle and duplicate: each event delivered one to three times, in any order.
+        const it = picks[Symbol.iterator]();
+        const next = () => it.next().value as number;
+        const deliveries = events.flatMap((e) => Array.from({ length: 1 + (next() % 3) }, () => e));
+        for (let i = deliveries.length - 1; i > 0; i--) {
+          const j = next() % (i + 1);
+          [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
+        }
+        expect(replay(s.amount, deliveries)).toEqual(inOrder);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 
 describe('order payment status', () => {
-  const paid = (amount: number, refunded = 0): PaymentFigures => ({ state: refunded ? (refunded >= amount ? 'refunded' : 'partially_refunded') : 'succeeded', amount, captured: amount, refunded });
+  const paid = (amount: number, refunded = 0): PaymentFigures => ({
+    state: refunded ? (refunded >= amount ? 'refunded' : 'partially_refunded') : 'succeeded',
+    amount,
+    captured: amount,
+    refunded,
+  });
   it.each([
     [[], 'unpaid'],
     [[fresh(100)], 'pending'],
@@ -86,8 +106,12 @@ describe('order payment status', () => {
 
 describe('the outcome a returning payer is told', () => {
   it.each([
-    ['succeeded', 'return', 'succeeded'], ['refunded', 'return', 'succeeded'], ['failed', 'cancel', 'failed'],
-    ['expired', 'return', 'cancelled'], ['pending', 'return', 'pending'], ['pending', 'cancel', 'cancelled'],
+    ['succeeded', 'return', 'succeeded'],
+    ['refunded', 'return', 'succeeded'],
+    ['failed', 'cancel', 'failed'],
+    ['expired', 'return', 'cancelled'],
+    ['pending', 'return', 'pending'],
+    ['pending', 'cancel', 'cancelled'],
     ['succeeded', 'cancel', 'succeeded'],
   ] as const)('%s, back through the %s link: %s', (state, end, outcome) => {
     expect(paymentOutcome(state, end)).toBe(outcome);

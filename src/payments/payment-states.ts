@@ -36,7 +36,10 @@ export interface PaymentEventInput {
  * Applies one event. Amounts only grow (max), states only climb the table; whatever does neither
  * leaves the payment as it was (`changed: false`).
  */
-export function applyPaymentEvent(current: PaymentFigures, event: PaymentEventInput): { next: PaymentFigures; changed: boolean } {
+export function applyPaymentEvent(
+  current: PaymentFigures,
+  event: PaymentEventInput,
+): { next: PaymentFigures; changed: boolean } {
   let { state, captured, refunded } = current;
   switch (event.kind) {
     case 'failed':
@@ -63,7 +66,8 @@ export function applyPaymentEvent(current: PaymentFigures, event: PaymentEventIn
     if (paymentTransitions[state].includes(target)) state = target;
   }
   const next = { ...current, state, captured, refunded };
-  const changed = next.state !== current.state || next.captured !== current.captured || next.refunded !== current.refunded;
+  const changed =
+    next.state !== current.state || next.captured !== current.captured || next.refunded !== current.refunded;
   return { next, changed };
 }
 

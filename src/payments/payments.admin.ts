@@ -17,11 +17,16 @@ export async function capturePayment(deps: PaymentsDeps, id: number): Promise<Pa
   if (!payment) throw notFound(id);
   const plugin = deps.registry.get(payment.pluginId);
   if (!plugin?.manualCapture) {
-    throw new DomainError('invalid_transition', { detail: `payments through ${payment.pluginId} are captured by the gateway, not by hand` });
+    throw new DomainError('invalid_transition', {
+      detail: `payments through ${payment.pluginId} are captured by the gateway, not by hand`,
+    });
   }
-  if (payment.status !== 'pending') throw new DomainError('invalid_transition', { detail: `payment ${id} is ${payment.status}, not pending` });
+  if (payment.status !== 'pending')
+    throw new DomainError('invalid_transition', { detail: `payment ${id} is ${payment.status}, not pending` });
   await applyEvent(deps.db, payment.pluginId, {
-    eventId: `admin-capture:${payment.id}`, kind: 'succeeded', match: { reference: payment.reference },
+    eventId: `admin-capture:${payment.id}`,
+    kind: 'succeeded',
+    match: { reference: payment.reference },
     amount: { amountMinor: payment.amount, currency: payment.currency, exponent: currencyExponent(payment.currency) },
   });
   return (await findPayment(deps.db, id)) ?? payment;
@@ -32,24 +37,37 @@ export async function capturePayment(deps: PaymentsDeps, id: number): Promise<Pa
  * refund is only recorded: money returned outside the service). The refund is recorded as a
  * running total, so the gateway's own refund webhook for it changes nothing more.
  */
-export async function refundPayment(deps: PaymentsDeps, id: number, amountText: string | undefined): Promise<PaymentRow> {
+export async function refundPayment(
+  deps: PaymentsDeps,
+  id: number,
+  amountText: string | undefined,
+): Promise<PaymentRow> {
   const payment = await findPayment(deps.db, id);
   if (!payment) throw notFound(id);
   const format = currencyFormat(payment.currency);
   const refundable = payment.amountCaptured - payment.amountRefunded;
   if (!['succeeded', 'partially_refunded'].includes(payment.status) || refundable <= 0) {
-    throw new DomainError('invalid_transition', { detail: `payment ${id} is ${payment.status}; only money that was received can be refunded` });
+    throw new DomainError('invalid_transition', {
+      detail: `payment ${id} is ${payment.status}; only money that was received can be refunded`,
+    });
   }
   let amount = refundable;
   if (amountText !== undefined) {
     try {
       amount = format.parse(amountText);
     } catch (err) {
-      if (err instanceof MoneyFormatError) throw new DomainError('validation_error', { detail: `amount ${err.message}`, errors: [{ field: 'amount', message: err.message }] });
+      if (err instanceof MoneyFormatError)
+        throw new DomainError('validation_error', {
+          detail: `amount ${err.message}`,
+          errors: [{ field: 'amount', message: err.message }],
+        });
       throw err;
     }
     if (amount <= 0 || amount > refundable) {
-      throw new DomainError('validation_error', { detail: `amount must be more than 0 and at most ${format.format(refundable)}`, errors: [{ field: 'amount', message: `must be between 0 and ${format.format(refundable)}` }] });
+      throw new DomainError('validation_error', {
+        detail: `amount must be more than 0 and at most ${format.format(refundable)}`,
+        errors: [{ field: 'amount', message: `must be between 0 and ${format.format(refundable)}` }],
+      });
     }
   }
   const total = payment.amountRefunded + amount;
@@ -58,8 +76,11 @@ export async function refundPayment(deps: PaymentsDeps, id: number, amountText: 
   if (plugin?.gateway.refund) {
     try {
       await plugin.gateway.refund({
-        reference: payment.reference, gatewayRef: payment.gatewayRef, gatewayPaymentRef: payment.gatewayPaymentRef,
-        amount: { amountMinor: amount, currency: payment.currency, exponent }, idempotencyKey: `refund-${payment.reference}-${total}`,
+        reference: payment.reference,
+        gatewayRef: payment.gatewayRef,
+        gatewayPaymentRef: payment.gatewayPaymentRef,
+        amount: { amountMinor: amount, currency: payment.currency, exponent },
+        idempotencyKey: `refund-${payment.reference}-${total}`,
       });
     } catch (err) {
       if (err instanceof GatewayError) throw new DomainError('payment_gateway_error', { detail: err.message });
@@ -67,7 +88,9 @@ export async function refundPayment(deps: PaymentsDeps, id: number, amountText: 
     }
   }
   await applyEvent(deps.db, payment.pluginId, {
-    eventId: `admin-refund:${payment.id}:${total}:${randomUUID()}`, kind: 'refunded', match: { reference: payment.reference },
+    eventId: `admin-refund:${payment.id}:${total}:${randomUUID()}`,
+    kind: 'refunded',
+    match: { reference: payment.reference },
     amount: { amountMinor: total, currency: payment.currency, exponent },
   });
   return (await findPayment(deps.db, id)) ?? payment;

@@ -5,7 +5,12 @@ import { orderPaymentStatus, type PaymentFigures } from './payment-states.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
-export const figuresOf = (p: PaymentRow): PaymentFigures => ({ state: p.status, amount: p.amount, captured: p.amountCaptured, refunded: p.amountRefunded });
+export const figuresOf = (p: PaymentRow): PaymentFigures => ({
+  state: p.status,
+  amount: p.amount,
+  captured: p.amountCaptured,
+  refunded: p.amountRefunded,
+});
 
 export function paymentsOfOrder(db: Db | Tx, orderId: number): Promise<PaymentRow[]> {
   return db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(asc(payments.id));
@@ -30,7 +35,11 @@ export async function lockOrderById(tx: Tx, id: number) {
  * The payment a webhook event names, only through references this service stored for that plugin:
  * its own reference first, then the gateway's ids, whichever the event carries.
  */
-export async function findPaymentForEvent(tx: Tx, pluginId: string, match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string }) {
+export async function findPaymentForEvent(
+  tx: Tx,
+  pluginId: string,
+  match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string },
+) {
   const keys = [
     match.reference !== undefined ? eq(payments.reference, match.reference) : undefined,
     match.gatewayRef !== undefined ? eq(payments.gatewayRef, match.gatewayRef) : undefined,
@@ -38,27 +47,47 @@ export async function findPaymentForEvent(tx: Tx, pluginId: string, match: { ref
   ];
   for (const by of keys) {
     if (!by) continue;
-    const [row] = await tx.select().from(payments).where(and(by, eq(payments.pluginId, pluginId))).limit(1);
+    const [row] = await tx
+      .select()
+      .from(payments)
+      .where(and(by, eq(payments.pluginId, pluginId)))
+      .limit(1);
     if (row) return row;
   }
   return undefined;
 }
 
-export type EventValues = { pluginId: string; eventId: string; kind: string; amount: number | null; currency: string | null };
+export type EventValues = {
+  pluginId: string;
+  eventId: string;
+  kind: string;
+  amount: number | null;
+  currency: string | null;
+};
 
 /** Stores an event once; undefined when this (plugin, event id) was seen before. */
 export async function recordEventOnce(tx: Tx, event: EventValues): Promise<number | undefined> {
-  const [row] = await tx.insert(paymentEvents).values({ ...event, applied: false }).onConflictDoNothing().returning({ id: paymentEvents.id });
+  const [row] = await tx
+    .insert(paymentEvents)
+    .values({ ...event, applied: false })
+    .onConflictDoNothing()
+    .returning({ id: paymentEvents.id });
   return row?.id;
 }
 
-export async function markEvent(tx: Tx, id: number, values: { paymentId: number | null; applied: boolean; pendingGatewayPaymentRef?: string | null }): Promise<void> {
+export async function markEvent(
+  tx: Tx,
+  id: number,
+  values: { paymentId: number | null; applied: boolean; pendingGatewayPaymentRef?: string | null },
+): Promise<void> {
   await tx.update(paymentEvents).set(values).where(eq(paymentEvents.id, id));
 }
 
 /** Events that arrived before their payment was known by this gateway payment id, oldest first. */
 export function pendingEventsFor(tx: Tx, pluginId: string, gatewayPaymentRef: string) {
-  return tx.select().from(paymentEvents)
+  return tx
+    .select()
+    .from(paymentEvents)
     .where(and(eq(paymentEvents.pluginId, pluginId), eq(paymentEvents.pendingGatewayPaymentRef, gatewayPaymentRef)))
     .orderBy(asc(paymentEvents.id));
 }
@@ -67,9 +96,16 @@ export async function savePaymentFigures(
   tx: Tx,
   { id, figures, extra = {} }: { id: number; figures: PaymentFigures; extra?: Partial<typeof payments.$inferInsert> },
 ): Promise<void> {
-  await tx.update(payments).set({
-    status: figures.state, amountCaptured: figures.captured, amountRefunded: figures.refunded, updatedAt: new Date(), ...extra,
-  }).where(eq(payments.id, id));
+  await tx
+    .update(payments)
+    .set({
+      status: figures.state,
+      amountCaptured: figures.captured,
+      amountRefunded: figures.refunded,
+      updatedAt: new Date(),
+      ...extra,
+    })
+    .where(eq(payments.id, id));
 }
 
 /** Recomputes and stores an order's payment status from all its attempts (call with the order locked). */

@@ -17,17 +17,33 @@ const PluginParams = Type.Object({ payment_plugin_id: Type.String({ pattern: '^[
 const Url = Type.String({ maxLength: 2000, format: 'uri', pattern: '^https?://[^\\s]+$', description: 'http(s) URL' });
 
 const Payment = Type.Object({
-  id: Type.Integer(), order_alias: Type.String(), plugin_id: Type.String(), status: Type.String(), amount: Type.String(),
-  amount_captured: Type.String(), amount_refunded: Type.String(), currency: Type.String(), url: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.String(), updated_at: Type.String(),
+  id: Type.Integer(),
+  order_alias: Type.String(),
+  plugin_id: Type.String(),
+  status: Type.String(),
+  amount: Type.String(),
+  amount_captured: Type.String(),
+  amount_refunded: Type.String(),
+  currency: Type.String(),
+  url: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
 });
 
 function presentPayment(p: PaymentRow, orderAlias: string) {
   const money = currencyFormat(p.currency);
   return {
-    id: p.id, order_alias: orderAlias, plugin_id: p.pluginId, status: p.status, amount: money.format(p.amount),
-    amount_captured: money.format(p.amountCaptured), amount_refunded: money.format(p.amountRefunded), currency: p.currency,
-    url: p.redirectUrl, created_at: p.createdAt.toISOString(), updated_at: p.updatedAt.toISOString(),
+    id: p.id,
+    order_alias: orderAlias,
+    plugin_id: p.pluginId,
+    status: p.status,
+    amount: money.format(p.amount),
+    amount_captured: money.format(p.amountCaptured),
+    amount_refunded: money.format(p.amountRefunded),
+    currency: p.currency,
+    url: p.redirectUrl,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
   };
 }
 
@@ -35,80 +51,130 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
   return async (app) => {
     const tags = ['payments'];
 
-    app.get('/payment/storefront/api/plugins/', {
-      schema: { tags, summary: 'Enabled payment plugins', response: { 200: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) } },
-    }, async () => deps.registry.list().map((p) => ({ id: p.id, name: p.name })));
-
-    app.post('/payment/storefront/api/start-payment/:payment_plugin_id/', {
-      schema: {
-        tags, security: optionalBearerAuth,
-        summary: 'Start paying an order: returns the gateway URL to send the payer to',
-        description: 'For the order\'s owner, an admin, or the holder of its X-Order-Token (anyone else: 404). The amount is the order\'s unpaid total. Calling again while an attempt is open returns that attempt.',
-        params: PluginParams,
-        headers: Type.Object({ 'x-order-token': Type.Optional(Type.String()), 'idempotency-key': Type.Optional(Type.String()) }),
-        body: StrictObject({ order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }), return_url: Type.Optional(Url), cancel_url: Type.Optional(Url) }),
-        response: {
-          200: Type.Object({ url: Type.String(), payment_id: Type.Integer(), order_alias: Type.String(), amount: Type.String(), currency: Type.String() }),
-          ...problems(401, 404, 409, 422, 502),
+    app.get(
+      '/payment/storefront/api/plugins/',
+      {
+        schema: {
+          tags,
+          summary: 'Enabled payment plugins',
+          response: { 200: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) },
         },
       },
-    }, async (request) => {
-      const token = request.headers['x-order-token'];
-      const caller = { principal: request.principal, orderToken: typeof token === 'string' ? token : undefined };
-      const key = idempotencyKeyFrom(request.headers['idempotency-key']);
-      const pluginId = request.params.payment_plugin_id;
-      let claim: { scope: string; key: string; requestHash: string } | undefined;
-      if (key !== undefined) {
-        // Only someone who may start this order's payment may read the stored answer.
-        await findVisibleOrder(deps.db, request.body.order_alias, caller);
-        claim = { scope: `start-payment:${request.body.order_alias}`, key, requestHash: requestHash('start-payment', { pluginId, ...request.body }) };
-        const stored = await storedResponse(deps.db, claim);
-        if (stored) return stored.body as StartedPayment;
-      }
-      const started = await startPayment(deps, {
-        pluginId, orderAlias: request.body.order_alias, returnUrl: request.body.return_url, cancelUrl: request.body.cancel_url, caller,
-      });
-      if (claim) await rememberResponse(deps.db, claim, { status: 200, body: started });
-      return started;
-    });
+      async () => deps.registry.list().map((p) => ({ id: p.id, name: p.name })),
+    );
 
-    app.get(RETURN_PATH, {
-      schema: {
-        tags, summary: 'Where a gateway sends the payer back (303 to the storefront or to the order page)',
-        description: 'start-payment gives the gateway links to this route, signed for one attempt. With a '
-          + 'return_url (or cancel_url) the payer goes on there with order_alias and payment_status (succeeded, '
-          + 'failed, pending, cancelled) added to its query; without one, to the order\'s HTML page through a link '
-          + `valid ${ORDER_PAGE_LINK_SECONDS / 60} minutes. An expired link is a 410 order_link_expired, a forged or `
-          + 'foreign one a 404 order_link_invalid (an HTML page for browsers).',
-        querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2048 })) }),
-        response: { ...problems(404, 410, 422) },
+    app.post(
+      '/payment/storefront/api/start-payment/:payment_plugin_id/',
+      {
+        schema: {
+          tags,
+          security: optionalBearerAuth,
+          summary: 'Start paying an order: returns the gateway URL to send the payer to',
+          description:
+            "For the order's owner, an admin, or the holder of its X-Order-Token (anyone else: 404). The amount is the order's unpaid total. Calling again while an attempt is open returns that attempt.",
+          params: PluginParams,
+          headers: Type.Object({
+            'x-order-token': Type.Optional(Type.String()),
+            'idempotency-key': Type.Optional(Type.String()),
+          }),
+          body: StrictObject({
+            order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }),
+            return_url: Type.Optional(Url),
+            cancel_url: Type.Optional(Url),
+          }),
+          response: {
+            200: Type.Object({
+              url: Type.String(),
+              payment_id: Type.Integer(),
+              order_alias: Type.String(),
+              amount: Type.String(),
+              currency: Type.String(),
+            }),
+            ...problems(401, 404, 409, 422, 502),
+          },
+        },
       },
-    }, async (request, reply) => {
-      const next = await resolveReturn(deps, request.query.token);
-      if (!next.ok) return refusePage(request, reply, next);
-      // The link in this URL must not travel on as a Referer, nor be answered from a cache.
-      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
-      return reply.redirect(next.location, 303);
-    });
+      async (request) => {
+        const token = request.headers['x-order-token'];
+        const caller = { principal: request.principal, orderToken: typeof token === 'string' ? token : undefined };
+        const key = idempotencyKeyFrom(request.headers['idempotency-key']);
+        const pluginId = request.params.payment_plugin_id;
+        let claim: { scope: string; key: string; requestHash: string } | undefined;
+        if (key !== undefined) {
+          // Only someone who may start this order's payment may read the stored answer.
+          await findVisibleOrder(deps.db, request.body.order_alias, caller);
+          claim = {
+            scope: `start-payment:${request.body.order_alias}`,
+            key,
+            requestHash: requestHash('start-payment', { pluginId, ...request.body }),
+          };
+          const stored = await storedResponse(deps.db, claim);
+          if (stored) return stored.body as StartedPayment;
+        }
+        const started = await startPayment(deps, {
+          pluginId,
+          orderAlias: request.body.order_alias,
+          returnUrl: request.body.return_url,
+          cancelUrl: request.body.cancel_url,
+          caller,
+        });
+        if (claim) await rememberResponse(deps.db, claim, { status: 200, body: started });
+        return started;
+      },
+    );
+
+    app.get(
+      RETURN_PATH,
+      {
+        schema: {
+          tags,
+          summary: 'Where a gateway sends the payer back (303 to the storefront or to the order page)',
+          description:
+            'start-payment gives the gateway links to this route, signed for one attempt. With a '
+            + 'return_url (or cancel_url) the payer goes on there with order_alias and payment_status (succeeded, '
+            + "failed, pending, cancelled) added to its query; without one, to the order's HTML page through a link "
+            + `valid ${ORDER_PAGE_LINK_SECONDS / 60} minutes. An expired link is a 410 order_link_expired, a forged or `
+            + 'foreign one a 404 order_link_invalid (an HTML page for browsers).',
+          querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2048 })) }),
+          response: { ...problems(404, 410, 422) },
+        },
+      },
+      async (request, reply) => {
+        const next = await resolveReturn(deps, request.query.token);
+        if (!next.ok) return refusePage(request, reply, next);
+        // The link in this URL must not travel on as a Referer, nor be answered from a cache.
+        reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+        return reply.redirect(next.location, 303);
+      },
+    );
 
     // The webhook route alone gets the raw body: signatures are computed over the exact bytes.
     await app.register(async (plain) => {
       const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      scope.post('/payment/storefront/api/webhook-view/:payment_plugin_id/', {
-        config: { rateLimit: { max: deps.webhookRateLimitPerMinute, timeWindow: '1 minute' } },
-        schema: {
-          tags, summary: 'Payment gateway webhook (one route for every plugin)',
-          description: 'Called by gateways. The plugin checks the signature on the raw body first (400 if missing or wrong). Each event is stored once: repeats answer 200 and change nothing.',
-          params: PluginParams,
-          response: { 200: Type.Object({ received: Type.Integer() }), ...problems(400, 404, 429) },
+      scope.post(
+        '/payment/storefront/api/webhook-view/:payment_plugin_id/',
+        {
+          config: { rateLimit: { max: deps.webhookRateLimitPerMinute, timeWindow: '1 minute' } },
+          schema: {
+            tags,
+            summary: 'Payment gateway webhook (one route for every plugin)',
+            description:
+              'Called by gateways. The plugin checks the signature on the raw body first (400 if missing or wrong). Each event is stored once: repeats answer 200 and change nothing.',
+            params: PluginParams,
+            response: { 200: Type.Object({ received: Type.Integer() }), ...problems(400, 404, 429) },
+          },
         },
-      }, async (request) => {
-        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const result = await handleWebhook(deps, request.params.payment_plugin_id, { headers: request.headers, rawBody });
-        return { received: result.received };
-      });
+        async (request) => {
+          const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          const result = await handleWebhook(deps, request.params.payment_plugin_id, {
+            headers: request.headers,
+            rawBody,
+          });
+          return { received: result.received };
+        },
+      );
     });
 
     for (const plugin of deps.registry.list()) {
@@ -122,29 +188,60 @@ export function paymentAdminRoutes(deps: PaymentsDeps): FastifyPluginAsyncTypebo
     const common = { tags: ['payments (admin)'], security: bearerAuth };
     app.addHook('onRequest', requireAdmin);
 
-    app.get('/payment/dashboard/api/orders/:order_alias/payments/', {
-      schema: { ...common, summary: 'An order\'s payment attempts', params: AliasParams, response: { 200: Type.Array(Payment), ...problems(401, 403, 404, 422) } },
-    }, async (request) => {
-      const order = await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal });
-      return (await paymentsOfOrder(deps.db, order.id)).map((p) => presentPayment(p, order.alias));
-    });
-
-    app.post('/payment/dashboard/api/payments/:id/capture/', {
-      schema: { ...common, summary: 'Record a cash-on-delivery payment as received', params: IdParams, response: { 200: Payment, ...problems(401, 403, 404, 409) } },
-    }, async (request) => {
-      const payment = await capturePayment(deps, request.params.id);
-      return presentPayment(payment, await orderAliasOf(deps.db, payment));
-    });
-
-    app.post('/payment/dashboard/api/payments/:id/refund/', {
-      schema: {
-        ...common, summary: 'Refund a payment, in full or in part (through the gateway when the plugin can)', params: IdParams,
-        body: Type.Union([StrictObject({ amount: Type.Optional(Type.String({ maxLength: 32, description: 'Default: everything still refundable' })) }), Type.Null()]),
-        response: { 200: Payment, ...problems(401, 403, 404, 409, 422, 502) },
+    app.get(
+      '/payment/dashboard/api/orders/:order_alias/payments/',
+      {
+        schema: {
+          ...common,
+          summary: "An order's payment attempts",
+          params: AliasParams,
+          response: { 200: Type.Array(Payment), ...problems(401, 403, 404, 422) },
+        },
       },
-    }, async (request) => {
-      const payment = await refundPayment(deps, request.params.id, request.body?.amount);
-      return presentPayment(payment, await orderAliasOf(deps.db, payment));
-    });
+      async (request) => {
+        const order = await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal });
+        return (await paymentsOfOrder(deps.db, order.id)).map((p) => presentPayment(p, order.alias));
+      },
+    );
+
+    app.post(
+      '/payment/dashboard/api/payments/:id/capture/',
+      {
+        schema: {
+          ...common,
+          summary: 'Record a cash-on-delivery payment as received',
+          params: IdParams,
+          response: { 200: Payment, ...problems(401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const payment = await capturePayment(deps, request.params.id);
+        return presentPayment(payment, await orderAliasOf(deps.db, payment));
+      },
+    );
+
+    app.post(
+      '/payment/dashboard/api/payments/:id/refund/',
+      {
+        schema: {
+          ...common,
+          summary: 'Refund a payment, in full or in part (through the gateway when the plugin can)',
+          params: IdParams,
+          body: Type.Union([
+            StrictObject({
+              amount: Type.Optional(
+                Type.String({ maxLength: 32, description: 'Default: everything still refundable' }),
+              ),
+            }),
+            Type.Null(),
+          ]),
+          response: { 200: Payment, ...problems(401, 403, 404, 409, 422, 502) },
+        },
+      },
+      async (request) => {
+        const payment = await refundPayment(deps, request.params.id, request.body?.amount);
+        return presentPayment(payment, await orderAliasOf(deps.db, payment));
+      },
+    );
   };
 }

@@ -9,13 +9,27 @@ import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
 import {
-  GatewayError, type Money, type StartResult, type WebhookEvent, type WebhookEventKind, WebhookSignatureError,
+  GatewayError,
+  type Money,
+  type StartResult,
+  type WebhookEvent,
+  type WebhookEventKind,
+  WebhookSignatureError,
 } from './payment-plugin.js';
 import { returnLinks } from './payment-return.js';
 import { applyPaymentEvent } from './payment-states.js';
 import {
-  figuresOf, findPaymentForEvent, lockOrderById, lockPayment, markEvent, type PaymentRow, paymentsOfOrder, pendingEventsFor,
-  recordEventOnce, refreshOrderPaymentStatus, savePaymentFigures,
+  figuresOf,
+  findPaymentForEvent,
+  lockOrderById,
+  lockPayment,
+  markEvent,
+  type PaymentRow,
+  paymentsOfOrder,
+  pendingEventsFor,
+  recordEventOnce,
+  refreshOrderPaymentStatus,
+  savePaymentFigures,
 } from './payments.repository.js';
 import type { EnabledPlugin, PaymentRegistry } from './plugin-registry.js';
 
@@ -33,11 +47,19 @@ const START_TIMEOUT_MS = 60_000;
 
 function pluginOr404(deps: PaymentsDeps, id: string): EnabledPlugin {
   const plugin = deps.registry.get(id);
-  if (!plugin) throw new DomainError('payment_plugin_not_found', { detail: `no enabled payment plugin "${id}"`, extra: { available: deps.registry.list().map((p) => p.id) } });
+  if (!plugin)
+    throw new DomainError('payment_plugin_not_found', {
+      detail: `no enabled payment plugin "${id}"`,
+      extra: { available: deps.registry.list().map((p) => p.id) },
+    });
   return plugin;
 }
 
-const money = (amountMinor: number, currency: string): Money => ({ amountMinor, currency, exponent: currencyExponent(currency) });
+const money = (amountMinor: number, currency: string): Money => ({
+  amountMinor,
+  currency,
+  exponent: currencyExponent(currency),
+});
 
 export interface StartedPayment {
   url: string;
@@ -48,7 +70,13 @@ export interface StartedPayment {
 }
 
 function present(payment: PaymentRow, orderAlias: string): StartedPayment {
-  return { url: payment.redirectUrl ?? '', payment_id: payment.id, order_alias: orderAlias, amount: currencyFormat(payment.currency).format(payment.amount), currency: payment.currency };
+  return {
+    url: payment.redirectUrl ?? '',
+    payment_id: payment.id,
+    order_alias: orderAlias,
+    amount: currencyFormat(payment.currency).format(payment.amount),
+    currency: payment.currency,
+  };
 }
 
 /**
@@ -57,17 +85,24 @@ function present(payment: PaymentRow, orderAlias: string): StartedPayment {
  * over the network), then its answer is stored. Calling again while that attempt is open returns
  * the same attempt.
  */
-export async function startPayment(deps: PaymentsDeps, input: {
-  pluginId: string; orderAlias: string; returnUrl?: string; cancelUrl?: string;
-  caller: { principal: Principal | null; orderToken?: string };
-}): Promise<StartedPayment> {
+export async function startPayment(
+  deps: PaymentsDeps,
+  input: {
+    pluginId: string;
+    orderAlias: string;
+    returnUrl?: string;
+    cancelUrl?: string;
+    caller: { principal: Principal | null; orderToken?: string };
+  },
+): Promise<StartedPayment> {
   const plugin = pluginOr404(deps, input.pluginId);
   const visible = await findVisibleOrder(deps.db, input.orderAlias, input.caller);
 
   const opened = await deps.db.transaction(async (tx) => {
     const order = await lockOrderById(tx, visible.id);
     if (!order) throw new DomainError('order_not_found', { detail: `order ${input.orderAlias} not found` });
-    if (order.status === 'cancelled') throw new DomainError('order_not_payable', { detail: 'a cancelled order cannot be paid' });
+    if (order.status === 'cancelled')
+      throw new DomainError('order_not_payable', { detail: 'a cancelled order cannot be paid' });
     const attempts = await paymentsOfOrder(tx, order.id);
     const kept = attempts.reduce((sum, p) => sum + p.amountCaptured - p.amountRefunded, 0);
     const unpaid = order.total - kept;
@@ -81,13 +116,24 @@ export async function startPayment(deps: PaymentsDeps, input: {
       return { payment: { ...open, ...urls }, reused: true };
     }
     if (open && Date.now() - open.createdAt.getTime() < START_TIMEOUT_MS) {
-      throw new DomainError('payment_in_progress', { detail: 'this payment is being started; retry in a moment', headers: { 'retry-after': '2' } });
+      throw new DomainError('payment_in_progress', {
+        detail: 'this payment is being started; retry in a moment',
+        headers: { 'retry-after': '2' },
+      });
     }
     if (open) await savePaymentFigures(tx, { id: open.id, figures: { ...figuresOf(open), state: 'expired' } });
-    const [payment] = await tx.insert(payments).values({
-      reference: `pay_${randomBytes(16).toString('hex')}`, orderId: order.id, pluginId: plugin.id, amount: unpaid,
-      currency: order.currency, returnUrl: input.returnUrl ?? null, cancelUrl: input.cancelUrl ?? null,
-    }).returning();
+    const [payment] = await tx
+      .insert(payments)
+      .values({
+        reference: `pay_${randomBytes(16).toString('hex')}`,
+        orderId: order.id,
+        pluginId: plugin.id,
+        amount: unpaid,
+        currency: order.currency,
+        returnUrl: input.returnUrl ?? null,
+        cancelUrl: input.cancelUrl ?? null,
+      })
+      .returning();
     if (!payment) throw new Error('insert returned no payment');
     await refreshOrderPaymentStatus(tx, order);
     return { payment, reused: false };
@@ -104,7 +150,8 @@ export async function startPayment(deps: PaymentsDeps, input: {
       reference: payment.reference,
       order: { alias: visible.alias, email: visible.email, totalItems: visible.totalItems },
       amount: money(payment.amount, payment.currency),
-      returnUrl, cancelUrl,
+      returnUrl,
+      cancelUrl,
       idempotencyKey: `start-${payment.reference}`,
     });
   } catch (err) {
@@ -118,7 +165,8 @@ export async function startPayment(deps: PaymentsDeps, input: {
   }
   await deps.db.transaction(async (tx) => {
     await savePaymentFigures(tx, {
-      id: payment.id, figures: figuresOf(payment),
+      id: payment.id,
+      figures: figuresOf(payment),
       extra: { gatewayRef: started.gatewayRef, redirectUrl: started.redirectUrl },
     });
   });
@@ -129,17 +177,26 @@ export async function startPayment(deps: PaymentsDeps, input: {
  * Applies one normalised event in its own transaction. An event that names a gateway payment id
  * no payment knows yet is kept, and applied when a later event teaches a payment that id.
  */
-export async function applyEvent(db: Db, pluginId: string, event: WebhookEvent): Promise<'duplicate' | 'unmatched' | 'applied' | 'ignored'> {
+export async function applyEvent(
+  db: Db,
+  pluginId: string,
+  event: WebhookEvent,
+): Promise<'duplicate' | 'unmatched' | 'applied' | 'ignored'> {
   return db.transaction(async (tx) => {
     const eventRow = await recordEventOnce(tx, {
-      pluginId, eventId: event.eventId, kind: event.kind, amount: event.amount?.amountMinor ?? null, currency: event.amount?.currency ?? null,
+      pluginId,
+      eventId: event.eventId,
+      kind: event.kind,
+      amount: event.amount?.amountMinor ?? null,
+      currency: event.amount?.currency ?? null,
     });
     if (eventRow === undefined) return 'duplicate';
     if (event.kind === 'ignored') return 'ignored';
     const found = await findPaymentForEvent(tx, pluginId, event.match);
     if (!found) {
       const later = event.match.gatewayPaymentRef;
-      if (later !== undefined) await markEvent(tx, eventRow, { paymentId: null, applied: false, pendingGatewayPaymentRef: later });
+      if (later !== undefined)
+        await markEvent(tx, eventRow, { paymentId: null, applied: false, pendingGatewayPaymentRef: later });
       return 'unmatched';
     }
     // Order first, then payment: the lock order every payment write follows.
@@ -148,7 +205,11 @@ export async function applyEvent(db: Db, pluginId: string, event: WebhookEvent):
     if (!order || !payment) return 'unmatched';
 
     let figures = figuresOf(payment);
-    const step = (kind: WebhookEventKind, amountMinor: number | undefined, currency: string | null | undefined): boolean => {
+    const step = (
+      kind: WebhookEventKind,
+      amountMinor: number | undefined,
+      currency: string | null | undefined,
+    ): boolean => {
       if (currency && currency !== payment.currency) return false;
       const result = applyPaymentEvent(figures, { kind, amountMinor });
       figures = result.next;
@@ -167,7 +228,11 @@ export async function applyEvent(db: Db, pluginId: string, event: WebhookEvent):
       }
     }
     if (changed || caughtUp || learnt !== undefined) {
-      await savePaymentFigures(tx, { id: payment.id, figures, extra: learnt !== undefined ? { gatewayPaymentRef: learnt } : {} });
+      await savePaymentFigures(tx, {
+        id: payment.id,
+        figures,
+        extra: learnt !== undefined ? { gatewayPaymentRef: learnt } : {},
+      });
     }
     if (changed || caughtUp) await refreshOrderPaymentStatus(tx, order);
     return changed ? 'applied' : 'ignored';
@@ -178,7 +243,11 @@ export async function applyEvent(db: Db, pluginId: string, event: WebhookEvent):
  * A gateway's webhook: the plugin verifies the signature on the raw body before anything is
  * looked up, then each event is stored once and applied in the same transaction.
  */
-export async function handleWebhook(deps: PaymentsDeps, pluginId: string, request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer }) {
+export async function handleWebhook(
+  deps: PaymentsDeps,
+  pluginId: string,
+  request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer },
+) {
   const plugin = pluginOr404(deps, pluginId);
   let events: WebhookEvent[];
   try {
@@ -190,7 +259,11 @@ export async function handleWebhook(deps: PaymentsDeps, pluginId: string, reques
   const outcomes: string[] = [];
   for (const event of events) {
     const outcome = await applyEvent(deps.db, plugin.id, event);
-    if (outcome === 'unmatched') deps.log.info({ pluginId, eventId: event.eventId }, 'webhook event matches no payment (kept if it can match later)');
+    if (outcome === 'unmatched')
+      deps.log.info(
+        { pluginId, eventId: event.eventId },
+        'webhook event matches no payment (kept if it can match later)',
+      );
     outcomes.push(outcome);
   }
   return { received: events.length, outcomes };

@@ -16,7 +16,12 @@ export interface PaymentRegistry {
   get(id: string): EnabledPlugin | undefined;
   list(): EnabledPlugin[];
   /** Lets self-hosted gateways deliver webhooks into the app once it exists. */
-  bindWebhookDelivery(deliver: (pluginId: string, request: { headers: Record<string, string>; rawBody: Buffer }) => Promise<{ status: number }>): void;
+  bindWebhookDelivery(
+    deliver: (
+      pluginId: string,
+      request: { headers: Record<string, string>; rawBody: Buffer },
+    ) => Promise<{ status: number }>,
+  ): void;
 }
 
 const PLUGIN_ID = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -26,22 +31,41 @@ const pluginsDir = fileURLToPath(new URL('./plugins/', import.meta.url));
 export function installedPluginIds(): string[] {
   if (!existsSync(pluginsDir)) return [];
   return readdirSync(pluginsDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && PLUGIN_ID.test(d.name) && ['index.js', 'index.ts'].some((f) => existsSync(path.join(pluginsDir, d.name, f))))
+    .filter(
+      (d) =>
+        d.isDirectory()
+        && PLUGIN_ID.test(d.name)
+        && ['index.js', 'index.ts'].some((f) => existsSync(path.join(pluginsDir, d.name, f))),
+    )
     .map((d) => d.name)
     .sort();
 }
 
 function isPlugin(value: unknown): value is PaymentPlugin {
   const v = value as Partial<PaymentPlugin> | undefined;
-  return typeof v === 'object' && v !== null && typeof v.id === 'string' && typeof v.name === 'string'
-    && typeof v.configure === 'function' && typeof v.create === 'function';
+  return (
+    typeof v === 'object'
+    && v !== null
+    && typeof v.id === 'string'
+    && typeof v.name === 'string'
+    && typeof v.configure === 'function'
+    && typeof v.create === 'function'
+  );
 }
 
 async function importPlugin(specifier: string, where: string): Promise<PaymentPlugin> {
   const module = (await import(specifier)) as { default?: unknown; plugin?: unknown };
   const plugin = module.default ?? module.plugin;
-  if (!isPlugin(plugin)) throw new ConfigError('PAYMENT_PLUGINS', `${where} does not export a payment plugin (default export with id, name, configure, create)`);
-  if (!PLUGIN_ID.test(plugin.id)) throw new ConfigError('PAYMENT_PLUGINS', `${where}: plugin id "${plugin.id}" must be lowercase words joined by "_"`);
+  if (!isPlugin(plugin))
+    throw new ConfigError(
+      'PAYMENT_PLUGINS',
+      `${where} does not export a payment plugin (default export with id, name, configure, create)`,
+    );
+  if (!PLUGIN_ID.test(plugin.id))
+    throw new ConfigError(
+      'PAYMENT_PLUGINS',
+      `${where}: plugin id "${plugin.id}" must be lowercase words joined by "_"`,
+    );
   return plugin;
 }
 
@@ -49,7 +73,11 @@ async function loadInstalled(id: string): Promise<PaymentPlugin> {
   const file = ['index.js', 'index.ts'].map((f) => path.join(pluginsDir, id, f)).find((f) => existsSync(f));
   if (!file) throw new ConfigError('PAYMENT_PLUGINS', `no plugin folder ${id}`);
   const plugin = await importPlugin(pathToFileURL(file).href, `plugins/${id}`);
-  if (plugin.id !== id) throw new ConfigError('PAYMENT_PLUGINS', `plugins/${id} declares the id "${plugin.id}"; a plugin's id must equal its folder name`);
+  if (plugin.id !== id)
+    throw new ConfigError(
+      'PAYMENT_PLUGINS',
+      `plugins/${id} declares the id "${plugin.id}"; a plugin's id must equal its folder name`,
+    );
   return plugin;
 }
 
@@ -82,10 +110,15 @@ export async function loadPaymentPlugins(options: RegistryOptions): Promise<Paym
   const configured: { plugin: PaymentPlugin; config: unknown }[] = [];
 
   for (const name of wanted) {
-    const plugin = installed.includes(name) ? await loadInstalled(name) : await importPlugin(name, `package "${name}"`).catch((err: unknown) => {
-      if (err instanceof ConfigError) throw err;
-      throw new ConfigError('PAYMENT_PLUGINS', `"${name}" is neither an installed plugin (${installed.join(', ')}) nor an importable package: ${(err as Error).message}`);
-    });
+    const plugin = installed.includes(name)
+      ? await loadInstalled(name)
+      : await importPlugin(name, `package "${name}"`).catch((err: unknown) => {
+          if (err instanceof ConfigError) throw err;
+          throw new ConfigError(
+            'PAYMENT_PLUGINS',
+            `"${name}" is neither an installed plugin (${installed.join(', ')}) nor an importable package: ${(err as Error).message}`,
+          );
+        });
     if (configured.some((c) => c.plugin.id === plugin.id)) {
       throw new ConfigError('PAYMENT_PLUGINS', `plugin "${plugin.id}" is named twice`);
     }
@@ -93,11 +126,13 @@ export async function loadPaymentPlugins(options: RegistryOptions): Promise<Paym
     try {
       config = plugin.configure(options.env, { explicit, embeddedDatabase: options.embeddedDatabase });
     } catch (err) {
-      if (err instanceof PluginConfigError) throw new ConfigError('PAYMENT_PLUGINS', `plugin ${plugin.id}: ${err.message}`);
+      if (err instanceof PluginConfigError)
+        throw new ConfigError('PAYMENT_PLUGINS', `plugin ${plugin.id}: ${err.message}`);
       throw err;
     }
     if (config === undefined) {
-      if (explicit) throw new ConfigError('PAYMENT_PLUGINS', `plugin ${plugin.id} is enabled but not configured (see its README)`);
+      if (explicit)
+        throw new ConfigError('PAYMENT_PLUGINS', `plugin ${plugin.id} is enabled but not configured (see its README)`);
       options.onSkipped?.(plugin.id, 'not configured');
       continue;
     }

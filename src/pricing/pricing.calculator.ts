@@ -68,9 +68,10 @@ export function priceOrder(input: PricingInput): PricedOrder {
   const weightGrams = orderWeightGrams(lines);
   const shippingFee = input.discount?.type === 'free_shipping' ? 0 : shippingFeeFor(input.shipping, weightGrams, mode);
   const shippingTaxRate = config.shippingTaxable && input.shipping ? shippingRateFor(input, priced) : null;
-  const shippingTax = shippingTaxRate === null
-    ? 0
-    : taxOn(shippingFee, { rate: shippingTaxRate, inclusive: config.pricesIncludeTax, mode });
+  const shippingTax =
+    shippingTaxRate === null
+      ? 0
+      : taxOn(shippingFee, { rate: shippingTaxRate, inclusive: config.pricesIncludeTax, mode });
 
   const estimatedTax = sumMinor([...priced.map((line) => line.taxMinor), shippingTax]);
   const linesTotal = sumMinor(priced.map((line) => line.totalMinor));
@@ -89,13 +90,20 @@ export function priceOrder(input: PricingInput): PricedOrder {
     discountName: discountName(input.discount, { currency: config.currency, exponent }),
     promoCode: input.discount && input.discount.type !== 'custom' ? input.discount.code : null,
     shippingFeeMinor: shippingFee,
-    shippingName: input.shipping ? (input.shipping.type === 'rate' ? input.shipping.methodName : input.shipping.name) : null,
+    shippingName: input.shipping
+      ? input.shipping.type === 'rate'
+        ? input.shipping.methodName
+        : input.shipping.name
+      : null,
     shippingTaxRate,
     shippingTaxMinor: shippingTax,
     estimatedTaxMinor: estimatedTax,
     totalWithoutTaxMinor: subtractMinor(total, estimatedTax),
     totalMinor: total,
-    taxDetails: taxDetails(priced, shippingTaxRate === null || shippingFee === 0 ? null : { rate: shippingTaxRate, tax: shippingTax }),
+    taxDetails: taxDetails(
+      priced,
+      shippingTaxRate === null || shippingFee === 0 ? null : { rate: shippingTaxRate, tax: shippingTax },
+    ),
   };
 }
 
@@ -139,7 +147,7 @@ function orderDiscount(input: {
   if (!discount || discount.type === 'free_shipping') return none;
   const scope = discount.type === 'custom' ? null : discount.applicableProductIds;
   const inScope = scope && scope.length > 0 ? new Set(scope) : null;
-  const weights = lines.map((line, i) => (!inScope || inScope.has(line.productId) ? subtotals[i] ?? 0 : 0));
+  const weights = lines.map((line, i) => (!inScope || inScope.has(line.productId) ? (subtotals[i] ?? 0) : 0));
   const eligible = sumMinor(weights);
   let wanted: number;
   switch (discount.type) {
@@ -188,7 +196,7 @@ function shippingFeeFor(shipping: PricingShipping | null, weightGrams: string, m
  */
 function shippingRateFor(input: PricingInput, lines: readonly PricedLine[]): string | null {
   if (input.shippingTaxRate != null) return canonicalRate(input.shippingTaxRate);
-  const classId = input.shipping?.type === 'rate' ? input.shipping.taxClassId ?? null : null;
+  const classId = input.shipping?.type === 'rate' ? (input.shipping.taxClassId ?? null) : null;
   const classRate = classId === null ? undefined : input.taxRates.get(classId);
   if (classRate !== undefined) {
     const rate = canonicalRate(classRate);
@@ -212,18 +220,31 @@ function taxDetails(lines: readonly PricedLine[], shipping: { rate: string; tax:
       group.taxMinor = sumMinor([group.taxMinor, line.taxMinor]);
     } else {
       groups.set(key, {
-        kind: 'lines', taxClassId: line.taxClass.id, taxClassName: line.taxClass.name, taxRate: line.taxRate, taxMinor: line.taxMinor,
+        kind: 'lines',
+        taxClassId: line.taxClass.id,
+        taxClassName: line.taxClass.name,
+        taxRate: line.taxRate,
+        taxMinor: line.taxMinor,
       });
     }
   }
   const details = [...groups.values()];
   if (shipping) {
-    details.push({ kind: 'shipping', taxClassId: null, taxClassName: 'Shipping', taxRate: shipping.rate, taxMinor: shipping.tax });
+    details.push({
+      kind: 'shipping',
+      taxClassId: null,
+      taxClassName: 'Shipping',
+      taxRate: shipping.rate,
+      taxMinor: shipping.tax,
+    });
   }
   return details;
 }
 
-function discountName(discount: PricingDiscount | null, currency: { currency: string; exponent: number }): string | null {
+function discountName(
+  discount: PricingDiscount | null,
+  currency: { currency: string; exponent: number },
+): string | null {
   if (!discount) return null;
   switch (discount.type) {
     case 'percentage':
@@ -238,6 +259,7 @@ function discountName(discount: PricingDiscount | null, currency: { currency: st
 }
 
 function nonNegativeMinor(amount: number, what: string): number {
-  if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`${what} must be a non-negative whole number of minor units`);
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new RangeError(`${what} must be a non-negative whole number of minor units`);
   return amount;
 }

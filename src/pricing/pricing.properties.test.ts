@@ -5,7 +5,11 @@ import { priceOrder } from './pricing.calculator.js';
 import { presentPricedOrder } from './pricing.presenter.js';
 import type { PricingDiscount, PricingInput, PricingLine, PricingShipping, TaxClassRef } from './pricing.types.js';
 
-const classes: TaxClassRef[] = [{ id: 1, name: 'Standard' }, { id: 2, name: 'Reduced' }, { id: 3, name: 'Zero' }];
+const classes: TaxClassRef[] = [
+  { id: 1, name: 'Standard' },
+  { id: 2, name: 'Reduced' },
+  { id: 3, name: 'Zero' },
+];
 
 /** A decimal string with up to `scale` decimals, from an integer of units. */
 const decimal = (maxUnits: number, scale: number) =>
@@ -20,27 +24,53 @@ const variant = fc.record({
 
 /** Picks from a small catalog so that aliases repeat (and must be summed) now and then. */
 const lines = fc.array(variant, { minLength: 1, maxLength: 6 }).chain((catalog) =>
-  fc.array(fc.record({ index: fc.nat({ max: catalog.length - 1 }), quantity: fc.integer({ min: 1, max: 999 }) }), { minLength: 1, maxLength: 8 })
-    .map((picks) => picks.map(({ index, quantity }): PricingLine => {
-      const v = catalog[index];
-      if (!v) throw new Error('unreachable');
-      return { alias: `v${index}`, variantId: index + 1, name: `Variant ${index}`, quantity, ...v };
-    })));
+  fc
+    .array(fc.record({ index: fc.nat({ max: catalog.length - 1 }), quantity: fc.integer({ min: 1, max: 999 }) }), {
+      minLength: 1,
+      maxLength: 8,
+    })
+    .map((picks) =>
+      picks.map(({ index, quantity }): PricingLine => {
+        const v = catalog[index];
+        if (!v) throw new Error('unreachable');
+        return { alias: `v${index}`, variantId: index + 1, name: `Variant ${index}`, quantity, ...v };
+      }),
+    ),
+);
 
-const taxRates = fc.record({
-  1: fc.option(decimal(300_000, 4), { nil: undefined }),
-  2: fc.option(decimal(100_000, 4), { nil: undefined }),
-  3: fc.option(fc.constant('0'), { nil: undefined }),
-}).map((rates) => new Map(Object.entries(rates).flatMap(([id, rate]) => (rate === undefined ? [] : [[Number(id), rate] as const]))));
+const taxRates = fc
+  .record({
+    1: fc.option(decimal(300_000, 4), { nil: undefined }),
+    2: fc.option(decimal(100_000, 4), { nil: undefined }),
+    3: fc.option(fc.constant('0'), { nil: undefined }),
+  })
+  .map(
+    (rates) =>
+      new Map(Object.entries(rates).flatMap(([id, rate]) => (rate === undefined ? [] : [[Number(id), rate] as const]))),
+  );
 
 const productScope = fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }), { nil: undefined });
 
 const discount: fc.Arbitrary<PricingDiscount | null> = fc.oneof(
   fc.constant(null),
-  fc.record({ type: fc.constant('percentage' as const), code: fc.constant('PCT'), value: decimal(1_500_000, 4), applicableProductIds: productScope }),
-  fc.record({ type: fc.constant('fixed' as const), code: fc.constant('FIX'), value: fc.integer({ min: 0, max: 50_000_000 }), applicableProductIds: productScope }),
+  fc.record({
+    type: fc.constant('percentage' as const),
+    code: fc.constant('PCT'),
+    value: decimal(1_500_000, 4),
+    applicableProductIds: productScope,
+  }),
+  fc.record({
+    type: fc.constant('fixed' as const),
+    code: fc.constant('FIX'),
+    value: fc.integer({ min: 0, max: 50_000_000 }),
+    applicableProductIds: productScope,
+  }),
   fc.record({ type: fc.constant('free_shipping' as const), code: fc.constant('SHIP') }),
-  fc.record({ type: fc.constant('custom' as const), name: fc.constant('Goodwill'), amountMinor: fc.integer({ min: 0, max: 50_000_000 }) }),
+  fc.record({
+    type: fc.constant('custom' as const),
+    name: fc.constant('Goodwill'),
+    amountMinor: fc.integer({ min: 0, max: 50_000_000 }),
+  }),
 );
 
 const shipping: fc.Arbitrary<PricingShipping | null> = fc.oneof(
@@ -48,11 +78,19 @@ const shipping: fc.Arbitrary<PricingShipping | null> = fc.oneof(
   fc.record({
     type: fc.constant('rate' as const),
     methodName: fc.constant('Standard'),
-    rate: fc.record({ weightMinKg: decimal(5000, 3), baseRateMinor: fc.integer({ min: 0, max: 100_000 }), perKgRateMinor: fc.integer({ min: 0, max: 10_000 }) }),
+    rate: fc.record({
+      weightMinKg: decimal(5000, 3),
+      baseRateMinor: fc.integer({ min: 0, max: 100_000 }),
+      perKgRateMinor: fc.integer({ min: 0, max: 10_000 }),
+    }),
     // Class 4 never has a rate: shipping then falls back to the line rates.
     taxClassId: fc.constantFrom(null, 1, 2, 3, 4),
   }),
-  fc.record({ type: fc.constant('custom' as const), name: fc.constant('Courier'), amountMinor: fc.integer({ min: 0, max: 100_000 }) }),
+  fc.record({
+    type: fc.constant('custom' as const),
+    name: fc.constant('Courier'),
+    amountMinor: fc.integer({ min: 0, max: 100_000 }),
+  }),
 );
 
 const orders: fc.Arbitrary<PricingInput> = fc.record({
@@ -73,88 +111,125 @@ const runs = { numRuns: 1000 };
 
 describe('priceOrder on random orders in USD, JPY and KWD', () => {
   it('keeps subtotal − discount + shipping + tax = total on net prices, and subtotal − discount + shipping = total on gross prices', () => {
-    fc.assert(fc.property(orders, (input) => {
-      const o = priceOrder(input);
-      const base = o.subtotalMinor - o.discountMinor + o.shippingFeeMinor;
-      expect(o.totalMinor).toBe(input.config.pricesIncludeTax ? base : base + o.estimatedTaxMinor);
-      expect(o.totalWithoutTaxMinor + o.estimatedTaxMinor).toBe(o.totalMinor);
-    }), runs);
+    fc.assert(
+      fc.property(orders, (input) => {
+        const o = priceOrder(input);
+        const base = o.subtotalMinor - o.discountMinor + o.shippingFeeMinor;
+        expect(o.totalMinor).toBe(input.config.pricesIncludeTax ? base : base + o.estimatedTaxMinor);
+        expect(o.totalWithoutTaxMinor + o.estimatedTaxMinor).toBe(o.totalMinor);
+      }),
+      runs,
+    );
   });
 
   it('keeps Σ line totals + shipping (+ shipping tax on net prices) = total', () => {
-    fc.assert(fc.property(orders, (input) => {
-      const o = priceOrder(input);
-      const shippingTaxOnTop = input.config.pricesIncludeTax ? 0 : o.shippingTaxMinor;
-      expect(sumMinor(o.lines.map((l) => l.totalMinor)) + o.shippingFeeMinor + shippingTaxOnTop).toBe(o.totalMinor);
-    }), runs);
+    fc.assert(
+      fc.property(orders, (input) => {
+        const o = priceOrder(input);
+        const shippingTaxOnTop = input.config.pricesIncludeTax ? 0 : o.shippingTaxMinor;
+        expect(sumMinor(o.lines.map((l) => l.totalMinor)) + o.shippingFeeMinor + shippingTaxOnTop).toBe(o.totalMinor);
+      }),
+      runs,
+    );
   });
 
   it('adds line figures up to the order figures', () => {
-    fc.assert(fc.property(orders, (input) => {
-      const o = priceOrder(input);
-      expect(sumMinor(o.lines.map((l) => l.subtotalMinor))).toBe(o.subtotalMinor);
-      expect(sumMinor(o.lines.map((l) => l.discountMinor))).toBe(o.discountMinor);
-      expect(sumMinor([...o.lines.map((l) => l.taxMinor), o.shippingTaxMinor])).toBe(o.estimatedTaxMinor);
-      expect(sumMinor(o.taxDetails.map((d) => d.taxMinor))).toBe(o.estimatedTaxMinor);
-      expect(o.totalItems).toBe(sumMinor(input.lines.map((l) => l.quantity)));
-      expect(new Set(o.lines.map((l) => l.alias)).size).toBe(o.lines.length);
-    }), runs);
+    fc.assert(
+      fc.property(orders, (input) => {
+        const o = priceOrder(input);
+        expect(sumMinor(o.lines.map((l) => l.subtotalMinor))).toBe(o.subtotalMinor);
+        expect(sumMinor(o.lines.map((l) => l.discountMinor))).toBe(o.discountMinor);
+        expect(sumMinor([...o.lines.map((l) => l.taxMinor), o.shippingTaxMinor])).toBe(o.estimatedTaxMinor);
+        expect(sumMinor(o.taxDetails.map((d) => d.taxMinor))).toBe(o.estimatedTaxMinor);
+        expect(o.totalItems).toBe(sumMinor(input.lines.map((l) => l.quantity)));
+        expect(new Set(o.lines.map((l) => l.alias)).size).toBe(o.lines.length);
+      }),
+      runs,
+    );
   });
 
   it('never discounts a line below zero or outside the products a code is scoped to', () => {
-    fc.assert(fc.property(orders, (input) => {
-      const o = priceOrder(input);
-      const scope = input.discount && 'applicableProductIds' in input.discount ? input.discount.applicableProductIds : undefined;
-      for (const line of o.lines) {
-        expect(line.discountMinor).toBeGreaterThanOrEqual(0);
-        expect(line.discountMinor).toBeLessThanOrEqual(line.subtotalMinor);
-        if (scope && scope.length > 0 && !scope.includes(line.productId)) expect(line.discountMinor).toBe(0);
-        expect(line.taxMinor).toBeGreaterThanOrEqual(0);
-        expect(line.totalMinor).toBeGreaterThanOrEqual(0);
-      }
-      expect(o.discountMinor).toBeLessThanOrEqual(o.subtotalMinor);
-      if (input.discount?.type === 'free_shipping') expect(o.shippingFeeMinor).toBe(0);
-    }), runs);
+    fc.assert(
+      fc.property(orders, (input) => {
+        const o = priceOrder(input);
+        const scope =
+          input.discount && 'applicableProductIds' in input.discount ? input.discount.applicableProductIds : undefined;
+        for (const line of o.lines) {
+          expect(line.discountMinor).toBeGreaterThanOrEqual(0);
+          expect(line.discountMinor).toBeLessThanOrEqual(line.subtotalMinor);
+          if (scope && scope.length > 0 && !scope.includes(line.productId)) expect(line.discountMinor).toBe(0);
+          expect(line.taxMinor).toBeGreaterThanOrEqual(0);
+          expect(line.totalMinor).toBeGreaterThanOrEqual(0);
+        }
+        expect(o.discountMinor).toBeLessThanOrEqual(o.subtotalMinor);
+        if (input.discount?.type === 'free_shipping') expect(o.shippingFeeMinor).toBe(0);
+      }),
+      runs,
+    );
   });
 
   it('taxes each line within half a minor unit of its exact tax', () => {
-    fc.assert(fc.property(orders, (input) => {
-      const o = priceOrder(input);
-      for (const line of o.lines) {
-        // rate r = u / 10^s percent; exact tax t* = a·u / (100·10^s) net, a·u / (100·10^s + u) gross.
-        const [whole = '0', fraction = ''] = line.taxRate.split('.');
-        const u = BigInt(whole + fraction);
-        const hundred = 100n * 10n ** BigInt(fraction.length);
-        const denominator = input.config.pricesIncludeTax ? hundred + u : hundred;
-        const a = BigInt(line.subtotalMinor - line.discountMinor);
-        const error = BigInt(line.taxMinor) * denominator - a * u; // (t − t*) × denominator
-        expect(2n * (error < 0n ? -error : error) <= denominator).toBe(true);
-      }
-    }), runs);
+    fc.assert(
+      fc.property(orders, (input) => {
+        const o = priceOrder(input);
+        for (const line of o.lines) {
+          // rate r = u / 10^s percent; exact tax t* = a·u / (100·10^s) net, a·u / (100·10^s + u) gross.
+          const [whole = '0', fraction = ''] = line.taxRate.split('.');
+          const u = BigInt(whole + fraction);
+          const hundred = 100n * 10n ** BigInt(fraction.length);
+          const denominator = input.config.pricesIncludeTax ? hundred + u : hundred;
+          const a = BigInt(line.subtotalMinor - line.discountMinor);
+          const error = BigInt(line.taxMinor) * denominator - a * u; // (t − t*) × denominator
+          expect(2n * (error < 0n ? -error : error) <= denominator).toBe(true);
+        }
+      }),
+      runs,
+    );
   });
 
-  it('shows every figure on the wire with the currency\'s exact precision, and the same numbers', () => {
-    fc.assert(fc.property(orders, (input) => {
-      const o = priceOrder(input);
-      const wire = presentPricedOrder(o);
-      const money = currencyFormat(o.currency);
-      const pattern = money.exponent === 0 ? /^-?\d+$/ : new RegExp(`^-?\\d+\\.\\d{${money.exponent}}$`);
-      const amounts = [wire.subtotal, wire.discount, wire.shipping_fee, wire.estimated_tax, wire.total_without_tax, wire.total,
-        ...wire.lines.flatMap((l) => [l.unit_price, l.subtotal, l.discount, l.tax, l.total]), ...wire.tax_details.map((d) => d.tax_amount)];
-      for (const amount of amounts) expect(amount).toMatch(pattern);
-      const parse = money.parse;
-      const base = parse(wire.subtotal) - parse(wire.discount) + parse(wire.shipping_fee);
-      expect(parse(wire.total)).toBe(input.config.pricesIncludeTax ? base : base + parse(wire.estimated_tax));
-      expect(parse(wire.total)).toBe(o.totalMinor);
-    }), { numRuns: 300 });
+  it("shows every figure on the wire with the currency's exact precision, and the same numbers", () => {
+    fc.assert(
+      fc.property(orders, (input) => {
+        const o = priceOrder(input);
+        const wire = presentPricedOrder(o);
+        const money = currencyFormat(o.currency);
+        const pattern = money.exponent === 0 ? /^-?\d+$/ : new RegExp(`^-?\\d+\\.\\d{${money.exponent}}$`);
+        const amounts = [
+          wire.subtotal,
+          wire.discount,
+          wire.shipping_fee,
+          wire.estimated_tax,
+          wire.total_without_tax,
+          wire.total,
+          ...wire.lines.flatMap((l) => [l.unit_price, l.subtotal, l.discount, l.tax, l.total]),
+          ...wire.tax_details.map((d) => d.tax_amount),
+        ];
+        for (const amount of amounts) expect(amount).toMatch(pattern);
+        const parse = money.parse;
+        const base = parse(wire.subtotal) - parse(wire.discount) + parse(wire.shipping_fee);
+        expect(parse(wire.total)).toBe(input.config.pricesIncludeTax ? base : base + parse(wire.estimated_tax));
+        expect(parse(wire.total)).toBe(o.totalMinor);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('gives the same figures for the same input, and for lines sent in pieces', () => {
-    fc.assert(fc.property(orders, (input) => {
-      const first = priceOrder(input);
-      expect(priceOrder(input)).toEqual(first);
-      const split = input.lines.flatMap((l) => (l.quantity > 1 ? [{ ...l, quantity: 1 }, { ...l, quantity: l.quantity - 1 }] : [l]));
-      expect(priceOrder({ ...input, lines: split })).toEqual(first);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(orders, (input) => {
+        const first = priceOrder(input);
+        expect(priceOrder(input)).toEqual(first);
+        const split = input.lines.flatMap((l) =>
+          l.quantity > 1
+            ? [
+                { ...l, quantity: 1 },
+                { ...l, quantity: l.quantity - 1 },
+              ]
+            : [l],
+        );
+        expect(priceOrder({ ...input, lines: split })).toEqual(first);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

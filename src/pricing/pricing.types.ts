@@ -60,10 +60,12 @@ export interface ShippingBracket {
  */
 export type PricingShipping =
   | {
-    type: 'rate'; methodName: string; rate: ShippingBracket;
-    /** The method's tax class: shipping is taxed at its rate in `taxRates` (see `PricingInput.shippingTaxRate`). */
-    taxClassId?: number | null;
-  }
+      type: 'rate';
+      methodName: string;
+      rate: ShippingBracket;
+      /** The method's tax class: shipping is taxed at its rate in `taxRates` (see `PricingInput.shippingTaxRate`). */
+      taxClassId?: number | null;
+    }
   | { type: 'custom'; name: string; amountMinor: number };
 
 /**

@@ -79,7 +79,10 @@ export function checkPromoCode(input: PromoCodeCheckInput): PromoCodeCheck {
   }
   const allowed = promo.specificCustomerIds;
   if (allowed && allowed.length > 0 && (customer.userId === null || !allowed.includes(customer.userId))) {
-    return fail('specific_customers', `${name} is reserved for specific customers${customer.userId === null ? '; sign in to use it' : ''}`);
+    return fail(
+      'specific_customers',
+      `${name} is reserved for specific customers${customer.userId === null ? '; sign in to use it' : ''}`,
+    );
   }
   if (promo.newCustomersOnly && customer.hasPreviousOrders) {
     return fail('new_customers_only', `${name} is for a customer's first order only`);
@@ -94,8 +97,11 @@ export function checkPromoCode(input: PromoCodeCheckInput): PromoCodeCheck {
   }
   if (promo.minPurchaseMinor !== null && order.subtotalMinor < promo.minPurchaseMinor) {
     const money = currencyFormat(order.currency);
-    return fail('min_purchase', `${name} needs a subtotal of at least ${money.format(promo.minPurchaseMinor)} `
-      + `${order.currency}; this order's is ${money.format(order.subtotalMinor)} ${order.currency}`);
+    return fail(
+      'min_purchase',
+      `${name} needs a subtotal of at least ${money.format(promo.minPurchaseMinor)} `
+        + `${order.currency}; this order's is ${money.format(order.subtotalMinor)} ${order.currency}`,
+    );
   }
   return { ok: true };
 }
@@ -108,7 +114,12 @@ export function promoCodeDiscount(promo: PromoCodeRecord, currency: string): Pri
       parseDecimal(promo.value, 4);
       return { type: 'percentage', code: promo.code, value: promo.value, applicableProductIds: scope };
     case 'fixed':
-      return { type: 'fixed', code: promo.code, value: currencyFormat(currency).parse(promo.value), applicableProductIds: scope };
+      return {
+        type: 'fixed',
+        code: promo.code,
+        value: currencyFormat(currency).parse(promo.value),
+        applicableProductIds: scope,
+      };
     case 'free_shipping':
       return { type: 'free_shipping', code: promo.code };
   }

@@ -8,7 +8,17 @@ import {
 } from './shipping-rate.selector.js';
 
 function rate(id: number, fields: Partial<ShippingRateCandidate>): ShippingRateCandidate {
-  return { id, country: null, state: null, city: null, weightMinKg: '0', weightMaxKg: null, baseRateMinor: 1000, perKgRateMinor: 0, ...fields };
+  return {
+    id,
+    country: null,
+    state: null,
+    city: null,
+    weightMinKg: '0',
+    weightMaxKg: null,
+    baseRateMinor: 1000,
+    perKgRateMinor: 0,
+    ...fields,
+  };
 }
 
 describe('selectShippingRate', () => {
@@ -56,8 +66,13 @@ describe('bracketHoldsWeight', () => {
 
 describe('orderWeightGrams', () => {
   it('adds quantity × unit weight exactly and counts weightless lines as 0', () => {
-    expect(orderWeightGrams([{ quantity: 3, weightGrams: '0.1' }, { quantity: 7, weightGrams: '0.2' }, { quantity: 2, weightGrams: null }]))
-      .toBe('1.7');
+    expect(
+      orderWeightGrams([
+        { quantity: 3, weightGrams: '0.1' },
+        { quantity: 7, weightGrams: '0.2' },
+        { quantity: 2, weightGrams: null },
+      ]),
+    ).toBe('1.7');
     expect(orderWeightGrams([])).toBe('0');
   });
 });

@@ -24,7 +24,9 @@ export interface ShippingRateCandidate extends ShippingBracket {
 }
 
 /** city > state > country > any: how narrowly a rate names its place. */
-export function shippingRateSpecificity(rate: Pick<ShippingRateCandidate, 'country' | 'state' | 'city'>): 0 | 1 | 2 | 3 {
+export function shippingRateSpecificity(
+  rate: Pick<ShippingRateCandidate, 'country' | 'state' | 'city'>,
+): 0 | 1 | 2 | 3 {
   if (placeKey(rate.city) !== null) return 3;
   if (placeKey(rate.state) !== null) return 2;
   if (placeKey(rate.country) !== null) return 1;
@@ -36,9 +38,11 @@ export function shippingRateMatchesAddress(
   rate: Pick<ShippingRateCandidate, 'country' | 'state' | 'city'>,
   address: PricingAddress,
 ): boolean {
-  return placeMatches(rate.country, address.country)
+  return (
+    placeMatches(rate.country, address.country)
     && placeMatches(rate.state, address.state)
-    && placeMatches(rate.city, address.city);
+    && placeMatches(rate.city, address.city)
+  );
 }
 
 /** `weightMinKg ≤ weight ≤ weightMaxKg`, both ends inclusive; no maximum means no upper limit. */
@@ -57,7 +61,7 @@ function maxKg(rate: ShippingBracket): Decimal | null {
 function narrower(a: ShippingRateCandidate, b: ShippingRateCandidate): boolean {
   const aMax = maxKg(a);
   const bMax = maxKg(b);
-  if (aMax === null !== (bMax === null)) return aMax !== null;
+  if ((aMax === null) !== (bMax === null)) return aMax !== null;
   if (aMax !== null && bMax !== null && compareDecimal(aMax, bMax) !== 0) return compareDecimal(aMax, bMax) < 0;
   const byMin = compareDecimal(a.weightMinKg, b.weightMinKg);
   if (byMin !== 0) return byMin > 0;

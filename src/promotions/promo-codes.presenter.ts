@@ -17,11 +17,14 @@ const ZERO = /^0+(\.0+)?$/;
  */
 function storedValue(type: CodeType, text: string | undefined, money: CurrencyFormat): string | FieldError {
   const fail = (message: string): FieldError => ({ field: 'value', message });
-  if (type === 'free_shipping') return text === undefined || ZERO.test(text) ? '0' : fail('must be absent or "0" for a free_shipping code');
+  if (type === 'free_shipping')
+    return text === undefined || ZERO.test(text) ? '0' : fail('must be absent or "0" for a free_shipping code');
   if (text === undefined) return fail(`is required for a ${type} code`);
   if (type === 'percentage') {
     if (!PERCENT.test(text) || compareDecimal(text, '0') <= 0 || compareDecimal(text, '100') > 0) {
-      return fail('must be a percentage above 0 and up to 100 with at most 4 decimals, written as a string like "12.5"');
+      return fail(
+        'must be a percentage above 0 and up to 100 with at most 4 decimals, written as a string like "12.5"',
+      );
     }
     return formatDecimal(text);
   }
@@ -47,7 +50,11 @@ function timestamp(field: string, text: string | null | undefined, errors: Field
  * on the code as it will be: the value against the (possibly new) type, starts before expires.
  * Absent fields stay absent; null clears a nullable field.
  */
-export function promoCodeValues(body: PromoCodeFields, current: PromoCodeRow | null, money: CurrencyFormat): Partial<PromoCodeValues> {
+export function promoCodeValues(
+  body: PromoCodeFields,
+  current: PromoCodeRow | null,
+  money: CurrencyFormat,
+): Partial<PromoCodeValues> {
   const errors: FieldError[] = [];
   const codeType = body.code_type ?? current?.codeType ?? 'percentage';
   let value: string | undefined;
@@ -55,7 +62,12 @@ export function promoCodeValues(body: PromoCodeFields, current: PromoCodeRow | n
     const changedType = current !== null && codeType !== current.codeType;
     const checked = storedValue(codeType, body.value, money);
     if (typeof checked === 'string') value = checked;
-    else errors.push(changedType && body.value === undefined ? { field: 'value', message: `is required when code_type changes to ${codeType}` } : checked);
+    else
+      errors.push(
+        changedType && body.value === undefined
+          ? { field: 'value', message: `is required when code_type changes to ${codeType}` }
+          : checked,
+      );
   }
   let minPurchase: number | null | undefined = body.min_purchase_amount === null ? null : undefined;
   if (typeof body.min_purchase_amount === 'string') {
@@ -69,13 +81,16 @@ export function promoCodeValues(body: PromoCodeFields, current: PromoCodeRow | n
   }
   const startsAt = timestamp('starts_at', body.starts_at, errors);
   const expiresAt = timestamp('expires_at', body.expires_at, errors);
-  const starts = startsAt === undefined ? current?.startsAt ?? null : startsAt;
-  const expires = expiresAt === undefined ? current?.expiresAt ?? null : expiresAt;
+  const starts = startsAt === undefined ? (current?.startsAt ?? null) : startsAt;
+  const expires = expiresAt === undefined ? (current?.expiresAt ?? null) : expiresAt;
   if (starts && expires && starts.getTime() >= expires.getTime()) {
     errors.push({ field: 'expires_at', message: `must be after starts_at (${starts.toISOString()})` });
   }
   if (errors.length > 0) {
-    throw new DomainError('validation_error', { detail: errors.map((e) => `${e.field} ${e.message}`).join('; '), errors });
+    throw new DomainError('validation_error', {
+      detail: errors.map((e) => `${e.field} ${e.message}`).join('; '),
+      errors,
+    });
   }
   const values: Partial<PromoCodeValues> = {
     code: body.code?.toUpperCase(),
@@ -109,12 +124,21 @@ function presentValue(row: PromoCodeRow, money: CurrencyFormat): string {
 
 export function presentPromoCode(row: PromoCodeRow, money: CurrencyFormat) {
   return {
-    id: row.id, code: row.code, code_type: row.codeType, value: presentValue(row, money), is_active: row.isActive,
-    starts_at: row.startsAt?.toISOString() ?? null, expires_at: row.expiresAt?.toISOString() ?? null,
+    id: row.id,
+    code: row.code,
+    code_type: row.codeType,
+    value: presentValue(row, money),
+    is_active: row.isActive,
+    starts_at: row.startsAt?.toISOString() ?? null,
+    expires_at: row.expiresAt?.toISOString() ?? null,
     min_purchase_amount: row.minPurchaseAmount === null ? null : money.format(row.minPurchaseAmount),
-    redemption_limit: row.redemptionLimit, usage_limit_per_customer: row.usageLimitPerCustomer,
-    specific_customers: row.specificCustomers, applicable_products: row.applicableProducts,
-    new_customers_only: row.newCustomersOnly, times_used: row.timesUsed,
-    created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
+    redemption_limit: row.redemptionLimit,
+    usage_limit_per_customer: row.usageLimitPerCustomer,
+    specific_customers: row.specificCustomers,
+    applicable_products: row.applicableProducts,
+    new_customers_only: row.newCustomersOnly,
+    times_used: row.timesUsed,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   };
 }

@@ -15,7 +15,10 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof DomainError) throw err;
     if (uniqueViolation(err)?.includes('code')) {
-      throw new DomainError('promo_code_taken', { detail: 'another promo code is already written this way (codes ignore case)', errors: [{ field: 'code', message: 'is already in use' }] });
+      throw new DomainError('promo_code_taken', {
+        detail: 'another promo code is already written this way (codes ignore case)',
+        errors: [{ field: 'code', message: 'is already in use' }],
+      });
     }
     throw err;
   }
@@ -24,11 +27,21 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 /** Every listed user and product must exist; each one that doesn't is named by its position. */
 async function assertReferences(tx: Tx, values: Partial<PromoCodeValues>): Promise<void> {
   const errors: FieldError[] = [];
-  const check = async ({ field, ids, table, noun }: {
-    field: string; ids: number[] | null | undefined; table: typeof users | typeof products; noun: string;
+  const check = async ({
+    field,
+    ids,
+    table,
+    noun,
+  }: {
+    field: string;
+    ids: number[] | null | undefined;
+    table: typeof users | typeof products;
+    noun: string;
   }) => {
     if (!ids || ids.length === 0) return;
-    const found = new Set((await tx.select({ id: table.id }).from(table).where(inArray(table.id, ids))).map((r) => r.id));
+    const found = new Set(
+      (await tx.select({ id: table.id }).from(table).where(inArray(table.id, ids))).map((r) => r.id),
+    );
     ids.forEach((id, i) => {
       if (!found.has(id)) errors.push({ field: `${field}[${i}]`, message: `names no ${noun}` });
     });
@@ -36,14 +49,21 @@ async function assertReferences(tx: Tx, values: Partial<PromoCodeValues>): Promi
   await check({ field: 'specific_customers', ids: values.specificCustomers, table: users, noun: 'user' });
   await check({ field: 'applicable_products', ids: values.applicableProducts, table: products, noun: 'product' });
   if (errors.length > 0) {
-    throw new DomainError('validation_error', { detail: errors.map((e) => `${e.field} ${e.message}`).join('; '), errors });
+    throw new DomainError('validation_error', {
+      detail: errors.map((e) => `${e.field} ${e.message}`).join('; '),
+      errors,
+    });
   }
 }
 
 /** A page of codes in id order; `after` is the last id of the previous page (keyset pagination). */
 export async function listPromoCodes(db: Db, query: { limit: number; after?: number }) {
-  const rows = await db.select().from(promoCodes).where(query.after === undefined ? undefined : gt(promoCodes.id, query.after))
-    .orderBy(asc(promoCodes.id)).limit(query.limit + 1);
+  const rows = await db
+    .select()
+    .from(promoCodes)
+    .where(query.after === undefined ? undefined : gt(promoCodes.id, query.after))
+    .orderBy(asc(promoCodes.id))
+    .limit(query.limit + 1);
   const items = rows.slice(0, query.limit);
   const last = items.at(-1);
   return { items, nextAfter: rows.length > query.limit && last ? last.id : null };
@@ -56,12 +76,14 @@ export async function findPromoCode(db: Db, id: number): Promise<PromoCodeRow> {
 }
 
 export function createPromoCode(db: Db, values: PromoCodeValues): Promise<PromoCodeRow> {
-  return guarded(() => db.transaction(async (tx) => {
-    await assertReferences(tx, values);
-    const [row] = await tx.insert(promoCodes).values(values).returning();
-    if (!row) throw new Error('insert returned no promo code');
-    return row;
-  }));
+  return guarded(() =>
+    db.transaction(async (tx) => {
+      await assertReferences(tx, values);
+      const [row] = await tx.insert(promoCodes).values(values).returning();
+      if (!row) throw new Error('insert returned no promo code');
+      return row;
+    }),
+  );
 }
 
 /**
@@ -73,15 +95,21 @@ export function updatePromoCode(
   id: number,
   change: (current: PromoCodeRow) => Partial<PromoCodeValues>,
 ): Promise<PromoCodeRow> {
-  return guarded(() => db.transaction(async (tx) => {
-    const [current] = await tx.select().from(promoCodes).where(eq(promoCodes.id, id)).for('update');
-    if (!current) throw notFound(id);
-    const values = change(current);
-    await assertReferences(tx, values);
-    const [row] = await tx.update(promoCodes).set({ ...values, updatedAt: new Date() }).where(eq(promoCodes.id, id)).returning();
-    if (!row) throw notFound(id);
-    return row;
-  }));
+  return guarded(() =>
+    db.transaction(async (tx) => {
+      const [current] = await tx.select().from(promoCodes).where(eq(promoCodes.id, id)).for('update');
+      if (!current) throw notFound(id);
+      const values = change(current);
+      await assertReferences(tx, values);
+      const [row] = await tx
+        .update(promoCodes)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(promoCodes.id, id))
+        .returning();
+      if (!row) throw notFound(id);
+      return row;
+    }),
+  );
 }
 
 /** Hard delete: its redemption records go too; orders keep the code's text (promo_code_id null). */

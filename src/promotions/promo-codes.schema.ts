@@ -5,17 +5,28 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T,
   Type.Union([schema, Type.Null()], { description });
 
 const Code = Type.String({
-  minLength: 1, maxLength: 50, pattern: '^[A-Za-z0-9_-]+$',
+  minLength: 1,
+  maxLength: 50,
+  pattern: '^[A-Za-z0-9_-]+$',
   description: 'Letters, digits, "_" and "-"; stored upper-case and unique case-insensitively',
 });
 const CodeType = Type.Union([Type.Literal('percentage'), Type.Literal('fixed'), Type.Literal('free_shipping')]);
 const Value = Type.String({
   maxLength: 32,
-  description: 'percentage: percent, above 0 up to 100, at most 4 decimals ("12.5"); fixed: amount in the store currency, above 0 ("5.00"); free_shipping: absent or "0"',
+  description:
+    'percentage: percent, above 0 up to 100, at most 4 decimals ("12.5"); fixed: amount in the store currency, above 0 ("5.00"); free_shipping: absent or "0"',
 });
-const DateTime = (description: string) => Nullable(Type.String({ format: 'date-time' }), `${description}; ISO 8601 with a time zone, e.g. "2025-01-01T00:00:00Z"`);
+const DateTime = (description: string) =>
+  Nullable(
+    Type.String({ format: 'date-time' }),
+    `${description}; ISO 8601 with a time zone, e.g. "2025-01-01T00:00:00Z"`,
+  );
 const Limit = (description: string) => Nullable(Count({ minimum: 1 }), `${description}; null: unlimited`);
-const Ids = (description: string) => Nullable(Type.Array(Id, { maxItems: 1000, uniqueItems: true }), `${description}, each once; null or empty: no restriction`);
+const Ids = (description: string) =>
+  Nullable(
+    Type.Array(Id, { maxItems: 1000, uniqueItems: true }),
+    `${description}, each once; null or empty: no restriction`,
+  );
 
 const fields = {
   code: Code,
@@ -34,14 +45,28 @@ const fields = {
 
 type Fields = typeof fields;
 const optional = <K extends keyof Fields>(keys: readonly K[]) =>
-  Object.fromEntries(keys.map((k) => [k, Type.Optional(fields[k])])) as { [P in K]: ReturnType<typeof Type.Optional<Fields[P]>> };
+  Object.fromEntries(keys.map((k) => [k, Type.Optional(fields[k])])) as {
+    [P in K]: ReturnType<typeof Type.Optional<Fields[P]>>;
+  };
 
 const optionalOnCreate = [
-  'value', 'is_active', 'starts_at', 'expires_at', 'min_purchase_amount', 'redemption_limit', 'usage_limit_per_customer',
-  'specific_customers', 'applicable_products', 'new_customers_only',
+  'value',
+  'is_active',
+  'starts_at',
+  'expires_at',
+  'min_purchase_amount',
+  'redemption_limit',
+  'usage_limit_per_customer',
+  'specific_customers',
+  'applicable_products',
+  'new_customers_only',
 ] as const;
 
-export const PromoCodeInput = StrictObject({ code: fields.code, code_type: fields.code_type, ...optional(optionalOnCreate) });
+export const PromoCodeInput = StrictObject({
+  code: fields.code,
+  code_type: fields.code_type,
+  ...optional(optionalOnCreate),
+});
 export const PromoCodePatch = StrictObject(optional([...optionalOnCreate, 'code', 'code_type']));
 
 export const PromoCode = Type.Object({

@@ -7,11 +7,12 @@ function recordingWriter() {
   const batches: number[][] = [];
   const deadlines: number[] = [];
   const pending: (() => void)[] = [];
-  const write = (items: number[], deadline: number) => new Promise<string[]>((resolve) => {
-    batches.push(items);
-    deadlines.push(deadline);
-    pending.push(() => resolve(items.map((i) => `done ${i}`)));
-  });
+  const write = (items: number[], deadline: number) =>
+    new Promise<string[]>((resolve) => {
+      batches.push(items);
+      deadlines.push(deadline);
+      pending.push(() => resolve(items.map((i) => `done ${i}`)));
+    });
   const answerNext = async () => {
     pending.shift()?.();
     await new Promise((resolve) => setImmediate(resolve));
@@ -53,11 +54,14 @@ describe('Batcher', () => {
 
   it('gives every item of a failed batch the error, and goes on with the next batch', async () => {
     let calls = 0;
-    const batcher = new Batcher<number, number>(async (items) => {
-      calls += 1;
-      if (calls === 2) throw new Error('database down');
-      return items.map((i) => i * 10);
-    }, { maxBatch: 10, maxInFlight: 1 });
+    const batcher = new Batcher<number, number>(
+      async (items) => {
+        calls += 1;
+        if (calls === 2) throw new Error('database down');
+        return items.map((i) => i * 10);
+      },
+      { maxBatch: 10, maxInFlight: 1 },
+    );
     const [a, b, c] = [batcher.submit(1), batcher.submit(2), batcher.submit(3)];
     await expect(a).resolves.toBe(10);
     await expect(b).rejects.toThrow('database down');
@@ -71,29 +75,35 @@ describe('Batcher', () => {
   });
 
   it('answers every item with its own result, whatever the arrivals and limits', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.nat({ max: 3 }), { minLength: 1, maxLength: 60 }),
-      fc.integer({ min: 1, max: 8 }),
-      fc.integer({ min: 1, max: 3 }),
-      async (gaps, maxBatch, maxInFlight) => {
-        let inFlight = 0;
-        let most = 0;
-        const batcher = new Batcher<number, number>(async (items) => {
-          expect(items.length).toBeLessThanOrEqual(maxBatch);
-          most = Math.max(most, ++inFlight);
-          await new Promise((resolve) => setImmediate(resolve));
-          inFlight--;
-          return items.map((i) => -i);
-        }, { maxBatch, maxInFlight });
-        const results: Promise<number>[] = [];
-        for (const [i, gap] of gaps.entries()) {
-          for (let g = 0; g < gap; g++) await Promise.resolve();
-          results.push(batcher.submit(i));
-        }
-        expect(await Promise.all(results)).toEqual(gaps.map((_, i) => -i));
-        expect(most).toBeLessThanOrEqual(maxInFlight);
-      },
-    ), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat({ max: 3 }), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (gaps, maxBatch, maxInFlight) => {
+          let inFlight = 0;
+          let most = 0;
+          const batcher = new Batcher<number, number>(
+            async (items) => {
+              expect(items.length).toBeLessThanOrEqual(maxBatch);
+              most = Math.max(most, ++inFlight);
+              await new Promise((resolve) => setImmediate(resolve));
+              inFlight--;
+              return items.map((i) => -i);
+            },
+            { maxBatch, maxInFlight },
+          );
+          const results: Promise<number>[] = [];
+          for (const [i, gap] of gaps.entries()) {
+            for (let g = 0; g < gap; g++) await Promise.resolve();
+            results.push(batcher.submit(i));
+          }
+          expect(await Promise.all(results)).toEqual(gaps.map((_, i) => -i));
+          expect(most).toBeLessThanOrEqual(maxInFlight);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   describe('back-pressure', () => {
@@ -147,7 +157,7 @@ describe('Batcher', () => {
       await expect(Promise.all([first, patient])).resolves.toEqual(['done 1', 'done 3']);
     });
 
-    it('leaves an item handed to the writer to the writer\'s answer, whatever its deadline', async () => {
+    it("leaves an item handed to the writer to the writer's answer, whatever its deadline", async () => {
       fakeClock();
       const w = recordingWriter();
       const batcher = new Batcher(w.write, { maxBatch: 10, maxInFlight: 1 });

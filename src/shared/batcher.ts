@@ -108,24 +108,32 @@ export class Batcher<I, O> {
   private run(batch: Waiting<I, O>[], deadline: number): void {
     let results: Promise<O[]>;
     try {
-      results = this.write(batch.map((b) => b.item), deadline);
+      results = this.write(
+        batch.map((b) => b.item),
+        deadline,
+      );
     } catch (err) {
       results = Promise.reject(err);
     }
     // The next batch leaves before this one's callers are answered, so the writer is kept busy
     // while they carry on.
-    results.then((out) => {
-      this.done();
-      if (out.length !== batch.length) throw new Error(`a batch of ${batch.length} answered ${out.length} results`);
-      batch.forEach((b, i) => {
-        b.resolve(out[i] as O);
+    results
+      .then(
+        (out) => {
+          this.done();
+          if (out.length !== batch.length) throw new Error(`a batch of ${batch.length} answered ${out.length} results`);
+          batch.forEach((b, i) => {
+            b.resolve(out[i] as O);
+          });
+        },
+        (err: unknown) => {
+          this.done();
+          throw err;
+        },
+      )
+      .catch((err: unknown) => {
+        for (const b of batch) b.reject(err);
       });
-    }, (err: unknown) => {
-      this.done();
-      throw err;
-    }).catch((err: unknown) => {
-      for (const b of batch) b.reject(err);
-    });
   }
 
   private done(): void {

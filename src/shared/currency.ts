@@ -16,7 +16,8 @@ export function currencyExponent(code: string): number {
   if (known !== undefined) return known;
   if (!isSupportedCurrency(code)) throw new RangeError(`unsupported currency ${code}`);
   // Building a NumberFormat is slow; the answer never changes, so it is asked once per currency.
-  const exponent = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  const exponent =
+    new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
   exponents.set(code, exponent);
   return exponent;
 }

@@ -92,18 +92,22 @@ describe('parseMinor and formatMinor', () => {
   });
 
   it('gives back every safe amount after a round trip, for exponents 0 to 3', () => {
-    fc.assert(fc.property(safeAmount, fc.integer({ min: 0, max: 3 }), (amount, exponent) => {
-      expect(parseMinor(formatMinor(amount, exponent), exponent)).toBe(amount);
-    }));
+    fc.assert(
+      fc.property(safeAmount, fc.integer({ min: 0, max: 3 }), (amount, exponent) => {
+        expect(parseMinor(formatMinor(amount, exponent), exponent)).toBe(amount);
+      }),
+    );
   });
 
   it('gives back every safe amount after a round trip in USD, JPY and KWD', () => {
-    fc.assert(fc.property(safeAmount, fc.constantFrom('USD', 'JPY', 'KWD'), (amount, currency) => {
-      const money = currencyFormat(currency);
-      const text = money.format(amount);
-      expect(money.parse(text)).toBe(amount);
-      expect(text.split('.')[1]?.length ?? 0).toBe(money.exponent);
-    }));
+    fc.assert(
+      fc.property(safeAmount, fc.constantFrom('USD', 'JPY', 'KWD'), (amount, currency) => {
+        const money = currencyFormat(currency);
+        const text = money.format(amount);
+        expect(money.parse(text)).toBe(amount);
+        expect(text.split('.')[1]?.length ?? 0).toBe(money.exponent);
+      }),
+    );
   });
 });
 
@@ -135,33 +139,47 @@ describe('roundDiv', () => {
   });
 
   it('matches a long-division reference on random fractions', () => {
-    fc.assert(fc.property(bigNumerator, nonZeroDenominator, mode, (n, d, m) => {
-      expect(roundDiv(n, d, m)).toBe(referenceRound(n, d, m));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(bigNumerator, nonZeroDenominator, mode, (n, d, m) => {
+        expect(roundDiv(n, d, m)).toBe(referenceRound(n, d, m));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('matches the reference on exact halves, where the modes differ', () => {
-    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }), fc.bigInt({ min: 1n, max: 10n ** 9n }), mode,
-      (k, half, m) => {
-        const d = 2n * half;
-        const n = k * d + half; // k + 1/2
-        expect(roundDiv(n, d, m)).toBe(referenceRound(n, d, m));
-      }));
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }),
+        fc.bigInt({ min: 1n, max: 10n ** 9n }),
+        mode,
+        (k, half, m) => {
+          const d = 2n * half;
+          const n = k * d + half; // k + 1/2
+          expect(roundDiv(n, d, m)).toBe(referenceRound(n, d, m));
+        },
+      ),
+    );
   });
 
   it('rounds negative quantities symmetrically in both modes', () => {
-    fc.assert(fc.property(bigNumerator, nonZeroDenominator, mode, (n, d, m) => {
-      expect(roundDiv(-n, d, m)).toBe(-roundDiv(n, d, m));
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(bigNumerator, nonZeroDenominator, mode, (n, d, m) => {
+        expect(roundDiv(-n, d, m)).toBe(-roundDiv(n, d, m));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('stays within half a unit of the exact quotient', () => {
-    fc.assert(fc.property(bigNumerator, nonZeroDenominator, mode, (n, d, m) => {
-      const r = roundDiv(n, d, m);
-      const error = n - r * d; // (exact − rounded) × d
-      const abs = (x: bigint) => (x < 0n ? -x : x);
-      expect(2n * abs(error) <= abs(d)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(bigNumerator, nonZeroDenominator, mode, (n, d, m) => {
+        const r = roundDiv(n, d, m);
+        const error = n - r * d; // (exact − rounded) × d
+        const abs = (x: bigint) => (x < 0n ? -x : x);
+        expect(2n * abs(error) <= abs(d)).toBe(true);
+      }),
+    );
   });
 });
 
@@ -174,7 +192,8 @@ describe('decimal quantities', () => {
 
   it('refuses more decimals than allowed and anything that is not a plain decimal', () => {
     expect(() => parseDecimal('7.12345', 4)).toThrow(MoneyFormatError);
-    for (const text of ['1e2', 'abc', '', '.5', '1.', '+1']) expect(() => parseDecimal(text), text).toThrow(MoneyFormatError);
+    for (const text of ['1e2', 'abc', '', '.5', '1.', '+1'])
+      expect(() => parseDecimal(text), text).toThrow(MoneyFormatError);
   });
 
   it('formats rates with at least two decimals and no trailing zeros beyond them', () => {
@@ -218,10 +237,14 @@ describe('multiplying amounts by decimals', () => {
   });
 
   it('matches the reference for random amounts and four-decimal percentages', () => {
-    fc.assert(fc.property(safeAmount, fc.integer({ min: 0, max: 1_000_000 }), mode, (amount, rateUnits, m) => {
-      const rate = formatDecimal({ units: BigInt(rateUnits), scale: 4 });
-      expect(percentOf(amount, rate, m)).toBe(Number(referenceRound(BigInt(amount) * BigInt(rateUnits), 1_000_000n, m)));
-    }));
+    fc.assert(
+      fc.property(safeAmount, fc.integer({ min: 0, max: 1_000_000 }), mode, (amount, rateUnits, m) => {
+        const rate = formatDecimal({ units: BigInt(rateUnits), scale: 4 });
+        expect(percentOf(amount, rate, m)).toBe(
+          Number(referenceRound(BigInt(amount) * BigInt(rateUnits), 1_000_000n, m)),
+        );
+      }),
+    );
   });
 });
 
@@ -269,26 +292,32 @@ describe('allocate', () => {
     expect(() => allocate(1, [2, -1])).toThrow(RangeError);
   });
 
-  const weights = fc.array(fc.integer({ min: 0, max: 1_000_000_000 }), { minLength: 1, maxLength: 30 })
+  const weights = fc
+    .array(fc.integer({ min: 0, max: 1_000_000_000 }), { minLength: 1, maxLength: 30 })
     .filter((ws) => ws.some((w) => w > 0));
 
   it('always sums exactly to the total, each share within one unit of its exact proportion', () => {
-    fc.assert(fc.property(safeAmount, weights, (total, ws) => {
-      const shares = allocate(total, ws);
-      expect(shares).toHaveLength(ws.length);
-      expect(sumMinor(shares)).toBe(total);
-      const sum = BigInt(sumMinor(ws));
-      shares.forEach((share, i) => {
-        const deviation = BigInt(share) * sum - BigInt(total) * BigInt(ws[i] ?? 0); // (share − exact) × sum
-        expect(deviation < sum && deviation > -sum).toBe(true);
-        if (ws[i] === 0) expect(share).toBe(0);
-      });
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(safeAmount, weights, (total, ws) => {
+        const shares = allocate(total, ws);
+        expect(shares).toHaveLength(ws.length);
+        expect(sumMinor(shares)).toBe(total);
+        const sum = BigInt(sumMinor(ws));
+        shares.forEach((share, i) => {
+          const deviation = BigInt(share) * sum - BigInt(total) * BigInt(ws[i] ?? 0); // (share − exact) × sum
+          expect(deviation < sum && deviation > -sum).toBe(true);
+          if (ws[i] === 0) expect(share).toBe(0);
+        });
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('is symmetric in the sign of the total', () => {
-    fc.assert(fc.property(safeAmount, weights, (total, ws) => {
-      expect(allocate(-total, ws)).toEqual(allocate(total, ws).map((share) => -share || 0));
-    }));
+    fc.assert(
+      fc.property(safeAmount, weights, (total, ws) => {
+        expect(allocate(-total, ws)).toEqual(allocate(total, ws).map((share) => -share || 0));
+      }),
+    );
   });
 });

@@ -26,9 +26,11 @@ export function parseMinor(text: string, exponent: number): number {
   if (!match) throw new MoneyFormatError('must be a decimal number written as a string, like "12.30"');
   const [, minus, whole = '', fraction = ''] = match;
   if (fraction.length > exponent) {
-    throw new MoneyFormatError(exponent === 0
-      ? 'must be a whole number in this currency'
-      : `must have at most ${exponent} decimal places in this currency`);
+    throw new MoneyFormatError(
+      exponent === 0
+        ? 'must be a whole number in this currency'
+        : `must have at most ${exponent} decimal places in this currency`,
+    );
   }
   const digits = (whole + fraction.padEnd(exponent, '0')).replace(/^0+(?=\d)/, '');
   if (digits.length > 16 || Number(digits) > MAX_MINOR_UNITS) throw new MoneyFormatError('is too large');
@@ -38,7 +40,8 @@ export function parseMinor(text: string, exponent: number): number {
 
 /** 1230 → `"12.30"` for a 2-digit currency. A bigint is formatted the same, whatever its size. */
 export function formatMinor(minor: number | bigint, exponent: number): string {
-  if (typeof minor === 'number' && !Number.isSafeInteger(minor)) throw new RangeError(`not a whole number of minor units: ${minor}`);
+  if (typeof minor === 'number' && !Number.isSafeInteger(minor))
+    throw new RangeError(`not a whole number of minor units: ${minor}`);
   const sign = minor < 0 ? '-' : '';
   const digits = (minor < 0 ? -BigInt(minor) : BigInt(minor)).toString().padStart(exponent + 1, '0');
   if (exponent === 0) return sign + digits;
@@ -178,7 +181,8 @@ export function formatDecimal(value: Decimal | string, options: { minScale?: num
   let fraction = digits.slice(digits.length - scale);
   digits = digits.slice(0, digits.length - scale);
   fraction = fraction.replace(/0+$/, '');
-  if (fraction.length > maxScale) throw new RangeError(`${sign}${digits}.${fraction} needs more than ${maxScale} decimals`);
+  if (fraction.length > maxScale)
+    throw new RangeError(`${sign}${digits}.${fraction} needs more than ${maxScale} decimals`);
   fraction = fraction.padEnd(minScale, '0');
   const text = fraction ? `${digits}.${fraction}` : digits;
   return /^[0.]+$/.test(text) ? text : sign + text;
@@ -257,7 +261,8 @@ export function allocate(total: number, weights: readonly number[]): number[] {
   assertMinor(total, 'total');
   let sum = 0n;
   for (const weight of weights) {
-    if (!Number.isSafeInteger(weight) || weight < 0) throw new RangeError(`weight ${weight} is not a non-negative integer`);
+    if (!Number.isSafeInteger(weight) || weight < 0)
+      throw new RangeError(`weight ${weight} is not a non-negative integer`);
     sum += BigInt(weight);
   }
   if (total === 0) return weights.map(() => 0);

@@ -22,7 +22,10 @@ function placeCountry(raw: string): string {
 }
 
 /** Wire fields of a rate → column values, every field checked; absent fields stay absent (PATCH). */
-export function shippingRateValues(body: Static<typeof ShippingRatePatch>, money: CurrencyFormat): Partial<ShippingRateValues> {
+export function shippingRateValues(
+  body: Static<typeof ShippingRatePatch>,
+  money: CurrencyFormat,
+): Partial<ShippingRateValues> {
   const errors: FieldError[] = [];
   const amount = (field: string, text: string | undefined): number | undefined => {
     if (text === undefined) return undefined;
@@ -38,7 +41,10 @@ export function shippingRateValues(body: Static<typeof ShippingRatePatch>, money
   };
   const weight = <T extends string | null | undefined>(field: string, text: T): T => {
     if (typeof text === 'string' && !WEIGHT.test(text)) {
-      errors.push({ field, message: 'must be kilograms written as a string like "2.5", at most 3 decimals, not negative' });
+      errors.push({
+        field,
+        message: 'must be kilograms written as a string like "2.5", at most 3 decimals, not negative',
+      });
     }
     return text;
   };
@@ -60,16 +66,28 @@ export function shippingRateValues(body: Static<typeof ShippingRatePatch>, money
     perKgRate: amount('per_kg_rate', body.per_kg_rate),
   };
   if (errors.length > 0) {
-    throw new DomainError('validation_error', { detail: errors.map((e) => `${e.field} ${e.message}`).join('; '), errors });
+    throw new DomainError('validation_error', {
+      detail: errors.map((e) => `${e.field} ${e.message}`).join('; '),
+      errors,
+    });
   }
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
-export function newShippingRateValues(body: Static<typeof ShippingRateInput>, money: CurrencyFormat): ShippingRateValues {
+export function newShippingRateValues(
+  body: Static<typeof ShippingRateInput>,
+  money: CurrencyFormat,
+): ShippingRateValues {
   const values = shippingRateValues(body, money);
   const rate: ShippingRateValues = {
-    shippingMethodId: body.shipping_method_id, country: values.country ?? '', state: values.state ?? '', city: values.city ?? '',
-    weightMinKg: body.weight_min_kg, weightMaxKg: values.weightMaxKg ?? null, baseRate: values.baseRate ?? 0, perKgRate: values.perKgRate ?? 0,
+    shippingMethodId: body.shipping_method_id,
+    country: values.country ?? '',
+    state: values.state ?? '',
+    city: values.city ?? '',
+    weightMinKg: body.weight_min_kg,
+    weightMaxKg: values.weightMaxKg ?? null,
+    baseRate: values.baseRate ?? 0,
+    perKgRate: values.perKgRate ?? 0,
   };
   assertBracket(rate.weightMinKg, rate.weightMaxKg);
   return rate;
@@ -77,16 +95,28 @@ export function newShippingRateValues(body: Static<typeof ShippingRateInput>, mo
 
 export function presentShippingMethod(row: ShippingMethodRow) {
   return {
-    id: row.id, name: row.name, description: row.description, is_active: row.isActive, tax_class_id: row.taxClassId,
-    created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    is_active: row.isActive,
+    tax_class_id: row.taxClassId,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   };
 }
 
 export function presentShippingRate(row: ShippingRateRow, money: CurrencyFormat) {
   return {
-    id: row.id, shipping_method_id: row.shippingMethodId, country: row.country, state: row.state, city: row.city,
-    weight_min_kg: formatDecimal(row.weightMinKg), weight_max_kg: row.weightMaxKg === null ? null : formatDecimal(row.weightMaxKg),
-    base_rate: money.format(row.baseRate), per_kg_rate: money.format(row.perKgRate),
-    created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
+    id: row.id,
+    shipping_method_id: row.shippingMethodId,
+    country: row.country,
+    state: row.state,
+    city: row.city,
+    weight_min_kg: formatDecimal(row.weightMinKg),
+    weight_max_kg: row.weightMaxKg === null ? null : formatDecimal(row.weightMaxKg),
+    base_rate: money.format(row.baseRate),
+    per_kg_rate: money.format(row.perKgRate),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   };
 }

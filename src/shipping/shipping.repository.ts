@@ -8,7 +8,8 @@ import { assertBracket } from './shipping.presenter.js';
 
 export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
 export type ShippingMethodValues = Pick<
-  typeof shippingMethods.$inferInsert, 'name' | 'description' | 'isActive' | 'taxClassId'
+  typeof shippingMethods.$inferInsert,
+  'name' | 'description' | 'isActive' | 'taxClassId'
 >;
 export type ShippingRateRow = typeof shippingRates.$inferSelect;
 
@@ -24,8 +25,10 @@ export interface ShippingRateValues {
   perKgRate: number;
 }
 
-const methodNotFound = (id: number) => new DomainError('shipping_method_not_found', { detail: `shipping method ${id} not found` });
-const rateNotFound = (id: number) => new DomainError('shipping_rate_not_found', { detail: `shipping rate ${id} not found` });
+const methodNotFound = (id: number) =>
+  new DomainError('shipping_method_not_found', { detail: `shipping method ${id} not found` });
+const rateNotFound = (id: number) =>
+  new DomainError('shipping_rate_not_found', { detail: `shipping rate ${id} not found` });
 const unknownMethod = () => invalidField('shipping_method_id', 'names no shipping method');
 
 export function listShippingMethods(db: Db): Promise<ShippingMethodRow[]> {
@@ -49,11 +52,18 @@ export async function createShippingMethod(db: Db, values: ShippingMethodValues)
   }
 }
 
-export async function updateShippingMethod(db: Db, id: number, values: Partial<ShippingMethodValues>): Promise<ShippingMethodRow> {
+export async function updateShippingMethod(
+  db: Db,
+  id: number,
+  values: Partial<ShippingMethodValues>,
+): Promise<ShippingMethodRow> {
   await assertTaxClass(db, values.taxClassId);
   try {
-    const [row] = await db.update(shippingMethods).set({ ...values, updatedAt: new Date() })
-      .where(eq(shippingMethods.id, id)).returning();
+    const [row] = await db
+      .update(shippingMethods)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(shippingMethods.id, id))
+      .returning();
     if (!row) throw methodNotFound(id);
     return row;
   } catch (err) {
@@ -64,7 +74,10 @@ export async function updateShippingMethod(db: Db, id: number, values: Partial<S
 
 /** Deletes the method with its rates; orders keep their snapshot (shipping_method_id becomes null). */
 export async function deleteShippingMethod(db: Db, id: number): Promise<void> {
-  const [row] = await db.delete(shippingMethods).where(eq(shippingMethods.id, id)).returning({ id: shippingMethods.id });
+  const [row] = await db
+    .delete(shippingMethods)
+    .where(eq(shippingMethods.id, id))
+    .returning({ id: shippingMethods.id });
   if (!row) throw methodNotFound(id);
 }
 
@@ -81,9 +94,15 @@ export function shippingMethodsFor(db: Db, place: { country: string; state: stri
   if (place.state !== null) {
     conditions.push(or(eq(shippingRates.state, ''), sql`lower(${shippingRates.state}) = lower(${place.state})`) as SQL);
   }
-  const matchingRate = db.select({ one: sql`1` }).from(shippingRates).where(and(...conditions));
-  return db.select({ id: shippingMethods.id, name: shippingMethods.name, description: shippingMethods.description })
-    .from(shippingMethods).where(and(eq(shippingMethods.isActive, true), exists(matchingRate))).orderBy(asc(shippingMethods.id));
+  const matchingRate = db
+    .select({ one: sql`1` })
+    .from(shippingRates)
+    .where(and(...conditions));
+  return db
+    .select({ id: shippingMethods.id, name: shippingMethods.name, description: shippingMethods.description })
+    .from(shippingMethods)
+    .where(and(eq(shippingMethods.isActive, true), exists(matchingRate)))
+    .orderBy(asc(shippingMethods.id));
 }
 
 async function assertMethod(db: Db | Tx, id: number | undefined): Promise<void> {
@@ -101,7 +120,8 @@ function translateForeignKey(err: unknown): never {
 }
 
 export function listShippingRates(db: Db, filter: { shippingMethodId?: number }): Promise<ShippingRateRow[]> {
-  const where = filter.shippingMethodId === undefined ? undefined : eq(shippingRates.shippingMethodId, filter.shippingMethodId);
+  const where =
+    filter.shippingMethodId === undefined ? undefined : eq(shippingRates.shippingMethodId, filter.shippingMethodId);
   return db.select().from(shippingRates).where(where).orderBy(asc(shippingRates.id));
 }
 
@@ -123,14 +143,25 @@ export async function createShippingRate(db: Db, values: ShippingRateValues): Pr
 }
 
 /** Changes a rate; the bracket is checked against the stored ends the change leaves in place. */
-export async function updateShippingRate(db: Db, id: number, values: Partial<ShippingRateValues>): Promise<ShippingRateRow> {
+export async function updateShippingRate(
+  db: Db,
+  id: number,
+  values: Partial<ShippingRateValues>,
+): Promise<ShippingRateRow> {
   try {
     return await db.transaction(async (tx) => {
       const [current] = await tx.select().from(shippingRates).where(eq(shippingRates.id, id)).for('update');
       if (!current) throw rateNotFound(id);
-      assertBracket(values.weightMinKg ?? current.weightMinKg, values.weightMaxKg === undefined ? current.weightMaxKg : values.weightMaxKg);
+      assertBracket(
+        values.weightMinKg ?? current.weightMinKg,
+        values.weightMaxKg === undefined ? current.weightMaxKg : values.weightMaxKg,
+      );
       await assertMethod(tx, values.shippingMethodId);
-      const [row] = await tx.update(shippingRates).set({ ...values, updatedAt: new Date() }).where(eq(shippingRates.id, id)).returning();
+      const [row] = await tx
+        .update(shippingRates)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(shippingRates.id, id))
+        .returning();
       if (!row) throw rateNotFound(id);
       return row;
     });

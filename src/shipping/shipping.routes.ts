@@ -6,14 +6,35 @@ import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { invalidField } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import { newShippingRateValues, presentShippingMethod, presentShippingRate, shippingRateValues } from './shipping.presenter.js';
 import {
-  createShippingMethod, createShippingRate, deleteShippingMethod, deleteShippingRate, findShippingMethod, findShippingRate,
-  listShippingMethods, listShippingRates, shippingMethodsFor, updateShippingMethod, updateShippingRate,
+  newShippingRateValues,
+  presentShippingMethod,
+  presentShippingRate,
+  shippingRateValues,
+} from './shipping.presenter.js';
+import {
+  createShippingMethod,
+  createShippingRate,
+  deleteShippingMethod,
+  deleteShippingRate,
+  findShippingMethod,
+  findShippingRate,
+  listShippingMethods,
+  listShippingRates,
+  shippingMethodsFor,
+  updateShippingMethod,
+  updateShippingRate,
 } from './shipping.repository.js';
 import {
-  ShippingMethod, ShippingMethodInput, ShippingMethodPatch, ShippingRate, ShippingRateInput, ShippingRatePatch, ShippingRateQuery,
-  StorefrontMethodQuery, StorefrontShippingMethod,
+  ShippingMethod,
+  ShippingMethodInput,
+  ShippingMethodPatch,
+  ShippingRate,
+  ShippingRateInput,
+  ShippingRatePatch,
+  ShippingRateQuery,
+  StorefrontMethodQuery,
+  StorefrontShippingMethod,
 } from './shipping.schema.js';
 
 export interface ShippingDeps {
@@ -34,93 +55,195 @@ export function shippingAdminRoutes(deps: ShippingDeps & ReferenceWriter): Fasti
     const base = '/shipping/dashboard/api';
     adminReferenceScope(app, deps.referenceChanged);
 
-    app.get(`${base}/shipping-methods/`, {
-      schema: { ...common, summary: 'Every shipping method, inactive ones included', response: { 200: Type.Array(ShippingMethod), ...problems(401, 403) } },
-    }, async () => (await listShippingMethods(deps.db)).map(presentShippingMethod));
-
-    app.post(`${base}/shipping-methods/`, {
-      schema: { ...common, summary: 'Create a shipping method', body: ShippingMethodInput, response: { 201: ShippingMethod, ...problems(401, 403, 422) } },
-    }, async (request, reply) => {
-      const { name, description, is_active, tax_class_id } = request.body;
-      const row = await createShippingMethod(deps.db, {
-        name: methodName(name), description: description?.trim() ?? '', isActive: is_active ?? true,
-        taxClassId: tax_class_id ?? null,
-      });
-      return reply.code(201).send(presentShippingMethod(row));
-    });
-
-    app.get(`${base}/shipping-methods/:id/`, {
-      schema: { ...common, summary: 'One shipping method', params: IdParams, response: { 200: ShippingMethod, ...problems(401, 403, 404) } },
-    }, async (request) => presentShippingMethod(await findShippingMethod(deps.db, request.params.id)));
-
-    app.patch(`${base}/shipping-methods/:id/`, {
-      schema: { ...common, summary: 'Change a shipping method', params: IdParams, body: ShippingMethodPatch, response: { 200: ShippingMethod, ...problems(401, 403, 404, 422) } },
-    }, async (request) => {
-      const { name, description, is_active, tax_class_id } = request.body;
-      const values = {
-        name: name === undefined ? undefined : methodName(name), description: description?.trim(), isActive: is_active,
-        taxClassId: tax_class_id,
-      };
-      const row = await updateShippingMethod(deps.db, request.params.id, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)));
-      return presentShippingMethod(row);
-    });
-
-    app.delete(`${base}/shipping-methods/:id/`, {
-      schema: {
-        ...common, summary: 'Delete a shipping method and its rates (is_active: false retires it instead)',
-        params: IdParams, response: { 204: Type.Null(), ...problems(401, 403, 404) },
+    app.get(
+      `${base}/shipping-methods/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Every shipping method, inactive ones included',
+          response: { 200: Type.Array(ShippingMethod), ...problems(401, 403) },
+        },
       },
-    }, async (request, reply) => {
-      await deleteShippingMethod(deps.db, request.params.id);
-      return reply.code(204).send(null);
-    });
+      async () => (await listShippingMethods(deps.db)).map(presentShippingMethod),
+    );
 
-    app.get(`${base}/shipping-rates/`, {
-      schema: { ...common, summary: 'Shipping rates, optionally of one method', querystring: ShippingRateQuery, response: { 200: Type.Array(ShippingRate), ...problems(401, 403, 422) } },
-    }, async (request) => {
-      const rows = await listShippingRates(deps.db, { shippingMethodId: request.query.shipping_method_id });
-      return rows.map((row) => presentShippingRate(row, deps.money));
-    });
+    app.post(
+      `${base}/shipping-methods/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Create a shipping method',
+          body: ShippingMethodInput,
+          response: { 201: ShippingMethod, ...problems(401, 403, 422) },
+        },
+      },
+      async (request, reply) => {
+        const { name, description, is_active, tax_class_id } = request.body;
+        const row = await createShippingMethod(deps.db, {
+          name: methodName(name),
+          description: description?.trim() ?? '',
+          isActive: is_active ?? true,
+          taxClassId: tax_class_id ?? null,
+        });
+        return reply.code(201).send(presentShippingMethod(row));
+      },
+    );
 
-    app.post(`${base}/shipping-rates/`, {
-      schema: { ...common, summary: 'Create a rate of a method for a place and weight bracket', body: ShippingRateInput, response: { 201: ShippingRate, ...problems(401, 403, 422) } },
-    }, async (request, reply) => {
-      const row = await createShippingRate(deps.db, newShippingRateValues(request.body, deps.money));
-      return reply.code(201).send(presentShippingRate(row, deps.money));
-    });
+    app.get(
+      `${base}/shipping-methods/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'One shipping method',
+          params: IdParams,
+          response: { 200: ShippingMethod, ...problems(401, 403, 404) },
+        },
+      },
+      async (request) => presentShippingMethod(await findShippingMethod(deps.db, request.params.id)),
+    );
 
-    app.get(`${base}/shipping-rates/:id/`, {
-      schema: { ...common, summary: 'One shipping rate', params: IdParams, response: { 200: ShippingRate, ...problems(401, 403, 404) } },
-    }, async (request) => presentShippingRate(await findShippingRate(deps.db, request.params.id), deps.money));
+    app.patch(
+      `${base}/shipping-methods/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Change a shipping method',
+          params: IdParams,
+          body: ShippingMethodPatch,
+          response: { 200: ShippingMethod, ...problems(401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        const { name, description, is_active, tax_class_id } = request.body;
+        const values = {
+          name: name === undefined ? undefined : methodName(name),
+          description: description?.trim(),
+          isActive: is_active,
+          taxClassId: tax_class_id,
+        };
+        const row = await updateShippingMethod(
+          deps.db,
+          request.params.id,
+          Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
+        );
+        return presentShippingMethod(row);
+      },
+    );
 
-    app.patch(`${base}/shipping-rates/:id/`, {
-      schema: { ...common, summary: 'Change a shipping rate', params: IdParams, body: ShippingRatePatch, response: { 200: ShippingRate, ...problems(401, 403, 404, 422) } },
-    }, async (request) => {
-      const row = await updateShippingRate(deps.db, request.params.id, shippingRateValues(request.body, deps.money));
-      return presentShippingRate(row, deps.money);
-    });
+    app.delete(
+      `${base}/shipping-methods/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Delete a shipping method and its rates (is_active: false retires it instead)',
+          params: IdParams,
+          response: { 204: Type.Null(), ...problems(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await deleteShippingMethod(deps.db, request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
 
-    app.delete(`${base}/shipping-rates/:id/`, {
-      schema: { ...common, summary: 'Delete a shipping rate', params: IdParams, response: { 204: Type.Null(), ...problems(401, 403, 404) } },
-    }, async (request, reply) => {
-      await deleteShippingRate(deps.db, request.params.id);
-      return reply.code(204).send(null);
-    });
+    app.get(
+      `${base}/shipping-rates/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Shipping rates, optionally of one method',
+          querystring: ShippingRateQuery,
+          response: { 200: Type.Array(ShippingRate), ...problems(401, 403, 422) },
+        },
+      },
+      async (request) => {
+        const rows = await listShippingRates(deps.db, { shippingMethodId: request.query.shipping_method_id });
+        return rows.map((row) => presentShippingRate(row, deps.money));
+      },
+    );
+
+    app.post(
+      `${base}/shipping-rates/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Create a rate of a method for a place and weight bracket',
+          body: ShippingRateInput,
+          response: { 201: ShippingRate, ...problems(401, 403, 422) },
+        },
+      },
+      async (request, reply) => {
+        const row = await createShippingRate(deps.db, newShippingRateValues(request.body, deps.money));
+        return reply.code(201).send(presentShippingRate(row, deps.money));
+      },
+    );
+
+    app.get(
+      `${base}/shipping-rates/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'One shipping rate',
+          params: IdParams,
+          response: { 200: ShippingRate, ...problems(401, 403, 404) },
+        },
+      },
+      async (request) => presentShippingRate(await findShippingRate(deps.db, request.params.id), deps.money),
+    );
+
+    app.patch(
+      `${base}/shipping-rates/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Change a shipping rate',
+          params: IdParams,
+          body: ShippingRatePatch,
+          response: { 200: ShippingRate, ...problems(401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        const row = await updateShippingRate(deps.db, request.params.id, shippingRateValues(request.body, deps.money));
+        return presentShippingRate(row, deps.money);
+      },
+    );
+
+    app.delete(
+      `${base}/shipping-rates/:id/`,
+      {
+        schema: {
+          ...common,
+          summary: 'Delete a shipping rate',
+          params: IdParams,
+          response: { 204: Type.Null(), ...problems(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await deleteShippingRate(deps.db, request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
   };
 }
 
 /** Storefront: GET /shipping/storefront/api/shipping-methods/?country=&state= */
 export function shippingStorefrontRoutes(deps: ShippingDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/shipping/storefront/api/shipping-methods/', {
-      schema: {
-        tags: ['shipping'], summary: 'Active shipping methods that can deliver to a country (and state)',
-        querystring: StorefrontMethodQuery, response: { 200: Type.Array(StorefrontShippingMethod), ...problems(422) },
+    app.get(
+      '/shipping/storefront/api/shipping-methods/',
+      {
+        schema: {
+          tags: ['shipping'],
+          summary: 'Active shipping methods that can deliver to a country (and state)',
+          querystring: StorefrontMethodQuery,
+          response: { 200: Type.Array(StorefrontShippingMethod), ...problems(422) },
+        },
       },
-    }, async (request) => {
-      const country = normaliseCountry(request.query.country, 'querystring.country');
-      const state = request.query.state?.trim() || null;
-      return shippingMethodsFor(deps.db, { country, state });
-    });
+      async (request) => {
+        const country = normaliseCountry(request.query.country, 'querystring.country');
+        const state = request.query.state?.trim() || null;
+        return shippingMethodsFor(deps.db, { country, state });
+      },
+    );
   };
 }

@@ -3,14 +3,25 @@ import { Id, StrictObject } from '../http/schemas.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Description = Type.String({ maxLength: 2000 });
-const Country = Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, any case, stored upper-case; empty or absent: any country' });
-const Place = (what: string) => Type.String({ maxLength: 100, description: `Empty or absent: any ${what}; matched case-insensitively` });
-const Weight = Type.String({ maxLength: 32, description: 'Kilograms as a decimal string, at most 3 decimals: "0", "2.5"' });
-const Money = Type.String({ maxLength: 32, description: 'Amount in the store currency, with at most its precision, e.g. "4.90"' });
+const Country = Type.String({
+  maxLength: 2,
+  description: 'ISO 3166-1 alpha-2, any case, stored upper-case; empty or absent: any country',
+});
+const Place = (what: string) =>
+  Type.String({ maxLength: 100, description: `Empty or absent: any ${what}; matched case-insensitively` });
+const Weight = Type.String({
+  maxLength: 32,
+  description: 'Kilograms as a decimal string, at most 3 decimals: "0", "2.5"',
+});
+const Money = Type.String({
+  maxLength: 32,
+  description: 'Amount in the store currency, with at most its precision, e.g. "4.90"',
+});
 
 const MethodTaxClass = Type.Union([Id, Type.Null()], {
-  description: 'Shipping is taxed at this class\'s rate for the address (its own, else the default rate); '
-    + 'null or absent, or no rate there: at the highest rate of the order\'s lines',
+  description:
+    "Shipping is taxed at this class's rate for the address (its own, else the default rate); "
+    + "null or absent, or no rate there: at the highest rate of the order's lines",
 });
 
 export const ShippingMethodInput = StrictObject({
@@ -43,8 +54,13 @@ export const StorefrontShippingMethod = Type.Object({
   description: Type.String(),
 });
 
-const WeightMax = Type.Union([Weight, Type.Null()], { description: 'Inclusive upper end in kg, above weight_min_kg; null or absent: no limit' });
-const PerKg = Type.String({ maxLength: 32, description: 'Charged per kg above weight_min_kg, in the store currency; default "0"' });
+const WeightMax = Type.Union([Weight, Type.Null()], {
+  description: 'Inclusive upper end in kg, above weight_min_kg; null or absent: no limit',
+});
+const PerKg = Type.String({
+  maxLength: 32,
+  description: 'Charged per kg above weight_min_kg, in the store currency; default "0"',
+});
 
 export const ShippingRateInput = StrictObject({
   shipping_method_id: Id,
@@ -85,6 +101,12 @@ export const ShippingRate = Type.Object({
 });
 
 export const StorefrontMethodQuery = Type.Object({
-  country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 of the delivery address (required)' }),
-  state: Type.Optional(Type.String({ maxLength: 100, description: 'State of the delivery address; absent: any state could match' })),
+  country: Type.String({
+    minLength: 2,
+    maxLength: 2,
+    description: 'ISO 3166-1 alpha-2 of the delivery address (required)',
+  }),
+  state: Type.Optional(
+    Type.String({ maxLength: 100, description: 'State of the delivery address; absent: any state could match' }),
+  ),
 });

@@ -16,7 +16,10 @@ export function canonicalPercent(text: string): string {
 /** A percent from the wire, checked to be 0..100 with at most 4 decimals; never rounded. */
 export function parseRate(text: string, field = 'rate'): string {
   if (!PERCENT.test(text) || compareDecimal(text, '100') > 0) {
-    throw invalidField(field, 'must be a percentage from 0 to 100 with at most 4 decimals, written as a string like "7.25"');
+    throw invalidField(
+      field,
+      'must be a percentage from 0 to 100 with at most 4 decimals, written as a string like "7.25"',
+    );
   }
   return canonicalPercent(text);
 }
@@ -31,8 +34,11 @@ export function taxClassName(name: string): string {
 export function newTaxRateValues(body: Static<typeof TaxRateInput>): TaxRateValues {
   const values = taxRateValues(body);
   return {
-    taxClassId: body.tax_class_id, country: values.country ?? body.country, state: values.state ?? '',
-    rate: values.rate ?? body.rate, isActive: body.is_active ?? true,
+    taxClassId: body.tax_class_id,
+    country: values.country ?? body.country,
+    state: values.state ?? '',
+    rate: values.rate ?? body.rate,
+    isActive: body.is_active ?? true,
   };
 }
 
@@ -59,18 +65,32 @@ export function taxRateValues(body: Static<typeof TaxRatePatch>): Partial<TaxRat
     isActive: body.is_active,
   };
   if (errors.length > 0) {
-    throw new DomainError('validation_error', { detail: errors.map((e) => `${e.field} ${e.message}`).join('; '), errors });
+    throw new DomainError('validation_error', {
+      detail: errors.map((e) => `${e.field} ${e.message}`).join('; '),
+      errors,
+    });
   }
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
 
 export function presentTaxClass(row: TaxClassRow) {
-  return { id: row.id, name: row.name, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
 }
 
 export function presentTaxRate(row: TaxRateRow) {
   return {
-    id: row.id, tax_class_id: row.taxClassId, country: row.country, state: row.state, rate: canonicalPercent(row.rate),
-    is_active: row.isActive, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
+    id: row.id,
+    tax_class_id: row.taxClassId,
+    country: row.country,
+    state: row.state,
+    rate: canonicalPercent(row.rate),
+    is_active: row.isActive,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   };
 }

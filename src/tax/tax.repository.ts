@@ -6,7 +6,10 @@ import { DomainError, invalidField } from '../shared/errors.js';
 
 export type TaxClassRow = typeof taxClasses.$inferSelect;
 export type TaxRateRow = typeof taxRates.$inferSelect;
-export type TaxRateValues = Pick<typeof taxRates.$inferInsert, 'taxClassId' | 'country' | 'state' | 'rate' | 'isActive'>;
+export type TaxRateValues = Pick<
+  typeof taxRates.$inferInsert,
+  'taxClassId' | 'country' | 'state' | 'rate' | 'isActive'
+>;
 
 const classNotFound = (id: number) => new DomainError('tax_class_not_found', { detail: `tax class ${id} not found` });
 const rateNotFound = (id: number) => new DomainError('tax_rate_not_found', { detail: `tax rate ${id} not found` });
@@ -15,14 +18,19 @@ const rateNotFound = (id: number) => new DomainError('tax_rate_not_found', { det
 function translateConstraintError(err: unknown): never {
   const unique = uniqueViolation(err);
   if (unique?.includes('tax_classes')) {
-    throw new DomainError('tax_class_taken', { detail: 'another tax class already has this name', errors: [{ field: 'name', message: 'is already in use' }] });
+    throw new DomainError('tax_class_taken', {
+      detail: 'another tax class already has this name',
+      errors: [{ field: 'name', message: 'is already in use' }],
+    });
   }
   if (unique?.includes('tax_rates_default')) {
     const detail = 'a default rate (no tax class) already exists for this country and state';
     throw new DomainError('tax_rate_exists', { detail });
   }
   if (unique?.includes('tax_rates')) {
-    throw new DomainError('tax_rate_exists', { detail: 'this tax class already has a rate for this country and state' });
+    throw new DomainError('tax_rate_exists', {
+      detail: 'this tax class already has a rate for this country and state',
+    });
   }
   if (foreignKeyViolation(err)?.includes('tax_class')) throw invalidField('tax_class_id', 'names no tax class');
   throw err;
@@ -57,8 +65,11 @@ export function createTaxClass(db: Db, name: string): Promise<TaxClassRow> {
 
 export function renameTaxClass(db: Db, id: number, name: string | undefined): Promise<TaxClassRow> {
   return guarded(async () => {
-    const [row] = await db.update(taxClasses).set({ updatedAt: new Date(), ...(name === undefined ? {} : { name }) })
-      .where(eq(taxClasses.id, id)).returning();
+    const [row] = await db
+      .update(taxClasses)
+      .set({ updatedAt: new Date(), ...(name === undefined ? {} : { name }) })
+      .where(eq(taxClasses.id, id))
+      .returning();
     if (!row) throw classNotFound(id);
     return row;
   });
@@ -86,7 +97,11 @@ export function listTaxRates(db: Db, filter: { taxClassId?: number | null; count
   if (filter.taxClassId === null) conditions.push(isNull(taxRates.taxClassId));
   else if (filter.taxClassId !== undefined) conditions.push(eq(taxRates.taxClassId, filter.taxClassId));
   if (filter.country !== undefined) conditions.push(eq(taxRates.country, filter.country));
-  return db.select().from(taxRates).where(and(...conditions)).orderBy(asc(taxRates.id));
+  return db
+    .select()
+    .from(taxRates)
+    .where(and(...conditions))
+    .orderBy(asc(taxRates.id));
 }
 
 export async function findTaxRate(db: Db, id: number): Promise<TaxRateRow> {
@@ -109,7 +124,11 @@ export function updateTaxRate(db: Db, id: number, values: Partial<TaxRateValues>
     const [exists] = await db.select({ id: taxRates.id }).from(taxRates).where(eq(taxRates.id, id));
     if (!exists) throw rateNotFound(id);
     await assertTaxClass(db, values.taxClassId);
-    const [row] = await db.update(taxRates).set({ ...values, updatedAt: new Date() }).where(eq(taxRates.id, id)).returning();
+    const [row] = await db
+      .update(taxRates)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(taxRates.id, id))
+      .returning();
     if (!row) throw rateNotFound(id);
     return row;
   });

@@ -1,10 +1,24 @@
 import { Type } from 'typebox';
 import { Id, StrictObject } from '../http/schemas.js';
 
-const ClassName = Type.String({ minLength: 1, maxLength: 100, description: 'Unique, case-insensitively: "Standard", "Reduced"' });
-const Country = Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2, any case; stored upper-case' });
-const State = Type.String({ maxLength: 100, description: 'Empty or absent: the whole country. Matched case-insensitively' });
-const Rate = Type.String({ maxLength: 32, description: 'Percent as a decimal string, 0 to 100, at most 4 decimals: "15", "7.25"' });
+const ClassName = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'Unique, case-insensitively: "Standard", "Reduced"',
+});
+const Country = Type.String({
+  minLength: 2,
+  maxLength: 2,
+  description: 'ISO 3166-1 alpha-2, any case; stored upper-case',
+});
+const State = Type.String({
+  maxLength: 100,
+  description: 'Empty or absent: the whole country. Matched case-insensitively',
+});
+const Rate = Type.String({
+  maxLength: 32,
+  description: 'Percent as a decimal string, 0 to 100, at most 4 decimals: "15", "7.25"',
+});
 
 export const TaxClassInput = StrictObject({ name: ClassName });
 export const TaxClassPatch = StrictObject({ name: Type.Optional(ClassName) });

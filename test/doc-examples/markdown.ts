@@ -122,15 +122,21 @@ export function shellCommands(block: ShellBlock): ShellCommand[] {
     if (continued || quote !== null || depth > 0) return;
     const text = current.parts.join('\n');
     commands.push({
-      startLine: current.startLine, endLine: lineNo, text, callsCurl: CURL.test(text), ...expectation(current.comment),
+      startLine: current.startLine,
+      endLine: lineNo,
+      text,
+      callsCurl: CURL.test(text),
+      ...expectation(current.comment),
     });
     current = null;
   });
   if (current !== null) {
     const unfinished: { startLine: number; parts: string[] } = current;
     commands.push({
-      startLine: unfinished.startLine, endLine: block.line + block.lines.length - 1,
-      text: unfinished.parts.join('\n'), callsCurl: CURL.test(unfinished.parts.join('\n')),
+      startLine: unfinished.startLine,
+      endLine: block.line + block.lines.length - 1,
+      text: unfinished.parts.join('\n'),
+      callsCurl: CURL.test(unfinished.parts.join('\n')),
     });
   }
   return commands;

@@ -58,8 +58,12 @@ async function readCall(dir: string): Promise<Call & { at: number }> {
   const statuses = [...(await text('headers')).matchAll(/^HTTP\/\S+ (\d{3})/gm)].map((m) => Number(m[1]));
   const rc = (await text('rc')).trim();
   return {
-    at: Number(at), line: Number(line), args: (await text('args')).trim(), status: statuses.at(-1),
-    exitCode: rc === '' ? 0 : Number(rc), body: await text('body'),
+    at: Number(at),
+    line: Number(line),
+    args: (await text('args')).trim(),
+    status: statuses.at(-1),
+    exitCode: rc === '' ? 0 : Number(rc),
+    body: await text('body'),
   };
 }
 
@@ -108,9 +112,11 @@ export async function runExamples(input: {
   timeoutMs?: number;
 }): Promise<ExamplesRun> {
   const examples = input.blocks.filter(isExampleBlock);
-  const skipped = examples.filter((b) => b.noRunReason !== undefined)
+  const skipped = examples
+    .filter((b) => b.noRunReason !== undefined)
     .map((b) => ({ file: b.file, line: b.line, reason: b.noRunReason ?? '' }));
-  const problems = skipped.filter((s) => s.reason === '')
+  const problems = skipped
+    .filter((s) => s.reason === '')
     .map((s) => `${s.file}:${s.line}: "no-run" needs a reason ("no-run: needs a Stripe account")`);
   const runnable = examples.filter((b) => b.noRunReason === undefined);
   if (runnable.length === 0) return { ran: 0, calls: 0, skipped, problems };
@@ -135,10 +141,15 @@ export async function runExamples(input: {
     let exit = { code: 0, stderr: '' };
     try {
       await run('bash', [path.join(work, 'examples.sh')], {
-        cwd: work, timeout: input.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024,
+        cwd: work,
+        timeout: input.timeoutMs ?? 120_000,
+        maxBuffer: 16 * 1024 * 1024,
         env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, LANG: 'C.UTF-8',
-          DOC_EXAMPLES_CALLS: callsDir, DOC_EXAMPLES_JQ: path.join(here, 'jq-subset.mjs'),
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: work,
+          LANG: 'C.UTF-8',
+          DOC_EXAMPLES_CALLS: callsDir,
+          DOC_EXAMPLES_JQ: path.join(here, 'jq-subset.mjs'),
           DOC_EXAMPLES_JQ_SUBSET: process.env.DOC_EXAMPLES_JQ_SUBSET ?? '',
         },
       });
@@ -147,8 +158,9 @@ export async function runExamples(input: {
       const stderr = `${failed.killed ? 'timed out; ' : ''}${failed.stderr ?? ''}`;
       exit = { code: typeof failed.code === 'number' ? failed.code : 1, stderr };
     }
-    const calls = (await Promise.all((await readdir(callsDir)).map((d) => readCall(path.join(callsDir, d)))))
-      .sort((a, b) => a.at - b.at);
+    const calls = (await Promise.all((await readdir(callsDir)).map((d) => readCall(path.join(callsDir, d))))).sort(
+      (a, b) => a.at - b.at,
+    );
     const file = runnable[0]?.file ?? '?';
     let ran = 0;
     for (const block of runnable) {

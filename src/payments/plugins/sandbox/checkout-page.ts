@@ -35,7 +35,9 @@ export function renderCheckoutPage(input: { params: CheckoutParams; fields: URLS
   const hidden = [...input.fields]
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
-  return layout('Sandbox payment', `<h1>Sandbox payment</h1>
+  return layout(
+    'Sandbox payment',
+    `<h1>Sandbox payment</h1>
 <p class="note">A test gateway run by the store itself: no money moves.</p>
 <dl>
 <dt>Order</dt><dd>${escapeHtml(input.params.orderAlias)}</dd>
@@ -47,12 +49,16 @@ ${hidden}
 <button type="submit" name="decision" value="pay" class="pay">Pay</button>
 <button type="submit" name="decision" value="decline">Decline</button>
 </div>
-</form>`);
+</form>`,
+  );
 }
 
 /** A page explaining why the sandbox can't go on (bad link, refused webhook). */
 export function renderErrorPage(message: string): string {
-  return layout('Sandbox payment: error', `<h1>Sandbox payment</h1>
+  return layout(
+    'Sandbox payment: error',
+    `<h1>Sandbox payment</h1>
 <p class="error">${escapeHtml(message)}</p>
-<p class="note">Go back to the store and start the payment again.</p>`);
+<p class="note">Go back to the store and start the payment again.</p>`,
+  );
 }

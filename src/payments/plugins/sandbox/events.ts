@@ -45,20 +45,37 @@ export function normaliseSandboxEvent(rawBody: Buffer): WebhookEvent[] {
   } catch {
     throw new WebhookSignatureError('the signed body is not JSON');
   }
-  if (!isRecord(body) || typeof body.id !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(body.id) || typeof body.type !== 'string' || !isRecord(body.data)) {
+  if (
+    !isRecord(body)
+    || typeof body.id !== 'string'
+    || !/^[A-Za-z0-9_.:-]{1,128}$/.test(body.id)
+    || typeof body.type !== 'string'
+    || !isRecord(body.data)
+  ) {
     throw new WebhookSignatureError('the signed body is not a sandbox event');
   }
   const { reference, amount, currency } = body.data;
-  if (typeof reference !== 'string' || reference === '' || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0
-    || typeof currency !== 'string' || !isSupportedCurrency(currency)) {
-    throw new WebhookSignatureError('the signed event\'s data is not a reference, an amount in minor units and a currency');
+  if (
+    typeof reference !== 'string'
+    || reference === ''
+    || typeof amount !== 'number'
+    || !Number.isSafeInteger(amount)
+    || amount < 0
+    || typeof currency !== 'string'
+    || !isSupportedCurrency(currency)
+  ) {
+    throw new WebhookSignatureError(
+      "the signed event's data is not a reference, an amount in minor units and a currency",
+    );
   }
   const kind: WebhookEventKind = Object.hasOwn(KINDS, body.type) ? KINDS[body.type as SandboxEventType] : 'ignored';
   const money = { amountMinor: amount, currency, exponent: currencyExponent(currency) };
-  return [{
-    eventId: body.id,
-    kind,
-    match: { reference },
-    ...(kind === 'succeeded' || kind === 'refunded' ? { amount: money } : {}),
-  }];
+  return [
+    {
+      eventId: body.id,
+      kind,
+      match: { reference },
+      ...(kind === 'succeeded' || kind === 'refunded' ? { amount: money } : {}),
+    },
+  ];
 }

@@ -2,7 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PaymentGateway, PaymentPlugin, PluginContext } from '../../payment-plugin.js';
 import { PAGE_HEADERS, renderCheckoutPage, renderErrorPage } from './checkout-page.js';
 import { normaliseSandboxEvent, sandboxEvent } from './events.js';
-import { CHECKOUT_LINK_SECONDS, SIGNATURE_HEADER, signCheckout, signSandboxWebhook, verifyCheckout, verifySandboxWebhook } from './signing.js';
+import {
+  CHECKOUT_LINK_SECONDS,
+  SIGNATURE_HEADER,
+  signCheckout,
+  signSandboxWebhook,
+  verifyCheckout,
+  verifySandboxWebhook,
+} from './signing.js';
 
 export { signSandboxWebhook, verifySandboxWebhook, WEBHOOK_TOLERANCE_SECONDS } from './signing.js';
 export { type SandboxEvent, sandboxEvent } from './events.js';
@@ -39,58 +46,110 @@ function createSandbox(context: PluginContext): PaymentGateway {
   async function checkoutRoutes(scope: FastifyInstance): Promise<void> {
     // This scope takes HTML forms and nothing else; the rest of the service stays JSON-only.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
-      done(null, new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8')));
-    });
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: BODY_LIMIT },
+      (_request, body, done) => {
+        done(null, new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8')));
+      },
+    );
     const schema = { tags: ['payments (sandbox)'] };
 
-    scope.get(CHECKOUT_PATH, {
-      schema: { ...schema, summary: 'Sandbox checkout page (HTML): Pay or Decline', description: 'Opened from the url start-payment returned for the sandbox. A link whose signature does not match its parameters is a 400 page.' },
-    }, async (request, reply) => {
-      const fields = queryOf(request);
-      const checkout = verifyCheckout(checkoutSecret, fields);
-      if (!checkout.ok) return sendPage(reply, 400, renderErrorPage(`This payment link is not valid: ${checkout.reason}.`));
-      return sendPage(reply, 200, renderCheckoutPage({ params: checkout.params, fields: signCheckout(checkoutSecret, checkout.params), action }));
-    });
+    scope.get(
+      CHECKOUT_PATH,
+      {
+        schema: {
+          ...schema,
+          summary: 'Sandbox checkout page (HTML): Pay or Decline',
+          description:
+            'Opened from the url start-payment returned for the sandbox. A link whose signature does not match its parameters is a 400 page.',
+        },
+      },
+      async (request, reply) => {
+        const fields = queryOf(request);
+        const checkout = verifyCheckout(checkoutSecret, fields);
+        if (!checkout.ok)
+          return sendPage(reply, 400, renderErrorPage(`This payment link is not valid: ${checkout.reason}.`));
+        return sendPage(
+          reply,
+          200,
+          renderCheckoutPage({
+            params: checkout.params,
+            fields: signCheckout(checkoutSecret, checkout.params),
+            action,
+          }),
+        );
+      },
+    );
 
-    scope.post(CHECKOUT_PATH, {
-      schema: { ...schema, summary: 'Sandbox checkout decision (HTML form): sends the signed webhook, then 303 to the return or cancel URL' },
-    }, async (request, reply) => {
-      const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
-      const checkout = verifyCheckout(checkoutSecret, form);
-      if (!checkout.ok) return sendPage(reply, 400, renderErrorPage(`This payment form is not valid: ${checkout.reason}.`));
-      const decision = form.getAll('decision');
-      if (decision.length !== 1 || (decision[0] !== 'pay' && decision[0] !== 'decline')) {
-        return sendPage(reply, 400, renderErrorPage('Choose Pay or Decline.'));
-      }
-      const pay = decision[0] === 'pay';
-      const { reference, amountMinor, currency } = checkout.params;
-      const rawBody = Buffer.from(JSON.stringify(sandboxEvent(pay ? 'payment.succeeded' : 'payment.failed', { reference, amount: amountMinor, currency })));
-      let status: number;
-      try {
-        ({ status } = await context.deliverWebhook({
-          headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signSandboxWebhook(webhookSecret, rawBody) },
-          rawBody,
-        }));
-      } catch (err) {
-        request.log.error({ err }, 'sandbox webhook delivery failed');
-        status = 0;
-      }
-      if (status < 200 || status >= 300) {
-        return sendPage(reply, 502, renderErrorPage(`The store did not accept the payment's result (webhook answered ${status || 'nothing'}).`));
-      }
-      return reply.header('cache-control', 'no-store').redirect(pay ? checkout.params.returnUrl : checkout.params.cancelUrl, 303);
-    });
+    scope.post(
+      CHECKOUT_PATH,
+      {
+        schema: {
+          ...schema,
+          summary:
+            'Sandbox checkout decision (HTML form): sends the signed webhook, then 303 to the return or cancel URL',
+        },
+      },
+      async (request, reply) => {
+        const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+        const checkout = verifyCheckout(checkoutSecret, form);
+        if (!checkout.ok)
+          return sendPage(reply, 400, renderErrorPage(`This payment form is not valid: ${checkout.reason}.`));
+        const decision = form.getAll('decision');
+        if (decision.length !== 1 || (decision[0] !== 'pay' && decision[0] !== 'decline')) {
+          return sendPage(reply, 400, renderErrorPage('Choose Pay or Decline.'));
+        }
+        const pay = decision[0] === 'pay';
+        const { reference, amountMinor, currency } = checkout.params;
+        const rawBody = Buffer.from(
+          JSON.stringify(
+            sandboxEvent(pay ? 'payment.succeeded' : 'payment.failed', { reference, amount: amountMinor, currency }),
+          ),
+        );
+        let status: number;
+        try {
+          ({ status } = await context.deliverWebhook({
+            headers: {
+              'content-type': 'application/json',
+              [SIGNATURE_HEADER]: signSandboxWebhook(webhookSecret, rawBody),
+            },
+            rawBody,
+          }));
+        } catch (err) {
+          request.log.error({ err }, 'sandbox webhook delivery failed');
+          status = 0;
+        }
+        if (status < 200 || status >= 300) {
+          return sendPage(
+            reply,
+            502,
+            renderErrorPage(`The store did not accept the payment's result (webhook answered ${status || 'nothing'}).`),
+          );
+        }
+        return reply
+          .header('cache-control', 'no-store')
+          .redirect(pay ? checkout.params.returnUrl : checkout.params.cancelUrl, 303);
+      },
+    );
   }
 
   return {
     async start(input) {
       const fields = signCheckout(checkoutSecret, {
-        reference: input.reference, amountMinor: input.amount.amountMinor, currency: input.amount.currency, exponent: input.amount.exponent,
-        orderAlias: input.order.alias, returnUrl: input.returnUrl, cancelUrl: input.cancelUrl,
+        reference: input.reference,
+        amountMinor: input.amount.amountMinor,
+        currency: input.amount.currency,
+        exponent: input.amount.exponent,
+        orderAlias: input.order.alias,
+        returnUrl: input.returnUrl,
+        cancelUrl: input.cancelUrl,
         expiresAt: Math.floor(Date.now() / 1000) + CHECKOUT_LINK_SECONDS,
       });
-      return { redirectUrl: `${context.publicBaseUrl}${CHECKOUT_PATH}?${fields.toString()}`, gatewayRef: `sbx_${input.reference}` };
+      return {
+        redirectUrl: `${context.publicBaseUrl}${CHECKOUT_PATH}?${fields.toString()}`,
+        gatewayRef: `sbx_${input.reference}`,
+      };
     },
     async parseWebhook({ headers, rawBody }) {
       verifySandboxWebhook(webhookSecret, { header: headers[SIGNATURE_HEADER], rawBody });

@@ -27,8 +27,14 @@ export const CHECKOUT_LINK_SECONDS = 3600;
 
 /** The query (and form) field of each parameter, in the order they are signed. */
 const FIELDS = [
-  ['reference', 'reference'], ['amount', 'amountMinor'], ['currency', 'currency'], ['exponent', 'exponent'],
-  ['order', 'orderAlias'], ['return_url', 'returnUrl'], ['cancel_url', 'cancelUrl'], ['expires', 'expiresAt'],
+  ['reference', 'reference'],
+  ['amount', 'amountMinor'],
+  ['currency', 'currency'],
+  ['exponent', 'exponent'],
+  ['order', 'orderAlias'],
+  ['return_url', 'returnUrl'],
+  ['cancel_url', 'cancelUrl'],
+  ['expires', 'expiresAt'],
 ] as const satisfies readonly (readonly [string, keyof CheckoutParams])[];
 
 export const SIGNATURE_FIELD = 'signature';
@@ -71,25 +77,61 @@ export const checkoutFieldNames: readonly string[] = [...FIELDS.map(([field]) =>
  * The checkout parameters from a query or a submitted form, or why they can't be trusted. The
  * signature is checked over the values exactly as received, before any of them is interpreted.
  */
-export function verifyCheckout(secret: string, fields: URLSearchParams, nowMs = Date.now()): { ok: true; params: CheckoutParams } | { ok: false; reason: string } {
+export function verifyCheckout(
+  secret: string,
+  fields: URLSearchParams,
+  nowMs = Date.now(),
+): { ok: true; params: CheckoutParams } | { ok: false; reason: string } {
   const values: string[] = [];
   for (const field of checkoutFieldNames) {
     const given = fields.getAll(field);
-    if (given.length !== 1) return { ok: false, reason: given.length === 0 ? `the link has no ${field}` : `the link has ${field} more than once` };
+    if (given.length !== 1)
+      return {
+        ok: false,
+        reason: given.length === 0 ? `the link has no ${field}` : `the link has ${field} more than once`,
+      };
     values.push(given[0] ?? '');
   }
   const signature = values.pop() ?? '';
   if (!HEX_SHA256.test(signature) || !sameHex(signature, hmacHex(secret, checkoutMessage(values)))) {
-    return { ok: false, reason: 'the link\'s signature does not match its contents' };
+    return { ok: false, reason: "the link's signature does not match its contents" };
   }
-  const [reference = '', amount = '', currency = '', exponent = '', orderAlias = '', returnUrl = '', cancelUrl = '', expires = ''] = values;
-  if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs) return { ok: false, reason: 'the link has expired; start the payment again from the store' };
+  const [
+    reference = '',
+    amount = '',
+    currency = '',
+    exponent = '',
+    orderAlias = '',
+    returnUrl = '',
+    cancelUrl = '',
+    expires = '',
+  ] = values;
+  if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs)
+    return { ok: false, reason: 'the link has expired; start the payment again from the store' };
   // Signed values came from start(); these checks only guard against a secret that leaked.
-  if (!/^\d{1,16}$/.test(amount) || !Number.isSafeInteger(Number(amount)) || !/^[0-9]$/.test(exponent) || !/^[A-Z]{3}$/.test(currency)) {
-    return { ok: false, reason: 'the link\'s amount is not valid' };
+  if (
+    !/^\d{1,16}$/.test(amount)
+    || !Number.isSafeInteger(Number(amount))
+    || !/^[0-9]$/.test(exponent)
+    || !/^[A-Z]{3}$/.test(currency)
+  ) {
+    return { ok: false, reason: "the link's amount is not valid" };
   }
-  if (![returnUrl, cancelUrl].every((url) => /^https?:\/\//.test(url))) return { ok: false, reason: 'the link\'s return addresses are not valid' };
-  return { ok: true, params: { reference, amountMinor: Number(amount), currency, exponent: Number(exponent), orderAlias, returnUrl, cancelUrl, expiresAt: Number(expires) } };
+  if (![returnUrl, cancelUrl].every((url) => /^https?:\/\//.test(url)))
+    return { ok: false, reason: "the link's return addresses are not valid" };
+  return {
+    ok: true,
+    params: {
+      reference,
+      amountMinor: Number(amount),
+      currency,
+      exponent: Number(exponent),
+      orderAlias,
+      returnUrl,
+      cancelUrl,
+      expiresAt: Number(expires),
+    },
+  };
 }
 
 /** Webhooks older (or further in the future) than this are refused: a replay window of 5 minutes. */
@@ -101,7 +143,11 @@ export const SIGNATURE_HEADER = 'x-sandbox-signature';
  * The `x-sandbox-signature` header for a body: `t=<unix seconds>,v1=<hex HMAC-SHA256 of
  * "<t>.<raw body>">`. Exported so tests (and curious people) can sign their own events.
  */
-export function signSandboxWebhook(secret: string, rawBody: Buffer | string, timestamp = Math.floor(Date.now() / 1000)): string {
+export function signSandboxWebhook(
+  secret: string,
+  rawBody: Buffer | string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
   return `t=${timestamp},v1=${hmacHex(secret, `${timestamp}.`, rawBody)}`;
 }
 
@@ -114,7 +160,8 @@ export function verifySandboxWebhook(
   { header, rawBody }: { header: string | string[] | undefined; rawBody: Buffer },
   nowMs = Date.now(),
 ): void {
-  if (header === undefined || header === '') throw new WebhookSignatureError(`the ${SIGNATURE_HEADER} header is missing`);
+  if (header === undefined || header === '')
+    throw new WebhookSignatureError(`the ${SIGNATURE_HEADER} header is missing`);
   if (Array.isArray(header)) throw new WebhookSignatureError(`the ${SIGNATURE_HEADER} header is given more than once`);
   let timestamp: string | undefined;
   const candidates: string[] = [];
@@ -130,11 +177,15 @@ export function verifySandboxWebhook(
       candidates.push(value);
     }
   }
-  if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp)) throw new WebhookSignatureError(`the ${SIGNATURE_HEADER} header has no valid timestamp`);
-  if (candidates.length === 0 || !candidates.every((c) => HEX_SHA256.test(c))) throw new WebhookSignatureError(`the ${SIGNATURE_HEADER} header has no valid v1 signature`);
+  if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp))
+    throw new WebhookSignatureError(`the ${SIGNATURE_HEADER} header has no valid timestamp`);
+  if (candidates.length === 0 || !candidates.every((c) => HEX_SHA256.test(c)))
+    throw new WebhookSignatureError(`the ${SIGNATURE_HEADER} header has no valid v1 signature`);
   const age = Math.floor(nowMs / 1000) - Number(timestamp);
   if (Math.abs(age) > WEBHOOK_TOLERANCE_SECONDS) {
-    throw new WebhookSignatureError(`the webhook's timestamp is ${age > 0 ? `${age} s old` : `${-age} s in the future`}; at most ${WEBHOOK_TOLERANCE_SECONDS} s either way is accepted`);
+    throw new WebhookSignatureError(
+      `the webhook's timestamp is ${age > 0 ? `${age} s old` : `${-age} s in the future`}; at most ${WEBHOOK_TOLERANCE_SECONDS} s either way is accepted`,
+    );
   }
   const expected = hmacHex(secret, `${timestamp}.`, rawBody);
   // Compare against every candidate (no early exit) so the time taken says nothing about which matched.

@@ -18,8 +18,10 @@ const firstLine = (text: string) => text.split('\n', 1)[0]?.trim() ?? '';
 /** Removes anything shaped like a Stripe secret (and the configured ones) from a message. */
 function redact(text: string, settings: StripeSettings): string {
   return text
-    .split(settings.secretKey).join('[redacted]')
-    .split(settings.webhookSecret).join('[redacted]')
+    .split(settings.secretKey)
+    .join('[redacted]')
+    .split(settings.webhookSecret)
+    .join('[redacted]')
     .replace(/\b(sk|rk)_(live|test)_[A-Za-z0-9*]+/g, '[redacted]')
     .replace(/\bwhsec_[A-Za-z0-9+/=_-]+/g, '[redacted]');
 }
@@ -30,9 +32,15 @@ function gatewayError(action: string, err: unknown, settings: StripeSettings): u
   if (!(err instanceof Stripe.errors.StripeError)) return err;
   const status = err.statusCode ? `${err.statusCode} ` : '';
   const code = err.code ?? err.rawType ?? err.type;
-  const retryable = err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeAPIError
-    || err instanceof Stripe.errors.StripeRateLimitError || (err.statusCode ?? 0) >= 500;
-  const why = err instanceof Stripe.errors.StripeConnectionError ? 'could not reach Stripe' : `Stripe answered ${status}(${code})`;
+  const retryable =
+    err instanceof Stripe.errors.StripeConnectionError
+    || err instanceof Stripe.errors.StripeAPIError
+    || err instanceof Stripe.errors.StripeRateLimitError
+    || (err.statusCode ?? 0) >= 500;
+  const why =
+    err instanceof Stripe.errors.StripeConnectionError
+      ? 'could not reach Stripe'
+      : `Stripe answered ${status}(${code})`;
   return new GatewayError(redact(`${action}: ${why}: ${firstLine(err.message)}`, settings), retryable);
 }
 
@@ -50,36 +58,59 @@ function createStripeGateway(settings: StripeSettings): PaymentGateway {
       const metadata = { [METADATA_REFERENCE]: input.reference, [METADATA_ORDER_ALIAS]: input.order.alias };
       let session: Stripe.Checkout.Session;
       try {
-        session = await stripe.checkout.sessions.create({
-          mode: 'payment',
-          line_items: [{
-            quantity: 1,
-            price_data: { currency: input.amount.currency.toLowerCase(), unit_amount: amount, product_data: { name: `Order ${input.order.alias}` } },
-          }],
-          success_url: input.returnUrl,
-          cancel_url: input.cancelUrl,
-          client_reference_id: input.reference,
-          metadata,
-          payment_intent_data: { metadata },
-          ...(input.order.email ? { customer_email: input.order.email } : {}),
-        }, { idempotencyKey: input.idempotencyKey });
+        session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: input.amount.currency.toLowerCase(),
+                  unit_amount: amount,
+                  product_data: { name: `Order ${input.order.alias}` },
+                },
+              },
+            ],
+            success_url: input.returnUrl,
+            cancel_url: input.cancelUrl,
+            client_reference_id: input.reference,
+            metadata,
+            payment_intent_data: { metadata },
+            ...(input.order.email ? { customer_email: input.order.email } : {}),
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
       } catch (err) {
         throw gatewayError('creating the Stripe Checkout Session failed', err, settings);
       }
-      if (!session.url) throw new GatewayError(`Stripe created Checkout Session ${session.id} without a payment page URL`);
+      if (!session.url)
+        throw new GatewayError(`Stripe created Checkout Session ${session.id} without a payment page URL`);
       return { redirectUrl: session.url, gatewayRef: session.id };
     },
 
     async parseWebhook({ headers, rawBody }) {
       const signature = headers['stripe-signature'];
-      if (typeof signature !== 'string' || signature === '') throw new WebhookSignatureError('the Stripe-Signature header is missing');
+      if (typeof signature !== 'string' || signature === '')
+        throw new WebhookSignatureError('the Stripe-Signature header is missing');
       let event: Stripe.Event;
       try {
-        event = await stripe.webhooks.constructEventAsync(rawBody, signature, settings.webhookSecret, settings.toleranceSeconds);
+        event = await stripe.webhooks.constructEventAsync(
+          rawBody,
+          signature,
+          settings.webhookSecret,
+          settings.toleranceSeconds,
+        );
       } catch (err) {
-        throw new WebhookSignatureError(`Stripe signature check failed: ${redact(firstLine(err instanceof Error ? err.message : String(err)), settings)}`);
+        throw new WebhookSignatureError(
+          `Stripe signature check failed: ${redact(firstLine(err instanceof Error ? err.message : String(err)), settings)}`,
+        );
       }
-      if (typeof event !== 'object' || event === null || typeof event.id !== 'string' || typeof event.type !== 'string') {
+      if (
+        typeof event !== 'object'
+        || event === null
+        || typeof event.id !== 'string'
+        || typeof event.type !== 'string'
+      ) {
         throw new WebhookSignatureError('the signed payload is not a Stripe event');
       }
       return [normaliseStripeEvent(event)];

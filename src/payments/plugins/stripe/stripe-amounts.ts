@@ -8,7 +8,24 @@ import { formatMinor } from '../../../shared/money.js';
  * Intl counts whole units. Amounts cross between the two scales exactly or not at all.
  * https://docs.stripe.com/currencies#zero-decimal and #three-decimal
  */
-const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+const ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
 /** Stripe takes these in thousandths, but only in multiples of ten (the last digit must be 0). */
 export const THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
 
@@ -32,13 +49,17 @@ export function toStripeAmount(money: Money): number {
   } else if (shift < 0) {
     const divisor = 10 ** -shift;
     if (money.amountMinor % divisor !== 0) {
-      throw new GatewayError(`Stripe accepts ${money.currency} only in steps of ${formatMinor(divisor, money.exponent)}; ${shown(money)} can't be charged exactly`);
+      throw new GatewayError(
+        `Stripe accepts ${money.currency} only in steps of ${formatMinor(divisor, money.exponent)}; ${shown(money)} can't be charged exactly`,
+      );
     }
     amount = money.amountMinor / divisor;
   }
   if (!Number.isSafeInteger(amount)) throw new GatewayError(`${shown(money)} is too large for Stripe`);
   if (THREE_DECIMAL.has(money.currency) && amount % 10 !== 0) {
-    throw new GatewayError(`Stripe accepts ${money.currency} amounts only in multiples of 0.010 (the last of the three decimals must be 0); ${shown(money)} can't be charged exactly, and the service never rounds a payment`);
+    throw new GatewayError(
+      `Stripe accepts ${money.currency} amounts only in multiples of 0.010 (the last of the three decimals must be 0); ${shown(money)} can't be charged exactly, and the service never rounds a payment`,
+    );
   }
   return amount;
 }
@@ -48,8 +69,12 @@ export function toStripeAmount(money: Money): number {
  * undefined when the currency is unknown here or the amount is not a whole number of the service's
  * minor units (such an event can't concern a payment this service started).
  */
-export function fromStripeAmount(amount: number | null | undefined, stripeCurrency: string | null | undefined): Money | undefined {
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || typeof stripeCurrency !== 'string') return undefined;
+export function fromStripeAmount(
+  amount: number | null | undefined,
+  stripeCurrency: string | null | undefined,
+): Money | undefined {
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || typeof stripeCurrency !== 'string')
+    return undefined;
   const currency = stripeCurrency.toUpperCase();
   if (!isSupportedCurrency(currency)) return undefined;
   const exponent = currencyExponent(currency);

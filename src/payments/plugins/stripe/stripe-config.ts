@@ -21,7 +21,8 @@ function wholeNumber(env: Env, name: string, bounds: { min: number; max: number 
   const raw = read(env, name);
   if (raw === undefined) return undefined;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= bounds.min && value <= bounds.max)) throw new PluginConfigError(`${name} must be a whole number from ${bounds.min} to ${bounds.max} (got "${raw}")`);
+  if (!(value >= bounds.min && value <= bounds.max))
+    throw new PluginConfigError(`${name} must be a whole number from ${bounds.min} to ${bounds.max} (got "${raw}")`);
   return value;
 }
 
@@ -35,18 +36,30 @@ export function readStripeSettings(env: Env, situation: PluginSituation): Stripe
   const webhookSecret = read(env, 'STRIPE_WEBHOOK_SECRET');
   if (secretKey === undefined && webhookSecret === undefined && !situation.explicit) return undefined;
 
-  if (secretKey === undefined) throw new PluginConfigError('STRIPE_SECRET_KEY is required (the secret API key from the Stripe dashboard, sk_live_… or sk_test_…)');
+  if (secretKey === undefined)
+    throw new PluginConfigError(
+      'STRIPE_SECRET_KEY is required (the secret API key from the Stripe dashboard, sk_live_… or sk_test_…)',
+    );
   // Restricted keys (rk_) are Stripe's least-privilege secret keys: accepted as well.
-  if (!/^(sk|rk)_[A-Za-z0-9_]+$/.test(secretKey)) throw new PluginConfigError('STRIPE_SECRET_KEY must be a secret key starting with sk_ (or a restricted key, rk_); publishable keys (pk_) cannot create payments');
-  if (webhookSecret === undefined) throw new PluginConfigError('STRIPE_WEBHOOK_SECRET is required (the signing secret of the webhook endpoint, whsec_…)');
-  if (!/^whsec_[A-Za-z0-9+/=_-]+$/.test(webhookSecret)) throw new PluginConfigError('STRIPE_WEBHOOK_SECRET must be a webhook signing secret starting with whsec_');
+  if (!/^(sk|rk)_[A-Za-z0-9_]+$/.test(secretKey))
+    throw new PluginConfigError(
+      'STRIPE_SECRET_KEY must be a secret key starting with sk_ (or a restricted key, rk_); publishable keys (pk_) cannot create payments',
+    );
+  if (webhookSecret === undefined)
+    throw new PluginConfigError(
+      'STRIPE_WEBHOOK_SECRET is required (the signing secret of the webhook endpoint, whsec_…)',
+    );
+  if (!/^whsec_[A-Za-z0-9+/=_-]+$/.test(webhookSecret))
+    throw new PluginConfigError('STRIPE_WEBHOOK_SECRET must be a webhook signing secret starting with whsec_');
 
   // 0 would switch Stripe's timestamp check off (replays of old signed events): not allowed.
   const toleranceSeconds = wholeNumber(env, 'STRIPE_WEBHOOK_TOLERANCE_SECONDS', { min: 1, max: 86_400 }) ?? 300;
 
   const host = read(env, 'STRIPE_API_HOST');
   if (host !== undefined && !/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(host)) {
-    throw new PluginConfigError(`STRIPE_API_HOST must be a host name or address without scheme, port or path (got "${host}")`);
+    throw new PluginConfigError(
+      `STRIPE_API_HOST must be a host name or address without scheme, port or path (got "${host}")`,
+    );
   }
   const port = wholeNumber(env, 'STRIPE_API_PORT', { min: 1, max: 65_535 });
   const protocol = read(env, 'STRIPE_API_PROTOCOL');

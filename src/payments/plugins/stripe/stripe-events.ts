@@ -36,7 +36,12 @@ function sessionEvent(eventId: string, session: Stripe.Checkout.Session, kind: W
 function chargeRefunded(eventId: string, charge: Stripe.Charge): WebhookEvent {
   const paymentIntent = idOf(charge.payment_intent);
   const reference = referenceOf(charge.metadata);
-  const match = paymentIntent !== undefined ? { gatewayPaymentRef: paymentIntent } : reference !== undefined ? { reference } : undefined;
+  const match =
+    paymentIntent !== undefined
+      ? { gatewayPaymentRef: paymentIntent }
+      : reference !== undefined
+        ? { reference }
+        : undefined;
   const amount = fromStripeAmount(charge.amount_refunded, charge.currency);
   if (!match || !amount) return { eventId, kind: 'ignored', match: {} };
   return { eventId, kind: 'refunded', match, amount };
