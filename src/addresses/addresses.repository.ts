@@ -1,9 +1,24 @@
 import { and, asc, count, eq, ne } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { addresses, users } from '../db/schema.js';
+import { type AddressSnapshot, addresses, users } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
 
 export type AddressRow = typeof addresses.$inferSelect;
+
+/** A stored address as the wire and an order's snapshot spell it. */
+export function addressSnapshot(row: AddressRow): AddressSnapshot {
+  return {
+    first_name: row.firstName,
+    last_name: row.lastName,
+    street_address: row.streetAddress,
+    city: row.city,
+    postal_code: row.postalCode,
+    state: row.state,
+    country: row.country,
+    email: row.email,
+    phone_number: row.phoneNumber,
+  };
+}
 export type AddressValues = Omit<typeof addresses.$inferInsert, 'id' | 'userId' | 'createdAt' | 'updatedAt'>;
 
 export const MAX_ADDRESSES_PER_USER = 50;

@@ -10,6 +10,7 @@ import { normaliseCountry, StoredAddress, StoredAddressInput, StoredAddressPatch
 import {
   type AddressRow,
   type AddressValues,
+  addressSnapshot,
   createAddress,
   deleteAddress,
   findOwnAddress,
@@ -47,19 +48,7 @@ function toValues(body: Static<typeof StoredAddressPatch>): Partial<AddressValue
 }
 
 export function presentAddress(row: AddressRow) {
-  return {
-    id: row.id,
-    first_name: row.firstName,
-    last_name: row.lastName,
-    street_address: row.streetAddress,
-    city: row.city,
-    postal_code: row.postalCode,
-    state: row.state,
-    country: row.country,
-    email: row.email,
-    phone_number: row.phoneNumber,
-    is_default: row.isDefault,
-  };
+  return { id: row.id, ...addressSnapshot(row), is_default: row.isDefault };
 }
 
 export function addressRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {

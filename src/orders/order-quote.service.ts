@@ -1,4 +1,4 @@
-import { type AddressRow, findOwnAddress } from '../addresses/addresses.repository.js';
+import { addressSnapshot, findOwnAddress } from '../addresses/addresses.repository.js';
 import { normaliseCountry } from '../addresses/address.schema.js';
 import { normaliseEmail } from '../auth/email.js';
 import type { Principal } from '../auth/tokens.js';
@@ -73,20 +73,6 @@ function snapshot(input: InlineAddressInput, field: string): AddressSnapshot {
   };
 }
 
-function storedSnapshot(row: AddressRow): AddressSnapshot {
-  return {
-    first_name: row.firstName,
-    last_name: row.lastName,
-    street_address: row.streetAddress,
-    city: row.city,
-    postal_code: row.postalCode,
-    state: row.state,
-    country: row.country,
-    email: row.email,
-    phone_number: row.phoneNumber,
-  };
-}
-
 function amount(money: CurrencyFormat, text: string, field: string): number {
   try {
     const minor = money.parse(text);
@@ -149,7 +135,7 @@ async function resolveAddress(
       detail: `address ${id} not found`,
       errors: [{ field: `${field}_id`, message: 'names none of your addresses' }],
     });
-  return storedSnapshot(row);
+  return addressSnapshot(row);
 }
 
 /** Sums lines with the same alias and finds their variants; unknown or unbuyable ones are a 422. */
@@ -231,7 +217,7 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     if (!user) throw invalidField('customer_id', 'names no customer');
     customer = { userId: user.id, email: user.email };
     const stored = await defaultAddress(db, user.id);
-    shippingAddress = stored ? storedSnapshot(stored) : null;
+    shippingAddress = stored ? addressSnapshot(stored) : null;
   } else {
     // A user's email matters here only for a promo code's rules (a placement records it as it writes the order).
     if (principal && payload.promocode !== undefined)
