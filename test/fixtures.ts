@@ -25,6 +25,18 @@ export type ShippingRateInput = Static<typeof shipping.ShippingRateInput>;
 export type PromoCodeInput = Static<typeof promotions.PromoCodeInput>;
 
 /** An order payload as a client sends it: a line's quantity may be left to its default of 1. */
+/** A guest's shipping address in Texas (US), with the email a guest order needs. */
+export const guestAddress = {
+  first_name: 'Gus',
+  last_name: 'Guest',
+  street_address: '5 Elm St',
+  city: 'Austin',
+  postal_code: '73301',
+  state: 'TX',
+  country: 'US',
+  email: 'gus@example.com',
+};
+
 export type OrderInput = Omit<OrderPayload, 'variants'> & { variants: { alias: string; quantity?: number }[] };
 export interface PlacedOrder {
   order_id: number;

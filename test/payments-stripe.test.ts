@@ -5,7 +5,7 @@ import { ConfigError } from '../src/config.js';
 import { paymentEvents, payments } from '../src/db/schema.js';
 import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
 import { openAsBrowser } from './browser.js';
-import { adminApi, placeGuestOrder } from './fixtures.js';
+import { adminApi, placeGuestOrder, guestAddress } from './fixtures.js';
 import {
   bearer,
   buildTestApp,
@@ -23,16 +23,7 @@ import { type StripeStandIn, startStripeStandIn, stripeEvent, stripeSignature } 
  * stand-in for Stripe's API, and webhooks signed with the SDK's own test helper.
  */
 
-const address = {
-  first_name: 'Gus',
-  last_name: 'Guest',
-  street_address: '5 Elm St',
-  city: 'Austin',
-  postal_code: '73301',
-  state: 'TX',
-  country: 'US',
-  email: 'gus@example.com',
-};
+const address = guestAddress;
 const SESSIONS = 'POST /v1/checkout/sessions';
 const REFUNDS = 'POST /v1/refunds';
 

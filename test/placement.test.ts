@@ -13,7 +13,7 @@ import {
   taxRates,
 } from '../src/db/schema.js';
 import { placementScope, purgeExpiredIdempotencyKeys } from '../src/orders/idempotency.js';
-import { adminApi } from './fixtures.js';
+import { adminApi, guestAddress } from './fixtures.js';
 import {
   bearer,
   buildTestApp,
@@ -29,16 +29,7 @@ import {
 let t: TestApp;
 let admin: SignedIn;
 let methodId: number;
-const address = {
-  first_name: 'Gus',
-  last_name: 'Guest',
-  street_address: '5 Elm St',
-  city: 'Austin',
-  postal_code: '73301',
-  state: 'TX',
-  country: 'US',
-  email: 'gus@example.com',
-};
+const address = guestAddress;
 const create = '/order/storefront/api/create/';
 const guestCreate = '/order/storefront/api/guest-user-order-create/';
 const userCreate = '/order/storefront/api/user-order-create/';
