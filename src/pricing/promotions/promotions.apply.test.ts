@@ -126,6 +126,35 @@ describe('applyPromotions', () => {
     expect(result.lines.every((l) => l.adjustments.length === 0)).toBe(true);
   });
 
+  it('lets a later unit action see each unit: after buy 2 get 1 free on three 10.00 units, 3.00 off each takes 6.00', () => {
+    const result = applyPromotions({
+      promotions: [
+        testPromotion({
+          id: 1,
+          priority: 1,
+          action: {
+            type: 'buy_x_get_y',
+            buyQuantity: 2,
+            buyProducts: null,
+            getQuantity: 1,
+            getProducts: null,
+            percent: '100',
+            repeat: true,
+          },
+        }),
+        testPromotion({ id: 2, action: { type: 'item_fixed', amountMinor: 300, products: null, maxUnits: null } }),
+      ],
+      lines: [{ productId: 1, unitPriceMinor: 1000, quantity: 3 }],
+      shippingFeeMinor: 0,
+      currency: 'USD',
+      roundingMode: 'half_up',
+    });
+    expect(applied(result)).toEqual([
+      [1, 1000],
+      [2, 600],
+    ]);
+  });
+
   it('refuses two promotions with one id', () => {
     expect(() =>
       apply([testPromotion({ id: 1, action: percentOff('10') }), testPromotion({ id: 1, action: percentOff('5') })]),
