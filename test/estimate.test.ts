@@ -178,7 +178,17 @@ describe('estimate', () => {
       subtotal: '220.00',
       discount: '22.00',
       discount_name: 'Promo code SAVE10 (10%)',
+      promotions: [
+        {
+          id: expect.any(Number),
+          name: 'Promo code SAVE10 (10%)',
+          code: 'SAVE10',
+          kind: 'order_percentage',
+          amount: '22.00',
+        },
+      ],
       shipping_fee: '4.63',
+      shipping_discount: '0.00',
       shipping_name: 'Standard',
       estimated_tax: '13.41',
       total_without_tax: '202.63',
@@ -196,6 +206,7 @@ describe('estimate', () => {
           tax_rate: '7.25',
           tax: '13.05',
           total: '193.05',
+          adjustments: [{ promotion_id: expect.any(Number), amount: '20.00' }],
         },
         {
           alias: 'est-b',
@@ -208,6 +219,7 @@ describe('estimate', () => {
           tax_rate: '2.00',
           tax: '0.36',
           total: '18.36',
+          adjustments: [{ promotion_id: expect.any(Number), amount: '2.00' }],
         },
       ],
       tax_details: [
@@ -477,7 +489,9 @@ describe('promo codes in the estimate', () => {
     const free = json(
       await estimate(withCode('FREESHIP', { shipping_address: CA, shipping_method_id: standardShipping })),
     );
-    expect(free).toMatchObject({ shipping_fee: '0.00', discount: '0.00' });
+    // The fee shows before its discount, and the discount includes it (SPEC section 10): the total is as if shipping were free.
+    expect(free).toMatchObject({ shipping_fee: '4.38', shipping_discount: '4.38', discount: '4.38' });
+    expect(free.total).toBe(json(await estimate(withCode('FREESHIP', { shipping_address: CA }))).total);
   });
 
   it('discounts only the products a scoped code names', async () => {

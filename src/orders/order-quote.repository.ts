@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { isBuyable } from '../catalog/availability.js';
 import type { Db, Tx } from '../db/client.js';
-import type { PromoCodeRecord } from '../pricing/promo-code.eligibility.js';
+import type { PromoCodeRecord } from '../pricing/promo-code.promotion.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import {
   addresses,
@@ -97,7 +97,7 @@ export interface ShippingRateRow {
 }
 export type PromoCodeRow = typeof promoCodes.$inferSelect;
 
-/** A stored code as the promo rules (pricing/promo-code.eligibility.ts) read it, for the quote and placement alike. */
+/** A stored code as pricing/promo-code.promotion.ts reads it (to make it a promotion), for the quote and placement alike. */
 export function promoCodeRecord(row: PromoCodeRow, money: CurrencyFormat): PromoCodeRecord {
   return {
     code: row.code,

@@ -7,8 +7,11 @@ import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/client.js';
 import type { AddressSnapshot } from '../db/schema.js';
 import { priceOrder } from '../pricing/pricing.calculator.js';
-import type { PricedOrder, PricingDiscount, PricingLine, PricingShipping } from '../pricing/pricing.types.js';
-import { checkPromoCode, normalisePromoCode, promoCodeDiscount } from '../pricing/promo-code.eligibility.js';
+import type { CustomDiscount, PricedOrder, PricingLine, PricingShipping } from '../pricing/pricing.types.js';
+import { normalisePromoCode, promoCodePromotion } from '../pricing/promo-code.promotion.js';
+import { checkPromotion } from '../pricing/promotions/promotion.check.js';
+import { promotionOrder } from '../pricing/promotions/promotion-order.js';
+import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import { orderWeightGrams, selectShippingRate } from '../pricing/shipping-rate.selector.js';
 import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
@@ -296,11 +299,11 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     taxRates = resolveTaxRates(candidates, shippingAddress, classIds);
   }
 
-  let discount: PricingDiscount | null = null;
+  let customDiscount: CustomDiscount | null = null;
+  const promotions: Promotion[] = [];
   let promo: OrderQuote['promo'] = null;
   if (payload.custom_discount_amount) {
-    discount = {
-      type: 'custom',
+    customDiscount = {
       name: payload.custom_discount_amount.name,
       amountMinor: amount(money, payload.custom_discount_amount.price, 'custom_discount_amount.price'),
     };
@@ -310,26 +313,22 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
       throw new DomainError('promo_code_invalid', {
         detail: `there is no promo code ${normalisePromoCode(payload.promocode)}`,
       });
-    const record = promoCodeRecord(row, money);
+    const promotion = promoCodePromotion(promoCodeRecord(row, money), { id: row.id, currency: money.currency });
     // Only the rules this code has need their counts.
     const [total, byCustomer, previous] = await Promise.all([
       row.redemptionLimit !== null ? reads.timesUsed(row.id) : row.timesUsed,
       row.usageLimitPerCustomer !== null ? redemptionsBy(db, row.id, customer) : 0,
       row.newCustomersOnly ? hasPreviousOrders(db, customer) : false,
     ]);
-    const check = checkPromoCode({
-      promo: record,
+    const check = checkPromotion({
+      promotion,
       usage: { total, byCustomer },
       customer: { ...customer, hasPreviousOrders: previous },
-      order: {
-        currency: money.currency,
-        subtotalMinor: lines.reduce((s, l) => s + l.unitPriceMinor * l.quantity, 0),
-        productIds: lines.map((l) => l.productId),
-      },
+      order: promotionOrder(money.currency, lines),
       now: deps.now?.() ?? new Date(),
     });
     if (!check.ok) throw new DomainError('promo_code_invalid', { detail: check.detail, extra: { rule: check.rule } });
-    discount = promoCodeDiscount(record, money.currency);
+    promotions.push(promotion);
     promo = { id: row.id, code: row.code };
   }
 
@@ -343,7 +342,8 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     lines,
     taxRates,
     shipping,
-    discount,
+    promotions,
+    customDiscount,
   });
   return {
     priced,

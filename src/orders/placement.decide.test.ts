@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PromoCodeRecord } from '../pricing/promo-code.eligibility.js';
+import { type PromoCodeRecord, promoCodePromotion } from '../pricing/promo-code.promotion.js';
+import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import {
   type Decision,
   decideBatch,
@@ -27,8 +28,9 @@ function variant(id: number, spec: Partial<LockedVariant> = {}): LockedVariant {
   };
 }
 
-function code(spec: Partial<PromoCodeRecord> = {}): PromoCodeRecord {
-  return {
+/** The promotion of promo code 7. */
+function code(spec: Partial<PromoCodeRecord> = {}): Promotion {
+  const record: PromoCodeRecord = {
     code: 'SAVE10',
     codeType: 'percentage',
     value: '10',
@@ -43,6 +45,7 @@ function code(spec: Partial<PromoCodeRecord> = {}): PromoCodeRecord {
     newCustomersOnly: false,
     ...spec,
   };
+  return promoCodePromotion(record, { id: 7, currency: 'USD' });
 }
 
 const guest = (email: string) => ({ userId: null, email });
@@ -68,7 +71,10 @@ function placement(spec: {
     promo:
       spec.promoId === undefined
         ? null
-        : { id: spec.promoId, order: { currency: 'USD', subtotalMinor: 1_000, productIds: [1] } },
+        : {
+            id: spec.promoId,
+            order: { currency: 'USD', subtotalMinor: 1_000, lines: [{ productId: 1, quantity: 1 }] },
+          },
   };
 }
 
@@ -77,7 +83,7 @@ function state(spec: Partial<LockedState> = {}): LockedState {
     now,
     keys: new Map(),
     variants: new Map([[1, variant(1)]]),
-    promoCodes: new Map(),
+    promotions: new Map(),
     buyers: new Map(),
     ...spec,
   };
@@ -125,9 +131,9 @@ describe('deciding a batch of placements', () => {
   });
 
   it("refuses a code whose global limit the earlier orders of the batch reached, with the estimate's message", () => {
-    const promoCodes = new Map([[7, { record: code({ redemptionLimit: 3 }), timesUsed: 1 }]]);
+    const promotions = new Map([[7, { promotion: code({ redemptionLimit: 3 }), timesUsed: 1 }]]);
     const batch = ['a', 'b', 'c', 'd'].map((n) => placement({ promoId: 7, buyer: guest(`${n}@example.com`) }));
-    const decisions = decideBatch(batch, state({ promoCodes }));
+    const decisions = decideBatch(batch, state({ promotions }));
     expect(outcomes(decisions)).toEqual(['placed', 'placed', 'promo_code_refused', 'promo_code_refused']);
     expect(decisions[2]).toEqual({
       outcome: 'refused',
@@ -140,29 +146,29 @@ describe('deciding a batch of placements', () => {
   });
 
   it('lets a first-order-only code through once when a guest and a signed-in customer with the same email race', () => {
-    const promoCodes = new Map([[7, { record: code({ newCustomersOnly: true }), timesUsed: 0 }]]);
+    const promotions = new Map([[7, { promotion: code({ newCustomersOnly: true }), timesUsed: 0 }]]);
     const batch = [
       placement({ promoId: 7, buyer: guest('sam@example.com') }),
       placement({ promoId: 7, buyer: user(5, 'sam@example.com') }),
       placement({ promoId: 7, buyer: guest('other@example.com') }),
     ];
     const buyers = new Map([0, 1, 2].map((n) => [n, { redemptions: 0, hasPreviousOrders: false }]));
-    const decisions = decideBatch(batch, state({ promoCodes, buyers }));
+    const decisions = decideBatch(batch, state({ promotions, buyers }));
     expect(outcomes(decisions)).toEqual(['placed', 'promo_code_refused', 'placed']);
     expect(decisions[1]).toMatchObject({ refusal: { rule: 'new_customers_only' } });
   });
 
   it('refuses a first-order-only code to a customer the database knows ordered before', () => {
-    const promoCodes = new Map([[7, { record: code({ newCustomersOnly: true }), timesUsed: 0 }]]);
+    const promotions = new Map([[7, { promotion: code({ newCustomersOnly: true }), timesUsed: 0 }]]);
     const decisions = decideBatch(
       [placement({ promoId: 7, buyer: user(5) })],
-      state({ promoCodes, buyers: new Map([[0, { redemptions: 0, hasPreviousOrders: true }]]) }),
+      state({ promotions, buyers: new Map([[0, { redemptions: 0, hasPreviousOrders: true }]]) }),
     );
     expect(outcomes(decisions)).toEqual(['promo_code_refused']);
   });
 
   it('counts a once-per-customer code per user, and per email for guests, across the batch', () => {
-    const promoCodes = new Map([[7, { record: code({ usageLimitPerCustomer: 1 }), timesUsed: 0 }]]);
+    const promotions = new Map([[7, { promotion: code({ usageLimitPerCustomer: 1 }), timesUsed: 0 }]]);
     const batch = [
       placement({ promoId: 7, buyer: user(5, 'u@example.com') }),
       placement({ promoId: 7, buyer: user(5, 'u@example.com') }),
@@ -171,7 +177,7 @@ describe('deciding a batch of placements', () => {
       placement({ promoId: 7, buyer: guest('g@example.com') }),
     ];
     const buyers = new Map(batch.map((_, n) => [n, { redemptions: 0, hasPreviousOrders: false }]));
-    expect(outcomes(decideBatch(batch, state({ promoCodes, buyers })))).toEqual([
+    expect(outcomes(decideBatch(batch, state({ promotions, buyers })))).toEqual([
       'placed',
       'promo_code_refused',
       'placed',
@@ -239,11 +245,11 @@ describe('deciding a batch of placements', () => {
   });
 
   it('takes nothing for a refused order: the orders after it see the stock and uses it did not take', () => {
-    const promoCodes = new Map([[7, { record: code({ redemptionLimit: 1 }), timesUsed: 0 }]]);
+    const promotions = new Map([[7, { promotion: code({ redemptionLimit: 1 }), timesUsed: 0 }]]);
     const variants = new Map([[1, variant(1, { stock: 3 })]]);
     const decisions = decideBatch(
       [placement({ promoId: 7, lines: [[1, 5]] }), placement({ promoId: 7, lines: [[1, 3]] })],
-      state({ promoCodes, variants }),
+      state({ promotions, variants }),
     );
     expect(outcomes(decisions)).toEqual(['insufficient_stock', 'placed']);
   });
@@ -272,7 +278,7 @@ describe('invariants of a decided batch', () => {
     fc.assert(
       fc.property(batchArb, ({ stock, limit, usedBefore, orders }) => {
         const variants = new Map(stock.map((s, i) => [i + 1, variant(i + 1, { stock: s })]));
-        const promoCodes = new Map([[7, { record: code({ redemptionLimit: limit }), timesUsed: usedBefore }]]);
+        const promotions = new Map([[7, { promotion: code({ redemptionLimit: limit }), timesUsed: usedBefore }]]);
         const keys = new Map<string, KeyState>(
           orders.flatMap((o) =>
             o.key ? [[keyId({ scope: 'guest', key: `k${o.key[0]}` }), { claimed: true } as const]] : [],
@@ -286,7 +292,7 @@ describe('invariants of a decided batch', () => {
             key: o.key ? [`k${o.key[0]}`, `h${o.key[1]}`] : undefined,
           }),
         );
-        const decisions = decideBatch(batch, state({ variants, promoCodes, keys }));
+        const decisions = decideBatch(batch, state({ variants, promotions, keys }));
 
         expect(decisions).toHaveLength(batch.length);
         const taken = new Map<number, number>();

@@ -1,5 +1,7 @@
 import { type ArchiveFacts, isBuyable, sellableUnits, type StockFacts } from '../catalog/availability.js';
-import { checkPromoCode, type PromoCodeRecord, type PromoCodeRule } from '../pricing/promo-code.eligibility.js';
+import { checkPromotion, type PromotionRule } from '../pricing/promotions/promotion.check.js';
+import type { PromotionOrder } from '../pricing/promotions/promotion.modules.js';
+import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import type { StoredResponse } from './idempotency.js';
 
 /**
@@ -26,8 +28,8 @@ export interface PlacementToDecide {
   buyer: Buyer;
   /** Each line's variant, quantity, and the pricing versions of the variant and its product it was priced at. */
   lines: readonly { variantId: number; quantity: number; pricingVersion: number; productPricingVersion: number }[];
-  /** The promo code used, with what its rules look at in the order. */
-  promo: { id: number; order: { currency: string; subtotalMinor: number; productIds: readonly number[] } } | null;
+  /** The promo code used, with what its conditions look at in the order. */
+  promo: { id: number; order: PromotionOrder } | null;
 }
 
 /** A variant as read under lock (variants whose stock is not counted are read without one). */
@@ -48,8 +50,8 @@ export interface LockedState {
   /** By `keyId`. */
   keys: ReadonlyMap<string, KeyState>;
   variants: ReadonlyMap<number, LockedVariant>;
-  /** Promo codes by id, with their uses so far. */
-  promoCodes: ReadonlyMap<number, { record: PromoCodeRecord; timesUsed: number }>;
+  /** Promo codes by id, as promotions, with their uses so far. */
+  promotions: ReadonlyMap<number, { promotion: Promotion; timesUsed: number }>;
   /**
    * By index in the batch, for placements whose code limits uses per customer or to a first order: the buyer's
    * unreleased redemptions of the code, and whether the buyer has an order that is not cancelled.
@@ -59,7 +61,7 @@ export interface LockedState {
 
 export type Refusal =
   | { reason: 'insufficient_stock'; shortages: { variantId: number; available: number }[] }
-  | { reason: 'promo_code_refused'; rule: PromoCodeRule; detail: string }
+  | { reason: 'promo_code_refused'; rule: PromotionRule; detail: string }
   /** The catalog (or the code) changed since pricing: price again. */
   | { reason: 'price_changed' }
   | { reason: 'key_reused' }
@@ -149,14 +151,14 @@ export function decideBatch(placements: readonly PlacementToDecide[], locked: Lo
 
     const promo = placement.promo;
     if (promo) {
-      const code = locked.promoCodes.get(promo.id);
+      const code = locked.promotions.get(promo.id);
       if (!code) return refused({ reason: 'price_changed' });
       const read = locked.buyers.get(index) ?? { redemptions: 0, hasPreviousOrders: false };
       const earlierUses = placed.filter(
         (p) => p.promo?.id === promo.id && sameCustomer(placement.buyer, p.buyer),
       ).length;
-      const check = checkPromoCode({
-        promo: code.record,
+      const check = checkPromotion({
+        promotion: code.promotion,
         usage: { total: code.timesUsed + (uses.get(promo.id) ?? 0), byCustomer: read.redemptions + earlierUses },
         customer: {
           ...placement.buyer,

@@ -2,7 +2,7 @@ import { getTableColumns, type Table } from 'drizzle-orm';
 import { type Database, DeadlineExceeded, type RunStatement } from '../db/client.js';
 import { pgError } from '../db/errors.js';
 import { orderLines, orders, promoCodes } from '../db/schema.js';
-import type { PromoCodeRecord } from '../pricing/promo-code.eligibility.js';
+import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import { Batcher, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
 import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from './idempotency.js';
 import type { PromoCodeRow } from './order-quote.repository.js';
@@ -284,9 +284,9 @@ async function claim(run: RunStatement, batch: PlacementWrite[]) {
   return { keys, claimed };
 }
 
-type ToRecord = (row: PromoCodeRow) => PromoCodeRecord;
+type ToPromotion = (row: PromoCodeRow) => Promotion;
 
-async function lock(run: RunStatement, batch: PlacementWrite[], toRecord: ToRecord): Promise<Locked> {
+async function lock(run: RunStatement, batch: PlacementWrite[], toPromotion: ToPromotion): Promise<Locked> {
   const sorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
   const promoIds = sorted(batch.flatMap((w) => (w.decide.promo ? [w.decide.promo.id] : [])));
   const counted = sorted(batch.flatMap((w) => w.countedVariantIds));
@@ -296,13 +296,13 @@ async function lock(run: RunStatement, batch: PlacementWrite[], toRecord: ToReco
   const rows = await run<LockedRow>(lockAndRead, [promoIds, counted, others, userIds, tokens]);
   const variants = new Map<number, LockedVariant>();
   const promoRows = new Map<number, PromoCodeRow>();
-  const promos = new Map<number, { record: PromoCodeRecord; timesUsed: number }>();
+  const promos = new Map<number, { promotion: Promotion; timesUsed: number }>();
   const carts: Locked['carts'] = [];
   for (const { kind, row } of rows) {
     if (kind === 'promo') {
       const promo = fromColumnNames(promoCodes, row);
       promoRows.set(promo.id, promo);
-      promos.set(promo.id, { record: toRecord(promo), timesUsed: promo.timesUsed });
+      promos.set(promo.id, { promotion: toPromotion(promo), timesUsed: promo.timesUsed });
     } else if (kind === 'variant') {
       const id = Number(row.id);
       variants.set(id, {
@@ -323,7 +323,7 @@ async function lock(run: RunStatement, batch: PlacementWrite[], toRecord: ToReco
       });
     }
   }
-  return { state: { variants, promoCodes: promos }, promoRows, carts };
+  return { state: { variants, promotions: promos }, promoRows, carts };
 }
 
 async function countBuyers(
@@ -420,12 +420,12 @@ function writeArguments(input: {
 async function placeBatch(
   database: Database,
   batch: PlacementWrite[],
-  { toRecord, now, deadline }: { toRecord: ToRecord; now: () => Date; deadline: number },
+  { toPromotion, now, deadline }: { toPromotion: ToPromotion; now: () => Date; deadline: number },
 ): Promise<Decided[]> {
   return database.transaction(
     async (run) => {
       const { keys, claimed } = await claim(run, batch);
-      const locked = await lock(run, batch, toRecord);
+      const locked = await lock(run, batch, toPromotion);
       const buyers = await countBuyers(run, batch, locked.promoRows);
       const decisions = decideBatch(
         batch.map((w) => w.decide),
@@ -476,10 +476,10 @@ type Decided = { ok: true; outcome: PlacementOutcome } | { ok: false; failure: u
  */
 export function placementWriter(
   database: Database,
-  options: { toRecord: ToRecord; now?: () => Date; maxQueued: number; metrics?: PlacementMetrics },
+  options: { toPromotion: ToPromotion; now?: () => Date; maxQueued: number; metrics?: PlacementMetrics },
 ): PlacementWriter {
   const { metrics } = options;
-  const settings = { toRecord: options.toRecord, now: options.now ?? (() => new Date()) };
+  const settings = { toPromotion: options.toPromotion, now: options.now ?? (() => new Date()) };
   const place = async (batch: PlacementWrite[], deadline: number) => {
     metrics?.batchSent(batch.length);
     let decided: Decided[];

@@ -4,6 +4,7 @@ import { cartTokenFrom } from '../cart/cart-token.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
 import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from './idempotency.js';
 import { orderPayloadSchema } from './order-payload.schema.js';
+import { promoCodePromotion } from '../pricing/promo-code.promotion.js';
 import { preparedQuoteReads, promoCodeRecord } from './order-quote.repository.js';
 import { PlacedOrderSchema } from './order-result.schema.js';
 import { type PlacementMetrics, placementWriter } from './placement.repository.js';
@@ -34,7 +35,8 @@ export function placementRoutes(
   return async (app) => {
     const body = orderPayloadSchema(deps.config);
     const writer = placementWriter(deps.database, {
-      toRecord: (row) => promoCodeRecord(row, deps.money),
+      toPromotion: (row) =>
+        promoCodePromotion(promoCodeRecord(row, deps.money), { id: row.id, currency: deps.money.currency }),
       now: deps.now,
       maxQueued: deps.config.placementQueueLimit,
       metrics: deps.metrics,

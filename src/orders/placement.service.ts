@@ -3,6 +3,7 @@ import type { Principal } from '../auth/tokens.js';
 import { hashCartToken } from '../cart/cart-token.js';
 import type { Database } from '../db/client.js';
 import { presentPricedOrder } from '../pricing/pricing.presenter.js';
+import { promotionOrder } from '../pricing/promotions/promotion-order.js';
 import { stockIsCounted } from '../catalog/availability.js';
 import { DomainError } from '../shared/errors.js';
 import { placementScope, requestHash, type StoredResponse, storedResponse } from './idempotency.js';
@@ -144,11 +145,7 @@ async function prepare(
           ? null
           : {
               id: quote.promo.id,
-              order: {
-                currency: priced.currency,
-                subtotalMinor: priced.subtotalMinor,
-                productIds: priced.lines.map((l) => l.productId),
-              },
+              order: promotionOrder(priced.currency, priced.lines),
             },
     },
     countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),

@@ -3,6 +3,8 @@ import type { RoundingMode } from '../shared/money.js';
 import { priceOrder } from './pricing.calculator.js';
 import { presentPricedOrder } from './pricing.presenter.js';
 import type { PricingConfig, PricingInput, PricingLine, TaxClassRef } from './pricing.types.js';
+import { type PromoCodeRecord, promoCodePromotion } from './promo-code.promotion.js';
+import type { Promotion } from './promotions/promotion.types.js';
 import { orderWeightGrams, selectShippingRate, type ShippingRateCandidate } from './shipping-rate.selector.js';
 import { resolveTaxRates, type TaxRateCandidate } from './tax-rate.selector.js';
 
@@ -28,7 +30,27 @@ function line(fields: Partial<PricingLine> & Pick<PricingLine, 'alias' | 'unitPr
 }
 
 function order(input: Partial<PricingInput> & Pick<PricingInput, 'config' | 'lines'>): PricingInput {
-  return { taxRates: new Map(), shipping: null, discount: null, ...input };
+  return { taxRates: new Map(), shipping: null, promotions: [], customDiscount: null, ...input };
+}
+
+/** A stored promo code as the promotion pricing gets (the adapter of promo-code.promotion.ts). */
+function promoCode(
+  fields: Pick<PromoCodeRecord, 'code' | 'codeType' | 'value'> & Partial<PromoCodeRecord>,
+  currency = 'USD',
+): Promotion {
+  const record: PromoCodeRecord = {
+    isActive: true,
+    startsAt: null,
+    expiresAt: null,
+    minPurchaseMinor: null,
+    redemptionLimit: null,
+    usageLimitPerCustomer: null,
+    specificCustomerIds: null,
+    applicableProductIds: null,
+    newCustomersOnly: false,
+    ...fields,
+  };
+  return promoCodePromotion(record, { id: 1, currency });
 }
 
 describe('priceOrder in USD: a Californian order with a 10% code, two tax classes and a per-kg rate', () => {
@@ -108,7 +130,7 @@ describe('priceOrder in USD: a Californian order with a 10% code, two tax classe
         lines,
         taxRates: resolveTaxRates(taxCandidates, address),
         shipping: { type: 'rate', methodName: 'Standard', rate },
-        discount: { type: 'percentage', code: 'SAVE10', value: '10' },
+        promotions: [promoCode({ code: 'SAVE10', codeType: 'percentage', value: '10' })],
       }),
     );
   }
@@ -136,7 +158,11 @@ describe('priceOrder in USD: a Californian order with a 10% code, two tax classe
       subtotal: '94.97',
       discount: '9.50',
       discount_name: 'Promo code SAVE10 (10%)',
+      promotions: [
+        { id: 1, name: 'Promo code SAVE10 (10%)', code: 'SAVE10', kind: 'order_percentage', amount: '9.50' },
+      ],
       shipping_fee: '7.13',
+      shipping_discount: '0.00',
       shipping_name: 'Standard',
       estimated_tax: '4.47',
       total_without_tax: '92.60',
@@ -154,6 +180,7 @@ describe('priceOrder in USD: a Californian order with a 10% code, two tax classe
           tax_rate: '7.25',
           tax: '3.91',
           total: '57.88',
+          adjustments: [{ promotion_id: 1, amount: '6.00' }],
         },
         {
           alias: 'book',
@@ -166,6 +193,7 @@ describe('priceOrder in USD: a Californian order with a 10% code, two tax classe
           tax_rate: '2.50',
           tax: '0.56',
           total: '23.06',
+          adjustments: [{ promotion_id: 1, amount: '2.50' }],
         },
         {
           alias: 'gift-card',
@@ -178,6 +206,7 @@ describe('priceOrder in USD: a Californian order with a 10% code, two tax classe
           tax_rate: '0.00',
           tax: '0.00',
           total: '9.00',
+          adjustments: [{ promotion_id: 1, amount: '1.00' }],
         },
       ],
       tax_details: [
@@ -201,7 +230,7 @@ describe('priceOrder with fixed and product-scoped codes', () => {
       order({
         config: config('USD'),
         lines: [mug, tee],
-        discount: { type: 'fixed', code: 'FIFTEEN', value: 1500, applicableProductIds: [10] },
+        promotions: [promoCode({ code: 'FIFTEEN', codeType: 'fixed', value: '15.00', applicableProductIds: [10] })],
       }),
     );
     expect(priced.discountMinor).toBe(800);
@@ -213,7 +242,11 @@ describe('priceOrder with fixed and product-scoped codes', () => {
   it('spreads a fixed discount over all lines by the largest remainder', () => {
     // 15.00 over 8.00 and 50.00: 2.0689… → 2.07 (larger remainder) and 12.9310… → 12.93
     const priced = priceOrder(
-      order({ config: config('USD'), lines: [mug, tee], discount: { type: 'fixed', code: 'FIFTEEN', value: 1500 } }),
+      order({
+        config: config('USD'),
+        lines: [mug, tee],
+        promotions: [promoCode({ code: 'FIFTEEN', codeType: 'fixed', value: '15.00' })],
+      }),
     );
     expect(priced.lines.map((l) => l.discountMinor)).toEqual([207, 1293]);
     expect(priced.totalMinor).toBe(4300);
@@ -224,7 +257,9 @@ describe('priceOrder with fixed and product-scoped codes', () => {
       order({
         config: config('USD'),
         lines: [mug, tee],
-        discount: { type: 'percentage', code: 'TEE20', value: '20.0000', applicableProductIds: [20] },
+        promotions: [
+          promoCode({ code: 'TEE20', codeType: 'percentage', value: '20.0000', applicableProductIds: [20] }),
+        ],
       }),
     );
     expect(priced.lines.map((l) => l.discountMinor)).toEqual([0, 1000]);
@@ -234,7 +269,11 @@ describe('priceOrder with fixed and product-scoped codes', () => {
 
   it('caps a percentage above 100 at the eligible subtotal', () => {
     const priced = priceOrder(
-      order({ config: config('USD'), lines: [mug], discount: { type: 'percentage', code: 'ALL', value: '150' } }),
+      order({
+        config: config('USD'),
+        lines: [mug],
+        promotions: [promoCode({ code: 'ALL', codeType: 'percentage', value: '150' })],
+      }),
     );
     expect(priced.discountMinor).toBe(800);
     expect(priced.totalMinor).toBe(0);
@@ -243,13 +282,13 @@ describe('priceOrder with fixed and product-scoped codes', () => {
   it('spreads an admin custom discount over the whole order and caps it at the subtotal', () => {
     const lines = [line({ alias: 'a', unitPriceMinor: 1000 }), line({ alias: 'b', unitPriceMinor: 3000 })];
     const priced = priceOrder(
-      order({ config: config('USD'), lines, discount: { type: 'custom', name: 'Loyalty', amountMinor: 500 } }),
+      order({ config: config('USD'), lines, customDiscount: { name: 'Loyalty', amountMinor: 500 } }),
     );
     expect(priced.lines.map((l) => l.discountMinor)).toEqual([125, 375]);
     expect(priced.discountName).toBe('Loyalty');
-    expect(priced.promoCode).toBeNull();
+    expect(priced.promotions).toEqual([]);
     expect(
-      priceOrder(order({ config: config('USD'), lines, discount: { type: 'custom', name: 'All', amountMinor: 9999 } }))
+      priceOrder(order({ config: config('USD'), lines, customDiscount: { name: 'All', amountMinor: 9999 } }))
         .discountMinor,
     ).toBe(4000);
   });
@@ -260,9 +299,11 @@ describe('priceOrder in JPY: rounding an exact half', () => {
 
   it('rounds a 10% discount of ¥1225 (122.5) up to 123 in half_up and to 122 in half_even', () => {
     const lines = [line({ alias: 'tea', unitPriceMinor: 1225, taxClass: standard })];
-    const discount = { type: 'percentage', code: 'TEN', value: '10' } as const;
-    const up = priceOrder(order({ config: config('JPY'), lines, taxRates, discount }));
-    const even = priceOrder(order({ config: config('JPY', { roundingMode: 'half_even' }), lines, taxRates, discount }));
+    const promotions = [promoCode({ code: 'TEN', codeType: 'percentage', value: '10' }, 'JPY')];
+    const up = priceOrder(order({ config: config('JPY'), lines, taxRates, promotions }));
+    const even = priceOrder(
+      order({ config: config('JPY', { roundingMode: 'half_even' }), lines, taxRates, promotions }),
+    );
     // half_up: 1225 − 123 = 1102, tax 110.2 → 110; half_even: 1225 − 122 = 1103, tax 110.3 → 110
     expect(presentPricedOrder(up)).toMatchObject({
       subtotal: '1225',
@@ -315,7 +356,7 @@ describe('priceOrder in JPY: rounding an exact half', () => {
 });
 
 describe('priceOrder in KWD', () => {
-  it('zeroes shipping for a free-shipping code and keeps three decimals', () => {
+  it('takes the whole shipping fee off for a free-shipping code and keeps three decimals', () => {
     const lines = [line({ alias: 'dates', unitPriceMinor: 12345, quantity: 3, taxClass: { id: 7, name: 'VAT' } })];
     const priced = priceOrder(
       order({
@@ -327,16 +368,27 @@ describe('priceOrder in KWD', () => {
           methodName: 'Standard',
           rate: { weightMinKg: '0', baseRateMinor: 2500, perKgRateMinor: 0 },
         },
-        discount: { type: 'free_shipping', code: 'FREESHIP' },
+        promotions: [promoCode({ code: 'FREESHIP', codeType: 'free_shipping', value: '0' }, 'KWD')],
       }),
     );
-    // 37.035 × 5% = 1.85175 → 1.852
+    // 37.035 × 5% = 1.85175 → 1.852. The fee shows before its discount, and the discount includes the shipping
+    // discount (SPEC section 10): 37.035 − 2.500 + 2.500 + 1.852 = 38.887, the total a free fee gave before.
     expect(presentPricedOrder(priced)).toEqual({
       currency: 'KWD',
       subtotal: '37.035',
-      discount: '0.000',
+      discount: '2.500',
       discount_name: 'Promo code FREESHIP (free shipping)',
-      shipping_fee: '0.000',
+      promotions: [
+        {
+          id: 1,
+          name: 'Promo code FREESHIP (free shipping)',
+          code: 'FREESHIP',
+          kind: 'free_shipping',
+          amount: '2.500',
+        },
+      ],
+      shipping_fee: '2.500',
+      shipping_discount: '2.500',
       shipping_name: 'Standard',
       estimated_tax: '1.852',
       total_without_tax: '37.035',
@@ -354,17 +406,22 @@ describe('priceOrder in KWD', () => {
           tax_rate: '5.00',
           tax: '1.852',
           total: '38.887',
+          adjustments: [],
         },
       ],
       tax_details: [{ tax_class: 'VAT', tax_percentage: '5.00', tax_amount: '1.852' }],
     });
-    expect(priced.promoCode).toBe('FREESHIP');
+    expect(priced.promotions.map((p) => p.code)).toEqual(['FREESHIP']);
   });
 
   it('takes a 12.5% code of 8.750 KWD as 1.094 (1.09375 rounded once)', () => {
     const lines = [line({ alias: 'oud', unitPriceMinor: 1250, quantity: 7 })];
     const priced = priceOrder(
-      order({ config: config('KWD'), lines, discount: { type: 'percentage', code: 'EID', value: '12.5' } }),
+      order({
+        config: config('KWD'),
+        lines,
+        promotions: [promoCode({ code: 'EID', codeType: 'percentage', value: '12.5' }, 'KWD')],
+      }),
     );
     expect(presentPricedOrder(priced)).toMatchObject({
       subtotal: '8.750',
@@ -392,7 +449,7 @@ describe('priceOrder with prices including tax', () => {
         lines,
         taxRates,
         shipping: { type: 'custom', name: 'Courier', amountMinor: 499 },
-        discount: { type: 'percentage', code: 'SAVE10', value: '10' },
+        promotions: [promoCode({ code: 'SAVE10', codeType: 'percentage', value: '10' })],
       }),
     );
     // 23.98 gross, 10% = 2.398 → 2.40 split 1.20 / 1.20; tax inside 10.80 at 20% = 1.80,

@@ -1,10 +1,7 @@
 import { currencyExponent } from '../shared/currency.js';
 import {
   type RoundingMode,
-  allocate,
   compareDecimal,
-  formatDecimal,
-  formatMinor,
   multiplyByRatio,
   multiplyMinor,
   parseDecimal,
@@ -12,10 +9,10 @@ import {
   subtractMinor,
   sumMinor,
 } from '../shared/money.js';
+import { orderDiscounts } from './order-discount.js';
 import type {
   PricedLine,
   PricedOrder,
-  PricingDiscount,
   PricingInput,
   PricingLine,
   PricingShipping,
@@ -28,23 +25,29 @@ import { canonicalRate } from './tax-rate.selector.js';
  * Prices an order (SPEC section 6), the one function behind both estimate and placement. Pure:
  * the same input always gives the same figures, to the minor unit. Throws RangeError only on
  * input no caller should build (negative prices, fractional quantities, a malformed rate, sums
- * beyond the safe integer range); business failures are settled before (promo eligibility,
- * shipping availability).
+ * beyond the safe integer range, an unknown currency); business failures are settled before (a
+ * promo code's rules, shipping availability). Promotions whose conditions fail are left out.
  */
 export function priceOrder(input: PricingInput): PricedOrder {
   const { config } = input;
   const mode = config.roundingMode;
-  const exponent = currencyExponent(config.currency);
+  currencyExponent(config.currency); // refuses a currency Intl does not know
   const lines = mergeLinesByAlias(input.lines);
   const subtotals = lines.map((line) => multiplyMinor(line.unitPriceMinor, line.quantity));
-  const subtotal = sumMinor(subtotals);
-
-  const discount = orderDiscount({ discount: input.discount, lines, subtotals, mode });
-  const lineDiscounts = discount.amount === 0 ? lines.map(() => 0) : allocate(discount.amount, discount.weights);
+  const weightGrams = orderWeightGrams(lines);
+  const shippingFee = shippingFeeFor(input.shipping, weightGrams, mode);
+  const discounts = orderDiscounts({
+    lines,
+    shippingFeeMinor: shippingFee,
+    promotions: input.promotions,
+    customDiscount: input.customDiscount,
+    currency: config.currency,
+    roundingMode: mode,
+  });
 
   const priced: PricedLine[] = lines.map((line, i) => {
     const lineSubtotal = subtotals[i] ?? 0;
-    const lineDiscount = lineDiscounts[i] ?? 0;
+    const { discountMinor: lineDiscount, adjustments } = discounts.lines[i] ?? { discountMinor: 0, adjustments: [] };
     const rate = line.taxClass ? input.taxRates.get(line.taxClass.id) : undefined;
     const taxRate = rate === undefined ? '0' : canonicalRate(rate);
     const taxable = subtractMinor(lineSubtotal, lineDiscount);
@@ -58,6 +61,7 @@ export function priceOrder(input: PricingInput): PricedOrder {
       unitPriceMinor: line.unitPriceMinor,
       subtotalMinor: lineSubtotal,
       discountMinor: lineDiscount,
+      adjustments,
       taxClass: line.taxClass,
       taxRate,
       taxMinor: tax,
@@ -65,19 +69,19 @@ export function priceOrder(input: PricingInput): PricedOrder {
     };
   });
 
-  const weightGrams = orderWeightGrams(lines);
-  const shippingFee = input.discount?.type === 'free_shipping' ? 0 : shippingFeeFor(input.shipping, weightGrams, mode);
+  // Shipping is taxed on what is left of the fee once promotions took their part.
+  const shippingCharged = subtractMinor(shippingFee, discounts.shippingDiscountMinor);
   const shippingTaxRate = config.shippingTaxable && input.shipping ? shippingRateFor(input, priced) : null;
   const shippingTax =
     shippingTaxRate === null
       ? 0
-      : taxOn(shippingFee, { rate: shippingTaxRate, inclusive: config.pricesIncludeTax, mode });
+      : taxOn(shippingCharged, { rate: shippingTaxRate, inclusive: config.pricesIncludeTax, mode });
 
   const estimatedTax = sumMinor([...priced.map((line) => line.taxMinor), shippingTax]);
   const linesTotal = sumMinor(priced.map((line) => line.totalMinor));
   const total = config.pricesIncludeTax
-    ? sumMinor([linesTotal, shippingFee])
-    : sumMinor([linesTotal, shippingFee, shippingTax]);
+    ? sumMinor([linesTotal, shippingCharged])
+    : sumMinor([linesTotal, shippingCharged, shippingTax]);
 
   return {
     currency: config.currency,
@@ -85,11 +89,12 @@ export function priceOrder(input: PricingInput): PricedOrder {
     lines: priced,
     totalItems: sumMinor(lines.map((line) => line.quantity)),
     weightGrams,
-    subtotalMinor: subtotal,
-    discountMinor: discount.amount,
-    discountName: discountName(input.discount, { currency: config.currency, exponent }),
-    promoCode: input.discount && input.discount.type !== 'custom' ? input.discount.code : null,
+    subtotalMinor: sumMinor(subtotals),
+    discountMinor: discounts.discountMinor,
+    discountName: discounts.name,
+    promotions: discounts.promotions,
     shippingFeeMinor: shippingFee,
+    shippingDiscountMinor: discounts.shippingDiscountMinor,
     shippingName: input.shipping
       ? input.shipping.type === 'rate'
         ? input.shipping.methodName
@@ -102,7 +107,7 @@ export function priceOrder(input: PricingInput): PricedOrder {
     totalMinor: total,
     taxDetails: taxDetails(
       priced,
-      shippingTaxRate === null || shippingFee === 0 ? null : { rate: shippingTaxRate, tax: shippingTax },
+      shippingTaxRate === null || shippingCharged === 0 ? null : { rate: shippingTaxRate, tax: shippingTax },
     ),
   };
 }
@@ -130,41 +135,6 @@ export function mergeLinesByAlias(lines: readonly PricingLine[]): PricingLine[] 
     }
   }
   return [...merged.values()];
-}
-
-/**
- * The order discount, rounded once and capped at the eligible subtotal, with the weights its
- * allocation uses: the subtotal of each eligible line, 0 for the others.
- */
-function orderDiscount(input: {
-  discount: PricingDiscount | null;
-  lines: readonly PricingLine[];
-  subtotals: readonly number[];
-  mode: RoundingMode;
-}): { amount: number; weights: number[] } {
-  const { discount, lines, subtotals, mode } = input;
-  const none = { amount: 0, weights: lines.map(() => 0) };
-  if (!discount || discount.type === 'free_shipping') return none;
-  const scope = discount.type === 'custom' ? null : discount.applicableProductIds;
-  const inScope = scope && scope.length > 0 ? new Set(scope) : null;
-  const weights = lines.map((line, i) => (!inScope || inScope.has(line.productId) ? (subtotals[i] ?? 0) : 0));
-  const eligible = sumMinor(weights);
-  let wanted: number;
-  switch (discount.type) {
-    case 'percentage': {
-      const percent = parseDecimal(discount.value, 4);
-      if (percent.units < 0n) throw new RangeError(`discount percentage ${discount.value} is negative`);
-      wanted = percentOf(eligible, percent, mode);
-      break;
-    }
-    case 'fixed':
-      wanted = nonNegativeMinor(discount.value, 'fixed discount');
-      break;
-    case 'custom':
-      wanted = nonNegativeMinor(discount.amountMinor, 'custom discount');
-      break;
-  }
-  return { amount: Math.min(wanted, eligible), weights };
 }
 
 /**
@@ -239,23 +209,6 @@ function taxDetails(lines: readonly PricedLine[], shipping: { rate: string; tax:
     });
   }
   return details;
-}
-
-function discountName(
-  discount: PricingDiscount | null,
-  currency: { currency: string; exponent: number },
-): string | null {
-  if (!discount) return null;
-  switch (discount.type) {
-    case 'percentage':
-      return `Promo code ${discount.code} (${formatDecimal(discount.value)}%)`;
-    case 'fixed':
-      return `Promo code ${discount.code} (${formatMinor(discount.value, currency.exponent)} ${currency.currency} off)`;
-    case 'free_shipping':
-      return `Promo code ${discount.code} (free shipping)`;
-    case 'custom':
-      return discount.name;
-  }
 }
 
 function nonNegativeMinor(amount: number, what: string): number {

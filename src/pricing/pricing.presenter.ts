@@ -14,6 +14,17 @@ export interface PricedLineResult {
   tax_rate: string;
   tax: string;
   total: string;
+  /** What each applied promotion took off this line. */
+  adjustments: { promotion_id: number; amount: string }[];
+}
+
+/** A promotion that applied (SPEC section 10): `kind` is its action's type, `amount` all it took (lines and shipping). */
+export interface AppliedPromotionResult {
+  id: number;
+  name: string;
+  code: string | null;
+  kind: string;
+  amount: string;
 }
 
 export interface TaxDetailResult {
@@ -28,7 +39,11 @@ export interface PricedOrderResult {
   subtotal: string;
   discount: string;
   discount_name: string | null;
+  promotions: AppliedPromotionResult[];
+  /** Before any shipping discount. */
   shipping_fee: string;
+  /** Part of `discount`. */
+  shipping_discount: string;
   shipping_name: string | null;
   estimated_tax: string;
   total_without_tax: string;
@@ -50,7 +65,15 @@ export function presentPricedOrder(order: PricedOrder): PricedOrderResult {
     subtotal: money.format(order.subtotalMinor),
     discount: money.format(order.discountMinor),
     discount_name: order.discountName,
+    promotions: order.promotions.map((p) => ({
+      id: p.id,
+      name: p.name,
+      code: p.code,
+      kind: p.kind,
+      amount: money.format(p.amountMinor),
+    })),
     shipping_fee: money.format(order.shippingFeeMinor),
+    shipping_discount: money.format(order.shippingDiscountMinor),
     shipping_name: order.shippingName,
     estimated_tax: money.format(order.estimatedTaxMinor),
     total_without_tax: money.format(order.totalWithoutTaxMinor),
@@ -67,6 +90,7 @@ export function presentPricedOrder(order: PricedOrder): PricedOrderResult {
       tax_rate: formatRate(line.taxRate),
       tax: money.format(line.taxMinor),
       total: money.format(line.totalMinor),
+      adjustments: line.adjustments.map((a) => ({ promotion_id: a.promotionId, amount: money.format(a.amountMinor) })),
     })),
     tax_details: order.taxDetails.map((detail) => ({
       tax_class: detail.taxClassName,

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ROUNDING_MODES, currencyFormat, formatDecimal, sumMinor } from '../shared/money.js';
 import { priceOrder } from './pricing.calculator.js';
 import { presentPricedOrder } from './pricing.presenter.js';
-import type { PricingDiscount, PricingInput, PricingLine, PricingShipping, TaxClassRef } from './pricing.types.js';
+import type { PricingInput, PricingLine, PricingShipping, TaxClassRef } from './pricing.types.js';
+import type { Promotion, PromotionAction } from './promotions/promotion.types.js';
 
 const classes: TaxClassRef[] = [
   { id: 1, name: 'Standard' },
@@ -51,26 +52,41 @@ const taxRates = fc
 
 const productScope = fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }), { nil: undefined });
 
-const discount: fc.Arbitrary<PricingDiscount | null> = fc.oneof(
-  fc.constant(null),
-  fc.record({
-    type: fc.constant('percentage' as const),
-    code: fc.constant('PCT'),
-    value: decimal(1_500_000, 4),
-    applicableProductIds: productScope,
-  }),
-  fc.record({
-    type: fc.constant('fixed' as const),
-    code: fc.constant('FIX'),
-    value: fc.integer({ min: 0, max: 50_000_000 }),
-    applicableProductIds: productScope,
-  }),
-  fc.record({ type: fc.constant('free_shipping' as const), code: fc.constant('SHIP') }),
-  fc.record({
-    type: fc.constant('custom' as const),
-    name: fc.constant('Goodwill'),
-    amountMinor: fc.integer({ min: 0, max: 50_000_000 }),
-  }),
+/** A promo code as pricing gets it: a combinable promotion of priority 0 (see promo-code.promotion.ts). */
+const code = (action: PromotionAction): Promotion => ({
+  id: 1,
+  name: 'Promo code',
+  code: 'CODE',
+  isActive: true,
+  startsAt: null,
+  expiresAt: null,
+  priority: 0,
+  combinable: true,
+  redemptionLimit: null,
+  usageLimitPerCustomer: null,
+  newCustomersOnly: false,
+  specificCustomerIds: null,
+  conditions: [],
+  action,
+});
+
+/** The discounts of section 6: none, one promo code (percentage, fixed, free shipping), or an admin's amount. */
+const discount: fc.Arbitrary<Pick<PricingInput, 'promotions' | 'customDiscount'>> = fc.oneof(
+  fc.constant({ promotions: [], customDiscount: null }),
+  fc.record({ percent: decimal(1_500_000, 4), products: productScope }).map(({ percent, products }) => ({
+    promotions: [code({ type: 'order_percentage', percent, products: products ?? null })],
+    customDiscount: null,
+  })),
+  fc
+    .record({ amountMinor: fc.integer({ min: 0, max: 50_000_000 }), products: productScope })
+    .map(({ amountMinor, products }) => ({
+      promotions: [code({ type: 'order_fixed', amountMinor, products: products ?? null })],
+      customDiscount: null,
+    })),
+  fc.constant({ promotions: [code({ type: 'free_shipping' })], customDiscount: null }),
+  fc
+    .integer({ min: 0, max: 50_000_000 })
+    .map((amountMinor) => ({ promotions: [], customDiscount: { name: 'Goodwill', amountMinor } })),
 );
 
 const shipping: fc.Arbitrary<PricingShipping | null> = fc.oneof(
@@ -93,19 +109,21 @@ const shipping: fc.Arbitrary<PricingShipping | null> = fc.oneof(
   }),
 );
 
-const orders: fc.Arbitrary<PricingInput> = fc.record({
-  config: fc.record({
-    currency: fc.constantFrom('USD', 'JPY', 'KWD'),
-    roundingMode: fc.constantFrom(...ROUNDING_MODES),
-    pricesIncludeTax: fc.boolean(),
-    shippingTaxable: fc.boolean(),
-  }),
-  lines,
-  taxRates,
-  shipping,
-  discount,
-  shippingTaxRate: fc.option(decimal(250_000, 4), { nil: undefined }),
-});
+const orders: fc.Arbitrary<PricingInput> = fc
+  .record({
+    config: fc.record({
+      currency: fc.constantFrom('USD', 'JPY', 'KWD'),
+      roundingMode: fc.constantFrom(...ROUNDING_MODES),
+      pricesIncludeTax: fc.boolean(),
+      shippingTaxable: fc.boolean(),
+    }),
+    lines,
+    taxRates,
+    shipping,
+    discount,
+    shippingTaxRate: fc.option(decimal(250_000, 4), { nil: undefined }),
+  })
+  .map(({ discount: chosen, ...input }) => ({ ...input, ...chosen }));
 
 const runs = { numRuns: 1000 };
 
@@ -122,12 +140,13 @@ describe('priceOrder on random orders in USD, JPY and KWD', () => {
     );
   });
 
-  it('keeps Σ line totals + shipping (+ shipping tax on net prices) = total', () => {
+  it('keeps Σ line totals + shipping after its discount (+ shipping tax on net prices) = total', () => {
     fc.assert(
       fc.property(orders, (input) => {
         const o = priceOrder(input);
         const shippingTaxOnTop = input.config.pricesIncludeTax ? 0 : o.shippingTaxMinor;
-        expect(sumMinor(o.lines.map((l) => l.totalMinor)) + o.shippingFeeMinor + shippingTaxOnTop).toBe(o.totalMinor);
+        const shipping = o.shippingFeeMinor - o.shippingDiscountMinor;
+        expect(sumMinor(o.lines.map((l) => l.totalMinor)) + shipping + shippingTaxOnTop).toBe(o.totalMinor);
       }),
       runs,
     );
@@ -138,7 +157,7 @@ describe('priceOrder on random orders in USD, JPY and KWD', () => {
       fc.property(orders, (input) => {
         const o = priceOrder(input);
         expect(sumMinor(o.lines.map((l) => l.subtotalMinor))).toBe(o.subtotalMinor);
-        expect(sumMinor(o.lines.map((l) => l.discountMinor))).toBe(o.discountMinor);
+        expect(sumMinor([...o.lines.map((l) => l.discountMinor), o.shippingDiscountMinor])).toBe(o.discountMinor);
         expect(sumMinor([...o.lines.map((l) => l.taxMinor), o.shippingTaxMinor])).toBe(o.estimatedTaxMinor);
         expect(sumMinor(o.taxDetails.map((d) => d.taxMinor))).toBe(o.estimatedTaxMinor);
         expect(o.totalItems).toBe(sumMinor(input.lines.map((l) => l.quantity)));
@@ -152,8 +171,8 @@ describe('priceOrder on random orders in USD, JPY and KWD', () => {
     fc.assert(
       fc.property(orders, (input) => {
         const o = priceOrder(input);
-        const scope =
-          input.discount && 'applicableProductIds' in input.discount ? input.discount.applicableProductIds : undefined;
+        const action = input.promotions[0]?.action;
+        const scope = action && 'products' in action ? action.products : undefined;
         for (const line of o.lines) {
           expect(line.discountMinor).toBeGreaterThanOrEqual(0);
           expect(line.discountMinor).toBeLessThanOrEqual(line.subtotalMinor);
@@ -161,8 +180,9 @@ describe('priceOrder on random orders in USD, JPY and KWD', () => {
           expect(line.taxMinor).toBeGreaterThanOrEqual(0);
           expect(line.totalMinor).toBeGreaterThanOrEqual(0);
         }
-        expect(o.discountMinor).toBeLessThanOrEqual(o.subtotalMinor);
-        if (input.discount?.type === 'free_shipping') expect(o.shippingFeeMinor).toBe(0);
+        expect(o.discountMinor - o.shippingDiscountMinor).toBeLessThanOrEqual(o.subtotalMinor);
+        expect(o.shippingDiscountMinor).toBeLessThanOrEqual(o.shippingFeeMinor);
+        if (action?.type === 'free_shipping') expect(o.shippingDiscountMinor).toBe(o.shippingFeeMinor);
       }),
       runs,
     );

@@ -1,4 +1,6 @@
 import type { RoundingMode } from '../shared/money.js';
+import type { AppliedPromotion, LineAdjustment } from './promotions/promotion-result.types.js';
+import type { Promotion } from './promotions/promotion.types.js';
 
 /**
  * What goes into and comes out of `priceOrder`. Every amount is an integer number of minor units
@@ -30,7 +32,7 @@ export interface PricingLine {
   /** The variant's alias; lines with the same alias are summed into one. */
   alias: string;
   variantId: number;
-  /** Promo codes scoped to products match on this. */
+  /** Promotions scoped to products match on this. */
   productId: number;
   name: string;
   /** A positive whole number. */
@@ -68,17 +70,12 @@ export type PricingShipping =
     }
   | { type: 'custom'; name: string; amountMinor: number };
 
-/**
- * The discount on the order: a promo code that already passed `checkPromoCode` (eligibility is
- * not re-checked here), or an admin's custom amount on the whole order. Percentages are decimal
- * strings in percent (`"12.5"`, up to 4 decimals); a fixed value is in minor units. A missing,
- * null or empty `applicableProductIds` means every line is eligible.
- */
-export type PricingDiscount =
-  | { type: 'percentage'; code: string; value: string; applicableProductIds?: readonly number[] | null }
-  | { type: 'fixed'; code: string; value: number; applicableProductIds?: readonly number[] | null }
-  | { type: 'free_shipping'; code: string }
-  | { type: 'custom'; name: string; amountMinor: number };
+/** An admin's discount on the whole order (SPEC section 6, `custom_discount_amount`); it replaces promotions. */
+export interface CustomDiscount {
+  /** Shown as the order's `discount_name`. */
+  name: string;
+  amountMinor: number;
+}
 
 export interface PricingInput {
   config: PricingConfig;
@@ -91,7 +88,13 @@ export interface PricingInput {
    */
   taxRates: ReadonlyMap<number, string>;
   shipping: PricingShipping | null;
-  discount: PricingDiscount | null;
+  /**
+   * Candidate promotions (SPEC section 10) whose own rules the caller checked with `checkPromotion` (window, limits,
+   * customers); their conditions are checked again here on the order and those failing are left out. Any order.
+   */
+  promotions: readonly Promotion[];
+  /** An admin's amount off the whole order, instead of any promotion; null for none. */
+  customDiscount: CustomDiscount | null;
   /**
    * Rate in percent for shipping when `config.shippingTaxable`. Absent or null: the rate of the
    * shipping method's tax class in `taxRates` (so `taxRates` must hold that class too); when the
@@ -112,8 +115,10 @@ export interface PricedLine {
   unitPriceMinor: number;
   /** unit price × quantity */
   subtotalMinor: number;
-  /** This line's share of the order discount (largest remainder). */
+  /** What the promotions (or the admin's custom discount) took off this line. */
   discountMinor: number;
+  /** By promotion, in the order they applied; Σ amounts = `discountMinor` (empty for a custom discount). */
+  adjustments: LineAdjustment[];
   taxClass: TaxClassRef | null;
   /** Percent applied, canonical decimal string without trailing zeros (`"7.25"`, `"0"`). */
   taxRate: string;
@@ -143,13 +148,16 @@ export interface PricedOrder {
   /** Σ quantity × unit weight, decimal string in grams. */
   weightGrams: string;
   subtotalMinor: number;
+  /** Σ line discounts + shipping discount. */
   discountMinor: number;
-  /** `"Promo code SAVE10 (10%)"`, the admin's name for a custom discount, or null. */
+  /** The applied promotions' names joined with ", ", the admin's name for a custom discount, or null. */
   discountName: string | null;
-  /** The promo code applied (for recording usage), or null. */
-  promoCode: string | null;
-  /** After a free-shipping code: 0. Gross when prices include tax and shipping is taxable. */
+  /** The promotions that took something off, in the order they applied (one redemption each at placement). */
+  promotions: AppliedPromotion[];
+  /** The fee before any shipping discount. Gross when prices include tax and shipping is taxable. */
   shippingFeeMinor: number;
+  /** What promotions took off the shipping fee; part of `discountMinor`. Shipping tax is on the fee after it. */
+  shippingDiscountMinor: number;
   shippingName: string | null;
   /** Percent applied to shipping, or null when shipping carries no tax. */
   shippingTaxRate: string | null;

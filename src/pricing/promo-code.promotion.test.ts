@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type PromoCodeCheckInput,
-  type PromoCodeRecord,
-  checkPromoCode,
-  normalisePromoCode,
-  promoCodeDiscount,
-} from './promo-code.eligibility.js';
+import { normalisePromoCode, type PromoCodeRecord, promoCodePromotion } from './promo-code.promotion.js';
+import { checkPromotion, type PromotionCheckInput } from './promotions/promotion.check.js';
 
 const now = new Date('2025-06-15T12:00:00Z');
 
@@ -27,18 +22,26 @@ function promo(fields: Partial<PromoCodeRecord> = {}): PromoCodeRecord {
   };
 }
 
-function check(fields: Partial<PromoCodeRecord>, context: Partial<Omit<PromoCodeCheckInput, 'promo'>> = {}) {
-  return checkPromoCode({
-    promo: promo(fields),
+/** The rules of a stored code, checked as the promotion it becomes. */
+function check(fields: Partial<PromoCodeRecord>, context: Partial<Omit<PromotionCheckInput, 'promotion'>> = {}) {
+  return checkPromotion({
+    promotion: promoCodePromotion(promo(fields), { id: 1, currency: 'USD' }),
     usage: { total: 0, byCustomer: 0 },
     customer: { userId: 7, email: 'ada@example.com', hasPreviousOrders: false },
-    order: { currency: 'USD', subtotalMinor: 5000, productIds: [1, 2] },
+    order: {
+      currency: 'USD',
+      subtotalMinor: 5000,
+      lines: [
+        { productId: 1, quantity: 1 },
+        { productId: 2, quantity: 1 },
+      ],
+    },
     now,
     ...context,
   });
 }
 
-describe('checkPromoCode', () => {
+describe('checkPromotion on a stored promo code', () => {
   it('accepts a code whose every rule holds', () => {
     expect(
       check(
@@ -118,7 +121,7 @@ describe('checkPromoCode', () => {
   it('refuses an order with none of the products the code applies to', () => {
     expect(check({ applicableProductIds: [3, 4] })).toEqual({
       ok: false,
-      rule: 'applicable_products',
+      rule: 'contains_products',
       detail: 'promo code SAVE10 applies to none of the products in this order',
     });
   });
@@ -126,7 +129,7 @@ describe('checkPromoCode', () => {
   it('refuses a subtotal under the minimum purchase, naming both amounts', () => {
     expect(check({ minPurchaseMinor: 5001 })).toEqual({
       ok: false,
-      rule: 'min_purchase',
+      rule: 'min_subtotal',
       detail: "promo code SAVE10 needs a subtotal of at least 50.01 USD; this order's is 50.00 USD",
     });
   });
@@ -159,26 +162,60 @@ describe('checkPromoCode', () => {
   });
 });
 
-describe('promoCodeDiscount', () => {
-  it('turns a stored code into the discount pricing applies', () => {
-    expect(promoCodeDiscount(promo({ applicableProductIds: [3] }), 'USD')).toEqual({
-      type: 'percentage',
+describe('promoCodePromotion', () => {
+  it('makes a percentage code an order percentage over its products, which the order must contain', () => {
+    expect(
+      promoCodePromotion(promo({ applicableProductIds: [3], minPurchaseMinor: 2000 }), { id: 4, currency: 'USD' }),
+    ).toEqual({
+      id: 4,
+      name: 'Promo code SAVE10 (10%)',
       code: 'SAVE10',
-      value: '10',
-      applicableProductIds: [3],
+      isActive: true,
+      startsAt: null,
+      expiresAt: null,
+      priority: 0,
+      combinable: true,
+      redemptionLimit: null,
+      usageLimitPerCustomer: null,
+      newCustomersOnly: false,
+      specificCustomerIds: null,
+      conditions: [
+        { type: 'contains_products', products: [3] },
+        { type: 'min_subtotal', amountMinor: 2000 },
+      ],
+      action: { type: 'order_percentage', percent: '10', products: [3] },
     });
-    expect(promoCodeDiscount(promo({ code: 'FIVE', codeType: 'fixed', value: '5.00' }), 'USD')).toEqual({
-      type: 'fixed',
-      code: 'FIVE',
-      value: 500,
-      applicableProductIds: null,
+  });
+
+  it('makes a fixed code an order amount in minor units of the store currency, and keeps its limits', () => {
+    const options = { id: 5, currency: 'USD' };
+    const five = promoCodePromotion(
+      promo({ code: 'FIVE', codeType: 'fixed', value: '5.00', redemptionLimit: 9, usageLimitPerCustomer: 1 }),
+      options,
+    );
+    expect(five).toMatchObject({
+      name: 'Promo code FIVE (5.00 USD off)',
+      redemptionLimit: 9,
+      usageLimitPerCustomer: 1,
+      conditions: [],
+      action: { type: 'order_fixed', amountMinor: 500, products: null },
     });
-    expect(promoCodeDiscount(promo({ code: 'FIVE', codeType: 'fixed', value: '5' }), 'KWD')).toMatchObject({
-      value: 5000,
-    });
-    expect(promoCodeDiscount(promo({ code: 'SHIP', codeType: 'free_shipping', value: '0' }), 'JPY')).toEqual({
-      type: 'free_shipping',
-      code: 'SHIP',
+    const kwd = promoCodePromotion(promo({ code: 'FIVE', codeType: 'fixed', value: '5' }), { id: 5, currency: 'KWD' });
+    expect(kwd).toMatchObject({ name: 'Promo code FIVE (5.000 KWD off)', action: { amountMinor: 5000 } });
+  });
+
+  it('makes a free-shipping code a free-shipping promotion, and an empty product list every product', () => {
+    const ship = promoCodePromotion(
+      promo({ code: 'SHIP', codeType: 'free_shipping', value: '0', applicableProductIds: [] }),
+      {
+        id: 6,
+        currency: 'JPY',
+      },
+    );
+    expect(ship).toMatchObject({
+      name: 'Promo code SHIP (free shipping)',
+      conditions: [],
+      action: { type: 'free_shipping' },
     });
   });
 });

@@ -1,0 +1,74 @@
+import { sumMinor } from '../../../shared/money.js';
+import { inScope } from '../product-scope.js';
+import type { ActionOf, LineLeft, PromotionActionModule } from '../promotion.modules.js';
+import { parsePercent, percentOff } from '../promotion-amounts.js';
+import type { UnitGroup } from '../unit-runs.js';
+import { unitsInScope } from '../unit-runs.js';
+import { takeOffUnits } from './off-units.js';
+import { unitCount } from './unit-count.js';
+
+/**
+ * For every `buyQuantity` units bought from `buyProducts`, `getQuantity` units of `getProducts` get `percent` off
+ * (100: free), rounded per unit. A unit serves once: either to qualify or to be discounted. As many deals as the
+ * units allow (one with `repeat: false`); the discounted units are the cheapest of `getProducts` that still have a
+ * value, the units that qualify being the others. Every bought unit counts to qualify, whatever is left of it.
+ */
+export const buyXGetY: PromotionActionModule<'buy_x_get_y'> = {
+  type: 'buy_x_get_y',
+  take(action, context) {
+    const percent = parsePercent(action.percent);
+    const gets = discountedUnits(action, context.lines);
+    return { units: takeOffUnits(gets, (value) => percentOff(value, percent, context.roundingMode)), shippingMinor: 0 };
+  },
+};
+
+/** The units that get the discount: the cheapest get-units, leaving enough others to qualify. */
+export function discountedUnits(action: ActionOf<'buy_x_get_y'>, lines: readonly LineLeft[]): UnitGroup[] {
+  const buy = unitCount(action.buyQuantity, { what: 'buy_quantity', min: 1 });
+  const get = unitCount(action.getQuantity, { what: 'get_quantity', min: 1 });
+  const getUnits = unitsInScope(lines, action.getProducts);
+  const buysToo = (group: UnitGroup) => inScope(action.buyProducts, lines[group.line]?.productId ?? -1);
+  const buyUnits = sumMinor(lines.filter((l) => inScope(action.buyProducts, l.productId)).map((l) => l.quantity));
+  const both = sumMinor(getUnits.filter(buysToo).map((g) => g.count));
+  const counts = { buyOnly: buyUnits - both, getOnly: sumMinor(getUnits.map((g) => g.count)) - both, both };
+
+  let deals = mostDeals(counts, { buy, get });
+  if (!action.repeat) deals = Math.min(deals, 1);
+  let wanted = deals * get;
+  // Units that may serve as get-units although they could qualify: what the buys leave of them.
+  let sharedLeft = both - Math.max(0, deals * buy - counts.buyOnly);
+  const taken: UnitGroup[] = [];
+  for (const group of getUnits) {
+    if (wanted === 0) break;
+    const shared = buysToo(group);
+    const count = Math.min(group.count, wanted, shared ? sharedLeft : group.count);
+    if (count === 0) continue;
+    taken.push({ ...group, count });
+    wanted -= count;
+    if (shared) sharedLeft -= count;
+  }
+  return taken;
+}
+
+/**
+ * The most deals the units allow: `buy` units qualify and `get` other units are discounted per deal, a unit in both
+ * scopes serving one role. Feasibility falls as deals grow, so a binary search finds the largest.
+ */
+function mostDeals(
+  units: { buyOnly: number; getOnly: number; both: number },
+  deal: { buy: number; get: number },
+): number {
+  const feasible = (n: number) => {
+    const sharedForBuys = Math.max(0, n * deal.buy - units.buyOnly);
+    const sharedForGets = Math.max(0, n * deal.get - units.getOnly);
+    return sharedForBuys + sharedForGets <= units.both;
+  };
+  let low = 0;
+  let high = Math.floor((units.buyOnly + units.both) / deal.buy);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (feasible(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}

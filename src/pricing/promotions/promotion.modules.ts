@@ -1,0 +1,75 @@
+import type { RoundingMode } from '../../shared/money.js';
+import type {
+  PromotionAction,
+  PromotionActionType,
+  PromotionCondition,
+  PromotionConditionType,
+} from './promotion.types.js';
+
+/**
+ * The contracts of the rule modules: one module per condition kind (`conditions/`) and per action kind (`actions/`),
+ * listed in `registry.ts`. A module is pure: facts in, a verdict or the amounts it takes out.
+ */
+
+/** What conditions look at: the order before any discount. */
+export interface PromotionOrder {
+  /** Store currency, for the sentences that name amounts. */
+  currency: string;
+  /** Σ unit price × quantity, before any discount. */
+  subtotalMinor: number;
+  lines: readonly { productId: number; quantity: number }[];
+}
+
+/** A condition holds, or why not: a sentence that follows the promotion's label ("promo code SAVE10 …"). */
+export type ConditionVerdict = { holds: true } | { holds: false; reason: string };
+
+export type ConditionOf<T extends PromotionConditionType> = Extract<PromotionCondition, { type: T }>;
+
+export interface PromotionConditionModule<T extends PromotionConditionType> {
+  readonly type: T;
+  check(condition: ConditionOf<T>, order: PromotionOrder): ConditionVerdict;
+}
+
+/** `count` units of one line, each with `valueMinor` left after the promotions applied before. */
+export interface UnitRun {
+  valueMinor: number;
+  count: number;
+}
+
+/** An order line as an action sees it: what is left of each of its units, cheapest first. */
+export interface LineLeft {
+  productId: number;
+  unitPriceMinor: number;
+  quantity: number;
+  /** Sorted by `valueMinor` ascending, one run per value; the counts add up to `quantity`. */
+  units: readonly UnitRun[];
+}
+
+/** What an action acts on: the amounts left by the promotions applied before it. */
+export interface ActionContext {
+  lines: readonly LineLeft[];
+  /** The shipping fee left (0 without shipping). */
+  shippingLeftMinor: number;
+  roundingMode: RoundingMode;
+}
+
+/** `count` units of line `line` (an index into `ActionContext.lines`) whose left value is `valueMinor` each lose `offMinor`. */
+export interface UnitTake {
+  line: number;
+  valueMinor: number;
+  count: number;
+  offMinor: number;
+}
+
+/** What an action takes off: from units of lines, and from the shipping fee. Never more than is left. */
+export interface ActionTake {
+  units: readonly UnitTake[];
+  shippingMinor: number;
+}
+
+export type ActionOf<T extends PromotionActionType> = Extract<PromotionAction, { type: T }>;
+
+export interface PromotionActionModule<T extends PromotionActionType> {
+  readonly type: T;
+  take(action: ActionOf<T>, context: ActionContext): ActionTake;
+}

@@ -1,0 +1,125 @@
+import { allocate, multiplyMinor, sumMinor } from '../../shared/money.js';
+import { inScope } from './product-scope.js';
+import type { LineLeft, UnitRun, UnitTake } from './promotion.modules.js';
+import type { ProductScope } from './promotion.types.js';
+
+/**
+ * What is left of each unit of each line, as runs of equal values: a line of 1,000 identical units is one run, so
+ * the work does not grow with quantities. Units of one line with the same value are interchangeable, which is what
+ * makes a run enough.
+ */
+
+/** The lines before any promotion: every unit at its price. */
+export function linesAtPrice(
+  lines: readonly { productId: number; unitPriceMinor: number; quantity: number }[],
+): LineLeft[] {
+  return lines.map((line) => ({
+    productId: line.productId,
+    unitPriceMinor: line.unitPriceMinor,
+    quantity: line.quantity,
+    units: [{ valueMinor: line.unitPriceMinor, count: line.quantity }],
+  }));
+}
+
+/** Σ what is left of a line's units. */
+export function lineLeftMinor(line: LineLeft): number {
+  return sumMinor(line.units.map((run) => multiplyMinor(run.valueMinor, run.count)));
+}
+
+/** Units of one line with one left value; `line` indexes the lines. */
+export interface UnitGroup {
+  line: number;
+  valueMinor: number;
+  count: number;
+}
+
+/** Units in the lines of `scope`, cheapest first; equal values: the earlier line first. Units worth 0 are left out. */
+export function unitsInScope(lines: readonly LineLeft[], scope: ProductScope): UnitGroup[] {
+  const groups = lines.flatMap((line, index) =>
+    inScope(scope, line.productId)
+      ? line.units.filter((run) => run.valueMinor > 0).map((run) => ({ line: index, ...run }))
+      : [],
+  );
+  return groups.sort((a, b) => a.valueMinor - b.valueMinor || a.line - b.line);
+}
+
+/** The first `limit` units of groups already sorted cheapest first (all of them when `limit` is null). */
+export function firstUnits(groups: readonly UnitGroup[], limit: number | null): UnitGroup[] {
+  if (limit === null) return [...groups];
+  const taken: UnitGroup[] = [];
+  let left = limit;
+  for (const group of groups) {
+    if (left <= 0) break;
+    const count = Math.min(group.count, left);
+    taken.push({ ...group, count });
+    left -= count;
+  }
+  return taken;
+}
+
+/**
+ * Takes `amountMinor` (at most what is left) off one line, spread over its units in proportion to what is left of
+ * each: over its runs by largest remainder, then evenly over a run's units (some get one minor unit more).
+ */
+export function spreadOverLine(lines: readonly LineLeft[], take: { line: number; amountMinor: number }): UnitTake[] {
+  const line = lines[take.line];
+  if (!line || take.amountMinor === 0) return [];
+  const shares = allocate(
+    take.amountMinor,
+    line.units.map((run) => multiplyMinor(run.valueMinor, run.count)),
+  );
+  return line.units.flatMap((run, i) => {
+    const share = shares[i] ?? 0;
+    const each = Math.floor(share / run.count);
+    const more = share - each * run.count;
+    const takes: UnitTake[] = [];
+    if (more > 0) takes.push({ line: take.line, valueMinor: run.valueMinor, count: more, offMinor: each + 1 });
+    if (each > 0) takes.push({ line: take.line, valueMinor: run.valueMinor, count: run.count - more, offMinor: each });
+    return takes;
+  });
+}
+
+/**
+ * The lines after the takes of one action, all computed on the lines before it (a unit is taken from at most once
+ * per action). A take that asks for more units than a line has at that value, or more than a unit is worth, is a
+ * module bug and throws.
+ */
+export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitTake[]): LineLeft[] {
+  const counts = lines.map((line) => new Map(line.units.map((run) => [run.valueMinor, run.count])));
+  const added: { line: number; valueMinor: number; count: number }[] = [];
+  for (const take of takes) {
+    const runs = counts[take.line];
+    const have = runs?.get(take.valueMinor) ?? 0;
+    if (!runs || !Number.isSafeInteger(take.count) || take.count < 0 || take.count > have) {
+      throw new RangeError(
+        `takes ${take.count} units worth ${take.valueMinor} of line ${take.line}, which has ${have}`,
+      );
+    }
+    if (!Number.isSafeInteger(take.offMinor) || take.offMinor < 0 || take.offMinor > take.valueMinor) {
+      throw new RangeError(`takes ${take.offMinor} off a unit worth ${take.valueMinor}`);
+    }
+    runs.set(take.valueMinor, have - take.count);
+    added.push({ line: take.line, valueMinor: take.valueMinor - take.offMinor, count: take.count });
+  }
+  for (const unit of added) {
+    const runs = counts[unit.line];
+    runs?.set(unit.valueMinor, (runs.get(unit.valueMinor) ?? 0) + unit.count);
+  }
+  return lines.map((line, i) => ({ ...line, units: toRuns(counts[i] ?? new Map()) }));
+}
+
+function toRuns(counts: ReadonlyMap<number, number>): UnitRun[] {
+  return [...counts.entries()]
+    .filter(([, count]) => count > 0)
+    .map(([valueMinor, count]) => ({ valueMinor, count }))
+    .sort((a, b) => a.valueMinor - b.valueMinor);
+}
+
+/** Minor units a take removes from each line (index as the lines). */
+export function takenPerLine(lineCount: number, takes: readonly UnitTake[]): number[] {
+  const taken = new Array<number>(lineCount).fill(0);
+  for (const take of takes) {
+    taken[take.line] = sumMinor([taken[take.line] ?? 0, multiplyMinor(take.offMinor, take.count)]);
+  }
+  return taken;
+}
