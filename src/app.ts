@@ -38,6 +38,7 @@ import { ReferenceCache } from './orders/reference-cache.js';
 import { orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
 import { orderPageRoutes } from './orders/order-page.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
+import { promotionAdminRoutes } from './promotions/promotions.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
 import { taxAdminRoutes } from './tax/tax.routes.js';
 import { DomainError } from './shared/errors.js';
@@ -204,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(taxAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingStorefrontRoutes({ db, money }));
+  await app.register(promotionAdminRoutes({ db, money, referenceChanged }));
   await app.register(promoCodeAdminRoutes({ db, money, referenceChanged }));
   const promoLimiter = app.createRateLimit({
     max: config.promoRateLimitPerMinute,

@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Static } from 'typebox';
 import type * as catalog from '../src/catalog/catalog.schema.js';
 import type { OrderPayload } from '../src/orders/order-payload.schema.js';
-import type * as promotions from '../src/promotions/promo-codes.schema.js';
+import type * as promoCodes from '../src/promotions/promo-codes.schema.js';
+import type * as promotions from '../src/promotions/promotions.schema.js';
 import type * as shipping from '../src/shipping/shipping.schema.js';
 import type * as tax from '../src/tax/tax.schema.js';
 import { bearer, type SignedIn, type TestApp } from './helpers.js';
@@ -22,7 +23,8 @@ export type TaxRateInput = Static<typeof tax.TaxRateInput>;
 export type ProductInput = Static<typeof catalog.ProductInput>;
 export type ShippingMethodInput = Static<typeof shipping.ShippingMethodInput>;
 export type ShippingRateInput = Static<typeof shipping.ShippingRateInput>;
-export type PromoCodeInput = Static<typeof promotions.PromoCodeInput>;
+export type PromoCodeInput = Static<typeof promoCodes.PromoCodeInput>;
+export type PromotionInput = Static<typeof promotions.PromotionInput>;
 
 /** An order payload as a client sends it: a line's quantity may be left to its default of 1. */
 /** A guest's shipping address in Texas (US), with the email a guest order needs. */
@@ -91,7 +93,8 @@ export interface AdminApi extends ApiClient {
   product(input: ProductInput): Promise<Static<typeof catalog.AdminProduct>>;
   shippingMethod(input: ShippingMethodInput): Promise<Static<typeof shipping.ShippingMethod>>;
   shippingRate(input: ShippingRateInput): Promise<Static<typeof shipping.ShippingRate>>;
-  promoCode(input: PromoCodeInput): Promise<Static<typeof promotions.PromoCode>>;
+  promoCode(input: PromoCodeInput): Promise<Static<typeof promoCodes.PromoCode>>;
+  promotion(input: PromotionInput): Promise<Static<typeof promotions.Promotion>>;
 }
 
 /** The dashboard APIs as `admin` (see signInAdmin), each create expecting 201. */
@@ -105,6 +108,7 @@ export function adminApi(t: App, admin: SignedIn): AdminApi {
     shippingMethod: (input) => api.post('/shipping/dashboard/api/shipping-methods/', input),
     shippingRate: (input) => api.post('/shipping/dashboard/api/shipping-rates/', input),
     promoCode: (input) => api.post('/discount/dashboard/api/promo-codes/', input),
+    promotion: (input) => api.post('/discount/dashboard/api/promotions/', input),
   };
 }
 

@@ -25,6 +25,8 @@ interface JsonSchema {
   required?: string[];
   items?: JsonSchema;
   anyOf?: JsonSchema[];
+  /** A tagged union (a promotion's action): every branch names its kind in `type`. */
+  oneOf?: JsonSchema[];
   enum?: unknown[];
   format?: string;
   minimum?: number;
@@ -76,6 +78,10 @@ beforeAll(async () => {
   const method = await api.shippingMethod({ name: 'Walk post' });
   const rate = await api.shippingRate({ shipping_method_id: method.id, weight_min_kg: '0', base_rate: '4.90' });
   const promo = await api.promoCode({ code: 'WALK10', code_type: 'percentage', value: '10' });
+  const promotion = await api.post('/discount/dashboard/api/promotions/', {
+    name: 'Walk sale',
+    action: { type: 'order_percentage', percent: '5' },
+  });
   const address = await shopper.post('/user/storefront/api/addresses/', {
     first_name: 'Ada',
     last_name: 'L',
@@ -102,6 +108,7 @@ beforeAll(async () => {
     shipping_method_id: method.id,
     shipping_rate_id: rate.id,
     promo_code_id: promo.id,
+    promotion_id: promotion.id,
     shipping_address_id: address.id,
     billing_address_id: address.id,
     order_alias: order.order_alias,
@@ -121,6 +128,7 @@ const ID_OF_COLLECTION: Record<string, string> = {
   'shipping-methods': 'shipping_method_id',
   'shipping-rates': 'shipping_rate_id',
   'promo-codes': 'promo_code_id',
+  promotions: 'promotion_id',
   payments: 'payment_id',
 };
 
@@ -132,9 +140,9 @@ function pathIdFor(route: string): number {
   return Number(id);
 }
 
-/** The first branch that is not `null`: the one a client fills in. */
+/** The first branch that is not `null`: the one a client fills in (of a tagged union, its first kind). */
 function concrete(schema: JsonSchema): JsonSchema {
-  return schema.anyOf?.find((s) => s.type !== 'null') ?? schema;
+  return schema.anyOf?.find((s) => s.type !== 'null') ?? schema.oneOf?.[0] ?? schema;
 }
 
 /** Optional fields a request needs in practice (a guest order's email, a percentage code's value). */
@@ -166,6 +174,7 @@ function sampleLeaf(schema: JsonSchema, name: string): unknown {
     return_url: 'https://shop.example/done',
     cancel_url: 'https://shop.example/cancel',
     amount: '0.01',
+    percent: '10',
   };
   if (name in known) return known[name];
   if (name in fixtures && schema.type === 'integer') return fixtures[name];
@@ -180,7 +189,9 @@ function sampleLeaf(schema: JsonSchema, name: string): unknown {
 
 /** A valid body holding the required fields, plus the branch that leads to `want` (the field being tried). */
 function sample(schemaIn: JsonSchema, name: string, want: Path = []): unknown {
-  const schema = concrete(schemaIn);
+  // Of a tagged union, the kind that has the field being tried.
+  const branch = schemaIn.oneOf?.find((b) => want[0] !== undefined && String(want[0]) in (b.properties ?? {}));
+  const schema = branch ?? concrete(schemaIn);
   if (schema.type === 'object' || schema.properties) {
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(schema.properties ?? {})) {
@@ -202,6 +213,7 @@ function sample(schemaIn: JsonSchema, name: string, want: Path = []): unknown {
 /** Every string and integer a client can send in this schema, at any depth and in any branch. */
 function leaves(schema: JsonSchema, path: Path = []): Leaf[] {
   if (schema.anyOf) return schema.anyOf.flatMap((branch) => leaves(branch, path));
+  if (schema.oneOf) return schema.oneOf.flatMap((branch) => leaves(branch, path));
   if (schema.type === 'object' || schema.properties) {
     return Object.entries(schema.properties ?? {}).flatMap(([key, child]) => leaves(child, [...path, key]));
   }

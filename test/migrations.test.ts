@@ -10,6 +10,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { promotionFromPromoCode } from '../src/promotions/promo-codes.bridge.js';
+import { formatDecimal } from '../src/shared/money.js';
 import { onPostgres, testDatabaseUrl } from './helpers.js';
 
 const headFolder = fileURLToPath(new URL('../src/db/migrations', import.meta.url));
@@ -44,6 +46,10 @@ const shapeQuery = `
 interface Target {
   migrate(folder: string): Promise<void>;
   shape(): Promise<string[]>;
+  /** Runs statements, separated by semicolons. */
+  exec(text: string): Promise<void>;
+  /** The rows of one statement. */
+  query<R>(text: string): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -52,6 +58,10 @@ async function pgliteTarget(): Promise<Target> {
   return {
     migrate: (folder) => migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
     shape: async () => (await client.query<{ item: string }>(shapeQuery)).rows.map((r) => r.item),
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async <R>(text: string) => (await client.query<R>(text)).rows,
     close: () => client.close(),
   };
 }
@@ -68,6 +78,10 @@ async function postgresTarget(url: string): Promise<Target> {
   return {
     migrate: (folder) => migrateNodePg(drizzleNodePg(client), { migrationsFolder: folder }),
     shape: async () => (await client.query<{ item: string }>(shapeQuery)).rows.map((r) => r.item),
+    exec: async (text) => {
+      await client.query(text);
+    },
+    query: async <R>(text: string) => (await client.query(text)).rows as R[],
     close: async () => {
       await client.end();
       await admin.query(`drop database if exists ${name} with (force)`);
@@ -95,6 +109,142 @@ describe('migrations', () => {
     } finally {
       await old.close();
       await fresh.close();
+    }
+  });
+});
+
+/** The last commit before migration 0014 (promotions): its databases hold promo codes only. */
+const BEFORE_PROMOTIONS = '0360bd4';
+
+/** Promo codes of every kind, with redemptions, as the promo-codes API and placement wrote them before 0014. */
+const LEGACY_DATA = `
+  insert into users (email, password_hash) values ('a@example.com', 'x'), ('b@example.com', 'x');
+  insert into products (name) values ('P1'), ('P2');
+  insert into orders (alias, user_id, email, currency, prices_include_tax, subtotal, discount, shipping_fee,
+      shipping_tax, estimated_tax, total_without_tax, total, total_items)
+    values ('o1', 1, 'a@example.com', 'USD', false, 5000, 625, 0, 0, 0, 4375, 4375, 1),
+           ('o2', null, 'guest@example.com', 'USD', false, 5000, 500, 0, 0, 0, 4500, 4500, 1);
+  insert into promo_codes (code, code_type, value, is_active, starts_at, expires_at, min_purchase_amount,
+      redemption_limit, usage_limit_per_customer, specific_customers, applicable_products, new_customers_only,
+      times_used)
+    values ('PCT', 'percentage', '12.50', false, '2030-01-01T00:00:00Z', '2030-02-01T00:00:00Z', 2500, 10, 1,
+            '{2}', '{2,1}', true, 2),
+           ('FIX', 'fixed', '500', true, null, null, 0, null, null, '{}', '{}', false, 1),
+           ('SHIP', 'free_shipping', '0', true, null, null, null, null, null, null, '{2}', false, 0),
+           ('lower', 'percentage', '100', true, null, null, null, null, null, null, null, false, 0);
+  insert into promo_code_redemptions (promo_code_id, order_id, user_id, email, released_at)
+    values (1, 1, 1, 'a@example.com', null), (1, 2, null, 'guest@example.com', '2030-01-05T00:00:00Z'),
+           (2, 1, 1, 'a@example.com', null);
+`;
+
+describe('migration 0014 (promotions)', () => {
+  it('copies every promo code into a promotion of the same id, with its redemptions', {
+    timeout: 180_000,
+  }, async () => {
+    const db = await open();
+    try {
+      await db.migrate(migrationsAt(BEFORE_PROMOTIONS));
+      await db.exec(LEGACY_DATA);
+      const legacy = await db.query<Record<string, unknown>>('select * from promo_codes order by id');
+      await db.migrate(headFolder);
+
+      const rows = await db.query<Record<string, unknown>>(
+        `select id, name, code, is_active, starts_at, expires_at, priority, combinable, redemption_limit,
+                usage_limit_per_customer, new_customers_only, specific_customers, conditions, action, times_used,
+                archived_at, legacy_promo_code_id
+           from promotions order by id`,
+      );
+      expect(rows).toEqual([
+        {
+          id: 1,
+          name: 'Promo code PCT',
+          code: 'PCT',
+          is_active: false,
+          starts_at: new Date('2030-01-01T00:00:00Z'),
+          expires_at: new Date('2030-02-01T00:00:00Z'),
+          priority: 0,
+          combinable: true,
+          redemption_limit: 10,
+          usage_limit_per_customer: 1,
+          new_customers_only: true,
+          specific_customers: [2],
+          conditions: [
+            { type: 'min_subtotal', amount: 2500 },
+            { type: 'contains_products', products: [2, 1] },
+          ],
+          action: { type: 'order_percentage', percent: '12.5', products: [2, 1] },
+          times_used: 2,
+          archived_at: null,
+          legacy_promo_code_id: 1,
+        },
+        expect.objectContaining({
+          id: 2,
+          name: 'Promo code FIX',
+          specific_customers: null,
+          conditions: [],
+          action: { type: 'order_fixed', amount: 500, products: null },
+          times_used: 1,
+          legacy_promo_code_id: 2,
+        }),
+        expect.objectContaining({
+          id: 3,
+          conditions: [{ type: 'contains_products', products: [2] }],
+          action: { type: 'free_shipping' },
+        }),
+        expect.objectContaining({
+          id: 4,
+          name: 'Promo code LOWER',
+          code: 'LOWER',
+          action: { type: 'order_percentage', percent: '100', products: null },
+        }),
+      ]);
+
+      // The SQL of the migration and the promo-codes API's mapping (promo-codes.bridge.ts) agree.
+      for (const [i, code] of legacy.entries()) {
+        const fields = {
+          code: String(code.code).toUpperCase(),
+          codeType: code.code_type as 'percentage' | 'fixed' | 'free_shipping',
+          value: code.code_type === 'percentage' ? formatDecimal(String(code.value)) : String(code.value),
+          isActive: Boolean(code.is_active),
+          startsAt: code.starts_at as Date | null,
+          expiresAt: code.expires_at as Date | null,
+          minPurchaseAmount: code.min_purchase_amount === null ? null : Number(code.min_purchase_amount),
+          redemptionLimit: code.redemption_limit as number | null,
+          usageLimitPerCustomer: code.usage_limit_per_customer as number | null,
+          specificCustomers: code.specific_customers as number[] | null,
+          applicableProducts: code.applicable_products as number[] | null,
+          newCustomersOnly: Boolean(code.new_customers_only),
+        };
+        const mapped = promotionFromPromoCode(fields);
+        expect({ conditions: rows[i]?.conditions, action: rows[i]?.action }).toEqual({
+          conditions: mapped.conditions,
+          action: mapped.action,
+        });
+        expect(rows[i]?.specific_customers).toEqual(mapped.specificCustomers);
+      }
+
+      expect(
+        await db.query(
+          'select promotion_id, order_id, user_id, email, released_at from promotion_redemptions order by id',
+        ),
+      ).toEqual([
+        { promotion_id: 1, order_id: 1, user_id: 1, email: 'a@example.com', released_at: null },
+        {
+          promotion_id: 1,
+          order_id: 2,
+          user_id: null,
+          email: 'guest@example.com',
+          released_at: new Date('2030-01-05T00:00:00Z'),
+        },
+        { promotion_id: 2, order_id: 1, user_id: 1, email: 'a@example.com', released_at: null },
+      ]);
+      // promo_codes stays, and new promotions take ids after the copied ones.
+      expect(await db.query('select count(*)::int as n from promo_codes')).toEqual([{ n: 4 }]);
+      expect(
+        await db.query(`insert into promotions (name, action) values ('New', '{"type":"free_shipping"}') returning id`),
+      ).toEqual([{ id: 5 }]);
+    } finally {
+      await db.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { products, promoCodes } from '../src/db/schema.js';
+import { products, promotions } from '../src/db/schema.js';
 import { adminApi, type PromoCodeInput } from './fixtures.js';
 import {
   bearer,
@@ -99,8 +99,9 @@ describe('creating promo codes', () => {
   it('stores a fixed value in minor units and shows it as money', async () => {
     const code = await newCode({ code_type: 'fixed', value: '5' });
     expect(code.value).toBe('5.00');
-    const [row] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.id, code.id));
-    expect(row?.value).toBe('500');
+    // A promo code is a promotion (SPEC section 10); its id is the promotion's.
+    const [row] = await t.database.db.select().from(promotions).where(eq(promotions.id, code.id));
+    expect(row?.action).toEqual({ type: 'order_fixed', amount: 500, products: null });
   });
 
   it('takes a free-shipping code without a value or with "0"', async () => {

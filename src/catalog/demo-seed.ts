@@ -1,7 +1,7 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { products, productVariants, promoCodes, taxClasses } from '../db/schema.js';
-import { createPromoCode } from '../promotions/promo-codes.repository.js';
+import { products, productVariants, taxClasses } from '../db/schema.js';
+import { createPromotion, type PromotionValues, promotionRowByCode } from '../promotions/promotions.repository.js';
 import { createShippingMethod, createShippingRate, listShippingMethods } from '../shipping/shipping.repository.js';
 import { createTaxRate, listTaxRates } from '../tax/tax.repository.js';
 
@@ -118,8 +118,13 @@ export const demoShipping = {
   ],
 };
 
-/** 10 % off, no limits, so the docs' examples can use it again and again. */
-export const demoPromoCode = { code: 'SAVE10', codeType: 'percentage', value: '10' } as const;
+/** A promo code: 10 % off, no limits, so the docs' examples can use it again and again. */
+const demoPromoCode = 'SAVE10';
+const demoPromotion: PromotionValues = {
+  name: 'Save 10 %',
+  code: demoPromoCode,
+  action: { type: 'order_percentage', percent: '10', products: null },
+};
 
 /** Scales a price in hundredths to the store currency's minor units. */
 function demoPrice(hundredths: number, exponent: number): number {
@@ -156,11 +161,7 @@ async function seedDemoPricing(tx: Tx, input: { classId: (name: DemoTaxClass) =>
       });
     }
   }
-  const [promo] = await tx
-    .select({ id: promoCodes.id })
-    .from(promoCodes)
-    .where(eq(promoCodes.code, demoPromoCode.code));
-  if (!promo) await createPromoCode(tx, { ...demoPromoCode });
+  if (!(await promotionRowByCode(tx, demoPromoCode))) await createPromotion(tx, demoPromotion);
 }
 
 /**

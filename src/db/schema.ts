@@ -274,6 +274,89 @@ export const promoCodes = pgTable(
   ],
 );
 
+/**
+ * A promotion's conditions and action as stored (jsonb): the admin API's wire form (snake_case, product ids), except
+ * that money is an integer of minor units of the store currency, as in every money column. The store currency lives
+ * in the environment, not in the database, so a migration could not write "5.00"; minor units need no currency to be
+ * written and cannot fail to parse when read. Percentages are canonical decimal strings ("12.5"). Optional fields are
+ * stored as null when absent. src/promotions/promotions.mapper.ts turns them into what pricing uses.
+ */
+export type StoredPromotionCondition =
+  | { type: 'min_subtotal'; amount: number }
+  | { type: 'min_quantity'; quantity: number; products: number[] | null }
+  | { type: 'contains_products'; products: number[] };
+
+export type StoredPromotionAction =
+  | { type: 'order_percentage'; percent: string; products: number[] | null }
+  | { type: 'order_fixed'; amount: number; products: number[] | null }
+  | { type: 'item_percentage'; percent: string; products: number[] | null; max_units: number | null }
+  | { type: 'item_fixed'; amount: number; products: number[] | null; max_units: number | null }
+  | {
+      type: 'buy_x_get_y';
+      buy_quantity: number;
+      buy_products: number[] | null;
+      get_quantity: number;
+      get_products: number[] | null;
+      percent: string;
+      repeat: boolean;
+    }
+  | { type: 'shipping_percentage'; percent: string }
+  | { type: 'shipping_fixed'; amount: number }
+  | { type: 'free_shipping' };
+
+/**
+ * A discount the store runs (SPEC section 10): automatic when `code` is null, else the promo code a customer types.
+ * Archived promotions are kept for their orders' history; they neither apply nor hold their code.
+ */
+export const promotions = pgTable(
+  'promotions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    /** Stored upper-case; unique among promotions not archived. Null: automatic. */
+    code: text('code'),
+    isActive: boolean('is_active').notNull().default(true),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    /** Exclusive. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Higher applies first. */
+    priority: integer('priority').notNull().default(0),
+    /** False: exclusive. */
+    combinable: boolean('combinable').notNull().default(true),
+    redemptionLimit: integer('redemption_limit'),
+    usageLimitPerCustomer: integer('usage_limit_per_customer'),
+    newCustomersOnly: boolean('new_customers_only').notNull().default(false),
+    /** User ids allowed; null: anyone. */
+    specificCustomers: integer('specific_customers').array(),
+    conditions: jsonb('conditions').$type<StoredPromotionCondition[]>().notNull().default([]),
+    action: jsonb('action').$type<StoredPromotionAction>().notNull(),
+    /** Redemptions so far; raised in the placement transaction with a guarded update. */
+    timesUsed: integer('times_used').notNull().default(0),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /**
+     * The promo_codes row this promotion is (migrated from, or mirrored to while placement still reads promo_codes).
+     * Goes with the promo_codes table.
+     */
+    legacyPromoCodeId: integer('legacy_promo_code_id')
+      .unique()
+      .references(() => promoCodes.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('promotions_code_idx').on(t.code).where(sql`${t.archivedAt} is null`),
+    // The automatic promotions every quote considers.
+    index('promotions_automatic_idx')
+      .on(t.priority.desc(), t.id)
+      .where(sql`${t.code} is null and ${t.archivedAt} is null and ${t.isActive}`),
+    check('promotions_code_check', sql`${t.code} = upper(${t.code})`),
+    check(
+      'promotions_dates_check',
+      sql`${t.startsAt} is null or ${t.expiresAt} is null or ${t.startsAt} < ${t.expiresAt}`,
+    ),
+    check('promotions_times_used_check', sql`${t.timesUsed} >= 0`),
+  ],
+);
+
 /** An address as it was when the order was placed (the seed's address object). */
 export interface AddressSnapshot {
   first_name: string;
@@ -390,6 +473,30 @@ export const promoCodeRedemptions = pgTable(
   (t) => [
     index('promo_redemptions_user_idx').on(t.promoCodeId, t.userId),
     index('promo_redemptions_email_idx').on(t.promoCodeId, t.email),
+  ],
+);
+
+/** One use of a promotion by one order; released when the order is cancelled. */
+export const promotionRedemptions = pgTable(
+  'promotion_redemptions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    promotionId: integer('promotion_id')
+      .notNull()
+      .references(() => promotions.id, { onDelete: 'cascade' }),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Normalised email of the buyer: a guest's usage is counted by it. */
+    email: text('email'),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('promotion_redemptions_order_idx').on(t.promotionId, t.orderId),
+    index('promotion_redemptions_user_idx').on(t.promotionId, t.userId),
+    index('promotion_redemptions_email_idx').on(t.promotionId, t.email),
   ],
 );
 

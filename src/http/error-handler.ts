@@ -32,6 +32,11 @@ function toFieldError(issue: ValidationIssue, context: string): FieldError {
         field: prefix + fieldPath(issue.instancePath, issue.params.additionalProperty),
         message: 'is not an allowed field',
       };
+    case 'enum':
+      return {
+        field: prefix + fieldPath(issue.instancePath) || context,
+        message: `must be one of: ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     default:
       return { field: prefix + fieldPath(issue.instancePath) || context, message: issue.message ?? 'is invalid' };
   }
@@ -42,9 +47,13 @@ export function validationProblem(issues: readonly ValidationIssue[], context: s
   // A value-or-null field that fails reports its value branch only, not "must be null" and
   // "must match a schema in anyOf" besides.
   const anyOfPaths = new Set(issues.filter((i) => i.keyword === 'anyOf').map((i) => i.instancePath));
+  // A tagged union (http/schemas.ts TaggedUnion) reports a missing or unknown tag on the tag itself (`required`,
+  // `enum`); Ajv's own `discriminator` error says it again, less clearly.
   const relevant = issues.filter(
     (i) =>
-      !anyOfPaths.has(i.instancePath) || (i.keyword !== 'anyOf' && !(i.keyword === 'type' && i.params.type === 'null')),
+      i.keyword !== 'discriminator'
+      && (!anyOfPaths.has(i.instancePath)
+        || (i.keyword !== 'anyOf' && !(i.keyword === 'type' && i.params.type === 'null'))),
   );
   const errors = (relevant.length > 0 ? relevant : issues).map((i) => toFieldError(i, context));
   // Collapse the duplicates Ajv reports for anyOf branches on the same field.

@@ -1,8 +1,11 @@
-import { type TProperties, Type } from 'typebox';
+import { type Static, type TLiteral, type TObject, type TProperties, type TUnion, Type } from 'typebox';
 import { errorCodes } from '../shared/errors.js';
 
 /** A request body object: unknown fields are a 422, never silently dropped. */
-export function StrictObject<T extends TProperties>(properties: T, options: { description?: string } = {}) {
+export function StrictObject<T extends TProperties>(
+  properties: T,
+  options: { description?: string; examples?: unknown[] } = {},
+) {
   return Type.Object(properties, { ...options, additionalProperties: false });
 }
 
@@ -57,3 +60,23 @@ export const bearerAuth = [{ bearerAuth: [] }];
 
 /** Open to guests; a Bearer token, when sent, identifies the caller. */
 export const optionalBearerAuth: Record<string, string[]>[] = [{}, { bearerAuth: [] }];
+
+/** An object schema whose `type` property is a literal: one branch of a TaggedUnion. */
+type Tagged = TObject<{ type: TLiteral<string> } & TProperties>;
+
+/**
+ * Objects told apart by their `type` (a promotion's action: `{type: "order_fixed", amount}`): `oneOf` with an OpenAPI
+ * `discriminator`, so the validator checks the one branch the tag names and reports that branch's fields, and a
+ * missing or unknown tag is a 422 on `type` listing the kinds.
+ */
+export function TaggedUnion<T extends Tagged[]>(branches: [...T], options: { description?: string } = {}) {
+  const tags = branches.map((branch) => branch.properties.type.const);
+  return Type.Unsafe<Static<TUnion<T>>>({
+    ...options,
+    type: 'object',
+    required: ['type'],
+    properties: { type: { type: 'string', enum: tags } },
+    discriminator: { propertyName: 'type' },
+    oneOf: branches,
+  });
+}

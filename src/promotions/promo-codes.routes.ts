@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import { newPromoCodeValues, presentPromoCode, promoCodeValues } from './promo-codes.presenter.js';
+import { presentPromoCode } from './promo-codes.presenter.js';
 import {
   createPromoCode,
   deletePromoCode,
@@ -14,6 +14,7 @@ import {
   updatePromoCode,
 } from './promo-codes.repository.js';
 import { PromoCode, PromoCodeInput, PromoCodePatch } from './promo-codes.schema.js';
+import { newPromoCodeValues, promoCodeValues } from './promo-codes.values.js';
 
 /** Promo codes: /discount/dashboard/api/promo-codes/ (admins only) */
 export function promoCodeAdminRoutes(

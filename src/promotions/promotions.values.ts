@@ -1,0 +1,204 @@
+import type { Static } from 'typebox';
+import type { StoredPromotionAction, StoredPromotionCondition } from '../db/schema.js';
+import { DomainError, type FieldError } from '../shared/errors.js';
+import { type CurrencyFormat, compareDecimal, formatDecimal, MoneyFormatError } from '../shared/money.js';
+import type { PromotionRow, PromotionValues } from './promotions.repository.js';
+import type { PromotionAction, PromotionCondition, PromotionInput, PromotionPatch } from './promotions.schema.js';
+
+// What the admin sends, checked beyond its schema and turned into the stored form: every rule a promotion's fields obey
+// that JSON Schema cannot say (percent range, money precision, dates in order), each failure a 422 naming its field.
+
+/** numeric(7,4) like tax rates: three whole digits and four decimals. */
+const PERCENT = /^\d{1,3}(\.\d{1,4})?$/;
+
+/** Field errors gathered over a whole request, so one answer names every mistake. */
+export class FieldErrors {
+  readonly list: FieldError[] = [];
+
+  add(field: string, message: string): void {
+    this.list.push({ field, message });
+  }
+
+  /** A 422 validation_error naming every field, if any was refused. */
+  throwIfAny(): void {
+    if (this.list.length === 0) return;
+    throw new DomainError('validation_error', {
+      detail: this.list.map((e) => `${e.field} ${e.message}`).join('; '),
+      errors: this.list,
+    });
+  }
+}
+
+/** A percentage as stored (canonical, `"12.50"` → `"12.5"`), or why it is refused. */
+export function checkedPercent(text: string): { value: string } | { message: string } {
+  if (!PERCENT.test(text) || compareDecimal(text, '0') <= 0 || compareDecimal(text, '100') > 0) {
+    return {
+      message: 'must be a percentage above 0 and up to 100 with at most 4 decimals, written as a string like "12.5"',
+    };
+  }
+  return { value: formatDecimal(text) };
+}
+
+/** An amount above 0 at the store currency's exact precision, in minor units, or why it is refused. */
+export function checkedAmount(text: string, money: CurrencyFormat): { value: number } | { message: string } {
+  try {
+    const minor = money.parse(text);
+    return minor > 0 ? { value: minor } : { message: 'must be more than 0' };
+  } catch (err) {
+    if (!(err instanceof MoneyFormatError)) throw err;
+    return { message: `${err.message} (${money.currency})` };
+  }
+}
+
+function timestamp(field: string, text: string | null | undefined, errors: FieldErrors): Date | null | undefined {
+  if (text === undefined || text === null) return text;
+  const date = new Date(text);
+  // The date-time format lets leap seconds through; a JavaScript Date does not take them.
+  if (Number.isNaN(date.getTime())) errors.add(field, 'is not a date-time this service can store');
+  return date;
+}
+
+/**
+ * `starts_at` and `expires_at` as sent (undefined: unchanged, null: cleared), checked on the window as it will be:
+ * a change to one end is compared with the stored other end.
+ */
+export function checkedWindow(
+  body: { starts_at?: string | null; expires_at?: string | null },
+  current: { startsAt: Date | null; expiresAt: Date | null } | null,
+  errors: FieldErrors,
+): { startsAt: Date | null | undefined; expiresAt: Date | null | undefined } {
+  const startsAt = timestamp('starts_at', body.starts_at, errors);
+  const expiresAt = timestamp('expires_at', body.expires_at, errors);
+  const starts = startsAt === undefined ? (current?.startsAt ?? null) : startsAt;
+  const expires = expiresAt === undefined ? (current?.expiresAt ?? null) : expiresAt;
+  if (starts && expires && starts.getTime() >= expires.getTime()) {
+    errors.add('expires_at', `must be after starts_at (${starts.toISOString()})`);
+  }
+  return { startsAt, expiresAt };
+}
+
+/** Checks amounts and percentages of one part, by field, adding what is wrong to `errors`. */
+function partChecker(money: CurrencyFormat, errors: FieldErrors) {
+  return {
+    percent(field: string, text: string): string {
+      const checked = checkedPercent(text);
+      if ('message' in checked) errors.add(field, checked.message);
+      return 'value' in checked ? checked.value : text;
+    },
+    amount(field: string, text: string): number {
+      const checked = checkedAmount(text, money);
+      if ('message' in checked) errors.add(field, checked.message);
+      return 'value' in checked ? checked.value : 0;
+    },
+  };
+}
+type Checker = ReturnType<typeof partChecker>;
+
+function storedCondition(
+  condition: Static<typeof PromotionCondition>,
+  at: string,
+  check: Checker,
+): StoredPromotionCondition {
+  switch (condition.type) {
+    case 'min_subtotal':
+      return { type: condition.type, amount: check.amount(`${at}.amount`, condition.amount) };
+    case 'min_quantity':
+      return { type: condition.type, quantity: condition.quantity, products: condition.products ?? null };
+    case 'contains_products':
+      return { type: condition.type, products: condition.products };
+  }
+}
+
+function storedAction(action: Static<typeof PromotionAction>, check: Checker): StoredPromotionAction {
+  const percent = (text: string) => check.percent('action.percent', text);
+  const amount = (text: string) => check.amount('action.amount', text);
+  switch (action.type) {
+    case 'order_percentage':
+      return { type: action.type, percent: percent(action.percent), products: action.products ?? null };
+    case 'order_fixed':
+      return { type: action.type, amount: amount(action.amount), products: action.products ?? null };
+    case 'item_percentage':
+    case 'item_fixed': {
+      const scope = { products: action.products ?? null, max_units: action.max_units ?? null };
+      return action.type === 'item_percentage'
+        ? { type: action.type, percent: percent(action.percent), ...scope }
+        : { type: action.type, amount: amount(action.amount), ...scope };
+    }
+    case 'buy_x_get_y':
+      return {
+        type: action.type,
+        buy_quantity: action.buy_quantity,
+        buy_products: action.buy_products ?? null,
+        get_quantity: action.get_quantity,
+        get_products: action.get_products ?? null,
+        percent: percent(action.percent),
+        repeat: action.repeat ?? true,
+      };
+    case 'shipping_percentage':
+      return { type: action.type, percent: percent(action.percent) };
+    case 'shipping_fixed':
+      return { type: action.type, amount: amount(action.amount) };
+    case 'free_shipping':
+      return { type: action.type };
+  }
+}
+
+/** The product ids a promotion's conditions and action name, by the field that names them (`action.products`). */
+export function productReferences(
+  values: Pick<Partial<PromotionValues>, 'conditions' | 'action'>,
+): { field: string; ids: readonly number[] }[] {
+  const references: { field: string; ids: readonly number[] }[] = [];
+  values.conditions?.forEach((condition, i) => {
+    if ('products' in condition && condition.products)
+      references.push({ field: `conditions[${i}].products`, ids: condition.products });
+  });
+  const action = values.action as Partial<Record<string, unknown>> | undefined;
+  for (const key of ['products', 'buy_products', 'get_products']) {
+    const ids = action?.[key];
+    if (Array.isArray(ids)) references.push({ field: `action.${key}`, ids });
+  }
+  return references;
+}
+
+/**
+ * Column values for a new promotion (`current` null) or a change to `current`, every rule checked on the promotion
+ * as it will be. Absent fields stay absent; null clears a nullable one; `conditions` and `action` are replaced whole.
+ * That product and user ids exist is the repository's check (it needs the database).
+ */
+export function promotionValues(
+  body: Static<typeof PromotionPatch>,
+  current: PromotionRow | null,
+  money: CurrencyFormat,
+): Partial<PromotionValues> {
+  const errors = new FieldErrors();
+  const check = partChecker(money, errors);
+  const name = body.name?.trim();
+  if (name === '') errors.add('name', 'must not be blank');
+  const window = checkedWindow(body, current, errors);
+  const conditions = body.conditions?.map((c, i) => storedCondition(c, `conditions[${i}]`, check));
+  const action = body.action && storedAction(body.action, check);
+  errors.throwIfAny();
+  const values: Partial<PromotionValues> = {
+    name,
+    code: body.code === undefined || body.code === null ? body.code : body.code.toUpperCase(),
+    isActive: body.is_active,
+    ...window,
+    priority: body.priority,
+    combinable: body.combinable,
+    redemptionLimit: body.redemption_limit,
+    usageLimitPerCustomer: body.usage_limit_per_customer,
+    newCustomersOnly: body.new_customers_only,
+    // Empty or null both mean anyone; null is the one way it is stored.
+    specificCustomers: body.specific_customers?.length === 0 ? null : body.specific_customers,
+    conditions,
+    action,
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+}
+
+export function newPromotionValues(body: Static<typeof PromotionInput>, money: CurrencyFormat): PromotionValues {
+  const { name, action, ...values } = promotionValues(body, null, money);
+  // A new promotion always gets both from promotionValues (the schema requires them), or a 422 saying why not.
+  if (name === undefined || action === undefined) throw new Error('promotion name or action left unset');
+  return { conditions: [], ...values, name, action };
+}
