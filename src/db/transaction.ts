@@ -170,6 +170,7 @@ export function postgresTransaction(client: pg.PoolClient, leftMs: number) {
   const send = async (calls: readonly StatementCall[], commit: boolean): Promise<unknown[][]> => {
     assertOpen(state);
     const sent = calls.filter((c) => c !== undefined);
+    const executes = sent.map(executeText); // throws for a value that has no literal, before anything is sent
     if (commit) state = { is: 'committed' };
     if (sent.length === 0 && !(commit && begun)) return calls.map(() => []);
     const prepares = new Map<string, string>();
@@ -179,7 +180,7 @@ export function postgresTransaction(client: pg.PoolClient, leftMs: number) {
     }
     const beginning = begun ? [] : toBegin;
     begun = true;
-    const texts = [...prepares.values(), ...beginning, ...sent.map(executeText), ...(commit ? ['commit'] : [])];
+    const texts = [...prepares.values(), ...beginning, ...executes, ...(commit ? ['commit'] : [])];
     let answers: pg.QueryResult[];
     try {
       answers = asList(await client.query(texts.join(';\n')));
