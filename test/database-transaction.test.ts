@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { escapeLiteral } from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, type Statement, type Transaction } from '../src/db/client.js';
 import { pgError } from '../src/db/errors.js';
@@ -175,6 +176,8 @@ describe('values sent as literals', () => {
   });
 
   it.each(hostileTexts)('writes %j as a literal PostgreSQL reads back unchanged', async (text) => {
+    // The same constant node-postgres's escapeLiteral writes (it puts a space before E'...').
+    expect(sqlLiteral(text)).toBe(escapeLiteral(text).trim());
     // Both drivers answer { rows }; Drizzle's type for it differs between them.
     const { rows } = (await database.db.execute(
       sql.raw(`select ${sqlLiteral(text)}::text as text, ${sqlLiteral([[text], [null]])}::text[] as texts`),

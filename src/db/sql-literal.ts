@@ -1,5 +1,3 @@
-import { escapeLiteral } from 'pg';
-
 /**
  * A value as a PostgreSQL literal, for a statement sent as text where the protocol carries no parameters
  * (`execute name(...)` among several statements of one message). The literal is untyped: the prepared statement's
@@ -12,7 +10,18 @@ import { escapeLiteral } from 'pg';
  */
 export function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
-  return escapeLiteral(withoutNul(asText(value)));
+  return quoted(withoutNul(asText(value)));
+}
+
+/**
+ * A text as a string constant: quotes doubled, and with a backslash an escape string constant (E'...', backslashes
+ * doubled) that reads the same whatever standard_conforming_strings says. As node-postgres's escapeLiteral, but with
+ * the engine's replaceAll rather than its loop over characters: the write of a batch is tens of kilobytes of JSON,
+ * where that loop took about 0.4 ms (docs/benchmarks.md).
+ */
+function quoted(text: string): string {
+  const doubled = text.replaceAll("'", "''");
+  return text.includes('\\') ? `E'${doubled.replaceAll('\\', '\\\\')}'` : `'${doubled}'`;
 }
 
 function withoutNul(text: string): string {
