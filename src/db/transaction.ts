@@ -16,7 +16,11 @@ export type StatementCalls<R extends unknown[]> = { [K in keyof R]: StatementCal
 /** Their answers: each call's rows, in order (none for a call left undefined). */
 export type RowsOf<R extends unknown[]> = { [K in keyof R]: R[K][] };
 
-/** The statements of one transaction (`Database.transaction`). Each method answers when the database has. */
+/**
+ * The statements of one transaction (`Database.transaction`). Each method answers when the database has. A statement
+ * that fails ends the transaction: it is rolled back (the statements after it in its message do not run), and the
+ * error is thrown by the method, then by `Database.transaction` even if the work caught it.
+ */
 export interface Transaction {
   /** Runs one statement (any statement PostgreSQL runs with parameters) and answers its rows. */
   run<R>(statement: Statement, values: unknown[]): Promise<R[]>;
@@ -32,10 +36,7 @@ export interface Transaction {
    */
   commitWith<R extends unknown[]>(calls: StatementCalls<R>): Promise<RowsOf<R>>;
 }
-// A statement that fails ends the transaction (rolled back; the statements after it in its message do not run): the
-// error is thrown by the method, then by `Database.transaction`, even if the work catches it.
-
-/** What a transaction's work gets back from sending statements together: rows per call. */
+/** Sends calls together; answers each one's rows. */
 type SendTogether = (calls: readonly StatementCall[]) => Promise<unknown[][]>;
 const typed = (send: SendTogether) => send as Transaction['runTogether'];
 
