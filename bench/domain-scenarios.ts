@@ -255,6 +255,38 @@ export const domainScenarios: Scenario[] = [
     },
   },
   {
+    // As -spread, each order by a new guest with a code usable once per customer: the buyer's uses are counted.
+    name: 'place-3-lines-promo',
+    method: 'POST',
+    path: '/order/storefront/api/guest-user-order-create/',
+    compareTo: 'minimal-tx',
+    async setup(ctx) {
+      const { methodId, variants } = await pricingFixture(ctx);
+      await adminPost(ctx, '/discount/dashboard/api/promo-codes/', {
+        code: 'BENCHONCE',
+        code_type: 'percentage',
+        value: '5',
+        usage_limit_per_customer: 1,
+      });
+      let next = 0;
+      const order = () => {
+        const n = next++;
+        const start = (n * 3) % variants.length;
+        return {
+          variants: [0, 1, 2].map((i) => ({
+            alias: variants[(start + i) % variants.length]?.alias ?? '',
+            quantity: 1,
+          })),
+          shipping_address: { ...CA, email: `buyer-${n}@example.com` },
+          shipping_method_id: methodId,
+          promocode: 'BENCHONCE',
+        };
+      };
+      await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', { body: order(), expect: 201 });
+      return { body: order(), vary: () => ({ body: order() }) };
+    },
+  },
+  {
     // Sandbox "payment succeeded" events for 200 started payments; one in five is a repeated delivery.
     name: 'webhook-sandbox',
     method: 'POST',

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, DeadlineExceeded, openDatabase, type RunStatement } from '../src/db/client.js';
+import { type Database, DeadlineExceeded, openDatabase, type Transaction } from '../src/db/client.js';
 import { pgError } from '../src/db/errors.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './helpers.js';
 
@@ -46,13 +46,13 @@ async function holdConnection(): Promise<() => Promise<void>> {
 }
 
 describe('a transaction with a deadline', () => {
-  const insertIn = (n: number) => (run: RunStatement) => run<{ n: number }>(insert, [n]);
+  const insertIn = (n: number) => (tx: Transaction) => tx.run<{ n: number }>(insert, [n]);
 
   it('begins when a connection is free, its lock waits bounded by the time left', async () => {
     const rows = await database.transaction(
-      async (run) => {
-        const inserted = await insertIn(1)(run);
-        const [setting] = await run<{ lock_timeout: string }>(
+      async (tx) => {
+        const inserted = await insertIn(1)(tx);
+        const [setting] = await tx.run<{ lock_timeout: string }>(
           { name: 'deadline_probe_lt', text: 'show lock_timeout' },
           [],
         );
@@ -88,7 +88,7 @@ describe('a transaction with a deadline', () => {
       name: 'deadline_probe_slow',
       text: 'insert into deadline_probe (n) select $1::integer from pg_sleep(0.3) returning n',
     };
-    const work = (run: RunStatement) => run(sleepThenInsert, [4]);
+    const work = (tx: Transaction) => tx.run(sleepThenInsert, [4]);
     await expect(database.transaction(work, { deadline: started + 50 })).resolves.toEqual([{ n: 4 }]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(await probes()).toContain(4);

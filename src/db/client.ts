@@ -13,6 +13,9 @@ import { type ChangeFeed, pgliteChangeFeed, postgresChangeFeed } from './change-
 import { lockDataDir } from './data-dir-lock.js';
 import { asOpenError } from './open-errors.js';
 import * as schema from './schema.js';
+import { pgliteTransaction, postgresTransaction, type Statement, type Transaction } from './transaction.js';
+
+export type { RowsOf, Statement, StatementCall, StatementCalls, Transaction } from './transaction.js';
 
 /** The Drizzle database, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,10 +35,11 @@ export interface Database {
    */
   run<R>(statement: Statement, values: unknown[]): Promise<R[]>;
   /**
-   * Runs `work` in one transaction on one connection, its statements prepared once per connection under their
-   * names on PostgreSQL; commits when `work` resolves, rolls back when it throws.
+   * Runs `work` in one transaction on one connection, its statements prepared once per connection on PostgreSQL;
+   * commits when `work` resolves (unless it committed with `commitWith`), rolls back when it throws. BEGIN goes with
+   * the first statements sent, so a transaction that sends nothing costs nothing.
    */
-  transaction<T>(work: (run: RunStatement) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** The pool's connections right now; undefined on the embedded database (one connection, no pool). */
   connections(): { max: number; open: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
@@ -93,17 +97,6 @@ function beforeDeadline<T>(
   });
 }
 
-/** The statement that begins a transaction whose lock waits end after `leftMs` (0: no limit of its own). */
-const beginWithin = (leftMs: number) =>
-  leftMs > 0 ? `begin; set local lock_timeout = ${Math.floor(leftMs)}` : 'begin';
-
-/** A statement with a fixed text, prepared under `name` (PostgreSQL). */
-export interface Statement {
-  name: string;
-  text: string;
-}
-export type RunStatement = <R>(statement: Statement, values: unknown[]) => Promise<R[]>;
-
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number }
   | { kind: 'pglite'; dataDir: string }
@@ -153,11 +146,12 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
     // A transaction holds PGlite's one connection: the callback runs when the connection is ours.
     transaction: (work, options) =>
       beforeDeadline(options?.deadline, (begin) =>
-        client.transaction(async (tx) => {
-          if (begin() === undefined) throw new DeadlineExceeded();
-          return work(
-            async <R>(statement: Statement, values: unknown[]) => (await tx.query<R>(statement.text, values)).rows,
-          );
+        pgliteTransaction({
+          client,
+          work,
+          begin: () => {
+            if (begin() === undefined) throw new DeadlineExceeded();
+          },
         }),
       ),
     connections: () => undefined,
@@ -209,23 +203,16 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
           client.release();
           throw new DeadlineExceeded();
         }
-        let broken: Error | undefined;
+        const tx = postgresTransaction(client, left);
         try {
-          await client.query(beginWithin(left));
-          const result = await work(
-            async <R>(statement: Statement, values: unknown[]) =>
-              (await client.query<R & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows,
-          );
-          await client.query('commit');
+          const result = await work(tx.statements);
+          await tx.finish();
           return result;
         } catch (err) {
-          // A connection that cannot even roll back is dropped rather than handed to the next caller.
-          await client.query('rollback').catch((e: unknown) => {
-            broken = e instanceof Error ? e : new Error(String(e));
-          });
+          await tx.abandon();
           throw err;
         } finally {
-          client.release(broken);
+          client.release(tx.broken());
         }
       }),
     connections: () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

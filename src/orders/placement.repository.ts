@@ -1,5 +1,5 @@
 import { getTableColumns, type Table } from 'drizzle-orm';
-import { type Database, DeadlineExceeded, type RunStatement } from '../db/client.js';
+import { type Database, DeadlineExceeded } from '../db/client.js';
 import { pgError } from '../db/errors.js';
 import { orderLines, orders, promoCodes } from '../db/schema.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
@@ -120,7 +120,10 @@ const claimKeys = {
     returning ik.scope, ik.key`,
 };
 
-/** The answers of keys the batch could not claim (a statement of its own: it must see what the wait let commit). */
+/**
+ * The answers of the batch's keys (a statement of its own, after the claim: it must see what the claim's wait let
+ * commit); the claimed ones are the claim's own rows, told apart by what the claim returned.
+ */
 const storedAnswers = {
   name: 'placement_stored_answers',
   text: `select ik.scope, ik.key, ik.request_hash, ik.response_status, ik.response_body from idempotency_keys ik
@@ -156,22 +159,23 @@ const lockAndRead = {
 };
 
 /**
- * A buyer's unreleased redemptions of a code (by user id, or by email for a guest) and whether they have an order
- * that is not cancelled; asked after the code's row is locked, so the counts are the ones its limits hold on.
+ * For each placement with a code, what the code's row says to count (read after the row is locked, so the counts are
+ * the ones its limits hold on): the buyer's unreleased redemptions of it (by user id, or by email for a guest) when it
+ * limits uses per customer, and whether the buyer has an order that is not cancelled when it is for a first order.
  */
 const buyerCounts = {
   name: 'placement_buyer_counts',
   text: `select b.n,
-      (case when b.per_customer then
+      (case when c.usage_limit_per_customer is not null then
         (select count(*) from promo_code_redemptions r
-          where r.promo_code_id = b.promo_code_id and r.released_at is null and r.user_id = b.user_id)
+          where r.promo_code_id = c.id and r.released_at is null and r.user_id = b.user_id)
         + (select count(*) from promo_code_redemptions r
-          where b.user_id is null and r.promo_code_id = b.promo_code_id and r.released_at is null and r.email = b.email)
+          where b.user_id is null and r.promo_code_id = c.id and r.released_at is null and r.email = b.email)
       else 0 end)::integer as redemptions,
-      b.first_order and (exists (select 1 from orders o where o.user_id = b.user_id and o.status <> 'cancelled')
+      c.new_customers_only and (exists (select 1 from orders o where o.user_id = b.user_id and o.status <> 'cancelled')
         or exists (select 1 from orders o where o.email = b.email and o.status <> 'cancelled')) as has_previous_orders
-    from jsonb_to_recordset($1::jsonb)
-      as b(n integer, promo_code_id integer, user_id integer, email text, per_customer boolean, first_order boolean)`,
+    from jsonb_to_recordset($1::jsonb) as b(n integer, promo_code_id integer, user_id integer, email text)
+    join promo_codes c on c.id = b.promo_code_id`,
 };
 
 /**
@@ -242,7 +246,6 @@ interface LockedRow {
 
 type Locked = {
   state: Omit<LockedState, 'buyers' | 'keys' | 'now'>;
-  promoRows: Map<number, PromoCodeRow>;
   carts: { id: number; userId: number | null; tokenHash: string | null }[];
 };
 
@@ -254,54 +257,60 @@ interface StoredRow {
   response_body: unknown;
 }
 
-/** Claims each key of the batch once (with its first request's hash); reads the answers of the others. */
-async function claim(run: RunStatement, batch: PlacementWrite[]) {
+interface BuyerRow {
+  n: number;
+  redemptions: number;
+  has_previous_orders: boolean;
+}
+
+/** The batch's keys, each once (with its first request's hash). */
+function wantedKeys(batch: PlacementWrite[]): Map<string, IdempotencyClaim> {
   const wanted = new Map<string, IdempotencyClaim>();
-  for (const {
-    decide: { idempotency },
-  } of batch) {
-    if (idempotency && !wanted.has(keyId(idempotency))) wanted.set(keyId(idempotency), idempotency);
+  for (const { decide } of batch) {
+    const claim = decide.idempotency;
+    if (claim && !wanted.has(keyId(claim))) wanted.set(keyId(claim), claim);
   }
+  return wanted;
+}
+
+/** Each key's state: claimed by this batch (the claim returned it), or answered before (its stored answer, if any). */
+function keyStates(
+  wanted: Map<string, IdempotencyClaim>,
+  claimedRows: { scope: string; key: string }[],
+  stored: StoredRow[],
+) {
+  const claimed = new Set(claimedRows.map(keyId));
+  const answers = new Map(
+    stored.map((r) => [keyId(r), { requestHash: r.request_hash, status: r.response_status, body: r.response_body }]),
+  );
   const keys = new Map<string, KeyState>();
-  const claimed = new Set<string>();
-  if (wanted.size === 0) return { keys, claimed };
-  const args = [...wanted.values()].map((c) => ({ scope: c.scope, key: c.key, request_hash: c.requestHash }));
-  const rows = await run<{ scope: string; key: string }>(claimKeys, [JSON.stringify(args), IDEMPOTENCY_TTL_HOURS]);
-  for (const row of rows) {
-    claimed.add(keyId(row));
-    keys.set(keyId(row), { claimed: true });
-  }
-  const unclaimed = [...wanted.entries()]
-    .filter(([id]) => !claimed.has(id))
-    .map(([, c]) => ({ scope: c.scope, key: c.key }));
-  if (unclaimed.length > 0) {
-    const rows = await run<StoredRow>(storedAnswers, [JSON.stringify(unclaimed)]);
-    const stored = new Map(
-      rows.map((r) => [keyId(r), { requestHash: r.request_hash, status: r.response_status, body: r.response_body }]),
-    );
-    for (const c of unclaimed) keys.set(keyId(c), { claimed: false, stored: stored.get(keyId(c)) });
+  for (const id of wanted.keys()) {
+    keys.set(id, claimed.has(id) ? { claimed: true } : { claimed: false, stored: answers.get(id) });
   }
   return { keys, claimed };
 }
 
+/** What lockAndRead takes: promo codes, counted variants, the other variants, users' and guests' carts. */
+function lockArguments(batch: PlacementWrite[]): unknown[] {
+  const sorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
+  return [
+    sorted(batch.flatMap((w) => (w.decide.promo ? [w.decide.promo.id] : []))),
+    sorted(batch.flatMap((w) => w.countedVariantIds)),
+    sorted(batch.flatMap((w) => w.decide.lines.map((l) => l.variantId))),
+    sorted(batch.flatMap((w) => (w.cart && 'userId' in w.cart ? [w.cart.userId] : []))),
+    [...new Set(batch.flatMap((w) => (w.cart && 'tokenHash' in w.cart ? [w.cart.tokenHash] : [])))],
+  ];
+}
+
 type ToPromotion = (row: PromoCodeRow) => Promotion;
 
-async function lock(run: RunStatement, batch: PlacementWrite[], toPromotion: ToPromotion): Promise<Locked> {
-  const sorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
-  const promoIds = sorted(batch.flatMap((w) => (w.decide.promo ? [w.decide.promo.id] : [])));
-  const counted = sorted(batch.flatMap((w) => w.countedVariantIds));
-  const others = sorted(batch.flatMap((w) => w.decide.lines.map((l) => l.variantId)));
-  const userIds = sorted(batch.flatMap((w) => (w.cart && 'userId' in w.cart ? [w.cart.userId] : [])));
-  const tokens = [...new Set(batch.flatMap((w) => (w.cart && 'tokenHash' in w.cart ? [w.cart.tokenHash] : [])))];
-  const rows = await run<LockedRow>(lockAndRead, [promoIds, counted, others, userIds, tokens]);
+function readLocked(rows: LockedRow[], toPromotion: ToPromotion): Locked {
   const variants = new Map<number, LockedVariant>();
-  const promoRows = new Map<number, PromoCodeRow>();
   const promos = new Map<number, { promotion: Promotion; timesUsed: number }>();
   const carts: Locked['carts'] = [];
   for (const { kind, row } of rows) {
     if (kind === 'promo') {
       const promo = fromColumnNames(promoCodes, row);
-      promoRows.set(promo.id, promo);
       promos.set(promo.id, { promotion: toPromotion(promo), timesUsed: promo.timesUsed });
     } else if (kind === 'variant') {
       const id = Number(row.id);
@@ -323,34 +332,15 @@ async function lock(run: RunStatement, batch: PlacementWrite[], toPromotion: ToP
       });
     }
   }
-  return { state: { variants, promotions: promos }, promoRows, carts };
+  return { state: { variants, promotions: promos }, carts };
 }
 
-async function countBuyers(
-  run: RunStatement,
-  batch: PlacementWrite[],
-  promoRows: Map<number, PromoCodeRow>,
-): Promise<LockedState['buyers']> {
-  const asked = batch.flatMap((w, n) => {
-    const promo = w.decide.promo ? promoRows.get(w.decide.promo.id) : undefined;
-    if (!promo || (promo.usageLimitPerCustomer === null && !promo.newCustomersOnly)) return [];
-    const { userId, email } = w.decide.buyer;
-    return [
-      {
-        n,
-        promo_code_id: promo.id,
-        user_id: userId,
-        email,
-        per_customer: promo.usageLimitPerCustomer !== null,
-        first_order: promo.newCustomersOnly,
-      },
-    ];
+/** The buyers whose counts buyerCounts reads: every placement with a code (the code's row says what to count). */
+function buyerArguments(batch: PlacementWrite[]) {
+  return batch.flatMap((w, n) => {
+    const promo = w.decide.promo;
+    return promo ? [{ n, promo_code_id: promo.id, user_id: w.decide.buyer.userId, email: w.decide.buyer.email }] : [];
   });
-  if (asked.length === 0) return new Map();
-  const rows = await run<{ n: number; redemptions: number; has_previous_orders: boolean }>(buyerCounts, [
-    JSON.stringify(asked),
-  ]);
-  return new Map(rows.map((r) => [r.n, { redemptions: r.redemptions, hasPreviousOrders: r.has_previous_orders }]));
 }
 
 /** What the write statement takes, from the decisions. */
@@ -413,9 +403,11 @@ function writeArguments(input: {
 }
 
 /**
- * One batch in one transaction: claim keys, lock and read, decide (in TypeScript), write, commit. Two to five
- * statements whatever the batch's size: the claim and the stored answers only with idempotency keys, the buyers'
- * counts only for codes limited per customer or to a first order, the write only when something changes.
+ * One batch in one transaction of two messages on PostgreSQL, whatever the batch's size. The first begins, claims
+ * the keys and reads the answers of all of them (a statement of its own: it must see what the claim's wait let
+ * commit; the claimed ones are told apart by the claim's rows), locks and reads, and counts the buyers' uses of their
+ * codes. Then TypeScript decides, and the second writes what was decided and commits. The claim and answers go only
+ * with idempotency keys, the counts only with promo codes, the write only when something changes.
  */
 async function placeBatch(
   database: Database,
@@ -423,40 +415,78 @@ async function placeBatch(
   { toPromotion, now, deadline }: { toPromotion: ToPromotion; now: () => Date; deadline: number },
 ): Promise<Decided[]> {
   return database.transaction(
-    async (run) => {
-      const { keys, claimed } = await claim(run, batch);
-      const locked = await lock(run, batch, toPromotion);
-      const buyers = await countBuyers(run, batch, locked.promoRows);
+    async (tx) => {
+      const wanted = wantedKeys(batch);
+      const claims = [...wanted.values()];
+      const buyers = buyerArguments(batch);
+      const [claimedRows, storedRows, lockedRows, buyerRows] = await tx.runTogether<
+        [{ scope: string; key: string }, StoredRow, LockedRow, BuyerRow]
+      >([
+        claims.length > 0
+          ? {
+              statement: claimKeys,
+              values: [
+                JSON.stringify(claims.map((c) => ({ scope: c.scope, key: c.key, request_hash: c.requestHash }))),
+                IDEMPOTENCY_TTL_HOURS,
+              ],
+            }
+          : undefined,
+        claims.length > 0
+          ? { statement: storedAnswers, values: [JSON.stringify(claims.map((c) => ({ scope: c.scope, key: c.key })))] }
+          : undefined,
+        { statement: lockAndRead, values: lockArguments(batch) },
+        buyers.length > 0 ? { statement: buyerCounts, values: [JSON.stringify(buyers)] } : undefined,
+      ]);
+      const { keys, claimed } = keyStates(wanted, claimedRows, storedRows);
+      const locked = readLocked(lockedRows, toPromotion);
       const decisions = decideBatch(
         batch.map((w) => w.decide),
-        { ...locked.state, keys, buyers, now: now() },
+        {
+          ...locked.state,
+          keys,
+          buyers: new Map(
+            buyerRows.map((r) => [r.n, { redemptions: r.redemptions, hasPreviousOrders: r.has_previous_orders }]),
+          ),
+          now: now(),
+        },
       );
       const args = writeArguments({ batch, decisions, claimed, carts: locked.carts });
       const anything = decisions.some((d) => d.outcome === 'placed') || args[1] !== '[]';
-      const rows = anything ? await run<{ n: number; id: number; status: string }>(writeDecided, args) : [];
+      const [rows] = await tx.commitWith<[{ n: number; id: number; status: string }]>([
+        anything ? { statement: writeDecided, values: args } : undefined,
+      ]);
       const written = new Map(rows.map((r) => [r.n, r]));
-      const outcome = (n: number): PlacementOutcome => {
+      // The batch has committed: a placement whose answer is missing fails alone (it must not be placed again).
+      const failed = (message: string): Decided => ({ ok: false, failure: new Error(message) });
+      const decided = (n: number): Decided => {
         const decision = decisions[n];
-        if (!decision) throw new Error(`no decision for placement ${n} of the batch`);
-        switch (decision.outcome) {
+        switch (decision?.outcome) {
+          case undefined:
+            return failed(`no decision for placement ${n} of the batch`);
           case 'placed': {
             const row = written.get(n);
-            if (!row) throw new Error(`placement ${n} of the batch was decided but not written`);
-            return { outcome: 'placed', orderId: Number(row.id), status: row.status };
+            if (!row) return failed(`placement ${n} of the batch was decided but not written`);
+            return { ok: true, outcome: { outcome: 'placed', orderId: Number(row.id), status: row.status } };
           }
           case 'replayed':
-            return { outcome: 'replayed', stored: decision.stored };
+            return { ok: true, outcome: { outcome: 'replayed', stored: decision.stored } };
           case 'same_as': {
-            const first = outcome(decision.index);
-            if (first.outcome !== 'placed') throw new Error('a placement answered as another that was not placed');
-            const body = { ...batch[decision.index]?.response, order_id: first.orderId, status: first.status };
-            return { outcome: 'replayed', stored: { status: 201, body } };
+            const first = decided(decision.index);
+            if (!first.ok || first.outcome.outcome !== 'placed') {
+              return failed('a placement answered as another that was not placed');
+            }
+            const body = {
+              ...batch[decision.index]?.response,
+              order_id: first.outcome.orderId,
+              status: first.outcome.status,
+            };
+            return { ok: true, outcome: { outcome: 'replayed', stored: { status: 201, body } } };
           }
           case 'refused':
-            return decision;
+            return { ok: true, outcome: decision };
         }
       };
-      return batch.map((_, n): Decided => ({ ok: true, outcome: outcome(n) }));
+      return batch.map((_, n) => decided(n));
     },
     { deadline },
   );
