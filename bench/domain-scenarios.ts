@@ -99,6 +99,80 @@ function estimateScenario(lines: number, name = `estimate-${lines}`, connections
   };
 }
 
+/**
+ * Ten automatic promotions of every action kind (one exclusive) and a code, all conditioned on a product of their
+ * own with 200 variants, so orders of the other scenarios (made earlier in the run) meet them only as candidates
+ * whose conditions fail.
+ */
+const promotionsFixture = (ctx: SetupContext) =>
+  ctx.memo('promotions', async () => {
+    await pricingFixture(ctx);
+    const product = (await adminPost(ctx, '/product/dashboard/api/products/', {
+      name: 'Bench promoted product',
+      variants: Array.from({ length: 200 }, (_, i) => ({
+        alias: `bench-promo-${i}`,
+        name: `P${i}`,
+        price: `${5 + (i % 40)}.${String((i * 7) % 100).padStart(2, '0')}`,
+        stock: 1_000_000_000,
+        weight_grams: '100',
+      })),
+    })) as { id: number; variants: { id: number; alias: string }[] };
+    const only = { type: 'contains_products', products: [product.id] };
+    const promotions: { action: Json; conditions?: Json[] }[] = [
+      { action: { type: 'order_percentage', percent: '5' } },
+      { action: { type: 'item_percentage', percent: '10', max_units: 3 } },
+      { action: { type: 'item_fixed', amount: '0.50' } },
+      { action: { type: 'order_fixed', amount: '2.00' } },
+      { action: { type: 'buy_x_get_y', buy_quantity: 2, get_quantity: 1, percent: '50', repeat: true } },
+      { action: { type: 'shipping_percentage', percent: '50' } },
+      { action: { type: 'shipping_fixed', amount: '1.00' } },
+      { action: { type: 'order_percentage', percent: '15' } },
+      { action: { type: 'item_percentage', percent: '2' }, conditions: [{ type: 'min_quantity', quantity: 5 }] },
+      { action: { type: 'order_fixed', amount: '1.00' }, conditions: [{ type: 'min_subtotal', amount: '50.00' }] },
+    ];
+    for (const [i, { action, conditions = [] }] of promotions.entries()) {
+      // The eighth is exclusive: priced alone against the others together.
+      await adminPost(ctx, '/discount/dashboard/api/promotions/', {
+        name: `Bench automatic ${i}`,
+        priority: i % 3,
+        combinable: i !== 7,
+        conditions: [only, ...conditions],
+        action,
+      });
+    }
+    await adminPost(ctx, '/discount/dashboard/api/promotions/', {
+      name: 'Bench code',
+      code: 'BENCHPROMO',
+      conditions: [only],
+      action: { type: 'order_percentage', percent: '3' },
+    });
+    return { variants: product.variants };
+  });
+
+/** An estimate of `lines` lines of the promoted product, with ten automatic promotions and a code to apply. */
+function promotedEstimateScenario(lines: number): Scenario {
+  return {
+    name: `estimate-promotions-${lines}`,
+    method: 'POST',
+    path: '/order/storefront/api/estimate/',
+    async setup(ctx) {
+      const { methodId } = await pricingFixture(ctx);
+      const { variants } = await promotionsFixture(ctx);
+      const body = {
+        variants: variants.slice(0, lines).map((v) => ({ alias: v.alias, quantity: 2 })),
+        shipping_address: CA,
+        shipping_method_id: methodId,
+        promocode: 'BENCHPROMO',
+      };
+      const answer = (await ctx.call('POST', '/order/storefront/api/estimate/', { body, expect: 200 })) as {
+        promotions: unknown[];
+      };
+      if (answer.promotions.length === 0) throw new Error('no promotion applied to the promoted estimate');
+      return { body };
+    },
+  };
+}
+
 const catalogPage = { method: 'GET' as const, path: '/product/storefront/api/products/?limit=5' };
 
 export const domainScenarios: Scenario[] = [
@@ -332,4 +406,8 @@ export const domainScenarios: Scenario[] = [
       return { body: first.body, headers: first.headers, vary: event };
     },
   },
+  // Last: their automatic promotions are candidates of every later estimate and placement.
+  promotedEstimateScenario(1),
+  promotedEstimateScenario(20),
+  promotedEstimateScenario(200),
 ];

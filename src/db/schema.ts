@@ -243,37 +243,6 @@ export const shippingRates = pgTable(
   ],
 );
 
-export const promoCodes = pgTable(
-  'promo_codes',
-  {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    /** Stored upper-case; matched case-insensitively. */
-    code: text('code').notNull().unique(),
-    codeType: text('code_type', { enum: ['percentage', 'fixed', 'free_shipping'] }).notNull(),
-    /** Percent ("10") for percentage codes, minor units as a decimal string for fixed ones, "0" otherwise. */
-    value: text('value').notNull(),
-    isActive: boolean('is_active').notNull().default(true),
-    startsAt: timestamp('starts_at', { withTimezone: true }),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
-    minPurchaseAmount: minorUnits('min_purchase_amount'),
-    redemptionLimit: integer('redemption_limit'),
-    usageLimitPerCustomer: integer('usage_limit_per_customer'),
-    specificCustomers: integer('specific_customers').array(),
-    applicableProducts: integer('applicable_products').array(),
-    newCustomersOnly: boolean('new_customers_only').notNull().default(false),
-    /** Redemptions so far; raised in the placement transaction with a guarded update. */
-    timesUsed: integer('times_used').notNull().default(0),
-    ...timestamps,
-  },
-  (t) => [
-    check('promo_codes_type_check', sql`${t.codeType} in ('percentage', 'fixed', 'free_shipping')`),
-    check(
-      'promo_codes_dates_check',
-      sql`${t.startsAt} is null or ${t.expiresAt} is null or ${t.startsAt} < ${t.expiresAt}`,
-    ),
-  ],
-);
-
 /**
  * A promotion's conditions and action as stored (jsonb): the admin API's wire form (snake_case, product ids), except
  * that money is an integer of minor units of the store currency, as in every money column. The store currency lives
@@ -333,13 +302,6 @@ export const promotions = pgTable(
     /** Redemptions so far; raised in the placement transaction with a guarded update. */
     timesUsed: integer('times_used').notNull().default(0),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
-    /**
-     * The promo_codes row this promotion is (migrated from, or mirrored to while placement still reads promo_codes).
-     * Goes with the promo_codes table.
-     */
-    legacyPromoCodeId: integer('legacy_promo_code_id')
-      .unique()
-      .references(() => promoCodes.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [
@@ -356,6 +318,21 @@ export const promotions = pgTable(
     check('promotions_times_used_check', sql`${t.timesUsed} >= 0`),
   ],
 );
+
+/** An applied promotion as an order keeps it (amounts in minor units). */
+export interface OrderPromotion {
+  id: number;
+  name: string;
+  code: string | null;
+  kind: string;
+  amount: number;
+}
+
+/** What one promotion took off one order line (minor units). */
+export interface LineAdjustmentRow {
+  promotion_id: number;
+  amount: number;
+}
 
 /** An address as it was when the order was placed (the seed's address object). */
 export interface AddressSnapshot {
@@ -404,8 +381,12 @@ export const orders = pgTable(
     subtotal: minorUnits('subtotal').notNull(),
     discount: minorUnits('discount').notNull(),
     discountName: text('discount_name'),
-    promoCodeId: integer('promo_code_id').references(() => promoCodes.id, { onDelete: 'set null' }),
+    /** The code the customer typed, when its promotion applied. */
     promoCode: text('promo_code'),
+    /** The promotions that applied, as the result showed them (SPEC section 10). */
+    promotions: jsonb('promotions').$type<OrderPromotion[]>().notNull().default([]),
+    /** What promotions took off the shipping fee; part of `discount`. */
+    shippingDiscount: minorUnits('shipping_discount').notNull().default(0),
     shippingMethodId: integer('shipping_method_id').references(() => shippingMethods.id, { onDelete: 'set null' }),
     shippingName: text('shipping_name'),
     shippingFee: minorUnits('shipping_fee').notNull(),
@@ -444,6 +425,8 @@ export const orderLines = pgTable(
     unitPrice: minorUnits('unit_price').notNull(),
     subtotal: minorUnits('subtotal').notNull(),
     discount: minorUnits('discount').notNull(),
+    /** What each applied promotion took off this line (Σ = discount). */
+    adjustments: jsonb('adjustments').$type<LineAdjustmentRow[]>().notNull().default([]),
     taxClassName: text('tax_class_name'),
     taxRate: numeric('tax_rate', { precision: 7, scale: 4 }).notNull(),
     tax: minorUnits('tax').notNull(),
@@ -452,28 +435,6 @@ export const orderLines = pgTable(
     stockReserved: boolean('stock_reserved').notNull().default(false),
   },
   (t) => [index('order_lines_order_idx').on(t.orderId)],
-);
-
-/** One use of a promo code by one order; released when the order is cancelled. */
-export const promoCodeRedemptions = pgTable(
-  'promo_code_redemptions',
-  {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    promoCodeId: integer('promo_code_id')
-      .notNull()
-      .references(() => promoCodes.id, { onDelete: 'cascade' }),
-    orderId: integer('order_id')
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-    email: text('email'),
-    releasedAt: timestamp('released_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index('promo_redemptions_user_idx').on(t.promoCodeId, t.userId),
-    index('promo_redemptions_email_idx').on(t.promoCodeId, t.email),
-  ],
 );
 
 /** One use of a promotion by one order; released when the order is cancelled. */

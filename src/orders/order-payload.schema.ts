@@ -33,6 +33,15 @@ export function orderPayloadSchema(limits: { maxLineQuantity: number }) {
     custom_shipping_amount: Type.Optional(Amount),
     custom_discount_amount: Type.Optional(Amount),
     promocode: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    expected_total: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description:
+          'Placement only: the total the customer saw (money string, e.g. "93.45"). If the order would cost anything '
+          + 'else, nothing is placed and the answer is 409 total_changed with the new figures.',
+        examples: ['93.45'],
+      }),
+    ),
     customer_id: Type.Optional(Id),
     note: Type.Optional(Type.String({ maxLength: 2000 })),
   });

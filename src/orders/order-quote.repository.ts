@@ -1,15 +1,14 @@
 import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { isBuyable } from '../catalog/availability.js';
 import type { Db, Tx } from '../db/client.js';
-import type { PromoCodeRecord } from '../pricing/promo-code.promotion.js';
-import type { CurrencyFormat } from '../shared/money.js';
+import { activePromotionRows, promotionRowByCode } from '../promotions/promotions.repository.js';
 import {
   addresses,
   orders,
   products,
   productVariants,
-  promoCodeRedemptions,
-  promoCodes,
+  promotionRedemptions,
+  promotions,
   shippingMethods,
   shippingRates,
   taxClasses,
@@ -95,26 +94,7 @@ export interface ShippingRateRow {
   baseRateMinor: number;
   perKgRateMinor: number;
 }
-export type PromoCodeRow = typeof promoCodes.$inferSelect;
-
-/** A stored code as pricing/promo-code.promotion.ts reads it (to make it a promotion), for the quote and placement alike. */
-export function promoCodeRecord(row: PromoCodeRow, money: CurrencyFormat): PromoCodeRecord {
-  return {
-    code: row.code,
-    codeType: row.codeType,
-    isActive: row.isActive,
-    startsAt: row.startsAt,
-    expiresAt: row.expiresAt,
-    // Fixed values are stored in minor units; the pricing module reads them as money strings.
-    value: row.codeType === 'fixed' ? money.format(Number(row.value)) : row.value,
-    minPurchaseMinor: row.minPurchaseAmount,
-    redemptionLimit: row.redemptionLimit,
-    usageLimitPerCustomer: row.usageLimitPerCustomer,
-    specificCustomerIds: row.specificCustomers,
-    applicableProductIds: row.applicableProducts,
-    newCustomersOnly: row.newCustomersOnly,
-  };
-}
+export type PromotionRow = typeof promotions.$inferSelect;
 
 /**
  * The reference data a quote reads. Implemented on a connection (`directQuoteReads`), with
@@ -130,10 +110,15 @@ export interface QuoteReads {
   shippingMethodWithRates(
     methodId: number,
   ): Promise<{ method: ShippingMethodRow; rates: ShippingRateRow[] } | undefined>;
-  /** A promo code by its normalised code. Its `timesUsed` may be old: ask `timesUsed` when it matters. */
-  promoByCode(code: string): Promise<PromoCodeRow | undefined>;
-  /** A promo code's redemptions so far (never cached: placements raise it). */
-  timesUsed(promoCodeId: number): Promise<number>;
+  /**
+   * The promotion a code names (normalised), archived ones excepted, switched-off ones included (the rules say why
+   * they cannot be used). Its `timesUsed` may be old: ask `timesUsed` when it matters.
+   */
+  promotionByCode(code: string): Promise<PromotionRow | undefined>;
+  /** The automatic promotions that are switched on and not archived (window, limits and conditions not checked). */
+  automaticPromotions(): Promise<PromotionRow[]>;
+  /** A promotion's redemptions so far (never cached: placements raise it). */
+  timesUsed(promotionId: number): Promise<number>;
 }
 
 const taxRateColumns = {
@@ -178,8 +163,8 @@ function toShipping(rows: ShippingQueryRow[]) {
   };
 }
 
-async function timesUsedOf(db: Conn, promoCodeId: number): Promise<number> {
-  const [row] = await db.select({ n: promoCodes.timesUsed }).from(promoCodes).where(eq(promoCodes.id, promoCodeId));
+async function timesUsedOf(db: Conn, promotionId: number): Promise<number> {
+  const [row] = await db.select({ n: promotions.timesUsed }).from(promotions).where(eq(promotions.id, promotionId));
   return row?.n ?? 0;
 }
 
@@ -193,8 +178,9 @@ export function directQuoteReads(db: Conn): QuoteReads {
       toShipping(
         await shippingQuery(db).where(and(eq(shippingMethods.id, methodId), eq(shippingMethods.isActive, true))),
       ),
-    promoByCode: async (code) => (await db.select().from(promoCodes).where(eq(promoCodes.code, code)))[0],
-    timesUsed: (promoCodeId) => timesUsedOf(db, promoCodeId),
+    promotionByCode: (code) => promotionRowByCode(db, code),
+    automaticPromotions: () => activePromotionRows(db),
+    timesUsed: (promotionId) => timesUsedOf(db, promotionId),
   };
 }
 
@@ -214,42 +200,38 @@ export function preparedQuoteReads(db: Db): QuoteReads {
   const shipping = shippingQuery(db)
     .where(and(eq(shippingMethods.id, sql.placeholder('methodId')), eq(shippingMethods.isActive, true)))
     .prepare('quote_shipping_rates');
-  const promo = db
-    .select()
-    .from(promoCodes)
-    .where(eq(promoCodes.code, sql.placeholder('code')))
-    .prepare('quote_promo_code');
   const used = db
-    .select({ n: promoCodes.timesUsed })
-    .from(promoCodes)
-    .where(eq(promoCodes.id, sql.placeholder('id')))
-    .prepare('quote_promo_used');
+    .select({ n: promotions.timesUsed })
+    .from(promotions)
+    .where(eq(promotions.id, sql.placeholder('id')))
+    .prepare('quote_promotion_used');
   return {
     variantsByAlias: async (aliases) => toVariantMap(await variants.execute({ aliases })),
     taxRatesOf: (country) => rates.execute({ country }),
     shippingMethodWithRates: async (methodId) => toShipping(await shipping.execute({ methodId })),
-    promoByCode: async (code) => (await promo.execute({ code }))[0],
+    promotionByCode: (code) => promotionRowByCode(db, code),
+    automaticPromotions: () => activePromotionRows(db),
     timesUsed: async (id) => (await used.execute({ id }))[0]?.n ?? 0,
   };
 }
 
-/** Unreleased redemptions of a code by a customer: a user, or a guest by email. */
+/** Unreleased redemptions of a promotion by a customer: a user, or a guest by email. */
 export async function redemptionsBy(
   db: Conn,
-  promoCodeId: number,
+  promotionId: number,
   customer: { userId: number | null; email: string | null },
 ): Promise<number> {
   const who =
     customer.userId !== null
-      ? eq(promoCodeRedemptions.userId, customer.userId)
+      ? eq(promotionRedemptions.userId, customer.userId)
       : customer.email !== null
-        ? eq(promoCodeRedemptions.email, customer.email)
+        ? eq(promotionRedemptions.email, customer.email)
         : undefined;
   if (!who) return 0;
   const [row] = await db
     .select({ n: count() })
-    .from(promoCodeRedemptions)
-    .where(and(eq(promoCodeRedemptions.promoCodeId, promoCodeId), who, isNull(promoCodeRedemptions.releasedAt)));
+    .from(promotionRedemptions)
+    .where(and(eq(promotionRedemptions.promotionId, promotionId), who, isNull(promotionRedemptions.releasedAt)));
   return row?.n ?? 0;
 }
 

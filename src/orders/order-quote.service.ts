@@ -8,23 +8,14 @@ import type { Db, Tx } from '../db/client.js';
 import type { AddressSnapshot } from '../db/schema.js';
 import { priceOrder } from '../pricing/pricing.calculator.js';
 import type { CustomDiscount, PricedOrder, PricingLine, PricingShipping } from '../pricing/pricing.types.js';
-import { normalisePromoCode, promoCodePromotion } from '../pricing/promo-code.promotion.js';
-import { checkPromotion } from '../pricing/promotions/promotion.check.js';
 import { promotionOrder } from '../pricing/promotions/promotion-order.js';
-import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import { orderWeightGrams, selectShippingRate } from '../pricing/shipping-rate.selector.js';
 import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
 import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
-import {
-  defaultAddress,
-  hasPreviousOrders,
-  type OrderableVariant,
-  promoCodeRecord,
-  type QuoteReads,
-  redemptionsBy,
-} from './order-quote.repository.js';
+import { type CandidatePromotion, candidatePromotions } from './order-promotions.js';
+import { defaultAddress, type OrderableVariant, type QuoteReads } from './order-quote.repository.js';
 
 export interface QuoteDeps {
   config: Config;
@@ -54,7 +45,8 @@ export interface OrderQuote {
   shippingAddress: AddressSnapshot | null;
   billingAddress: AddressSnapshot | null;
   shippingMethodId: number | null;
-  promo: { id: number; code: string } | null;
+  /** The promotions that applied, each with the version of it priced (placement re-checks them under lock). */
+  promotions: { id: number; code: string | null; version: number }[];
   /** The catalog rows of the lines, by alias (stock and limits are checked again at placement). */
   variants: Map<string, OrderableVariant>;
   note: string;
@@ -222,9 +214,6 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     const stored = await defaultAddress(db, user.id);
     shippingAddress = stored ? addressSnapshot(stored) : null;
   } else {
-    // A user's email matters here only for a promo code's rules (a placement records it as it writes the order).
-    if (principal && payload.promocode !== undefined)
-      customer.email = (await findUserById(db as Db, principal.userId))?.email ?? null;
     shippingAddress = await resolveAddress(db, {
       inline: payload.shipping_address,
       id: payload.shipping_address_id,
@@ -252,17 +241,11 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
   };
   const wantsShipping =
     payload.shipping_method_id !== undefined && shippingAddress !== null && !payload.custom_shipping_amount;
-  const wantsPromo = payload.promocode !== undefined && !payload.custom_discount_amount;
   const early = {
     tax: handled(shippingAddress ? reads.taxRatesOf(shippingAddress.country) : undefined),
     shipping: handled(
       wantsShipping && payload.shipping_method_id !== undefined
         ? reads.shippingMethodWithRates(payload.shipping_method_id)
-        : undefined,
-    ),
-    promo: handled(
-      wantsPromo && payload.promocode !== undefined
-        ? reads.promoByCode(normalisePromoCode(payload.promocode))
         : undefined,
     ),
   };
@@ -300,36 +283,26 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
   }
 
   let customDiscount: CustomDiscount | null = null;
-  const promotions: Promotion[] = [];
-  let promo: OrderQuote['promo'] = null;
+  let candidates: CandidatePromotion[] = [];
   if (payload.custom_discount_amount) {
+    // An admin's own discount replaces every promotion.
     customDiscount = {
       name: payload.custom_discount_amount.name,
       amountMinor: amount(money, payload.custom_discount_amount.price, 'custom_discount_amount.price'),
     };
-  } else if (payload.promocode !== undefined) {
-    const row = await (early.promo ?? reads.promoByCode(normalisePromoCode(payload.promocode)));
-    if (!row)
-      throw new DomainError('promo_code_invalid', {
-        detail: `there is no promo code ${normalisePromoCode(payload.promocode)}`,
-      });
-    const promotion = promoCodePromotion(promoCodeRecord(row, money), { id: row.id, currency: money.currency });
-    // Only the rules this code has need their counts.
-    const [total, byCustomer, previous] = await Promise.all([
-      row.redemptionLimit !== null ? reads.timesUsed(row.id) : row.timesUsed,
-      row.usageLimitPerCustomer !== null ? redemptionsBy(db, row.id, customer) : 0,
-      row.newCustomersOnly ? hasPreviousOrders(db, customer) : false,
-    ]);
-    const check = checkPromotion({
-      promotion,
-      usage: { total, byCustomer },
-      customer: { ...customer, hasPreviousOrders: previous },
+  } else {
+    const found = await candidatePromotions({
+      db,
+      reads,
+      code: payload.promocode,
+      customer,
+      userEmail: async () => (principal ? ((await findUserById(db as Db, principal.userId))?.email ?? null) : null),
       order: promotionOrder(money.currency, lines),
       now: deps.now?.() ?? new Date(),
     });
-    if (!check.ok) throw new DomainError('promo_code_invalid', { detail: check.detail, extra: { rule: check.rule } });
-    promotions.push(promotion);
-    promo = { id: row.id, code: row.code };
+    candidates = found.candidates;
+    // A user's email is known here only when a rule counted by it (a placement records it as it writes the order).
+    customer = { ...customer, email: found.email };
   }
 
   const priced = priceOrder({
@@ -342,15 +315,16 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     lines,
     taxRates,
     shipping,
-    promotions,
+    promotions: candidates.map((c) => c.promotion),
     customDiscount,
   });
+  const versions = new Map(candidates.map((c) => [c.promotion.id, c.version]));
   return {
     priced,
     customer,
     shippingAddress,
     billingAddress,
-    promo,
+    promotions: priced.promotions.map((p) => ({ id: p.id, code: p.code, version: versions.get(p.id) ?? 0 })),
     variants,
     shippingMethodId: payload.shipping_method_id ?? null,
     note: payload.note ?? '',

@@ -56,6 +56,14 @@ export function presentOrder(order: OrderRow, lines: OrderLineRow[]) {
     ...presentOrderSummary(order),
     discount_name: order.discountName,
     promocode: order.promoCode,
+    promotions: order.promotions.map((p) => ({
+      id: p.id,
+      name: p.name,
+      code: p.code,
+      kind: p.kind,
+      amount: money.format(p.amount),
+    })),
+    shipping_discount: money.format(order.shippingDiscount),
     shipping_name: order.shippingName,
     total_without_tax: money.format(order.totalWithoutTax),
     lines: lines.map((l) => ({
@@ -67,6 +75,7 @@ export function presentOrder(order: OrderRow, lines: OrderLineRow[]) {
       unit_price: money.format(l.unitPrice),
       subtotal: money.format(l.subtotal),
       discount: money.format(l.discount),
+      adjustments: l.adjustments.map((a) => ({ promotion_id: a.promotion_id, amount: money.format(a.amount) })),
       tax_rate: formatRate(l.taxRate),
       tax: money.format(l.tax),
       total: money.format(l.total),

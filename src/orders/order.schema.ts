@@ -41,6 +41,17 @@ export const OrderDetail = Type.Object({
   ...summaryFields,
   discount_name: Nullable(Type.String()),
   promocode: Nullable(Type.String()),
+  promotions: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      code: Nullable(Type.String()),
+      kind: Type.String({ description: "The promotion's action, e.g. order_percentage, buy_x_get_y, free_shipping" }),
+      amount: Money,
+    }),
+    { description: 'The promotions that took something off, in the order they applied (SPEC section 10)' },
+  ),
+  shipping_discount: Type.String({ description: 'What promotions took off shipping (part of discount)' }),
   shipping_name: Nullable(Type.String()),
   total_without_tax: Money,
   lines: Type.Array(
@@ -53,6 +64,9 @@ export const OrderDetail = Type.Object({
       unit_price: Money,
       subtotal: Money,
       discount: Money,
+      adjustments: Type.Array(Type.Object({ promotion_id: Type.Integer(), amount: Money }), {
+        description: 'What each applied promotion took off this line',
+      }),
       tax_rate: Type.String(),
       tax: Money,
       total: Money,

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { orderLines, orders, productVariants, promoCodeRedemptions, promoCodes } from '../db/schema.js';
+import { orderLines, orders, productVariants, promotionRedemptions, promotions } from '../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
@@ -86,17 +86,20 @@ export async function restoreStock(tx: Tx, orderId: number): Promise<void> {
     from (values ${values}) as d(id, q) where ${productVariants.id} = d.id`);
 }
 
-/** Gives a cancelled order's promo-code use back, so global and per-customer limits count it no more. */
-export async function releasePromoUse(tx: Tx, orderId: number): Promise<void> {
+/**
+ * Gives a cancelled order's promotion uses back, so global and per-customer limits count them no more. Promotions
+ * are updated by id, the order placements lock them in.
+ */
+export async function releasePromotionUses(tx: Tx, orderId: number): Promise<void> {
   const released = await tx
-    .update(promoCodeRedemptions)
+    .update(promotionRedemptions)
     .set({ releasedAt: new Date() })
-    .where(and(eq(promoCodeRedemptions.orderId, orderId), isNull(promoCodeRedemptions.releasedAt)))
-    .returning({ promoCodeId: promoCodeRedemptions.promoCodeId });
-  for (const { promoCodeId } of released) {
+    .where(and(eq(promotionRedemptions.orderId, orderId), isNull(promotionRedemptions.releasedAt)))
+    .returning({ promotionId: promotionRedemptions.promotionId });
+  for (const promotionId of released.map((r) => r.promotionId).sort((a, b) => a - b)) {
     await tx
-      .update(promoCodes)
-      .set({ timesUsed: sql`greatest(${promoCodes.timesUsed} - 1, 0)` })
-      .where(eq(promoCodes.id, promoCodeId));
+      .update(promotions)
+      .set({ timesUsed: sql`greatest(${promotions.timesUsed} - 1, 0)` })
+      .where(eq(promotions.id, promotionId));
   }
 }

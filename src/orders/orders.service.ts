@@ -7,7 +7,7 @@ import {
   findOrderByAlias,
   lockOrder,
   type OrderRow,
-  releasePromoUse,
+  releasePromotionUses,
   restoreStock,
   setOrderStatus,
 } from './orders.repository.js';
@@ -44,7 +44,7 @@ export async function findVisibleOrder(
 
 /**
  * Moves an order along its state machine. Cancelling gives back the stock it took and its
- * promo-code use, in the same transaction as the status change.
+ * promotion uses, in the same transaction as the status change.
  */
 export function changeOrderStatus(db: Db, alias: string, to: OrderStatus): Promise<OrderRow> {
   return db.transaction(async (tx) => {
@@ -52,8 +52,8 @@ export function changeOrderStatus(db: Db, alias: string, to: OrderStatus): Promi
     if (!order) throw notFound(alias);
     orderStates.assert(order.status, to, `order ${alias}`);
     if (to === 'cancelled') {
-      // Promo code, then variants: the order placements lock them in, so the two don't deadlock.
-      await releasePromoUse(tx, order.id);
+      // Promotions, then variants: the order placements lock them in, so the two don't deadlock.
+      await releasePromotionUses(tx, order.id);
       await restoreStock(tx, order.id);
     }
     return setOrderStatus(tx, order.id, to);

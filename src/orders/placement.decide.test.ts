@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type PromoCodeRecord, promoCodePromotion } from '../pricing/promo-code.promotion.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import {
+  buyerKey,
   type Decision,
   decideBatch,
   keyId,
@@ -55,6 +56,8 @@ function placement(spec: {
   lines?: [variantId: number, quantity: number][];
   buyer?: PlacementToDecide['buyer'];
   promoId?: number;
+  /** The promotion applied without a code. */
+  automatic?: boolean;
   key?: [key: string, requestHash: string];
   version?: number;
 }): PlacementToDecide {
@@ -68,13 +71,9 @@ function placement(spec: {
       pricingVersion: spec.version ?? 0,
       productPricingVersion: 0,
     })),
-    promo:
-      spec.promoId === undefined
-        ? null
-        : {
-            id: spec.promoId,
-            order: { currency: 'USD', subtotalMinor: 1_000, lines: [{ productId: 1, quantity: 1 }] },
-          },
+    promotions:
+      spec.promoId === undefined ? [] : [{ id: spec.promoId, version: 1, byCode: spec.automatic !== true }],
+    order: { currency: 'USD', subtotalMinor: 1_000, lines: [{ productId: 1, quantity: 1 }] },
   };
 }
 
@@ -108,7 +107,7 @@ describe('deciding a batch of placements', () => {
       outcome: 'refused',
       refusal: { reason: 'insufficient_stock', shortages: [{ variantId: 1, available: 2 }] },
     });
-    expect(decisions[0]).toEqual({ outcome: 'placed', stock: [{ variantId: 1, quantity: 4 }], promoCodeId: null });
+    expect(decisions[0]).toEqual({ outcome: 'placed', stock: [{ variantId: 1, quantity: 4 }], promotionIds: [] });
   });
 
   it('takes no stock of untracked or backorderable variants, however little they hold', () => {
@@ -127,11 +126,11 @@ describe('deciding a batch of placements', () => {
       ],
       state({ variants }),
     );
-    expect(decisions).toEqual([{ outcome: 'placed', stock: [], promoCodeId: null }]);
+    expect(decisions).toEqual([{ outcome: 'placed', stock: [], promotionIds: [] }]);
   });
 
   it("refuses a code whose global limit the earlier orders of the batch reached, with the estimate's message", () => {
-    const promotions = new Map([[7, { promotion: code({ redemptionLimit: 3 }), timesUsed: 1 }]]);
+    const promotions = new Map([[7, { promotion: code({ redemptionLimit: 3 }), version: 1, timesUsed: 1 }]]);
     const batch = ['a', 'b', 'c', 'd'].map((n) => placement({ promoId: 7, buyer: guest(`${n}@example.com`) }));
     const decisions = decideBatch(batch, state({ promotions }));
     expect(outcomes(decisions)).toEqual(['placed', 'placed', 'promo_code_refused', 'promo_code_refused']);
@@ -146,29 +145,29 @@ describe('deciding a batch of placements', () => {
   });
 
   it('lets a first-order-only code through once when a guest and a signed-in customer with the same email race', () => {
-    const promotions = new Map([[7, { promotion: code({ newCustomersOnly: true }), timesUsed: 0 }]]);
+    const promotions = new Map([[7, { promotion: code({ newCustomersOnly: true }), version: 1, timesUsed: 0 }]]);
     const batch = [
       placement({ promoId: 7, buyer: guest('sam@example.com') }),
       placement({ promoId: 7, buyer: user(5, 'sam@example.com') }),
       placement({ promoId: 7, buyer: guest('other@example.com') }),
     ];
-    const buyers = new Map([0, 1, 2].map((n) => [n, { redemptions: 0, hasPreviousOrders: false }]));
+    const buyers = new Map([0, 1, 2].map((n) => [buyerKey(n, 7), { redemptions: 0, hasPreviousOrders: false }]));
     const decisions = decideBatch(batch, state({ promotions, buyers }));
     expect(outcomes(decisions)).toEqual(['placed', 'promo_code_refused', 'placed']);
     expect(decisions[1]).toMatchObject({ refusal: { rule: 'new_customers_only' } });
   });
 
   it('refuses a first-order-only code to a customer the database knows ordered before', () => {
-    const promotions = new Map([[7, { promotion: code({ newCustomersOnly: true }), timesUsed: 0 }]]);
+    const promotions = new Map([[7, { promotion: code({ newCustomersOnly: true }), version: 1, timesUsed: 0 }]]);
     const decisions = decideBatch(
       [placement({ promoId: 7, buyer: user(5) })],
-      state({ promotions, buyers: new Map([[0, { redemptions: 0, hasPreviousOrders: true }]]) }),
+      state({ promotions, buyers: new Map([[buyerKey(0, 7), { redemptions: 0, hasPreviousOrders: true }]]) }),
     );
     expect(outcomes(decisions)).toEqual(['promo_code_refused']);
   });
 
   it('counts a once-per-customer code per user, and per email for guests, across the batch', () => {
-    const promotions = new Map([[7, { promotion: code({ usageLimitPerCustomer: 1 }), timesUsed: 0 }]]);
+    const promotions = new Map([[7, { promotion: code({ usageLimitPerCustomer: 1 }), version: 1, timesUsed: 0 }]]);
     const batch = [
       placement({ promoId: 7, buyer: user(5, 'u@example.com') }),
       placement({ promoId: 7, buyer: user(5, 'u@example.com') }),
@@ -176,7 +175,7 @@ describe('deciding a batch of placements', () => {
       placement({ promoId: 7, buyer: guest('g@example.com') }),
       placement({ promoId: 7, buyer: guest('g@example.com') }),
     ];
-    const buyers = new Map(batch.map((_, n) => [n, { redemptions: 0, hasPreviousOrders: false }]));
+    const buyers = new Map(batch.map((_, n) => [buyerKey(n, 7), { redemptions: 0, hasPreviousOrders: false }]));
     expect(outcomes(decideBatch(batch, state({ promotions, buyers })))).toEqual([
       'placed',
       'promo_code_refused',
@@ -193,7 +192,7 @@ describe('deciding a batch of placements', () => {
       state({ keys: claimed }),
     );
     expect(decisions).toEqual([
-      { outcome: 'placed', stock: [{ variantId: 1, quantity: 1 }], promoCodeId: null },
+      { outcome: 'placed', stock: [{ variantId: 1, quantity: 1 }], promotionIds: [] },
       { outcome: 'same_as', index: 0 },
       { outcome: 'refused', refusal: { reason: 'key_reused' } },
     ]);
@@ -244,8 +243,38 @@ describe('deciding a batch of placements', () => {
     expect(outcomes(decisions)).toEqual(['price_changed', 'placed', 'price_changed', 'price_changed', 'price_changed']);
   });
 
+  it('prices again, instead of refusing, an order whose automatic promotion ran out under lock', () => {
+    const promotions = new Map([[7, { promotion: code({ redemptionLimit: 1 }), version: 1, timesUsed: 0 }]]);
+    const batch = ['a', 'b'].map((n) => placement({ promoId: 7, automatic: true, buyer: guest(`${n}@example.com`) }));
+    expect(outcomes(decideBatch(batch, state({ promotions })))).toEqual(['placed', 'price_changed']);
+  });
+
+  it('prices again an order whose promotion an admin changed or removed since it was priced', () => {
+    const promotions = new Map([[7, { promotion: code(), version: 2, timesUsed: 0 }]]);
+    expect(
+      outcomes(decideBatch([placement({ promoId: 7 }), placement({ promoId: 8 })], state({ promotions }))),
+    ).toEqual(['price_changed', 'price_changed']);
+  });
+
+  it('records a use of every promotion an order got', () => {
+    const promotions = new Map([
+      [7, { promotion: code(), version: 1, timesUsed: 0 }],
+      [8, { promotion: { ...code(), id: 8, code: null }, version: 1, timesUsed: 0 }],
+    ]);
+    const order: PlacementToDecide = {
+      ...placement({}),
+      promotions: [
+        { id: 8, version: 1, byCode: false },
+        { id: 7, version: 1, byCode: true },
+      ],
+    };
+    expect(decideBatch([order], state({ promotions }))).toEqual([
+      { outcome: 'placed', stock: [{ variantId: 1, quantity: 1 }], promotionIds: [8, 7] },
+    ]);
+  });
+
   it('takes nothing for a refused order: the orders after it see the stock and uses it did not take', () => {
-    const promotions = new Map([[7, { promotion: code({ redemptionLimit: 1 }), timesUsed: 0 }]]);
+    const promotions = new Map([[7, { promotion: code({ redemptionLimit: 1 }), version: 1, timesUsed: 0 }]]);
     const variants = new Map([[1, variant(1, { stock: 3 })]]);
     const decisions = decideBatch(
       [placement({ promoId: 7, lines: [[1, 5]] }), placement({ promoId: 7, lines: [[1, 3]] })],
@@ -278,7 +307,7 @@ describe('invariants of a decided batch', () => {
     fc.assert(
       fc.property(batchArb, ({ stock, limit, usedBefore, orders }) => {
         const variants = new Map(stock.map((s, i) => [i + 1, variant(i + 1, { stock: s })]));
-        const promotions = new Map([[7, { promotion: code({ redemptionLimit: limit }), timesUsed: usedBefore }]]);
+        const promotions = new Map([[7, { promotion: code({ redemptionLimit: limit }), version: 1, timesUsed: usedBefore }]]);
         const keys = new Map<string, KeyState>(
           orders.flatMap((o) =>
             o.key ? [[keyId({ scope: 'guest', key: `k${o.key[0]}` }), { claimed: true } as const]] : [],
@@ -300,7 +329,7 @@ describe('invariants of a decided batch', () => {
         for (const d of decisions) {
           if (d.outcome !== 'placed') continue;
           for (const s of d.stock) taken.set(s.variantId, (taken.get(s.variantId) ?? 0) + s.quantity);
-          if (d.promoCodeId !== null) uses += 1;
+          if (d.promotionIds.includes(7)) uses += 1;
         }
         for (const [id, units] of taken) expect(units).toBeLessThanOrEqual(variants.get(id)?.stock ?? 0);
         if (limit !== null) expect(usedBefore + uses).toBeLessThanOrEqual(Math.max(limit, usedBefore));

@@ -28,8 +28,12 @@ export interface PlacementToDecide {
   buyer: Buyer;
   /** Each line's variant, quantity, and the pricing versions of the variant and its product it was priced at. */
   lines: readonly { variantId: number; quantity: number; pricingVersion: number; productPricingVersion: number }[];
-  /** The promo code used, with what its conditions look at in the order. */
-  promo: { id: number; order: PromotionOrder } | null;
+  /**
+   * The promotions that applied when it was priced, each with the version priced (`updated_at` in ms) and whether it
+   * came from the customer's code; `order` is what their conditions look at.
+   */
+  promotions: readonly { id: number; version: number; byCode: boolean }[];
+  order: PromotionOrder;
 }
 
 /** A variant as read under lock (variants whose stock is not counted are read without one). */
@@ -50,26 +54,26 @@ export interface LockedState {
   /** By `keyId`. */
   keys: ReadonlyMap<string, KeyState>;
   variants: ReadonlyMap<number, LockedVariant>;
-  /** Promo codes by id, as promotions, with their uses so far. */
-  promotions: ReadonlyMap<number, { promotion: Promotion; timesUsed: number }>;
+  /** The batch's promotions by id, locked, with their version (`updated_at` in ms) and uses so far. */
+  promotions: ReadonlyMap<number, { promotion: Promotion; version: number; timesUsed: number }>;
   /**
-   * By index in the batch, for placements whose code limits uses per customer or to a first order: the buyer's
-   * unreleased redemptions of the code, and whether the buyer has an order that is not cancelled.
+   * By `buyerKey(index in the batch, promotion id)`, for the promotions of a placement that limit uses per customer or
+   * to a first order: the buyer's unreleased redemptions of it, and whether the buyer has an order not cancelled.
    */
-  buyers: ReadonlyMap<number, { redemptions: number; hasPreviousOrders: boolean }>;
+  buyers: ReadonlyMap<string, { redemptions: number; hasPreviousOrders: boolean }>;
 }
 
 export type Refusal =
   | { reason: 'insufficient_stock'; shortages: { variantId: number; available: number }[] }
   | { reason: 'promo_code_refused'; rule: PromotionRule; detail: string }
-  /** The catalog (or the code) changed since pricing: price again. */
+  /** The catalog or a promotion changed since pricing, or an automatic promotion ran out: price again. */
   | { reason: 'price_changed' }
   | { reason: 'key_reused' }
   /** The key's first request vanished while this one waited on it (a purge raced it): retry. */
   | { reason: 'key_in_flux' };
 
 export type Decision =
-  | { outcome: 'placed'; stock: { variantId: number; quantity: number }[]; promoCodeId: number | null }
+  | { outcome: 'placed'; stock: { variantId: number; quantity: number }[]; promotionIds: number[] }
   /** The key was answered before this batch: that answer. */
   | { outcome: 'replayed'; stored: StoredResponse }
   /** The key is an earlier placement's of this batch, with the same request: that placement's answer. */
@@ -77,6 +81,9 @@ export type Decision =
   | { outcome: 'refused'; refusal: Refusal };
 
 export const keyId = (claim: { scope: string; key: string }) => `${claim.scope}\u0000${claim.key}`;
+
+/** The key of `LockedState.buyers`: a placement of the batch and one of its promotions. */
+export const buyerKey = (index: number, promotionId: number) => `${index}:${promotionId}`;
 
 /** Whose uses a per-customer limit counts together: a user's by id, a guest's by email. */
 function sameCustomer(a: Buyer, b: Buyer): boolean {
@@ -117,6 +124,46 @@ function keyDecision(
 }
 
 /**
+ * Why a placement's promotions no longer hold under lock, after the placements of the batch placed before it: a
+ * promotion changed or went away (price again), a rule of the code fails (the customer is told which), or an automatic
+ * promotion fails one (it ran out: priced again, the order goes without it). Undefined when they all hold.
+ */
+function refusedPromotion(input: {
+  placement: PlacementToDecide;
+  index: number;
+  locked: LockedState;
+  earlier: { placed: readonly PlacementToDecide[]; uses: ReadonlyMap<number, number> };
+}): Refusal | undefined {
+  const { placement, index, locked, earlier } = input;
+  for (const applied of placement.promotions) {
+    const read = locked.promotions.get(applied.id);
+    if (!read || read.version !== applied.version) return { reason: 'price_changed' };
+    const counts = locked.buyers.get(buyerKey(index, applied.id)) ?? { redemptions: 0, hasPreviousOrders: false };
+    const earlierUses = earlier.placed.filter(
+      (p) => p.promotions.some((q) => q.id === applied.id) && sameCustomer(placement.buyer, p.buyer),
+    ).length;
+    const check = checkPromotion({
+      promotion: read.promotion,
+      usage: {
+        total: read.timesUsed + (earlier.uses.get(applied.id) ?? 0),
+        byCustomer: counts.redemptions + earlierUses,
+      },
+      customer: {
+        ...placement.buyer,
+        hasPreviousOrders: counts.hasPreviousOrders || earlier.placed.some((p) => sameBuyer(placement.buyer, p.buyer)),
+      },
+      order: placement.order,
+      now: locked.now,
+    });
+    if (check.ok) continue;
+    return applied.byCode
+      ? { reason: 'promo_code_refused', rule: check.rule, detail: check.detail }
+      : { reason: 'price_changed' };
+  }
+  return undefined;
+}
+
+/**
  * Decides each placement in arrival order, as if placed alone after the earlier ones of the batch that were
  * placed: they took stock and used promo codes. Refusals change nothing, so they leave the others be.
  */
@@ -149,26 +196,8 @@ export function decideBatch(placements: readonly PlacementToDecide[], locked: Lo
       }
     }
 
-    const promo = placement.promo;
-    if (promo) {
-      const code = locked.promotions.get(promo.id);
-      if (!code) return refused({ reason: 'price_changed' });
-      const read = locked.buyers.get(index) ?? { redemptions: 0, hasPreviousOrders: false };
-      const earlierUses = placed.filter(
-        (p) => p.promo?.id === promo.id && sameCustomer(placement.buyer, p.buyer),
-      ).length;
-      const check = checkPromotion({
-        promotion: code.promotion,
-        usage: { total: code.timesUsed + (uses.get(promo.id) ?? 0), byCustomer: read.redemptions + earlierUses },
-        customer: {
-          ...placement.buyer,
-          hasPreviousOrders: read.hasPreviousOrders || placed.some((p) => sameBuyer(placement.buyer, p.buyer)),
-        },
-        order: promo.order,
-        now: locked.now,
-      });
-      if (!check.ok) return refused({ reason: 'promo_code_refused', rule: check.rule, detail: check.detail });
-    }
+    const promotionRefusal = refusedPromotion({ placement, index, locked, earlier: { placed, uses } });
+    if (promotionRefusal) return refused(promotionRefusal);
 
     const stock: { variantId: number; quantity: number }[] = [];
     const shortages: { variantId: number; available: number }[] = [];
@@ -183,9 +212,9 @@ export function decideBatch(placements: readonly PlacementToDecide[], locked: Lo
     if (shortages.length > 0) return refused({ reason: 'insufficient_stock', shortages });
 
     for (const s of stock) taken.set(s.variantId, (taken.get(s.variantId) ?? 0) + s.quantity);
-    if (promo) uses.set(promo.id, (uses.get(promo.id) ?? 0) + 1);
+    for (const p of placement.promotions) uses.set(p.id, (uses.get(p.id) ?? 0) + 1);
     if (id !== undefined) placedWithKey.set(id, index);
     placed.push(placement);
-    return { outcome: 'placed', stock, promoCodeId: promo?.id ?? null };
+    return { outcome: 'placed', stock, promotionIds: placement.promotions.map((p) => p.id) };
   });
 }

@@ -1,12 +1,12 @@
 import { getTableColumns, type Table } from 'drizzle-orm';
 import { type Database, DeadlineExceeded } from '../db/client.js';
 import { pgError } from '../db/errors.js';
-import { orderLines, orders, promoCodes } from '../db/schema.js';
-import type { Promotion } from '../pricing/promotions/promotion.types.js';
+import { orderLines, orders, promotions } from '../db/schema.js';
+import { promotionFromRow } from '../promotions/promotions.mapper.js';
 import { Batcher, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
 import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from './idempotency.js';
-import type { PromoCodeRow } from './order-quote.repository.js';
 import {
+  buyerKey,
   type Decision,
   decideBatch,
   type IdempotencyClaim,
@@ -131,14 +131,14 @@ const storedAnswers = {
 };
 
 /**
- * Locks in the fixed order placements and cancellations share (promo codes, then variants whose stock is counted,
+ * Locks in the fixed order placements and cancellations share (promotions, then variants whose stock is counted,
  * each by id, then carts), and reads what the decision needs; the other variants are read without a lock. The
  * arms of a UNION ALL run one after the other, so one round trip keeps the order.
  */
 const lockAndRead = {
   name: 'placement_lock_and_read',
   text: `select 'promo' as kind, to_jsonb(c) as row
-      from (select * from promo_codes where id = any($1::integer[]) order by id for update) c
+      from (select * from promotions where id = any($1::integer[]) order by id for update) c
     union all
     select 'variant', to_jsonb(v) from (
       select v.id, v.stock, v.track_inventory, v.allow_backorder, v.archived_at, v.pricing_version,
@@ -159,44 +159,49 @@ const lockAndRead = {
 };
 
 /**
- * For each placement with a code, what the code's row says to count (read after the row is locked, so the counts are
- * the ones its limits hold on): the buyer's unreleased redemptions of it (by user id, or by email for a guest) when it
- * limits uses per customer, and whether the buyer has an order that is not cancelled when it is for a first order.
+ * For each promotion of each placement, what the promotion's row says to count (read after the row is locked, so the
+ * counts are the ones its limits hold on): the buyer's unreleased redemptions of it (by user id, or by email for a
+ * guest) when it limits uses per customer, and whether the buyer has an order that is not cancelled when it is for a
+ * first order. Promotions without such limits cost no count.
  */
 const buyerCounts = {
   name: 'placement_buyer_counts',
-  text: `select b.n,
+  text: `select b.n, b.promotion_id,
       (case when c.usage_limit_per_customer is not null then
-        (select count(*) from promo_code_redemptions r
-          where r.promo_code_id = c.id and r.released_at is null and r.user_id = b.user_id)
-        + (select count(*) from promo_code_redemptions r
-          where b.user_id is null and r.promo_code_id = c.id and r.released_at is null and r.email = b.email)
+        (select count(*) from promotion_redemptions r
+          where r.promotion_id = c.id and r.released_at is null and r.user_id = b.user_id)
+        + (select count(*) from promotion_redemptions r
+          where b.user_id is null and r.promotion_id = c.id and r.released_at is null and r.email = b.email)
       else 0 end)::integer as redemptions,
-      c.new_customers_only and (exists (select 1 from orders o where o.user_id = b.user_id and o.status <> 'cancelled')
-        or exists (select 1 from orders o where o.email = b.email and o.status <> 'cancelled')) as has_previous_orders
-    from jsonb_to_recordset($1::jsonb) as b(n integer, promo_code_id integer, user_id integer, email text)
-    join promo_codes c on c.id = b.promo_code_id`,
+      (case when c.new_customers_only then
+        exists (select 1 from orders o where o.user_id = b.user_id and o.status <> 'cancelled')
+        or exists (select 1 from orders o where o.email = b.email and o.status <> 'cancelled')
+      else false end) as has_previous_orders
+    from jsonb_to_recordset($1::jsonb) as b(n integer, promotion_id integer, user_id integer, email text)
+    join promotions c on c.id = b.promotion_id
+    where c.usage_limit_per_customer is not null or c.new_customers_only`,
 };
 
 /**
  * Everything decided, in one statement: the placed orders (a user's email filled in from the account), their lines,
- * redemptions and keys' answers; claims of refused orders given back; stock and promo uses taken; carts emptied of
+ * redemptions and keys' answers; claims of refused orders given back; stock and promotion uses taken; carts emptied of
  * what was ordered. Every row it updates is locked already, so it waits on nothing.
  */
 const writeDecided = {
   name: 'placement_write',
   text: `with placed as (
       select * from jsonb_to_recordset($1::jsonb)
-        as p(n integer, order_row jsonb, lines jsonb, promo_code_id integer, scope text, key text, request_hash text,
+        as p(n integer, order_row jsonb, lines jsonb, promotion_ids jsonb, scope text, key text, request_hash text,
           response jsonb)
     ), inserted as (
       insert into orders (alias, user_id, email, order_token_hash, placed_by, payment_status, currency,
-          prices_include_tax, subtotal, discount, discount_name, promo_code_id, promo_code, shipping_method_id,
-          shipping_name, shipping_fee, shipping_tax_rate, shipping_tax, estimated_tax, total_without_tax, total,
-          total_items, shipping_address, billing_address, note)
+          prices_include_tax, subtotal, discount, discount_name, promo_code, promotions, shipping_discount,
+          shipping_method_id, shipping_name, shipping_fee, shipping_tax_rate, shipping_tax, estimated_tax,
+          total_without_tax, total, total_items, shipping_address, billing_address, note)
         select o.alias, o.user_id, coalesce(o.email, (select u.email from users u where u.id = o.user_id)),
           o.order_token_hash, o.placed_by, o.payment_status, o.currency, o.prices_include_tax, o.subtotal, o.discount,
-          o.discount_name, o.promo_code_id, o.promo_code, o.shipping_method_id, o.shipping_name, o.shipping_fee,
+          o.discount_name, o.promo_code, o.promotions, o.shipping_discount, o.shipping_method_id, o.shipping_name,
+          o.shipping_fee,
           o.shipping_tax_rate, o.shipping_tax, o.estimated_tax, o.total_without_tax, o.total, o.total_items,
           o.shipping_address, o.billing_address, coalesce(o.note, '')
         from placed cross join lateral jsonb_populate_record(null::orders, placed.order_row) as o
@@ -207,13 +212,14 @@ const writeDecided = {
       from placed join inserted on inserted.alias = placed.order_row->>'alias'
     ), lines as (
       insert into order_lines (order_id, variant_id, product_id, alias, name, sku, quantity, unit_price, subtotal,
-          discount, tax_class_name, tax_rate, tax, total, stock_reserved)
+          discount, adjustments, tax_class_name, tax_rate, tax, total, stock_reserved)
         select w.id, l.variant_id, l.product_id, l.alias, l.name, l.sku, l.quantity, l.unit_price, l.subtotal,
-          l.discount, l.tax_class_name, l.tax_rate, l.tax, l.total, l.stock_reserved
+          l.discount, l.adjustments, l.tax_class_name, l.tax_rate, l.tax, l.total, l.stock_reserved
         from written w cross join lateral jsonb_populate_recordset(null::order_lines, w.lines) as l
     ), redemptions as (
-      insert into promo_code_redemptions (promo_code_id, order_id, user_id, email)
-        select w.promo_code_id, w.id, w.user_id, w.email from written w where w.promo_code_id is not null
+      insert into promotion_redemptions (promotion_id, order_id, user_id, email)
+        select pid::integer, w.id, w.user_id, w.email
+        from written w cross join lateral jsonb_array_elements_text(w.promotion_ids) as pid
     ), answers as (
       update idempotency_keys ik set request_hash = w.request_hash, response_status = 201,
           response_body = w.response || jsonb_build_object('order_id', w.id, 'status', w.status)
@@ -225,7 +231,7 @@ const writeDecided = {
       update product_variants v set stock = v.stock - t.quantity, updated_at = now()
         from jsonb_to_recordset($3::jsonb) as t(id integer, quantity integer) where v.id = t.id
     ), uses as (
-      update promo_codes c set times_used = c.times_used + u.uses
+      update promotions c set times_used = c.times_used + u.uses
         from jsonb_to_recordset($4::jsonb) as u(id integer, uses integer) where c.id = u.id
     ), ordered as (
       select * from jsonb_to_recordset($5::jsonb) as o(cart_id integer, variant_id integer, quantity integer)
@@ -259,6 +265,7 @@ interface StoredRow {
 
 interface BuyerRow {
   n: number;
+  promotion_id: number;
   redemptions: number;
   has_previous_orders: boolean;
 }
@@ -290,11 +297,11 @@ function keyStates(
   return { keys, claimed };
 }
 
-/** What lockAndRead takes: promo codes, counted variants, the other variants, users' and guests' carts. */
+/** What lockAndRead takes: promotions, counted variants, the other variants, users' and guests' carts. */
 function lockArguments(batch: PlacementWrite[]): unknown[] {
   const sorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
   return [
-    sorted(batch.flatMap((w) => (w.decide.promo ? [w.decide.promo.id] : []))),
+    sorted(batch.flatMap((w) => w.decide.promotions.map((p) => p.id))),
     sorted(batch.flatMap((w) => w.countedVariantIds)),
     sorted(batch.flatMap((w) => w.decide.lines.map((l) => l.variantId))),
     sorted(batch.flatMap((w) => (w.cart && 'userId' in w.cart ? [w.cart.userId] : []))),
@@ -302,16 +309,18 @@ function lockArguments(batch: PlacementWrite[]): unknown[] {
   ];
 }
 
-type ToPromotion = (row: PromoCodeRow) => Promotion;
-
-function readLocked(rows: LockedRow[], toPromotion: ToPromotion): Locked {
+function readLocked(rows: LockedRow[]): Locked {
   const variants = new Map<number, LockedVariant>();
-  const promos = new Map<number, { promotion: Promotion; timesUsed: number }>();
+  const promos: LockedState['promotions'] extends ReadonlyMap<number, infer V> ? Map<number, V> : never = new Map();
   const carts: Locked['carts'] = [];
   for (const { kind, row } of rows) {
     if (kind === 'promo') {
-      const promo = fromColumnNames(promoCodes, row);
-      promos.set(promo.id, { promotion: toPromotion(promo), timesUsed: promo.timesUsed });
+      const promo = fromColumnNames(promotions, row);
+      promos.set(promo.id, {
+        promotion: promotionFromRow(promo),
+        version: promo.updatedAt.getTime(),
+        timesUsed: promo.timesUsed,
+      });
     } else if (kind === 'variant') {
       const id = Number(row.id);
       variants.set(id, {
@@ -335,12 +344,16 @@ function readLocked(rows: LockedRow[], toPromotion: ToPromotion): Locked {
   return { state: { variants, promotions: promos }, carts };
 }
 
-/** The buyers whose counts buyerCounts reads: every placement with a code (the code's row says what to count). */
+/** The buyers whose counts buyerCounts reads: each promotion of each placement (its row says what to count). */
 function buyerArguments(batch: PlacementWrite[]) {
-  return batch.flatMap((w, n) => {
-    const promo = w.decide.promo;
-    return promo ? [{ n, promo_code_id: promo.id, user_id: w.decide.buyer.userId, email: w.decide.buyer.email }] : [];
-  });
+  return batch.flatMap((w, n) =>
+    w.decide.promotions.map((p) => ({
+      n,
+      promotion_id: p.id,
+      user_id: w.decide.buyer.userId,
+      email: w.decide.buyer.email,
+    })),
+  );
 }
 
 /** What the write statement takes, from the decisions. */
@@ -366,14 +379,14 @@ function writeArguments(input: {
       n,
       order_row: byColumnName(orders, w.order),
       lines: w.lines.map((l) => byColumnName(orderLines, { ...l, stockReserved: counted.has(l.variantId ?? -1) })),
-      promo_code_id: decision.promoCodeId,
+      promotion_ids: decision.promotionIds,
       scope: claim?.scope ?? null,
       key: claim?.key ?? null,
       request_hash: claim?.requestHash ?? null,
       response: claim ? w.response : null,
     });
     for (const s of decision.stock) stock.set(s.variantId, (stock.get(s.variantId) ?? 0) + s.quantity);
-    if (decision.promoCodeId !== null) uses.set(decision.promoCodeId, (uses.get(decision.promoCodeId) ?? 0) + 1);
+    for (const id of decision.promotionIds) uses.set(id, (uses.get(id) ?? 0) + 1);
     const owner = w.cart;
     const cart =
       owner && carts.find((c) => ('userId' in owner ? c.userId === owner.userId : c.tokenHash === owner.tokenHash));
@@ -412,7 +425,7 @@ function writeArguments(input: {
 async function placeBatch(
   database: Database,
   batch: PlacementWrite[],
-  { toPromotion, now, deadline }: { toPromotion: ToPromotion; now: () => Date; deadline: number },
+  { now, deadline }: { now: () => Date; deadline: number },
 ): Promise<Decided[]> {
   return database.transaction(
     async (tx) => {
@@ -438,14 +451,17 @@ async function placeBatch(
         buyers.length > 0 ? { statement: buyerCounts, values: [JSON.stringify(buyers)] } : undefined,
       ]);
       const { keys, claimed } = keyStates(wanted, claimedRows, storedRows);
-      const locked = readLocked(lockedRows, toPromotion);
+      const locked = readLocked(lockedRows);
       const decisions = decideBatch(
         batch.map((w) => w.decide),
         {
           ...locked.state,
           keys,
           buyers: new Map(
-            buyerRows.map((r) => [r.n, { redemptions: r.redemptions, hasPreviousOrders: r.has_previous_orders }]),
+            buyerRows.map((r) => [
+              buyerKey(r.n, r.promotion_id),
+              { redemptions: r.redemptions, hasPreviousOrders: r.has_previous_orders },
+            ]),
           ),
           now: now(),
         },
@@ -506,10 +522,10 @@ type Decided = { ok: true; outcome: PlacementOutcome } | { ok: false; failure: u
  */
 export function placementWriter(
   database: Database,
-  options: { toPromotion: ToPromotion; now?: () => Date; maxQueued: number; metrics?: PlacementMetrics },
+  options: { now?: () => Date; maxQueued: number; metrics?: PlacementMetrics },
 ): PlacementWriter {
   const { metrics } = options;
-  const settings = { toPromotion: options.toPromotion, now: options.now ?? (() => new Date()) };
+  const settings = { now: options.now ?? (() => new Date()) };
   const place = async (batch: PlacementWrite[], deadline: number) => {
     metrics?.batchSent(batch.length);
     let decided: Decided[];

@@ -4,8 +4,7 @@ import { cartTokenFrom } from '../cart/cart-token.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
 import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from './idempotency.js';
 import { orderPayloadSchema } from './order-payload.schema.js';
-import { promoCodePromotion } from '../pricing/promo-code.promotion.js';
-import { preparedQuoteReads, promoCodeRecord } from './order-quote.repository.js';
+import { preparedQuoteReads } from './order-quote.repository.js';
 import { PlacedOrderSchema } from './order-result.schema.js';
 import { type PlacementMetrics, placementWriter } from './placement.repository.js';
 import { type PlacementDeps, type PlacementKind, placeOrder } from './placement.service.js';
@@ -35,8 +34,6 @@ export function placementRoutes(
   return async (app) => {
     const body = orderPayloadSchema(deps.config);
     const writer = placementWriter(deps.database, {
-      toPromotion: (row) =>
-        promoCodePromotion(promoCodeRecord(row, deps.money), { id: row.id, currency: deps.money.currency }),
       now: deps.now,
       maxQueued: deps.config.placementQueueLimit,
       metrics: deps.metrics,

@@ -5,7 +5,8 @@ import type { Database } from '../db/client.js';
 import { presentPricedOrder } from '../pricing/pricing.presenter.js';
 import { promotionOrder } from '../pricing/promotions/promotion-order.js';
 import { stockIsCounted } from '../catalog/availability.js';
-import { DomainError } from '../shared/errors.js';
+import { DomainError, invalidField } from '../shared/errors.js';
+import { MoneyFormatError } from '../shared/money.js';
 import { placementScope, requestHash, type StoredResponse, storedResponse } from './idempotency.js';
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
@@ -140,13 +141,8 @@ async function prepare(
           productPricingVersion: v.productPricingVersion,
         };
       }),
-      promo:
-        quote.promo === null
-          ? null
-          : {
-              id: quote.promo.id,
-              order: promotionOrder(priced.currency, priced.lines),
-            },
+      promotions: quote.promotions.map((p) => ({ id: p.id, version: p.version, byCode: p.code !== null })),
+      order: promotionOrder(priced.currency, priced.lines),
     },
     countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),
     order: {
@@ -161,8 +157,15 @@ async function prepare(
       subtotal: priced.subtotalMinor,
       discount: priced.discountMinor,
       discountName: priced.discountName,
-      promoCodeId: quote.promo?.id ?? null,
-      promoCode: quote.promo?.code ?? null,
+      promoCode: quote.promotions.find((p) => p.code !== null)?.code ?? null,
+      promotions: priced.promotions.map((p) => ({
+        id: p.id,
+        name: p.name,
+        code: p.code,
+        kind: p.kind,
+        amount: p.amountMinor,
+      })),
+      shippingDiscount: priced.shippingDiscountMinor,
       shippingMethodId: quote.shippingMethodId,
       shippingName: priced.shippingName,
       shippingFee: priced.shippingFeeMinor,
@@ -186,6 +189,7 @@ async function prepare(
       unitPrice: line.unitPriceMinor,
       subtotal: line.subtotalMinor,
       discount: line.discountMinor,
+      adjustments: line.adjustments.map((a) => ({ promotion_id: a.promotionId, amount: a.amountMinor })),
       taxClassName: line.taxClass?.name ?? null,
       taxRate: line.taxRate,
       tax: line.taxMinor,
@@ -195,6 +199,28 @@ async function prepare(
     response: body,
   };
   return { write, quote, body };
+}
+
+/**
+ * The price guarantee (SPEC section 10): the payload's `expected_total`, if sent, must be the quote's total to the minor
+ * unit; else the 409 carries the new figures.
+ */
+function checkExpectedTotal(deps: PlacementDeps, payload: OrderPayload, quote: OrderQuote): void {
+  if (payload.expected_total === undefined) return;
+  let expected: number;
+  try {
+    expected = deps.money.parse(payload.expected_total);
+  } catch (err) {
+    if (err instanceof MoneyFormatError)
+      throw invalidField('expected_total', `${err.message} (${deps.money.currency})`);
+    throw err;
+  }
+  if (expected === quote.priced.totalMinor) return;
+  const figures = presentPricedOrder(quote.priced);
+  throw new DomainError('total_changed', {
+    detail: `the order's total is ${figures.total} ${quote.priced.currency}, not the ${payload.expected_total} expected; nothing was placed`,
+    extra: { expected_total: payload.expected_total, estimate: figures },
+  });
 }
 
 /** The answer to a refusal the decision gave; undefined when the placement should be priced and tried again. */
@@ -272,6 +298,7 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
       reads: attempt === 1 ? cached : deps.source,
       idempotency,
     });
+    checkExpectedTotal(deps, request.payload, prepared.quote);
     let outcome: PlacementOutcome;
     try {
       outcome = await deps.writer.write(prepared.write, deadline);

@@ -147,7 +147,7 @@ describe('ReferenceCache', () => {
   }
 
   function source() {
-    const counts = { variants: 0, tax: 0, shipping: 0, promo: 0, used: 0 };
+    const counts = { variants: 0, tax: 0, shipping: 0, promo: 0, automatic: 0, used: 0 };
     const reads: QuoteReads = {
       variantsByAlias: async (aliases) => {
         counts.variants++;
@@ -183,9 +183,13 @@ describe('ReferenceCache', () => {
         counts.shipping++;
         return undefined;
       },
-      promoByCode: async () => {
+      promotionByCode: async () => {
         counts.promo++;
         return undefined;
+      },
+      automaticPromotions: async () => {
+        counts.automatic++;
+        return [];
       },
       timesUsed: async () => {
         counts.used++;
@@ -199,7 +203,8 @@ describe('ReferenceCache', () => {
     await reads.variantsByAlias(['a']);
     await reads.taxRatesOf('US');
     await reads.shippingMethodWithRates(1);
-    await reads.promoByCode('X');
+    await reads.promotionByCode('X');
+    await reads.automaticPromotions();
     return reads.timesUsed(1);
   }
 
@@ -210,7 +215,7 @@ describe('ReferenceCache', () => {
     const cached = cache.reads(reads);
     await readAll(cached);
     await readAll(cached);
-    expect(counts).toEqual({ variants: 1, tax: 1, shipping: 1, promo: 1, used: 2 });
+    expect(counts).toEqual({ variants: 1, tax: 1, shipping: 1, promo: 1, automatic: 1, used: 2 });
 
     feed.emit('tax_rates');
     await readAll(cached);
@@ -222,15 +227,15 @@ describe('ReferenceCache', () => {
     feed.emit('tax_classes');
     await readAll(cached);
     expect(counts).toMatchObject({ variants: 3, tax: 3, shipping: 2, promo: 1 });
-    feed.emit('promo_codes');
+    feed.emit('promotions');
     await readAll(cached);
-    expect(counts).toMatchObject({ variants: 3, tax: 3, shipping: 2, promo: 2 });
+    expect(counts).toMatchObject({ variants: 3, tax: 3, shipping: 2, promo: 2, automatic: 2 });
     feed.emit('*');
     await readAll(cached);
-    expect(counts).toMatchObject({ variants: 4, tax: 4, shipping: 3, promo: 3 });
+    expect(counts).toMatchObject({ variants: 4, tax: 4, shipping: 3, promo: 3, automatic: 3 });
     feed.emit('some_new_table');
     await readAll(cached);
-    expect(counts).toMatchObject({ variants: 5, tax: 5, shipping: 4, promo: 4 });
+    expect(counts).toMatchObject({ variants: 5, tax: 5, shipping: 4, promo: 4, automatic: 4 });
     expect(counts.used).toBe(8);
 
     cache.close();

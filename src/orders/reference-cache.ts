@@ -1,7 +1,7 @@
 import { type ChangeFeed, EVERYTHING } from '../db/change-feed.js';
 import type {
   OrderableVariant,
-  PromoCodeRow,
+  PromotionRow,
   QuoteReads,
   ShippingMethodRow,
   ShippingRateRow,
@@ -103,7 +103,9 @@ type Lookups = {
   variants: CachedLookup<string, OrderableVariant>;
   taxRates: CachedLookup<string, TaxRateRow[]>;
   shipping: CachedLookup<number, { method: ShippingMethodRow; rates: ShippingRateRow[] } | undefined>;
-  promoCodes: CachedLookup<string, PromoCodeRow | undefined>;
+  promotionsByCode: CachedLookup<string, PromotionRow | undefined>;
+  /** One entry (key `automatic`): the automatic promotions. */
+  automaticPromotions: CachedLookup<'automatic', PromotionRow[]>;
 };
 
 /** Which lookups hold data of each table that announces its changes (migration 0007). */
@@ -114,15 +116,15 @@ const READERS: Record<string, (keyof Lookups)[]> = {
   tax_rates: ['taxRates'],
   shipping_methods: ['shipping'],
   shipping_rates: ['shipping'],
-  promo_codes: ['promoCodes'],
+  promotions: ['promotionsByCode', 'automaticPromotions'],
 };
 
 /**
  * The reference data quotes read, kept in this process's memory: variants by alias, tax rates by
- * country, shipping methods with their rates, promo codes. Every change to the underlying tables
+ * country, shipping methods with their rates, promotions (by code, and the automatic ones). Every change to the underlying tables
  * reaches it through the database's change feed (other processes, the CLI, SQL by hand), and this
  * process's own admin writes clear it before they are answered (`invalidate`). While the feed is
- * down nothing is cached. Stock and promo-code usage are never cached.
+ * down nothing is cached. Stock and promotion usage are never cached.
  */
 export class ReferenceCache {
   readonly lookups: Lookups;
@@ -134,7 +136,8 @@ export class ReferenceCache {
       variants: new CachedLookup(options, usable),
       taxRates: new CachedLookup(options, usable),
       shipping: new CachedLookup(options, usable),
-      promoCodes: new CachedLookup(options, usable),
+      promotionsByCode: new CachedLookup(options, usable),
+      automaticPromotions: new CachedLookup(options, usable),
     };
     this.unsubscribe = feed.subscribe((table) => this.invalidate(table));
   }
@@ -151,12 +154,13 @@ export class ReferenceCache {
 
   /** `source`'s reads, answered from memory where possible. `timesUsed` always goes to `source`. */
   reads(source: QuoteReads): QuoteReads {
-    const { variants, taxRates, shipping, promoCodes } = this.lookups;
+    const { variants, taxRates, shipping, promotionsByCode, automaticPromotions } = this.lookups;
     return {
       variantsByAlias: (aliases) => variants.getMany(aliases, (missing) => source.variantsByAlias(missing)),
       taxRatesOf: (country) => taxRates.get(country, (c) => source.taxRatesOf(c)),
       shippingMethodWithRates: (methodId) => shipping.get(methodId, (id) => source.shippingMethodWithRates(id)),
-      promoByCode: (code) => promoCodes.get(code, (c) => source.promoByCode(c)),
+      promotionByCode: (code) => promotionsByCode.get(code, (c) => source.promotionByCode(c)),
+      automaticPromotions: () => automaticPromotions.get('automatic', () => source.automaticPromotions()),
       timesUsed: (id) => source.timesUsed(id),
     };
   }

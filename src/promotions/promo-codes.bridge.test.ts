@@ -28,7 +28,6 @@ const rowOf = (fields: PromoCodeFields, overrides: Partial<PromotionRow> = {}): 
   combinable: true,
   timesUsed: 2,
   archivedAt: null,
-  legacyPromoCodeId: null,
   ...stamps,
   ...promotionFromPromoCode(fields),
   ...overrides,

@@ -21,7 +21,6 @@ const row = (overrides: Partial<PromotionRow> = {}): PromotionRow => ({
   action: { type: 'free_shipping' },
   timesUsed: 0,
   archivedAt: null,
-  legacyPromoCodeId: null,
   createdAt: new Date('2026-01-01T00:00:00Z'),
   updatedAt: new Date('2026-01-01T00:00:00Z'),
   ...overrides,

@@ -3,14 +3,13 @@ import type { Db, Tx } from '../db/client.js';
 import { uniqueViolation } from '../db/errors.js';
 import { products, promotions, users } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
-import { syncLegacyPromoCode } from './legacy-promo-codes.js';
 import { FieldErrors, productReferences } from './promotions.values.js';
 
 export type PromotionRow = typeof promotions.$inferSelect;
-/** What an admin sets; the rest (id, times_used, archived_at, the legacy link, timestamps) the service keeps. */
+/** What an admin sets; the rest (id, times_used, archived_at, timestamps) the service keeps. */
 export type PromotionValues = Omit<
   typeof promotions.$inferInsert,
-  'id' | 'timesUsed' | 'archivedAt' | 'legacyPromoCodeId' | 'createdAt' | 'updatedAt'
+  'id' | 'timesUsed' | 'archivedAt' | 'createdAt' | 'updatedAt'
 >;
 
 const notFound = (id: number) => new DomainError('promotion_not_found', { detail: `promotion ${id} not found` });
@@ -20,7 +19,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (err instanceof DomainError) throw err;
-    // promotions_code_idx, or the code of a promo_codes row not linked to a promotion (legacy-promo-codes.ts).
+    // promotions_code_idx: codes are unique among promotions not archived.
     if (uniqueViolation(err)?.includes('code')) {
       throw new DomainError('promo_code_taken', {
         detail: 'another promotion already has this code (codes ignore case)',
@@ -113,7 +112,7 @@ export async function insertPromotion(tx: Tx, values: PromotionValues): Promise<
   await assertReferences(tx, values);
   const [row] = await tx.insert(promotions).values(values).returning();
   if (!row) throw new Error('insert returned no promotion');
-  return syncLegacyPromoCode(tx, row);
+  return row;
 }
 
 /** Adds a promotion; `before` runs first in the same transaction (the promo-codes API checks its own fields there). */
@@ -156,7 +155,7 @@ export function updatePromotion(
         .where(eq(promotions.id, id))
         .returning();
       if (!row) throw notFound(id);
-      return syncLegacyPromoCode(tx, row);
+      return row;
     }),
   );
 }
@@ -178,7 +177,7 @@ export function archivePromotion(db: Db, id: number, check?: (current: Promotion
       .where(eq(promotions.id, id))
       .returning();
     if (!row) throw notFound(id);
-    return syncLegacyPromoCode(tx, row);
+    return row;
   });
 }
 

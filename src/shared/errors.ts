@@ -47,6 +47,7 @@ export const errorCodes = {
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   conflict: { status: 409, title: 'Conflict' },
+  total_changed: { status: 409, title: 'The total is not the one expected' },
   alias_taken: { status: 409, title: 'Variant alias already in use' },
   sku_taken: { status: 409, title: 'SKU already in use' },
   insufficient_stock: { status: 409, title: 'Not enough stock' },
