@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoCatalog, seedDemoIfEmpty } from '../src/catalog/demo-seed.js';
-import { promoCodes, shippingMethods, shippingRates, taxRates } from '../src/db/schema.js';
+import { promotions, shippingMethods, shippingRates, taxRates } from '../src/db/schema.js';
 import { bearer, buildTestApp, json, signInAdmin, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -81,7 +81,7 @@ describe('demo store', () => {
       rates: (await db.select().from(taxRates)).length,
       methods: (await db.select().from(shippingMethods)).length,
       shippingRates: (await db.select().from(shippingRates)).length,
-      codes: (await db.select().from(promoCodes)).length,
+      codes: (await db.select().from(promotions)).length,
     });
     const before = await count();
     expect(before).toEqual({ rates: 5, methods: 1, shippingRates: 4, codes: 1 });

@@ -4,14 +4,14 @@ import {
   addresses,
   orders,
   productVariants,
-  promoCodeRedemptions,
-  promoCodes,
+  promotionRedemptions,
+  promotions,
   shippingMethods,
   shippingRates,
   taxClasses,
   taxRates,
 } from '../src/db/schema.js';
-import { adminApi } from './fixtures.js';
+import { adminApi, insertPromoCodes } from './fixtures.js';
 import {
   bearer,
   buildTestApp,
@@ -101,24 +101,21 @@ beforeAll(async () => {
 
   const tomorrow = new Date(Date.now() + 86_400_000);
   const yesterday = new Date(Date.now() - 86_400_000);
-  const promos = await db
-    .insert(promoCodes)
-    .values([
-      { code: 'SAVE10', codeType: 'percentage', value: '10' },
-      { code: 'FIVE', codeType: 'fixed', value: '500' },
-      { code: 'HUGE', codeType: 'fixed', value: '100000' },
-      { code: 'FREESHIP', codeType: 'free_shipping', value: '0' },
-      { code: 'INACTIVE', codeType: 'percentage', value: '10', isActive: false },
-      { code: 'FUTURE', codeType: 'percentage', value: '10', startsAt: tomorrow },
-      { code: 'EXPIRED', codeType: 'percentage', value: '10', expiresAt: yesterday },
-      { code: 'MIN1000', codeType: 'percentage', value: '10', minPurchaseAmount: 100_000 },
-      { code: 'LIMITED', codeType: 'percentage', value: '10', redemptionLimit: 3, timesUsed: 3 },
-      { code: 'ONCEEACH', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1 },
-      { code: 'VIPONLY', codeType: 'percentage', value: '10', specificCustomers: [vip.id] },
-      { code: 'BONLY', codeType: 'percentage', value: '50', applicableProducts: [productB] },
-      { code: 'WELCOME', codeType: 'percentage', value: '10', newCustomersOnly: true },
-    ])
-    .returning();
+  const promos = await insertPromoCodes(db, [
+    { code: 'SAVE10', codeType: 'percentage', value: '10' },
+    { code: 'FIVE', codeType: 'fixed', value: '500' },
+    { code: 'HUGE', codeType: 'fixed', value: '100000' },
+    { code: 'FREESHIP', codeType: 'free_shipping', value: '0' },
+    { code: 'INACTIVE', codeType: 'percentage', value: '10', isActive: false },
+    { code: 'FUTURE', codeType: 'percentage', value: '10', startsAt: tomorrow },
+    { code: 'EXPIRED', codeType: 'percentage', value: '10', expiresAt: yesterday },
+    { code: 'MIN1000', codeType: 'percentage', value: '10', minPurchaseAmount: 100_000 },
+    { code: 'LIMITED', codeType: 'percentage', value: '10', redemptionLimit: 3, timesUsed: 3 },
+    { code: 'ONCEEACH', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1 },
+    { code: 'VIPONLY', codeType: 'percentage', value: '10', specificCustomers: [vip.id] },
+    { code: 'BONLY', codeType: 'percentage', value: '50', applicableProducts: [productB] },
+    { code: 'WELCOME', codeType: 'percentage', value: '10', newCustomersOnly: true },
+  ]);
   const onceEach = promos.find((p) => p.code === 'ONCEEACH')!;
   const money = {
     currency: 'USD',
@@ -139,7 +136,7 @@ beforeAll(async () => {
       { alias: 'past-2', userId: returning.id, email: returning.email, ...money },
     ])
     .returning();
-  await db.insert(promoCodeRedemptions).values({ promoCodeId: onceEach.id, orderId: past!.id, userId: alice.id });
+  await db.insert(promotionRedemptions).values({ promotionId: onceEach.id, orderId: past!.id, userId: alice.id });
   const [stored] = await db
     .insert(addresses)
     .values({
@@ -467,7 +464,7 @@ describe('estimate', () => {
     await estimate({ ...order, shipping_method_id: standardShipping });
     const after = await t.database.db.select().from(productVariants).where(eq(productVariants.alias, 'est-a'));
     expect(after[0]?.stock).toBe(before[0]?.stock);
-    const [save10] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'SAVE10'));
+    const [save10] = await t.database.db.select().from(promotions).where(eq(promotions.code, 'SAVE10'));
     expect(save10?.timesUsed).toBe(0);
   });
 });

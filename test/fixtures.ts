@@ -1,8 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Static } from 'typebox';
 import type * as catalog from '../src/catalog/catalog.schema.js';
+import type { Db } from '../src/db/client.js';
+import { promotions as promotionsTable } from '../src/db/schema.js';
 import type { OrderPayload } from '../src/orders/order-payload.schema.js';
+import { type PromoCodeFields, promotionFromPromoCode } from '../src/promotions/promo-codes.bridge.js';
 import type * as promoCodes from '../src/promotions/promo-codes.schema.js';
+import type { PromotionRow } from '../src/promotions/promotions.repository.js';
 import type * as promotions from '../src/promotions/promotions.schema.js';
 import type * as shipping from '../src/shipping/shipping.schema.js';
 import type * as tax from '../src/tax/tax.schema.js';
@@ -115,4 +119,39 @@ export function adminApi(t: App, admin: SignedIn): AdminApi {
 /** A guest order placed through the storefront's guest route, expecting 201. */
 export function placeGuestOrder(t: App, payload: OrderInput): Promise<PlacedOrder> {
   return apiAs(t).post('/order/storefront/api/guest-user-order-create/', payload);
+}
+
+/**
+ * A promo code in its stored form (`value`: percent, or minor units for `fixed`), the other fields defaulting to
+ * none; `timesUsed` as if it had been used.
+ */
+export type StoredPromoCode = Pick<PromoCodeFields, 'code' | 'codeType' | 'value'> &
+  Partial<PromoCodeFields> & { timesUsed?: number };
+
+/**
+ * Promo codes stored straight into the database as the promotions they are (promotionFromPromoCode, named as the
+ * promo-codes API names them), for states the admin API does not make: used up, already expired.
+ */
+export function insertPromoCodes(db: Db, codes: StoredPromoCode[]): Promise<PromotionRow[]> {
+  return db
+    .insert(promotionsTable)
+    .values(
+      codes.map(({ timesUsed = 0, ...code }) => ({
+        name: `Promo code ${code.code}`,
+        timesUsed,
+        ...promotionFromPromoCode({
+          isActive: true,
+          startsAt: null,
+          expiresAt: null,
+          minPurchaseAmount: null,
+          redemptionLimit: null,
+          usageLimitPerCustomer: null,
+          specificCustomers: null,
+          applicableProducts: null,
+          newCustomersOnly: false,
+          ...code,
+        }),
+      })),
+    )
+    .returning();
 }

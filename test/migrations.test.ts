@@ -115,6 +115,8 @@ describe('migrations', () => {
 
 /** The last commit before migration 0014 (promotions): its databases hold promo codes only. */
 const BEFORE_PROMOTIONS = '0360bd4';
+/** The last commit before migration 0015 (promotions on orders): promo_codes is still read by placement. */
+const BEFORE_ORDER_PROMOTIONS = '72d0b4b';
 
 /** Promo codes of every kind, with redemptions, as the promo-codes API and placement wrote them before 0014. */
 const LEGACY_DATA = `
@@ -146,7 +148,7 @@ describe('migration 0014 (promotions)', () => {
       await db.migrate(migrationsAt(BEFORE_PROMOTIONS));
       await db.exec(LEGACY_DATA);
       const legacy = await db.query<Record<string, unknown>>('select * from promo_codes order by id');
-      await db.migrate(headFolder);
+      await db.migrate(migrationsAt(BEFORE_ORDER_PROMOTIONS));
 
       const rows = await db.query<Record<string, unknown>>(
         `select id, name, code, is_active, starts_at, expires_at, priority, combinable, redemption_limit,
@@ -238,11 +240,96 @@ describe('migration 0014 (promotions)', () => {
         },
         { promotion_id: 2, order_id: 1, user_id: 1, email: 'a@example.com', released_at: null },
       ]);
-      // promo_codes stays, and new promotions take ids after the copied ones.
+      // promo_codes stays (until 0015), and new promotions take ids after the copied ones.
       expect(await db.query('select count(*)::int as n from promo_codes')).toEqual([{ n: 4 }]);
       expect(
         await db.query(`insert into promotions (name, action) values ('New', '{"type":"free_shipping"}') returning id`),
       ).toEqual([{ id: 5 }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('migration 0015 (promotions on orders)', () => {
+  it('carries over what placement recorded on promo codes after 0014, gives coded orders their promotion, and drops promo_codes', {
+    timeout: 180_000,
+  }, async () => {
+    const db = await open();
+    try {
+      await db.migrate(migrationsAt(BEFORE_PROMOTIONS));
+      await db.exec(LEGACY_DATA);
+      // o1 was placed with FIX (id 2): 5.00 off its two lines, 3.75 and 1.25.
+      await db.exec(`
+        update orders set promo_code_id = 2, promo_code = 'FIX', discount = 500, discount_name = 'Promo code FIX'
+          where alias = 'o1';
+        insert into order_lines (order_id, alias, name, quantity, unit_price, subtotal, discount, tax_rate, tax, total)
+          values (1, 'a', 'A', 1, 3750, 3750, 375, 0, 0, 3375), (1, 'b', 'B', 1, 1250, 1250, 125, 0, 0, 1125),
+                 (2, 'c', 'C', 1, 5000, 5000, 0, 0, 0, 5000);
+      `);
+      await db.migrate(migrationsAt(BEFORE_ORDER_PROMOTIONS));
+      // Placement still wrote to promo_codes between 0014 and 0015: a third order used FIX, and o2's use of PCT,
+      // released before, is released at another time.
+      await db.exec(`
+        insert into orders (alias, user_id, email, currency, prices_include_tax, subtotal, discount, shipping_fee,
+            shipping_tax, estimated_tax, total_without_tax, total, total_items, promo_code_id, promo_code)
+          values ('o3', 2, 'b@example.com', 'USD', false, 1000, 500, 0, 0, 0, 500, 500, 1, 2, 'FIX');
+        insert into promo_code_redemptions (promo_code_id, order_id, user_id, email) values (2, 3, 2, 'b@example.com');
+        update promo_code_redemptions set released_at = '2030-01-06T00:00:00Z' where promo_code_id = 1 and order_id = 2;
+        update promo_codes set times_used = times_used + 1 where code = 'FIX';
+      `);
+      await db.migrate(headFolder);
+
+      expect(await db.query('select id, times_used from promotions order by id')).toEqual([
+        { id: 1, times_used: 2 },
+        { id: 2, times_used: 2 },
+        { id: 3, times_used: 0 },
+        { id: 4, times_used: 0 },
+      ]);
+      expect(
+        await db.query('select promotion_id, order_id, user_id, released_at from promotion_redemptions order by id'),
+      ).toEqual([
+        { promotion_id: 1, order_id: 1, user_id: 1, released_at: null },
+        { promotion_id: 1, order_id: 2, user_id: null, released_at: new Date('2030-01-06T00:00:00Z') },
+        { promotion_id: 2, order_id: 1, user_id: 1, released_at: null },
+        { promotion_id: 2, order_id: 3, user_id: 2, released_at: null },
+      ]);
+      expect(
+        await db.query(
+          'select alias, promo_code, promotions, shipping_discount::int as shipping_discount from orders order by id',
+        ),
+      ).toEqual([
+        {
+          alias: 'o1',
+          promo_code: 'FIX',
+          promotions: [{ id: 2, name: 'Promo code FIX', code: 'FIX', kind: 'order_fixed', amount: 500 }],
+          shipping_discount: 0,
+        },
+        { alias: 'o2', promo_code: null, promotions: [], shipping_discount: 0 },
+        {
+          alias: 'o3',
+          promo_code: 'FIX',
+          promotions: [{ id: 2, name: 'Promo code FIX', code: 'FIX', kind: 'order_fixed', amount: 500 }],
+          shipping_discount: 0,
+        },
+      ]);
+      expect(await db.query('select order_id, alias, adjustments from order_lines order by id')).toEqual([
+        { order_id: 1, alias: 'a', adjustments: [{ promotion_id: 2, amount: 375 }] },
+        { order_id: 1, alias: 'b', adjustments: [{ promotion_id: 2, amount: 125 }] },
+        { order_id: 2, alias: 'c', adjustments: [] },
+      ]);
+      expect(
+        await db.query(
+          `select table_name from information_schema.tables
+            where table_schema = 'public' and table_name in ('promo_codes', 'promo_code_redemptions')`,
+        ),
+      ).toEqual([]);
+      expect(
+        await db.query(
+          `select table_name, column_name from information_schema.columns where table_schema = 'public'
+            and column_name in ('legacy_promo_code_id', 'promo_code_id')`,
+        ),
+      ).toEqual([]);
     } finally {
       await db.close();
     }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productVariants, promoCodes } from '../src/db/schema.js';
-import { adminApi, apiAs } from './fixtures.js';
+import { productVariants, promotions } from '../src/db/schema.js';
+import { adminApi, apiAs, insertPromoCodes } from './fixtures.js';
 import {
   bearer,
   buildTestApp,
@@ -38,9 +38,9 @@ beforeAll(async () => {
     variants: [{ alias: 'ord-1', name: 'One', price: '12.34', stock: 100 }],
   });
   variant = { id: product.variants[0]!.id, alias: 'ord-1' };
-  await t.database.db
-    .insert(promoCodes)
-    .values({ code: 'ONEEACH', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1, redemptionLimit: 100 });
+  await insertPromoCodes(t.database.db, [
+    { code: 'ONEEACH', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1, redemptionLimit: 100 },
+  ]);
 });
 afterAll(() => t.close());
 
@@ -236,13 +236,13 @@ describe('admin orders', () => {
     const res = await setStatus(order.order_alias, 'cancelled');
     expect(json(res).status).toBe('cancelled');
     expect(await stock()).toBe(before);
-    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'ONEEACH'));
+    const [promo] = await t.database.db.select().from(promotions).where(eq(promotions.code, 'ONEEACH'));
     expect(promo?.timesUsed).toBe(0);
     expect((await placeAs(alice, { promocode: 'ONEEACH' })).discount).toBe('2.47');
   });
 
   it('keeps stock and promo-code counts exact when cancellations race placements of the same code and variant', async () => {
-    await t.database.db.insert(promoCodes).values({ code: 'RACEMIX', codeType: 'percentage', value: '5' });
+    await insertPromoCodes(t.database.db, [{ code: 'RACEMIX', codeType: 'percentage', value: '5' }]);
     await t.database.db.update(productVariants).set({ stock: 1000 }).where(eq(productVariants.id, variant.id));
     const [stockBefore, placedFirst] = [
       await stock(),
@@ -256,7 +256,7 @@ describe('admin orders', () => {
       ),
     ];
     const usage = async () =>
-      (await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'RACEMIX')))[0]?.timesUsed;
+      (await t.database.db.select().from(promotions).where(eq(promotions.code, 'RACEMIX')))[0]?.timesUsed;
     expect(await usage()).toBe(10);
     const [cancels, placements] = await Promise.all([
       Promise.all(placedFirst.map((o) => setStatus(o.order_alias, 'cancelled'))),

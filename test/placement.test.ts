@@ -5,15 +5,15 @@ import {
   idempotencyKeys,
   orders,
   productVariants,
-  promoCodeRedemptions,
-  promoCodes,
+  promotionRedemptions,
+  promotions,
   shippingMethods,
   shippingRates,
   taxClasses,
   taxRates,
 } from '../src/db/schema.js';
 import { placementScope, purgeExpiredIdempotencyKeys } from '../src/orders/idempotency.js';
-import { adminApi, guestAddress } from './fixtures.js';
+import { adminApi, guestAddress, insertPromoCodes } from './fixtures.js';
 import {
   bearer,
   buildTestApp,
@@ -297,9 +297,9 @@ describe('placing an order', () => {
 
   it('records promo-code use, so a once-per-customer code works once', async () => {
     const a = await variant();
-    await t.database.db
-      .insert(promoCodes)
-      .values({ code: 'ONCE', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1 });
+    await insertPromoCodes(t.database.db, [
+      { code: 'ONCE', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1 },
+    ]);
     const user = await signUp(t.app);
     expect(
       (await place(create, { variants: [{ alias: a.alias }], promocode: 'once' }, bearer(user.access))).statusCode,
@@ -309,7 +309,7 @@ describe('placing an order', () => {
       422,
       'promo_code_invalid',
     );
-    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'ONCE'));
+    const [promo] = await t.database.db.select().from(promotions).where(eq(promotions.code, 'ONCE'));
     expect(promo?.timesUsed).toBe(1);
   });
 });
@@ -506,9 +506,9 @@ describe('concurrency', () => {
 
   it('uses a promo code with a global limit of 5 exactly 5 times when 50 orders race for it', async () => {
     const a = await variant({ stock: 1000 });
-    await t.database.db
-      .insert(promoCodes)
-      .values({ code: 'FIRST5', codeType: 'percentage', value: '10', redemptionLimit: 5 });
+    await insertPromoCodes(t.database.db, [
+      { code: 'FIRST5', codeType: 'percentage', value: '10', redemptionLimit: 5 },
+    ]);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         place(guestCreate, {
@@ -520,14 +520,14 @@ describe('concurrency', () => {
     );
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(5);
     for (const r of results.filter((x) => x.statusCode !== 201)) expectProblem(r, 422, 'promo_code_invalid');
-    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'FIRST5'));
+    const [promo] = await t.database.db.select().from(promotions).where(eq(promotions.code, 'FIRST5'));
     expect(promo?.timesUsed).toBe(5);
     expect(await stockOf(a.id)).toBe(995);
   });
 
   it('counts every use of a code without limits when many orders race with it', async () => {
     const a = await variant({ stock: 1000 });
-    await t.database.db.insert(promoCodes).values({ code: 'RACEMANY', codeType: 'percentage', value: '10' });
+    await insertPromoCodes(t.database.db, [{ code: 'RACEMANY', codeType: 'percentage', value: '10' }]);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         place(guestCreate, {
@@ -538,19 +538,19 @@ describe('concurrency', () => {
       ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
-    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'RACEMANY'));
+    const [promo] = await t.database.db.select().from(promotions).where(eq(promotions.code, 'RACEMANY'));
     expect(promo?.timesUsed).toBe(20);
     expect(
-      await t.database.db.select().from(promoCodeRedemptions).where(eq(promoCodeRedemptions.promoCodeId, promo!.id)),
+      await t.database.db.select().from(promotionRedemptions).where(eq(promotionRedemptions.promotionId, promo!.id)),
     ).toHaveLength(20);
     expect(await stockOf(a.id)).toBe(960);
   });
 
   it('lets a once-per-customer code through once when one customer races orders with it', async () => {
     const a = await variant({ stock: 1000 });
-    await t.database.db
-      .insert(promoCodes)
-      .values({ code: 'RACEONCE', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1 });
+    await insertPromoCodes(t.database.db, [
+      { code: 'RACEONCE', codeType: 'percentage', value: '10', usageLimitPerCustomer: 1 },
+    ]);
     const [user, other] = [await signUp(t.app), await signUp(t.app)];
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -563,21 +563,21 @@ describe('concurrency', () => {
     );
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(2);
     for (const r of results.filter((x) => x.statusCode !== 201)) expectProblem(r, 422, 'promo_code_invalid');
-    const [promo] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'RACEONCE'));
+    const [promo] = await t.database.db.select().from(promotions).where(eq(promotions.code, 'RACEONCE'));
     expect(promo?.timesUsed).toBe(2);
     const redemptions = await t.database.db
       .select()
-      .from(promoCodeRedemptions)
-      .where(eq(promoCodeRedemptions.promoCodeId, promo!.id));
+      .from(promotionRedemptions)
+      .where(eq(promotionRedemptions.promotionId, promo!.id));
     expect(redemptions.map((r) => r.userId).sort()).toEqual([user.id, other.id].sort());
     expect(await stockOf(a.id)).toBe(998);
   });
 
   it('lets a first-order-only code through once when a new guest races orders with it', async () => {
     const a = await variant({ stock: 1000 });
-    await t.database.db
-      .insert(promoCodes)
-      .values({ code: 'RACENEW', codeType: 'percentage', value: '10', newCustomersOnly: true });
+    await insertPromoCodes(t.database.db, [
+      { code: 'RACENEW', codeType: 'percentage', value: '10', newCustomersOnly: true },
+    ]);
     const email = uniqueEmail('newcomer');
     // Another guest's order goes first, so the newcomer's orders queue behind it and race in one batch.
     const [first, ...results] = await Promise.all([
