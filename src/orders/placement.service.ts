@@ -9,6 +9,7 @@ import { placementScope, requestHash, type StoredResponse, storedResponse } from
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
+import { placementEvents } from './order-events.js';
 import type { IdempotencyClaim, Refusal } from './placement.decide.js';
 import {
   DatabaseBusy,
@@ -107,7 +108,7 @@ async function prepare(
   }
   const orderToken = customer.userId === null ? randomBytes(32).toString('base64url') : undefined;
   // Nothing to pay (a 100 % discount, free items): the order is paid as placed.
-  const paymentStatus = priced.totalMinor === 0 ? 'paid' : 'unpaid';
+  const paymentStatus: 'paid' | 'unpaid' = priced.totalMinor === 0 ? 'paid' : 'unpaid';
   const alias = randomUUID();
   const body = {
     ...presentPricedOrder(priced),
@@ -126,6 +127,49 @@ async function prepare(
     if (!v) throw new Error(`priced line "${alias}" has no variant`);
     return v;
   };
+  const order = {
+    alias,
+    userId: customer.userId,
+    email: customer.email,
+    orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
+    placedBy: payload.customer_id !== undefined ? (principal?.userId ?? null) : null,
+    paymentStatus,
+    currency: priced.currency,
+    pricesIncludeTax: priced.pricesIncludeTax,
+    subtotal: priced.subtotalMinor,
+    discount: priced.discountMinor,
+    discountName: priced.discountName,
+    promoCodeId: quote.promo?.id ?? null,
+    promoCode: quote.promo?.code ?? null,
+    shippingMethodId: quote.shippingMethodId,
+    shippingName: priced.shippingName,
+    shippingFee: priced.shippingFeeMinor,
+    shippingTaxRate: priced.shippingTaxRate,
+    shippingTax: priced.shippingTaxMinor,
+    estimatedTax: priced.estimatedTaxMinor,
+    totalWithoutTax: priced.totalWithoutTaxMinor,
+    total: priced.totalMinor,
+    totalItems: priced.totalItems,
+    shippingAddress: quote.shippingAddress,
+    billingAddress: quote.billingAddress,
+    note: quote.note,
+  };
+  const lines = priced.lines.map((line) => ({
+    variantId: line.variantId,
+    productId: line.productId,
+    alias: line.alias,
+    name: line.name,
+    sku: variantOf(line.alias).sku,
+    quantity: line.quantity,
+    unitPrice: line.unitPriceMinor,
+    subtotal: line.subtotalMinor,
+    discount: line.discountMinor,
+    taxClassName: line.taxClass?.name ?? null,
+    taxRate: line.taxRate,
+    tax: line.taxMinor,
+    total: line.totalMinor,
+  }));
+  const events = placementEvents(order, lines);
   const write: PlacementWrite = {
     decide: {
       idempotency,
@@ -152,50 +196,11 @@ async function prepare(
             },
     },
     countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),
-    order: {
-      alias,
-      userId: customer.userId,
-      email: customer.email,
-      orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
-      placedBy: payload.customer_id !== undefined ? (principal?.userId ?? null) : null,
-      paymentStatus,
-      currency: priced.currency,
-      pricesIncludeTax: priced.pricesIncludeTax,
-      subtotal: priced.subtotalMinor,
-      discount: priced.discountMinor,
-      discountName: priced.discountName,
-      promoCodeId: quote.promo?.id ?? null,
-      promoCode: quote.promo?.code ?? null,
-      shippingMethodId: quote.shippingMethodId,
-      shippingName: priced.shippingName,
-      shippingFee: priced.shippingFeeMinor,
-      shippingTaxRate: priced.shippingTaxRate,
-      shippingTax: priced.shippingTaxMinor,
-      estimatedTax: priced.estimatedTaxMinor,
-      totalWithoutTax: priced.totalWithoutTaxMinor,
-      total: priced.totalMinor,
-      totalItems: priced.totalItems,
-      shippingAddress: quote.shippingAddress,
-      billingAddress: quote.billingAddress,
-      note: quote.note,
-    },
-    lines: priced.lines.map((line) => ({
-      variantId: line.variantId,
-      productId: line.productId,
-      alias: line.alias,
-      name: line.name,
-      sku: variantOf(line.alias).sku,
-      quantity: line.quantity,
-      unitPrice: line.unitPriceMinor,
-      subtotal: line.subtotalMinor,
-      discount: line.discountMinor,
-      taxClassName: line.taxClass?.name ?? null,
-      taxRate: line.taxRate,
-      tax: line.taxMinor,
-      total: line.totalMinor,
-    })),
+    order: { ...order, eventSeq: events.list.length },
+    lines,
     cart,
     response: body,
+    events,
   };
   return { write, quote, body };
 }
