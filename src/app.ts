@@ -57,6 +57,11 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Node's process metrics on GET /metrics (the service's one app: yes; apps built in tests: no). */
   processMetrics?: boolean;
+  /**
+   * Called while the app is built, before its worker starts, with the job queue and the outbox: to register more job
+   * handlers and event subscribers than the service's own modules do (tests, a store's own extensions).
+   */
+  background?: (parts: { jobs: JobQueue; outbox: Outbox }) => void;
 }
 
 /** Anything that could carry a credential or personal data never reaches the logs. */
@@ -258,6 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  deps.background?.({ jobs, outbox });
   if (config.jobsEnabled) {
     let worker: ReturnType<typeof startJobWorker> | undefined;
     app.addHook('onReady', async () => {

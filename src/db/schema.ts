@@ -574,18 +574,10 @@ export const jobs = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('jobs_kind_key_idx')
-      .on(t.kind, t.key)
-      .where(sql`${t.key} is not null`),
-    index('jobs_due_idx')
-      .on(t.runAt)
-      .where(sql`${t.status} = 'queued'`),
-    index('jobs_lease_idx')
-      .on(t.lockedUntil)
-      .where(sql`${t.status} = 'running'`),
-    index('jobs_finished_idx')
-      .on(t.finishedAt)
-      .where(sql`${t.finishedAt} is not null`),
+    uniqueIndex('jobs_kind_key_idx').on(t.kind, t.key).where(sql`${t.key} is not null`),
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.status} = 'queued'`),
+    index('jobs_lease_idx').on(t.lockedUntil).where(sql`${t.status} = 'running'`),
+    index('jobs_finished_idx').on(t.finishedAt).where(sql`${t.finishedAt} is not null`),
     check('jobs_status_check', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
   ],
 );

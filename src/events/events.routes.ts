@@ -18,10 +18,16 @@ export const EventSchema = Type.Object({
   sequence: Type.Union([Type.Integer(), Type.Null()], {
     description: "The event's number among its order's events: 1, 2, 3… in the order they happened",
   }),
-  data: Type.Object({}, { additionalProperties: true, description: 'The order (or payment) as the admin API shows it' }),
+  data: Type.Object(
+    {},
+    { additionalProperties: true, description: 'The order (or payment) as the admin API shows it' },
+  ),
 });
 
-const EventPage = Type.Object({ items: Type.Array(EventSchema), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+const EventPage = Type.Object({
+  items: Type.Array(EventSchema),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
 
 export function eventAdminRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
   return async (app) => {

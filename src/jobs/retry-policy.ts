@@ -54,8 +54,8 @@ export function afterFailure(
     return { retry: false, reason: `gave up after ${job.attempts} attempts` };
   }
   const deadline =
-    job.giveUpAt ??
-    (policy.giveUpAfterMs === undefined ? undefined : new Date(job.createdAt.getTime() + policy.giveUpAfterMs));
+    job.giveUpAt
+    ?? (policy.giveUpAfterMs === undefined ? undefined : new Date(job.createdAt.getTime() + policy.giveUpAfterMs));
   if (deadline !== undefined && job.now.getTime() >= deadline.getTime()) {
     return { retry: false, reason: `gave up at ${deadline.toISOString()}, after ${job.attempts} attempts` };
   }

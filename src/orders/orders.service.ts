@@ -50,11 +50,7 @@ export async function findVisibleOrder(
  * promo-code use, in the same transaction as the status change and its events (order.status_changed, and
  * order.cancelled on cancel).
  */
-export function changeOrderStatus(
-  deps: { db: Db; outbox: Outbox },
-  alias: string,
-  to: OrderStatus,
-): Promise<OrderRow> {
+export function changeOrderStatus(deps: { db: Db; outbox: Outbox }, alias: string, to: OrderStatus): Promise<OrderRow> {
   return deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const order = await lockOrder(tx, alias);
     if (!order) throw notFound(alias);

@@ -30,7 +30,11 @@ const operations: { path: string; kind: PlacementKind; summary: string }[] = [
 ];
 
 export function placementRoutes(
-  deps: Omit<PlacementDeps, 'source' | 'writer'> & { promoLimiter: Limiter; metrics?: PlacementMetrics; outbox: Outbox },
+  deps: Omit<PlacementDeps, 'source' | 'writer'> & {
+    promoLimiter: Limiter;
+    metrics?: PlacementMetrics;
+    outbox: Outbox;
+  },
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
     const body = orderPayloadSchema(deps.config);

@@ -164,7 +164,11 @@ export async function startPayment(
       const before = figuresOf(payment);
       const failed = await savePaymentFigures(tx, { id: payment.id, figures: { ...before, state: 'failed' } });
       const orderAfter = await refreshOrderPaymentStatus(tx, order);
-      await recordEvents(tx, deps.outbox, await paymentChangeEvents(tx, { before, payment: failed, order, orderAfter }));
+      await recordEvents(
+        tx,
+        deps.outbox,
+        await paymentChangeEvents(tx, { before, payment: failed, order, orderAfter }),
+      );
     });
     if (err instanceof GatewayError) throw new DomainError('payment_gateway_error', { detail: err.message });
     throw err;
