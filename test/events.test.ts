@@ -121,7 +121,7 @@ describe('events of placement', () => {
     const events = await eventsOf(order.order_alias);
     expect(typesOf(events)).toEqual([[1, 'order.placed']]);
     const [placed] = events;
-    expect(placed?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(placed?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(placed?.data).toEqual(await apiAs(t, admin).get(adminOrderUrl(order.order_alias)));
     expect(placed?.data).toMatchObject({ order_id: order.order_id, status: 'pending', email: guestAddress.email });
     expect(placed?.created_at).toBe(placed?.data.created_at);
@@ -376,6 +376,7 @@ describe('the events list', () => {
     const asAdmin = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(admin.access) });
     expectProblem(await asAdmin(`${eventsUrl}?type=order.shipped`), 422, 'validation_error');
     expectProblem(await asAdmin(`${eventsUrl}?order_alias=nope`), 422, 'validation_error');
+    expectProblem(await asAdmin(`${eventsUrl}?cursor=12`), 422, 'validation_error');
     expectProblem(await asAdmin(`${eventsUrl}not-a-uuid/`), 422, 'validation_error');
     expectProblem(await asAdmin(`${eventsUrl}00000000-0000-4000-8000-000000000000/`), 404, 'event_not_found');
   });
