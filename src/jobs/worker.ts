@@ -178,7 +178,10 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     entry.finishing = true;
     const claimOf = [job.id, id, job.attempt];
     if (!failed) {
-      await database.run(finishJob, claimOf);
+      const finished = await database.run(finishJob, claimOf);
+      // Its lease ran out before it finished (this process stalled) and another worker has it now: at least once.
+      if (finished.length === 0)
+        log.warn({ job: job.id, kind: job.kind, worker: id }, 'job done after its lease was lost');
       return;
     }
     const next =
