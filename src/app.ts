@@ -14,6 +14,8 @@ import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.r
 import type { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { eventAdminRoutes } from './events/events.routes.js';
+import { Outbox } from './events/outbox.js';
 import { registerAuthentication } from './http/auth.js';
 import {
   answerClientError,
@@ -26,6 +28,8 @@ import { registerJsonBodyParser } from './http/raw-json.js';
 import { rateLimitBackend } from './http/rate-limit-store.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
+import { JobQueue } from './jobs/job-queue.js';
+import { startJobWorker } from './jobs/worker.js';
 import { healthRoutes } from './ops/health.routes.js';
 import { createMetrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
@@ -54,6 +58,11 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Node's process metrics on GET /metrics (the service's one app: yes; apps built in tests: no). */
   processMetrics?: boolean;
+  /**
+   * Called while the app is built, before its worker starts, with the job queue and the outbox: to register more job
+   * handlers and event subscribers than the service's own modules do (tests, a store's own extensions).
+   */
+  background?: (parts: { jobs: JobQueue; outbox: Outbox }) => void;
 }
 
 /** Anything that could carry a credential or personal data never reaches the logs. */
@@ -161,6 +170,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const { config } = deps;
   const db = deps.database.db;
+  // Background work: modules register job handlers and event subscribers here while the app is built; the worker
+  // starts once the app is ready and stops (finishing or releasing its jobs) when it closes.
+  const jobs = new JobQueue();
+  const outbox = new Outbox(jobs);
   const money = currencyFormat(config.storeCurrency);
   // Reference data for quotes, in memory. This process's own admin writes clear it before they
   // are answered, so a change is seen by the next request; other processes hear of it from the
@@ -222,13 +235,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       promoLimiter,
       cache,
       metrics: metrics.placement,
+      outbox,
     }),
   );
   await app.register(orderRoutes({ db }));
-  await app.register(orderAdminRoutes({ db }));
+  await app.register(orderAdminRoutes({ db, outbox }));
+  await app.register(eventAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens: deps.tokens }));
   const payments = {
     db,
+    outbox,
     registry: deps.payments,
     publicBaseUrl: config.publicBaseUrl,
     log: app.log,
@@ -248,6 +264,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  deps.background?.({ jobs, outbox });
+  if (config.jobsEnabled) {
+    let worker: ReturnType<typeof startJobWorker> | undefined;
+    app.addHook('onReady', async () => {
+      worker = startJobWorker({
+        database: deps.database,
+        queue: jobs,
+        log: app.log,
+        pollMs: config.jobsPollMs,
+        concurrency: config.jobsConcurrency,
+      });
+    });
+    app.addHook('onClose', async () => worker?.stop());
+  }
 
   return app;
 }

@@ -44,6 +44,12 @@ export interface Config {
   placementQueueLimit: number;
   /** Bearer token that may read GET /metrics besides admins; undefined: admins only. */
   metricsToken: string | undefined;
+  /** Whether this process runs background jobs (false: a web-only process; others on the database run them). */
+  jobsEnabled: boolean;
+  /** How often the job worker looks for due jobs when nothing woke it. */
+  jobsPollMs: number;
+  /** Jobs a process runs at once, at most. */
+  jobsConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -206,5 +212,8 @@ export function loadConfig(env: Env = process.env): Config {
     placementTimeoutMs: integer(env, 'PLACEMENT_TIMEOUT_MS', { fallback: 10_000, min: 1, max: 600_000 }),
     placementQueueLimit: integer(env, 'PLACEMENT_QUEUE_LIMIT', { fallback: 1000, min: 0, max: 100_000 }),
     metricsToken,
+    jobsEnabled: boolean(env, 'JOBS_ENABLED', true),
+    jobsPollMs: integer(env, 'JOBS_POLL_MS', { fallback: 1_000, min: 10, max: 3_600_000 }),
+    jobsConcurrency: integer(env, 'JOBS_CONCURRENCY', { fallback: 8, min: 1, max: 1_000 }),
   };
 }

@@ -399,6 +399,11 @@ export const orders = pgTable(
     shippingAddress: jsonb('shipping_address').$type<AddressSnapshot>(),
     billingAddress: jsonb('billing_address').$type<AddressSnapshot>(),
     note: text('note').notNull().default(''),
+    /**
+     * The sequence number of the order's latest event (src/events): each event about the order takes the next one,
+     * in the transaction of the change it records, so an order's events are numbered 1, 2, 3… without gaps.
+     */
+    eventSeq: integer('event_seq').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -573,6 +578,75 @@ export const paymentEvents = pgTable(
     index('payment_events_pending_idx')
       .on(t.pluginId, t.pendingGatewayPaymentRef)
       .where(sql`${t.pendingGatewayPaymentRef} is not null`),
+  ],
+);
+
+/** What the service tells the world about (SPEC section 11; docs/events.md). */
+export const eventTypes = [
+  'order.placed',
+  'order.paid',
+  'order.status_changed',
+  'order.cancelled',
+  'order.expired',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.refunded',
+] as const;
+
+/**
+ * The transactional outbox: every event, written in the transaction of the change it records, and kept. `data` is
+ * the order (or payment) as the admin API shows it right after the change. `id` is a UUID version 7 (time first),
+ * so ids sort by creation: the list's order and page cursor. `seq` numbers an order's events 1, 2, 3…
+ * (orders.event_seq holds the last). No foreign keys: an event is written only with its order, by this service, and
+ * orders are never deleted, while a key's check would cost every placement a lookup and a row lock per event
+ * (docs/events.md).
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey(),
+    type: text('type', { enum: eventTypes }).notNull(),
+    orderId: integer('order_id'),
+    paymentId: integer('payment_id'),
+    seq: integer('seq'),
+    data: jsonb('data').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('events_order_seq_idx').on(t.orderId, t.seq), index('events_type_idx').on(t.type, t.id)],
+);
+
+export const jobStatuses = ['queued', 'running', 'done', 'failed'] as const;
+
+/**
+ * Background work every process of the store shares (src/jobs): a worker claims due rows with FOR UPDATE SKIP
+ * LOCKED, setting a lease (`locked_by`, `locked_until`) it renews while the job runs; a lease that runs out (its
+ * process died) makes the job due again. `attempts` counts claims. A job with a `key` exists once per (kind, key).
+ * `max_attempts` and `give_up_at` override the kind's retry policy for one job.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    key: text('key'),
+    payload: jsonb('payload').notNull().default({}),
+    status: text('status', { enum: jobStatuses }).notNull().default('queued'),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts'),
+    giveUpAt: timestamp('give_up_at', { withTimezone: true }),
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('jobs_kind_key_idx').on(t.kind, t.key).where(sql`${t.key} is not null`),
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.status} = 'queued'`),
+    index('jobs_lease_idx').on(t.lockedUntil).where(sql`${t.status} = 'running'`),
+    index('jobs_finished_idx').on(t.finishedAt).where(sql`${t.finishedAt} is not null`),
+    check('jobs_status_check', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
   ],
 );
 

@@ -42,6 +42,7 @@ export const errorCodes = {
   order_not_found: { status: 404, title: 'Order not found' },
   payment_plugin_not_found: { status: 404, title: 'Payment plugin not found' },
   payment_not_found: { status: 404, title: 'Payment not found' },
+  event_not_found: { status: 404, title: 'Event not found' },
   order_link_invalid: { status: 404, title: 'Order link not valid' },
   route_not_found: { status: 404, title: 'No such route' },
   // 409
