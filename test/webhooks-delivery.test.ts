@@ -66,7 +66,8 @@ function event(type: WebhookEventType = 'order.placed'): WebhookEvent {
   };
 }
 
-const deps = (overrides: Partial<DeliveryDeps> & { settings?: Partial<WebhookSettings> } = {}): DeliveryDeps => ({
+type DepsOverrides = Partial<Omit<DeliveryDeps, 'settings'>> & { settings?: Partial<WebhookSettings> };
+const deps = (overrides: DepsOverrides = {}): DeliveryDeps => ({
   db: t.database.db,
   random: () => 0.5,
   ...overrides,
@@ -274,6 +275,25 @@ describe('a delivery', () => {
     expect([a, b].filter((n) => n.kind === 'done').length).toBeGreaterThanOrEqual(1);
     expect(requestsTo(hook.path)).toHaveLength(1);
     expect((await detail(id)).attempts).toBe(1);
+  });
+
+  it('is dropped when its endpoint is deleted while it is being sent', async () => {
+    const hook = await endpoint({ behaviour: () => ({ status: 200, delayMs: 200 }) });
+    const id = await deliveryFor(hook.id, event());
+    const running = runDelivery(deps(), id);
+    while (requestsTo(hook.path).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `${base}/endpoints/${hook.id}/`,
+      headers: bearer(admin.access),
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect(await running).toEqual({ kind: 'failed' });
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `${base}/deliveries/${id}/`, headers: bearer(admin.access) }),
+      404,
+      'webhook_delivery_not_found',
+    );
   });
 
   it('reports a settled or unknown delivery without sending anything', async () => {

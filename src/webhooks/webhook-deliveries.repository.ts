@@ -116,13 +116,19 @@ export type DeliverySettlement =
 
 /**
  * Logs the attempt and moves the delivery on, unless it was settled meanwhile (by a concurrent attempt): then it
- * stays as it is and is returned as it is.
+ * stays as it is and is returned as it is. Undefined when the delivery is gone (its endpoint was deleted).
  */
 export async function recordAttempt(
   tx: Tx,
   input: { attempt: AttemptRecord; settlement: DeliverySettlement },
-): Promise<DeliveryRow> {
+): Promise<DeliveryRow | undefined> {
   const { attempt, settlement } = input;
+  const [exists] = await tx
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.id, attempt.deliveryId))
+    .for('update');
+  if (!exists) return undefined;
   await tx.insert(webhookAttempts).values(attempt);
   const [row] = await tx
     .update(webhookDeliveries)

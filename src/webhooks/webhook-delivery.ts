@@ -101,7 +101,9 @@ export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promi
     return { kind: 'failed' };
   }
 
-  const body = JSON.stringify(delivery.payload);
+  // jsonb keeps keys in an order of its own; the envelope's own fields go out in the documented order.
+  const { id, type, created_at, data } = delivery.payload as WebhookEvent;
+  const body = JSON.stringify({ id, type, created_at, data });
   const outcome = await postWebhook({
     url: endpoint.url,
     headers: {
@@ -131,11 +133,12 @@ export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promi
     const { responseCode, durationMs, error, responseSnippet } = outcome;
     const attempt = { deliveryId, attemptedAt, responseCode, durationMs, error, responseSnippet };
     const row = await recordAttempt(tx, { attempt, settlement });
+    if (!row) return undefined;
     if (outcome.ok) await noteEndpointSuccess(tx, endpoint.id);
     else await switchOffIfFailingTooLong(tx, { endpointId: endpoint.id, failedAt: finishedAt });
     return row;
   });
-  return nextOf(recorded);
+  return recorded ? nextOf(recorded) : { kind: 'failed' };
 }
 
 /** An endpoint that has failed every attempt for 24 hours is switched off, saying so. */
