@@ -13,19 +13,17 @@ import {
 // The admin API of outbound webhooks: endpoints, their secret, deliveries' routes as far as they need no delivery
 // (test/webhooks-delivery.test.ts sends them). This store refuses private addresses, as a production one does.
 
+const closed = { allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 5_000, retryMaxDelayMs: 3_600_000 };
+
 let t: TestApp;
 let admin: SignedIn;
 let customer: SignedIn;
 beforeAll(async () => {
-  t = await buildTestApp({ config: { webhooks: { ...closedSettings() } } });
+  t = await buildTestApp({ config: { webhooks: closed } });
   admin = await signInAdmin(t);
   customer = await signUp(t.app);
 });
 afterAll(() => t.close());
-
-function closedSettings() {
-  return { allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 5_000, retryMaxDelayMs: 3_600_000 };
-}
 
 const base = '/webhook/dashboard/api';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -134,6 +134,7 @@ describe('a delivery', () => {
     expect(got).toBeDefined();
     const headers = got!.headers as Record<string, string>;
     expect(headers['content-type']).toBe('application/json');
+    expect(Object.keys(JSON.parse(got!.body))).toEqual(['id', 'type', 'created_at', 'data']);
     expect(new Webhook(hook.secret).verify(got!.body, headers)).toEqual(e);
     const delivery = await detail(id);
     expect(headers['webhook-id']).toBe(delivery.message_id);
@@ -322,8 +323,6 @@ describe('one endpoint never delays another', () => {
       return next;
     });
     expect(await runDelivery(slowDeps, fastId)).toEqual({ kind: 'done' });
-    const fastDone = Date.now();
-    expect(fastDone - started).toBeLessThan(1_500);
     expect(slowDone).toBe(0);
     expect((await slowRun).kind).toBe('retry');
     expect(slowDone - started).toBeGreaterThanOrEqual(2_900);
