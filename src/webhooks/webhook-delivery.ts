@@ -90,7 +90,7 @@ export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promi
   const leaseUntil = new Date(attemptedAt.getTime() + deps.settings.timeoutMs + LEASE_MARGIN_MS);
   const delivery = await claimDueDelivery(deps.db, { id: deliveryId, now: attemptedAt, leaseUntil });
   if (!delivery) {
-    // Gone with its endpoint: nothing is left to do.
+    // Not due or settled: reported as it stands. Gone (deleted with its endpoint): nothing is left to do.
     const current = await deliveryById(deps.db, deliveryId);
     return current ? nextOf(current) : { kind: 'failed' };
   }
@@ -118,17 +118,9 @@ export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promi
   });
 
   const finishedAt = clock();
-  let settlement: DeliverySettlement = { status: 'succeeded', nextAttemptAt: null };
-  if (!outcome.ok) {
-    const retryAt = nextRetryAt({
-      schedule: { baseMs: deps.settings.retryBaseMs, maxDelayMs: deps.settings.retryMaxDelayMs },
-      firstAttemptAt: delivery.firstAttemptAt ?? attemptedAt,
-      failedAt: finishedAt,
-      attempts: delivery.attempts + 1,
-      random: deps.random ?? Math.random,
-    });
-    settlement = retryAt ? { status: 'pending', nextAttemptAt: retryAt } : { status: 'failed', nextAttemptAt: null };
-  }
+  const settlement: DeliverySettlement = outcome.ok
+    ? { status: 'succeeded', nextAttemptAt: null }
+    : afterFailure(deps, { delivery, attemptedAt, failedAt: finishedAt });
   const recorded = await deps.db.transaction(async (tx) => {
     const { responseCode, durationMs, error, responseSnippet } = outcome;
     const attempt = { deliveryId, attemptedAt, responseCode, durationMs, error, responseSnippet };
@@ -139,6 +131,21 @@ export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promi
     return row;
   });
   return recorded ? nextOf(recorded) : { kind: 'failed' };
+}
+
+/** A failed attempt: pending until the next retry, or failed when the 24 hours are over. */
+function afterFailure(
+  deps: DeliveryDeps,
+  input: { delivery: DeliveryRow; attemptedAt: Date; failedAt: Date },
+): DeliverySettlement {
+  const retryAt = nextRetryAt({
+    schedule: { baseMs: deps.settings.retryBaseMs, maxDelayMs: deps.settings.retryMaxDelayMs },
+    firstAttemptAt: input.delivery.firstAttemptAt ?? input.attemptedAt,
+    failedAt: input.failedAt,
+    attempts: input.delivery.attempts + 1,
+    random: deps.random ?? Math.random,
+  });
+  return retryAt ? { status: 'pending', nextAttemptAt: retryAt } : { status: 'failed', nextAttemptAt: null };
 }
 
 /** An endpoint that has failed every attempt for 24 hours is switched off, saying so. */
