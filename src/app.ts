@@ -45,6 +45,7 @@ import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
 import { taxAdminRoutes } from './tax/tax.routes.js';
+import { webhookAdminRoutes } from './webhooks/webhooks.routes.js';
 import { DomainError } from './shared/errors.js';
 import { currencyFormat } from './shared/money.js';
 
@@ -78,6 +79,7 @@ export const redactedPaths = [
   '*.refresh',
   '*.access',
   '*.token',
+  '*.secret',
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -252,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
   await app.register(paymentAdminRoutes(payments));
+  await app.register(webhookAdminRoutes({ db, settings: config.webhooks }));
   // Gateways the service hosts itself (the sandbox) deliver their webhooks through the real route.
   deps.payments.bindWebhookDelivery(async (pluginId, request) => {
     const res = await app.inject({

@@ -112,4 +112,29 @@ describe('loadConfig', () => {
   ])('refuses %o naming %s (placement limits, metrics token)', (env, variable) => {
     expect(failure(env).variable).toBe(variable);
   });
+
+  it('keeps outbound webhooks off private addresses unless NODE_ENV is development or test', () => {
+    expect(loadConfig({}).webhooks).toEqual({
+      allowPrivate: false,
+      timeoutMs: 10_000,
+      retryBaseMs: 5_000,
+      retryMaxDelayMs: 3_600_000,
+    });
+    expect(loadConfig({ NODE_ENV: 'production' }).webhooks.allowPrivate).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: 'false' }).webhooks.allowPrivate).toBe(false);
+    const env = { WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_DELAY_MS: '1000' };
+    expect(loadConfig(env).webhooks).toMatchObject({ timeoutMs: 2000, retryBaseMs: 100, retryMaxDelayMs: 1000 });
+  });
+
+  it.each([
+    [{ WEBHOOK_ALLOW_PRIVATE: 'sometimes' }, 'WEBHOOK_ALLOW_PRIVATE'],
+    [{ WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
+    [{ WEBHOOK_RETRY_BASE_MS: '1.5' }, 'WEBHOOK_RETRY_BASE_MS'],
+    [{ WEBHOOK_RETRY_BASE_MS: '60000', WEBHOOK_RETRY_MAX_DELAY_MS: '1000' }, 'WEBHOOK_RETRY_MAX_DELAY_MS'],
+  ])('refuses %o naming %s (webhooks)', (env, variable) => {
+    expect(failure(env).variable).toBe(variable);
+  });
 });

@@ -50,6 +50,21 @@ export interface Config {
   jobsPollMs: number;
   /** Jobs a process runs at once, at most. */
   jobsConcurrency: number;
+  /** Outbound webhooks (docs/webhooks.md). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /**
+   * Whether endpoints may be on loopback, private, link-local and other non-public addresses. Default: only when
+   * NODE_ENV is `development` or `test`, so a production process is closed unless told otherwise.
+   */
+  allowPrivate: boolean;
+  /** Longest wait for an endpoint's answer (connect, request and status line), per attempt. */
+  timeoutMs: number;
+  /** Delay before the first retry; each later one doubles it (with jitter), up to `retryMaxDelayMs`. */
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -173,6 +188,17 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters of A-Z a-z 0-9 . _ ~ + / = -');
   }
 
+  const nodeEnv = read(env, 'NODE_ENV');
+  const webhooks: WebhookSettings = {
+    allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', nodeEnv === 'development' || nodeEnv === 'test'),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', { fallback: 10_000, min: 1, max: 600_000 }),
+    retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', { fallback: 5_000, min: 1, max: 86_400_000 }),
+    retryMaxDelayMs: integer(env, 'WEBHOOK_RETRY_MAX_DELAY_MS', { fallback: 3_600_000, min: 1, max: 86_400_000 }),
+  };
+  if (webhooks.retryMaxDelayMs < webhooks.retryBaseMs) {
+    throw new ConfigError('WEBHOOK_RETRY_MAX_DELAY_MS', 'must not be less than WEBHOOK_RETRY_BASE_MS');
+  }
+
   const logLevel = oneOf(env, 'LOG_LEVEL', {
     allowed: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     fallback: 'info',
@@ -215,5 +241,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobsEnabled: boolean(env, 'JOBS_ENABLED', true),
     jobsPollMs: integer(env, 'JOBS_POLL_MS', { fallback: 1_000, min: 10, max: 3_600_000 }),
     jobsConcurrency: integer(env, 'JOBS_CONCURRENCY', { fallback: 8, min: 1, max: 1_000 }),
+    webhooks,
   };
 }

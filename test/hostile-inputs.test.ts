@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduleDeliveries } from '../src/webhooks/webhook-delivery.js';
 import { adminApi, apiAs } from './fixtures.js';
 import {
   bearer,
@@ -99,6 +100,16 @@ beforeAll(async () => {
     { order_alias: order.order_alias },
     200,
   );
+  const webhookEndpoint = await apiAs(t, admin).post('/webhook/dashboard/api/endpoints/', {
+    url: 'https://hooks.example.com/walk',
+    events: ['order.placed'],
+  });
+  const [webhookDelivery] = await scheduleDeliveries(t.database.db, {
+    id: 'walk-event-1',
+    type: 'order.placed',
+    created_at: new Date().toISOString(),
+    data: { order_alias: order.order_alias },
+  });
   Object.assign(fixtures, {
     tax_class_id: taxClass.id,
     tax_rate_id: taxRate.id,
@@ -114,6 +125,8 @@ beforeAll(async () => {
     order_alias: order.order_alias,
     payment_id: payment.payment_id,
     customer_id: customer.id,
+    webhook_endpoint_id: webhookEndpoint.id,
+    webhook_delivery_id: webhookDelivery?.id ?? 0,
   });
 }, 60_000);
 afterAll(() => t.close());
@@ -130,6 +143,8 @@ const ID_OF_COLLECTION: Record<string, string> = {
   'promo-codes': 'promo_code_id',
   promotions: 'promotion_id',
   payments: 'payment_id',
+  endpoints: 'webhook_endpoint_id',
+  deliveries: 'webhook_delivery_id',
 };
 
 function pathIdFor(route: string): number {
@@ -175,6 +190,7 @@ function sampleLeaf(schema: JsonSchema, name: string): unknown {
     cancel_url: 'https://shop.example/cancel',
     amount: '0.01',
     percent: '10',
+    url: 'https://hooks.example.com/walk',
   };
   if (name in known) return known[name];
   if (name in fixtures && schema.type === 'integer') return fixtures[name];

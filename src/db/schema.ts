@@ -650,6 +650,77 @@ export const jobs = pgTable(
   ],
 );
 
+/**
+ * A receiver of outbound webhooks. `secret` (`whsec_` + base64) signs every delivery, so it is kept
+ * as it is, like the store's other secrets (src/shared/secrets.ts); the API shows it only when it is
+ * made (create, rotate). `failing_since`: when the first of the failures since its last success
+ * happened; past 24 hours the endpoint is switched off and `disabled_reason` says why.
+ */
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  url: text('url').notNull(),
+  events: text('events').array().notNull(),
+  description: text('description').notNull().default(''),
+  isActive: boolean('is_active').notNull().default(true),
+  disabledReason: text('disabled_reason'),
+  secret: text('secret').notNull(),
+  failingSince: timestamp('failing_since', { withTimezone: true }),
+  ...timestamps,
+});
+
+export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+
+/**
+ * One event for one endpoint. `event_id` names the event of the outbox (no foreign key: the events
+ * table is another module's, and deliveries keep their own copy of the envelope in `payload`).
+ * `message_id` is the `webhook-id` header, the same on every attempt so receivers can drop repeats.
+ * `next_attempt_at` is null once the delivery is settled; while an attempt runs it holds the end of
+ * that attempt's lease. `first_attempt_at` starts the retry window (a redelivery clears it).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    messageId: text('message_id').notNull().unique(),
+    payload: jsonb('payload').notNull(),
+    status: text('status', { enum: webhookDeliveryStatuses }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lastResponseCode: integer('last_response_code'),
+    lastDurationMs: integer('last_duration_ms'),
+    lastError: text('last_error'),
+    ...timestamps,
+  },
+  (t) => [
+    check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+    uniqueIndex('webhook_deliveries_event_once_idx').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+  ],
+);
+
+/** Every attempt of a delivery, for its log. `response_snippet`: the start of the answer's body, nothing more. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: integer('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull(),
+    responseCode: integer('response_code'),
+    durationMs: integer('duration_ms').notNull(),
+    error: text('error'),
+    responseSnippet: text('response_snippet'),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.id)],
+);
+
 export const productRelations = relations(products, ({ many }) => ({ variants: many(productVariants) }));
 export const variantRelations = relations(productVariants, ({ one }) => ({
   product: one(products, { fields: [productVariants.productId], references: [products.id] }),
