@@ -14,6 +14,7 @@ import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.r
 import type { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { createMailer } from './emails/mailer.js';
 import { registerAuthentication } from './http/auth.js';
 import {
   answerClientError,
@@ -169,6 +170,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxEntries: 100_000,
   });
   app.addHook('onClose', async () => cache.close());
+  // One SMTP pool per app for the customer emails (src/emails/order-emails.ts), closed with it.
+  const mailer = createMailer(config);
+  app.addHook('onClose', async () => mailer.close());
   const referenceChanged = () => cache.invalidate();
   const cart = {
     db,
