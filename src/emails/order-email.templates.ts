@@ -25,7 +25,7 @@ export interface OrderEmailInput {
   storeName: string;
   order: OrderRow;
   lines: OrderLineRow[];
-  /** The signed link to the order's page and how many days it works, for the kinds that carry one. */
+  /** The signed link to the order's page and how many days it works; shown by the kinds that carry one. */
   link?: { url: string; days: number };
 }
 
@@ -90,6 +90,9 @@ const KINDS: Record<OrderEmailKind, KindText> = {
   },
 };
 
+/** Whether an email of this kind carries the link to the order's page (no link once the order is over). */
+export const carriesOrderLink = (kind: OrderEmailKind): boolean => KINDS[kind].link;
+
 /** A customer's value on one line of the text part: line breaks and control characters become spaces. */
 const oneLine = (value: string): string => value.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
 
@@ -102,13 +105,19 @@ function addressLines(address: AddressSnapshot): string[] {
 
 interface Figures {
   lines: { quantity: number; name: string; unit: string; amount: string }[];
-  totals: { label: string; amount: string; strong?: boolean }[];
+  /** `deducted`: an amount taken off (the discount), shown with a minus. */
+  totals: { label: string; amount: string; deducted?: boolean; strong?: boolean }[];
+}
+
+/** An amount as the order page shows it: the currency's exact precision, then its code ("12.30 USD"). */
+function amountIn(order: OrderRow): (minor: number) => string {
+  const money = currencyFormat(order.currency);
+  return (minor) => `${money.format(minor)} ${order.currency}`;
 }
 
 /** Lines at their subtotal (quantity × unit price), then the order's totals: they add up as shown. */
 function figures(order: OrderRow, lines: OrderLineRow[]): Figures {
-  const money = currencyFormat(order.currency);
-  const amount = (minor: number) => `${money.format(minor)} ${order.currency}`;
+  const amount = amountIn(order);
   const named = (label: string, names: (string | null)[]) => {
     const known = names.filter((n): n is string => n !== null && n !== '').map(oneLine);
     return known.length > 0 ? `${label} (${known.join(', ')})` : label;
@@ -117,7 +126,7 @@ function figures(order: OrderRow, lines: OrderLineRow[]): Figures {
   if (order.discount > 0) {
     // The name pricing gave the discount says which promotion it was ("Promo code SAVE10 (10%)").
     const name = order.discountName ?? (order.promoCode ? `code ${order.promoCode}` : null);
-    totals.push({ label: named('Discount', [name]), amount: `-${amount(order.discount)}` });
+    totals.push({ label: named('Discount', [name]), amount: amount(order.discount), deducted: true });
   }
   if (order.shippingName !== null || order.shippingFee > 0) {
     totals.push({ label: named('Shipping', [order.shippingName]), amount: amount(order.shippingFee) });
@@ -152,7 +161,7 @@ function renderText(p: Parts): string {
     [
       ...p.figures.lines.map((l) => `${l.quantity} × ${l.name} (${l.unit} each): ${l.amount}`),
       '',
-      ...p.figures.totals.map((t) => `${t.label}: ${t.amount}`),
+      ...p.figures.totals.map((t) => `${t.label}: ${t.deducted ? '-' : ''}${t.amount}`),
     ].join('\n'),
   ];
   if (p.address.length > 0) sections.push(['Shipping to:', ...p.address].join('\n'));
@@ -172,7 +181,7 @@ function renderHtml(input: Parts): string {
 <td style="${NUM}">${l.unit}</td><td style="${NUM}">${l.amount}</td></tr>`,
   );
   const totalRows = f.totals.map((t) => {
-    const amount = t.amount.startsWith('-') ? `−${t.amount.slice(1)}` : t.amount;
+    const amount = t.deducted ? `−${t.amount}` : t.amount;
     return t.strong
       ? html`<tr><td style="${CELL}"><strong>${t.label}</strong></td><td style="${NUM}"><strong>${amount}</strong></td></tr>`
       : html`<tr><td style="${CELL}">${t.label}</td><td style="${NUM}">${amount}</td></tr>`;
@@ -222,10 +231,9 @@ const joinLines = (lines: string[]): SafeHtml[] => lines.map((l, i) => (i === 0 
 export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const kind = KINDS[input.kind];
   const f = figures(input.order, input.lines);
-  const total = f.totals.at(-1)?.amount ?? '';
   const storeName = oneLine(input.storeName);
   const subject = `${storeName}: ${kind.subject(input.order.alias)}`;
-  const says = kind.says(input.order, total);
+  const says = kind.says(input.order, amountIn(input.order)(input.order.total));
   const shippingAddress = input.order.shippingAddress as AddressSnapshot | null;
   const address = kind.address && shippingAddress ? addressLines(shippingAddress) : [];
   const link = kind.link ? input.link : undefined;

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { orderPageLink } from '../orders/order-page-link.js';
 import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
 import { type Mailer, messageIdFor } from './mailer.js';
-import { type OrderEmailKind, renderOrderEmail } from './order-email.templates.js';
+import { carriesOrderLink, type OrderEmailKind, renderOrderEmail } from './order-email.templates.js';
 
 /**
  * One email to the customer about one order event: the order is read as it is now, rendered and
@@ -50,17 +50,16 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
   }
   const lines = await linesOf(deps.db, order.id);
   const days = deps.config.orderEmailLinkDays;
-  const url = await orderPageLink(
-    { tokens: deps.tokens, publicBaseUrl: deps.config.publicBaseUrl },
-    { alias: order.alias, ttlSeconds: days * DAY_SECONDS },
-  );
-  const email = renderOrderEmail({
-    kind: job.kind,
-    storeName: deps.config.storeName,
-    order,
-    lines,
-    link: { url, days },
-  });
+  const link = carriesOrderLink(job.kind)
+    ? {
+        days,
+        url: await orderPageLink(
+          { tokens: deps.tokens, publicBaseUrl: deps.config.publicBaseUrl },
+          { alias: order.alias, ttlSeconds: days * DAY_SECONDS },
+        ),
+      }
+    : undefined;
+  const email = renderOrderEmail({ kind: job.kind, storeName: deps.config.storeName, order, lines, link });
   const messageId = messageIdFor({
     key: `${job.eventId}\u0000${job.kind}`,
     label: job.kind,
