@@ -16,6 +16,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { eventAdminRoutes } from './events/events.routes.js';
 import { Outbox } from './events/outbox.js';
+import { createMailer } from './emails/mailer.js';
 import { registerAuthentication } from './http/auth.js';
 import {
   answerClientError,
@@ -185,6 +186,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxEntries: 100_000,
   });
   app.addHook('onClose', async () => cache.close());
+  // One SMTP pool per app for the customer emails (src/emails/order-emails.ts), closed with it.
+  const mailer = createMailer(config);
+  app.addHook('onClose', async () => mailer.close());
   const referenceChanged = () => cache.invalidate();
   const cart = {
     db,

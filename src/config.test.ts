@@ -138,3 +138,57 @@ describe('loadConfig', () => {
     expect(failure(env).variable).toBe(variable);
   });
 });
+
+describe('loadConfig: customer emails', () => {
+  it('sends nothing by default, as "Storefront", with order links that work 7 days', () => {
+    expect(loadConfig({})).toMatchObject({
+      storeName: 'Storefront',
+      smtpUrl: undefined,
+      mailFrom: { name: 'Storefront', address: 'no-reply@localhost' },
+      orderEmailLinkDays: 7,
+    });
+  });
+
+  it('reads SMTP_URL, MAIL_FROM, STORE_NAME and ORDER_EMAIL_LINK_DAYS', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtps://shop:p%40ss@mail.example:465',
+      MAIL_FROM: '"Lamp Shop" <orders@lamps.example>',
+      STORE_NAME: 'Lamps & Co',
+      ORDER_EMAIL_LINK_DAYS: '14',
+    });
+    expect(config).toMatchObject({
+      smtpUrl: 'smtps://shop:p%40ss@mail.example:465',
+      mailFrom: { name: 'Lamp Shop', address: 'orders@lamps.example' },
+      storeName: 'Lamps & Co',
+      orderEmailLinkDays: 14,
+    });
+  });
+
+  it('sends from no-reply at the public host, named after the store, unless MAIL_FROM says otherwise', () => {
+    const env = { PUBLIC_BASE_URL: 'https://shop.example', STORE_NAME: 'Lamps' };
+    expect(loadConfig(env).mailFrom).toEqual({ name: 'Lamps', address: 'no-reply@shop.example' });
+    expect(loadConfig({ ...env, MAIL_FROM: 'orders@shop.example' }).mailFrom).toEqual({
+      name: 'Lamps',
+      address: 'orders@shop.example',
+    });
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://10.0.0.5:8000' }).mailFrom.address).toBe('no-reply@localhost');
+  });
+
+  it.each([
+    [{ SMTP_URL: 'http://mail.example' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'smtp://' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'not a url' }, 'SMTP_URL'],
+    [{ MAIL_FROM: 'not an address' }, 'MAIL_FROM'],
+    [{ MAIL_FROM: 'a@shop.example, b@shop.example' }, 'MAIL_FROM'],
+    [{ STORE_NAME: 'Lamps\r\nBcc: x@evil.example' }, 'STORE_NAME'],
+    [{ STORE_NAME: 'x'.repeat(101) }, 'STORE_NAME'],
+    [{ ORDER_EMAIL_LINK_DAYS: '0' }, 'ORDER_EMAIL_LINK_DAYS'],
+    [{ ORDER_EMAIL_LINK_DAYS: '91' }, 'ORDER_EMAIL_LINK_DAYS'],
+  ])('refuses %o naming %s', (env, variable) => {
+    expect(failure(env).variable).toBe(variable);
+  });
+
+  it('never repeats the SMTP password in its error', () => {
+    expect(failure({ SMTP_URL: 'imap://shop:hunter2-secret@mail.example' }).message).not.toContain('hunter2');
+  });
+});

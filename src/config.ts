@@ -1,4 +1,5 @@
 import path from 'node:path';
+import addressparser from 'nodemailer/lib/addressparser';
 import { isSupportedCurrency } from './shared/currency.js';
 
 export type RoundingMode = 'half_up' | 'half_even';
@@ -50,6 +51,14 @@ export interface Config {
   jobsPollMs: number;
   /** Jobs a process runs at once, at most. */
   jobsConcurrency: number;
+  /** The store's name in customer emails. */
+  storeName: string;
+  /** `smtp://user:pass@host:port` (or `smtps://`) customer emails go through; undefined: they are logged as not sent. */
+  smtpUrl: string | undefined;
+  /** Sender of customer emails; the name is the store's unless MAIL_FROM gives one. */
+  mailFrom: { name: string; address: string };
+  /** How long the link to an order's page in an email opens it (the one after paying lasts 15 minutes). */
+  orderEmailLinkDays: number;
   /** Outbound webhooks (docs/webhooks.md). */
   webhooks: WebhookSettings;
 }
@@ -136,6 +145,47 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   return raw;
 }
 
+/** Text for a header or a one-line template value: no control characters, at most `max` characters. */
+function line(env: Env, name: string, { fallback, max }: { fallback: string; max: number }): string {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (/\p{Cc}/u.test(raw)) throw new ConfigError(name, 'must be one line without control characters');
+  if (raw.length > max) throw new ConfigError(name, `is longer than ${max} characters`);
+  return raw;
+}
+
+/** SMTP_URL carries a password: no message here repeats it. */
+function smtpUrl(env: Env): string | undefined {
+  const raw = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  if (raw !== undefined && new URL(raw).hostname === '') throw new ConfigError('SMTP_URL', 'has no host');
+  return raw;
+}
+
+const MAILBOX = /^[^\s@<>",;]+@[^\s@<>",;]+$/;
+
+/**
+ * MAIL_FROM as `shop@example.com` or `"My Shop" <shop@example.com>`. Unset: no-reply at the public
+ * URL's host when it is a domain name, otherwise at localhost (fine for a local catcher; a real
+ * relay wants an address of a domain it sends for).
+ */
+function mailFrom(env: Env, input: { storeName: string; publicBaseUrl: string }): Config['mailFrom'] {
+  const raw = line(env, 'MAIL_FROM', { fallback: '', max: 320 });
+  if (raw === '') {
+    const host = new URL(input.publicBaseUrl).hostname;
+    const domainName = /^(?=.*[a-z])[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(host);
+    return { name: input.storeName, address: `no-reply@${domainName ? host : 'localhost'}` };
+  }
+  const parsed = addressparser(raw);
+  const [first] = parsed;
+  if (parsed.length !== 1 || first?.address === undefined || !MAILBOX.test(first.address)) {
+    throw new ConfigError(
+      'MAIL_FROM',
+      `"${raw}" is not one email address (like shop@example.com or "Shop" <shop@example.com>)`,
+    );
+  }
+  return { name: first.name || input.storeName, address: first.address };
+}
+
 /** Reads and validates the configuration; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', { fallback: 8000, min: 0, max: 65535 });
@@ -198,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (webhooks.retryMaxDelayMs < webhooks.retryBaseMs) {
     throw new ConfigError('WEBHOOK_RETRY_MAX_DELAY_MS', 'must not be less than WEBHOOK_RETRY_BASE_MS');
   }
+  const storeName = line(env, 'STORE_NAME', { fallback: 'Storefront', max: 100 });
 
   const logLevel = oneOf(env, 'LOG_LEVEL', {
     allowed: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
@@ -242,5 +293,9 @@ export function loadConfig(env: Env = process.env): Config {
     jobsPollMs: integer(env, 'JOBS_POLL_MS', { fallback: 1_000, min: 10, max: 3_600_000 }),
     jobsConcurrency: integer(env, 'JOBS_CONCURRENCY', { fallback: 8, min: 1, max: 1_000 }),
     webhooks,
+    storeName,
+    smtpUrl: smtpUrl(env),
+    mailFrom: mailFrom(env, { storeName, publicBaseUrl }),
+    orderEmailLinkDays: integer(env, 'ORDER_EMAIL_LINK_DAYS', { fallback: 7, min: 1, max: 90 }),
   };
 }
