@@ -16,6 +16,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { eventAdminRoutes } from './events/events.routes.js';
 import { Outbox } from './events/outbox.js';
+import { registerEmailJobs } from './emails/email-jobs.js';
 import { createMailer } from './emails/mailer.js';
 import { registerAuthentication } from './http/auth.js';
 import {
@@ -46,6 +47,7 @@ import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
 import { taxAdminRoutes } from './tax/tax.routes.js';
+import { registerWebhookJobs } from './webhooks/webhook-jobs.js';
 import { webhookAdminRoutes } from './webhooks/webhooks.routes.js';
 import { DomainError } from './shared/errors.js';
 import { currencyFormat } from './shared/money.js';
@@ -186,9 +188,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxEntries: 100_000,
   });
   app.addHook('onClose', async () => cache.close());
-  // One SMTP pool per app for the customer emails (src/emails/order-emails.ts), closed with it.
+  // One SMTP pool per app for the customer emails (src/emails/order-emails.ts), closed with it, after the worker
+  // that sends them has stopped (below).
   const mailer = createMailer(config);
-  app.addHook('onClose', async () => mailer.close());
   const referenceChanged = () => cache.invalidate();
   const cart = {
     db,
@@ -258,7 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
   await app.register(paymentAdminRoutes(payments));
-  await app.register(webhookAdminRoutes({ db, settings: config.webhooks }));
+  await app.register(webhookAdminRoutes({ db, settings: config.webhooks, jobs }));
   // Gateways the service hosts itself (the sandbox) deliver their webhooks through the real route.
   deps.payments.bindWebhookDelivery(async (pluginId, request) => {
     const res = await app.inject({
@@ -272,9 +274,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // The service's own background work: webhook deliveries (scheduled, with their jobs, by the statements that record
+  // events) and customer emails (a job per order event that calls for one).
+  registerWebhookJobs(jobs, { db, settings: config.webhooks });
+  registerEmailJobs({ jobs, outbox }, { db, tokens: deps.tokens, mailer, log: app.log, config });
   deps.background?.({ jobs, outbox });
+  let worker: ReturnType<typeof startJobWorker> | undefined;
   if (config.jobsEnabled) {
-    let worker: ReturnType<typeof startJobWorker> | undefined;
     app.addHook('onReady', async () => {
       worker = startJobWorker({
         database: deps.database,
@@ -284,8 +290,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         concurrency: config.jobsConcurrency,
       });
     });
-    app.addHook('onClose', async () => worker?.stop());
   }
+  // The worker first (its running jobs finish or are given back), then the SMTP pool its emails went through.
+  app.addHook('onClose', async () => {
+    await worker?.stop();
+    mailer.close();
+  });
 
   return app;
 }

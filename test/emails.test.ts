@@ -91,7 +91,14 @@ beforeAll(async () => {
     },
   });
   t = await buildTestApp({
-    config: { smtpUrl: sink.url, storeName: STORE, mailFrom: FROM, publicBaseUrl: 'https://shop.lamps.example' },
+    // No job worker: these tests send each email themselves (test/events-delivery.test.ts sends them as jobs).
+    config: {
+      smtpUrl: sink.url,
+      storeName: STORE,
+      mailFrom: FROM,
+      publicBaseUrl: 'https://shop.lamps.example',
+      jobsEnabled: false,
+    },
     logger: { level: 'info', stream, redact: { paths: redactedPaths, censor: '[redacted]' } },
   });
   mailer = createMailer(t.config);
@@ -170,7 +177,7 @@ describe('customer emails over SMTP', () => {
     const email = onlyEmail(before);
     const text = email.text ?? '';
     expect(email.headers.get('subject')).toBe(`${STORE}: Order ${order.alias} received`);
-    expect(text).toContain('Promo code SAVE10 (10%)');
+    expect(text).toContain('Discount (Promo code SAVE10): -2.47 USD');
     expect(text).toContain(`Shipping to:\n${SHOPPER.first_name} ${SHOPPER.last_name}\n5 Elm St\n73301 Austin\nTX, US`);
 
     const [link, ...otherLinks] = textLinks(text);
@@ -362,7 +369,9 @@ describe('a store in KWD', () => {
   let store: TestApp;
   beforeAll(async () => {
     const named = { storeName: 'Zoë’s Lamps', mailFrom: { name: 'Zoë’s Lamps', address: FROM.address } };
-    store = await buildTestApp({ config: { storeCurrency: currency, smtpUrl: sink.url, ...named } });
+    store = await buildTestApp({
+      config: { storeCurrency: currency, smtpUrl: sink.url, jobsEnabled: false, ...named },
+    });
   });
   afterAll(() => store.close());
 

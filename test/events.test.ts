@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema.js';
@@ -390,7 +390,10 @@ describe('event subscribers', () => {
     const seen = told.filter((e) => e.orderAlias === order.order_alias);
     expect(seen.map((e) => [e.id, e.type])).toEqual(events.map((e) => [e.id, e.type]));
     for (const event of events) {
-      const queued = await t.database.db.select().from(jobs).where(eq(jobs.key, event.id));
+      const queued = await t.database.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.key, event.id), eq(jobs.kind, 'test.seen')));
       expect(queued).toMatchObject([{ kind: 'test.seen', payload: { event_id: event.id }, status: 'queued' }]);
     }
   });

@@ -1,5 +1,7 @@
 import type { InjectOptions } from 'fastify';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events } from '../src/db/schema.js';
 import { scheduleDeliveries } from '../src/webhooks/webhook-delivery.js';
 import { adminApi, apiAs } from './fixtures.js';
 import {
@@ -110,7 +112,9 @@ beforeAll(async () => {
     created_at: new Date().toISOString(),
     data: { order_alias: order.order_alias },
   });
+  const [placed] = await t.database.db.select({ id: events.id }).from(events).where(eq(events.type, 'order.placed'));
   Object.assign(fixtures, {
+    event_id: placed?.id ?? '',
     tax_class_id: taxClass.id,
     tax_rate_id: taxRate.id,
     product_id: product.id,
@@ -145,14 +149,15 @@ const ID_OF_COLLECTION: Record<string, string> = {
   payments: 'payment_id',
   endpoints: 'webhook_endpoint_id',
   deliveries: 'webhook_delivery_id',
+  events: 'event_id',
 };
 
-function pathIdFor(route: string): number {
+function pathIdFor(route: string): string | number {
   const segments = route.split('/');
   const collection = segments[segments.indexOf('{id}') - 1] ?? '';
   const id = fixtures[ID_OF_COLLECTION[collection] ?? ''];
   if (id === undefined) throw new Error(`no fixture for {id} under ${collection}: add one to ID_OF_COLLECTION`);
-  return Number(id);
+  return id;
 }
 
 /** The first branch that is not `null`: the one a client fills in (of a tagged union, its first kind). */

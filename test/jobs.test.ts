@@ -165,6 +165,44 @@ describe('failures', () => {
     expect((attempts[2]?.at ?? 0) - (attempts[1]?.at ?? 0)).toBeGreaterThanOrEqual(95);
   });
 
+  it('runs a job again at the time its handler answers, without counting a failed attempt', async () => {
+    const queue = new JobQueue();
+    const runs: { attempt: number; at: number }[] = [];
+    queue.handle(
+      'test.again',
+      async (job) => {
+        runs.push({ attempt: job.attempt, at: Date.now() });
+        return runs.length < 3 ? { runAgainAt: new Date(Date.now() + 150) } : undefined;
+      },
+      { maxAttempts: 1 },
+    );
+    work(queue);
+    const id = await enqueueJob(database.db, queue, { kind: 'test.again' });
+    expect(await finished(id)).toMatchObject({ status: 'done', attempts: 1, lastError: null });
+    expect(runs.map((r) => r.attempt)).toEqual([1, 1, 1]);
+    expect((runs[1]?.at ?? 0) - (runs[0]?.at ?? 0)).toBeGreaterThanOrEqual(140);
+  });
+
+  it('runs jobs at once up to its concurrency, and no more', async () => {
+    const queue = new JobQueue();
+    let running = 0;
+    let most = 0;
+    queue.handle('test.slow', async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await sleep(200);
+      running -= 1;
+    });
+    work(queue, { concurrency: 3 });
+    const ids = await enqueueJobs(
+      database.db,
+      queue,
+      Array.from({ length: 7 }, () => ({ kind: 'test.slow' })),
+    );
+    for (const id of ids) await finished(id);
+    expect(most).toBe(3);
+  });
+
   it('gives up after the last attempt, keeping the last error; a permanent error fails at once', async () => {
     const queue = new JobQueue();
     queue.handle(

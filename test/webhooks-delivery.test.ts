@@ -20,7 +20,8 @@ let t: TestApp;
 let admin: SignedIn;
 let receiver: Receiver;
 beforeAll(async () => {
-  t = await buildTestApp({ config: { webhooks: settings } });
+  // No job worker: these tests make each attempt themselves (test/events-delivery.test.ts runs them as jobs).
+  t = await buildTestApp({ config: { webhooks: settings, jobsEnabled: false } });
   admin = await signInAdmin(t);
   receiver = await startReceiver();
 });

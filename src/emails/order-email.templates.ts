@@ -124,7 +124,7 @@ function figures(order: OrderRow, lines: OrderLineRow[]): Figures {
   };
   const totals: Figures['totals'] = [{ label: 'Subtotal', amount: amount(order.subtotal) }];
   if (order.discount > 0) {
-    // The name pricing gave the discount says which promotion it was ("Promo code SAVE10 (10%)").
+    // The name pricing gave the discount says which promotion it was ("Promo code SAVE10").
     const name = order.discountName ?? (order.promoCode ? `code ${order.promoCode}` : null);
     totals.push({ label: named('Discount', [name]), amount: amount(order.discount), deducted: true });
   }

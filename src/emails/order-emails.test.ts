@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryError, withoutMailboxes } from './mailer.js';
-import { emailKindForEvent, orderEmailJobForEvent } from './order-emails.js';
+import { emailKindForEvent } from './order-emails.js';
 
 describe('the email an event calls for', () => {
   it.each([
@@ -17,17 +17,6 @@ describe('the email an event calls for', () => {
     ['payment.refunded', {}, null],
   ])('%s with %o: %s', (type, data, kind) => {
     expect(emailKindForEvent(type, data)).toBe(kind);
-  });
-
-  it('makes the job from an outbox event, or none', () => {
-    const data = { order_alias: 'a1', status: 'pending' };
-    expect(orderEmailJobForEvent({ id: 42, type: 'order.placed', data })).toEqual({
-      kind: 'order_confirmation',
-      orderAlias: 'a1',
-      eventId: '42',
-    });
-    expect(orderEmailJobForEvent({ id: 'e', type: 'payment.failed', data })).toBeNull();
-    expect(orderEmailJobForEvent({ id: 'e', type: 'order.placed', data: {} })).toBeNull();
   });
 });
 

@@ -96,15 +96,3 @@ export function emailKindForEvent(type: string, data: unknown): OrderEmailKind |
       return null;
   }
 }
-
-/** The email job for an outbox event, or null when the event calls for none. */
-export function orderEmailJobForEvent(event: {
-  id: string | number;
-  type: string;
-  data: unknown;
-}): OrderEmailJob | null {
-  const kind = emailKindForEvent(event.type, event.data);
-  const alias = (event.data as { order_alias?: unknown } | null)?.order_alias;
-  if (kind === null || typeof alias !== 'string') return null;
-  return { kind, orderAlias: alias, eventId: String(event.id) };
-}

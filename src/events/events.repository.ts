@@ -2,13 +2,15 @@ import { and, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Db, Statement } from '../db/client.js';
 import { events, orders } from '../db/schema.js';
 import { insertJobsFromJson } from '../jobs/jobs.repository.js';
+import { scheduleDeliveriesSql } from '../webhooks/delivery-schedule.js';
 
 export type EventRow = typeof events.$inferSelect;
 
 /**
  * Records events ($1: JSON rows with their position `n` in the call) and enqueues jobs ($2, see
  * `insertJobsFromJson`), in one statement: each order's `event_seq` goes up by its number of events, and its events
- * take the numbers in between, in the call's order.
+ * take the numbers in between, in the call's order. The webhook deliveries of the events are scheduled with them,
+ * each with its job (`scheduleDeliveriesSql`); every row answered says how many (`deliveries`).
  */
 export const recordEventsStatement: Statement = {
   name: 'events_record',
@@ -26,11 +28,12 @@ export const recordEventsStatement: Statement = {
           b.base + row_number() over (partition by i.order_id order by i.n), i.data
         from input i left join bumped b on b.id = i.order_id
         order by i.n
-        returning id, seq, created_at
+        returning id, type, seq, created_at, data
     ), queued as (
       ${insertJobsFromJson('$2')}
-    )
-    select id::text as id, seq, created_at from recorded`,
+    ), ${scheduleDeliveriesSql('recorded', { jobs: true })}
+    select id::text as id, seq, created_at, (select count(*)::integer from webhook_jobs) as deliveries
+    from recorded`,
 };
 
 export interface EventFilter {

@@ -16,12 +16,18 @@ export interface EventRef {
   orderAlias: string | null;
   /** The payment, for payment.* events. */
   paymentId: number | null;
+  /**
+   * The order (or payment) as the event carries it, to choose the work by (which email an order.status_changed
+   * calls for, say). At placement the database fills in a few fields as it writes (the order's id, timestamps).
+   */
+  data: Readonly<Record<string, unknown>>;
 }
 
 /**
  * Per-event work: the jobs to enqueue for an event, in the event's own transaction, so the work exists exactly when
  * the event does. Pure (no I/O): placement folds these jobs into its one write statement. Work that needs the
- * database (which webhook endpoints want this type, say) belongs in the job, which reads it when it runs.
+ * database belongs in the job, which reads it when it runs. (Webhook deliveries, which depend on the endpoints
+ * subscribed, are scheduled by the statements that record events themselves: `scheduleDeliveriesSql`.)
  */
 export type EventSubscriber = (event: EventRef) => JobRequest | readonly JobRequest[] | undefined;
 
@@ -100,14 +106,16 @@ export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewE
     type: r.type,
     orderAlias: events[n]?.order?.alias ?? null,
     paymentId: r.payment_id,
+    data: r.data,
   }));
   const jobs = outbox.jobsFor(refs);
-  const recorded = await runStatement<{ id: string; seq: number | null; created_at: Date | string }>(
-    tx,
-    recordEventsStatement,
-    [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))],
-  );
-  if (jobs.length > 0) outbox.jobs.enqueuedIn(tx);
+  const recorded = await runStatement<{
+    id: string;
+    seq: number | null;
+    created_at: Date | string;
+    deliveries: number;
+  }>(tx, recordEventsStatement, [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))]);
+  if (jobs.length > 0 || recorded.some((r) => r.deliveries > 0)) outbox.jobs.enqueuedIn(tx);
   const byId = new Map(recorded.map((r) => [r.id, r]));
   return rows.map((r) => {
     const row = byId.get(r.id);

@@ -38,11 +38,22 @@ export interface Job<P = Record<string, unknown>> {
 }
 
 /**
- * Does one job. Resolving marks it done; throwing records the error and retries it by its kind's policy
- * (`PermanentJobError`: no retry). A job may run more than once (a retry after a failure, or after its worker died
- * mid-way), never twice at once: make its effects idempotent (check before doing, or key the side effect).
+ * A handler's answer that its job's work is not over yet (a webhook delivery to try again later): the job is queued
+ * again for `runAgainAt`. Not a failure: no error is recorded and the attempt is not counted against the kind's
+ * `maxAttempts` (the handler keeps its own count, as the delivery does).
  */
-export type JobHandler<P = Record<string, unknown>> = (job: Job<P>) => Promise<void>;
+export interface RunAgain {
+  runAgainAt: Date;
+}
+
+/**
+ * Does one job. Resolving marks it done (or, with `RunAgain`, queues it again for then); throwing records the error
+ * and retries it by its kind's policy (`PermanentJobError`: no retry). A job may run more than once (a retry after a
+ * failure, or after its worker died mid-way), never twice at once: make its effects idempotent (check before doing,
+ * or key the side effect).
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: most handlers answer nothing (`async (job) => { … }` is Promise<void>)
+export type JobHandler<P = Record<string, unknown>> = (job: Job<P>) => Promise<RunAgain | undefined | void>;
 
 /** Thrown by a handler for a job that can never succeed (its subject is gone, say): it fails without retries. */
 export class PermanentJobError extends Error {

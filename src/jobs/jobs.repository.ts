@@ -82,6 +82,18 @@ export const failJob: Statement = {
 };
 
 /**
+ * Queues a job again for $4 (its handler answered `RunAgain`), if the claim ($2 worker, $3 attempt) is still the
+ * job's; the attempt is not counted (it did not fail).
+ */
+export const runJobAgain: Statement = {
+  name: 'jobs_run_again',
+  text: `update jobs set status = 'queued', attempts = greatest(attempts - 1, 0), run_at = $4::timestamptz,
+      locked_by = null, locked_until = null, last_error = null, updated_at = now()
+    where id = $1 and locked_by = $2 and attempts = $3 and status = 'running'
+    returning id`,
+};
+
+/**
  * Gives back jobs ($1) a stopping worker ($2) holds, due at once for another worker; their attempt is not counted
  * (it was cut short, not failed).
  */

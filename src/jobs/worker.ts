@@ -11,6 +11,7 @@ import {
   purgeFinishedJobs,
   releaseJobs,
   renewLeases,
+  runJobAgain,
 } from './jobs.repository.js';
 import { afterFailure, DEFAULT_JOB_POLICY } from './retry-policy.js';
 
@@ -162,13 +163,14 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     const policy = { ...registered.policy, maxAttempts: row.max_attempts ?? registered.policy.maxAttempts };
     let failure: unknown;
     let failed = false;
+    let again: Date | undefined;
     if (job.attempt > policy.maxAttempts) {
       // Claimed again after its lease ran out on the last attempt: its worker died running it, every time.
       failed = true;
       failure = new PermanentJobError(`its worker stopped during attempt ${job.attempt - 1}, the last one allowed`);
     } else {
       try {
-        await registered.run(job);
+        again = (await registered.run(job))?.runAgainAt;
       } catch (err) {
         failed = true;
         failure = err;
@@ -178,6 +180,10 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     entry.finishing = true;
     const claimOf = [job.id, id, job.attempt];
     if (!failed) {
+      if (again !== undefined) {
+        await database.run(runJobAgain, [...claimOf, again.toISOString()]);
+        return;
+      }
       const finished = await database.run(finishJob, claimOf);
       // Its lease ran out before it finished (this process stalled) and another worker has it now: at least once.
       if (finished.length === 0)

@@ -8,6 +8,7 @@ import type { Outbox } from '../events/outbox.js';
 import type { JobRequest } from '../jobs/job-queue.js';
 import { jobRow } from '../jobs/job-queue.js';
 import { insertJobsFromJson } from '../jobs/jobs.repository.js';
+import { scheduleDeliveriesSql } from '../webhooks/delivery-schedule.js';
 import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from './idempotency.js';
 import type { PlacementEvents } from './order-events.js';
 import {
@@ -228,9 +229,10 @@ const writeDecided = {
             'updated_at', to_char(w.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
         from written w cross join lateral jsonb_to_recordset(w.events) as e(id uuid, type text, seq integer)
         order by w.n, e.seq
+        returning id, type, created_at, data
     ), queued as (
       ${insertJobsFromJson('$6')}
-    ), lines as (
+    ), ${scheduleDeliveriesSql('recorded', { jobs: true })}, lines as (
       insert into order_lines (order_id, variant_id, product_id, alias, name, sku, quantity, unit_price, subtotal,
           discount, adjustments, tax_class_name, tax_rate, tax, total, stock_reserved)
         select w.id, l.variant_id, l.product_id, l.alias, l.name, l.sku, l.quantity, l.unit_price, l.subtotal,
@@ -262,7 +264,7 @@ const writeDecided = {
       update cart_items i set quantity = i.quantity - o.quantity, updated_at = now() from ordered o
         where i.cart_id = o.cart_id and i.variant_id = o.variant_id and i.quantity > o.quantity
     )
-    select n, id, status from written`,
+    select n, id, status, (select count(*)::integer from webhook_jobs) as deliveries from written`,
 };
 
 interface LockedRow {
@@ -410,7 +412,9 @@ function writeArguments(input: {
       events,
       event_data: w.events.data,
     });
-    jobs.push(...outbox.jobsFor(events.map((e) => ({ ...e, orderAlias: w.order.alias, paymentId: null }))));
+    jobs.push(
+      ...outbox.jobsFor(events.map((e) => ({ ...e, orderAlias: w.order.alias, paymentId: null, data: w.events.data }))),
+    );
     for (const s of decision.stock) stock.set(s.variantId, (stock.get(s.variantId) ?? 0) + s.quantity);
     for (const id of decision.promotionIds) uses.set(id, (uses.get(id) ?? 0) + 1);
     const owner = w.cart;
@@ -497,10 +501,11 @@ async function placeBatch(
       const args = writeArguments({ batch, decisions, claimed, carts: locked.carts, outbox });
       enqueued = args[5] !== '[]';
       const anything = decisions.some((d) => d.outcome === 'placed') || args[1] !== '[]';
-      const [rows] = await tx.commitWith<[{ n: number; id: number; status: string }]>([
+      const [rows] = await tx.commitWith<[{ n: number; id: number; status: string; deliveries: number }]>([
         anything ? { statement: writeDecided, values: args } : undefined,
       ]);
       const written = new Map(rows.map((r) => [r.n, r]));
+      if (rows.some((r) => r.deliveries > 0)) enqueued = true;
       // The batch has committed: a placement whose answer is missing fails alone (it must not be placed again).
       const failed = (message: string): Decided => ({ ok: false, failure: new Error(message) });
       const decided = (n: number): Decided => {

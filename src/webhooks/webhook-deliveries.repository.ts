@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, desc, eq, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, type webhookDeliveryStatuses, webhookEndpoints } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
@@ -7,33 +7,9 @@ import { endpointNotFound } from './webhook-endpoints.repository.js';
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 export type DeliveryStatus = (typeof webhookDeliveryStatuses)[number];
-type NewDelivery = Pick<
-  typeof webhookDeliveries.$inferInsert,
-  'endpointId' | 'eventId' | 'eventType' | 'messageId' | 'payload' | 'nextAttemptAt'
->;
 
 export const deliveryNotFound = (id: number) =>
   new DomainError('webhook_delivery_not_found', { detail: `webhook delivery ${id} not found` });
-
-/**
- * The active endpoints subscribed to `eventType`. FOR KEY SHARE: an endpoint deleted meanwhile waits for this
- * transaction, so the deliveries inserted next never name a vanished endpoint (which would fail the transaction
- * that records the event, an order's placement say).
- */
-export function subscribedEndpointIds(tx: Db | Tx, eventType: string): Promise<{ id: number }[]> {
-  return tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.isActive, true), arrayContains(webhookEndpoints.events, [eventType])))
-    .orderBy(asc(webhookEndpoints.id))
-    .for('key share');
-}
-
-/** Inserts the deliveries; one an event already has for an endpoint is not made twice. */
-export function insertDeliveries(tx: Db | Tx, rows: NewDelivery[]): Promise<{ id: number }[]> {
-  if (rows.length === 0) return Promise.resolve([]);
-  return tx.insert(webhookDeliveries).values(rows).onConflictDoNothing().returning({ id: webhookDeliveries.id });
-}
 
 /**
  * Takes a due pending delivery for one attempt: its next attempt moves to `leaseUntil`, so no one else attempts it

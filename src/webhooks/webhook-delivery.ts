@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookSettings } from '../config.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Statement, Tx } from '../db/client.js';
+import { runStatement } from '../db/statement-sql.js';
+import { scheduleDeliveriesSql } from './delivery-schedule.js';
 import { type Resolver, systemResolver } from './outbound-address.js';
 import { endpointFailedTooLong, nextRetryAt } from './retry-policy.js';
 import {
@@ -11,11 +12,9 @@ import {
   disableEndpoint,
   failWithoutAttempt,
   deliveryById,
-  insertDeliveries,
   noteEndpointFailure,
   noteEndpointSuccess,
   recordAttempt,
-  subscribedEndpointIds,
 } from './webhook-deliveries.repository.js';
 import { endpointById } from './webhook-endpoints.repository.js';
 import type { WebhookEvent } from './webhook-events.js';
@@ -28,31 +27,25 @@ export interface DueDelivery {
 }
 
 /**
- * Seam 1, called by the outbox in the transaction that records `event`: one pending delivery, due at once, for each
- * active endpoint subscribed to the event's type. Returns the deliveries made (none twice for an event and an
- * endpoint, however often it is called), so their attempts can be queued in the same transaction.
+ * The deliveries of one event, alone (the statements that record events schedule theirs, with their jobs, in the
+ * same statement: `scheduleDeliveriesSql`): one pending delivery, due at once, for each active endpoint subscribed to
+ * the event's type. Returns the deliveries made (none twice for an event and an endpoint, however often it is
+ * called), so their attempts can be queued in the same transaction (`deliveryJob`).
  */
-export async function scheduleDeliveries(
-  tx: Db | Tx,
-  event: WebhookEvent,
-  options: { now?: Date } = {},
-): Promise<DueDelivery[]> {
-  const endpoints = await subscribedEndpointIds(tx, event.type);
-  const dueAt = options.now ?? new Date();
-  const envelope = { id: event.id, type: event.type, created_at: event.created_at, data: event.data };
-  const made = await insertDeliveries(
-    tx,
-    endpoints.map((endpoint) => ({
-      endpointId: endpoint.id,
-      eventId: event.id,
-      eventType: event.type,
-      messageId: `msg_${randomUUID().replaceAll('-', '')}`,
-      payload: envelope,
-      nextAttemptAt: dueAt,
-    })),
-  );
-  return made.map(({ id }) => ({ id, dueAt }));
+export async function scheduleDeliveries(tx: Db | Tx, event: WebhookEvent): Promise<DueDelivery[]> {
+  const rows = await runStatement<{ id: number; next_attempt_at: Date | string }>(tx, scheduleOne, [
+    JSON.stringify([event]),
+  ]);
+  return rows.map((r) => ({ id: Number(r.id), dueAt: new Date(r.next_attempt_at) }));
 }
+
+const scheduleOne: Statement = {
+  name: 'webhook_schedule_deliveries',
+  text: `with input as (
+      select * from jsonb_to_recordset($1::jsonb) as e(id text, type text, created_at timestamptz, data jsonb)
+    ), ${scheduleDeliveriesSql('input', { jobs: false })}
+    select id, next_attempt_at from webhook_scheduled`,
+};
 
 export interface DeliveryDeps {
   db: Db;

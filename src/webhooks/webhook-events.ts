@@ -1,17 +1,7 @@
-/**
- * The event types an endpoint may subscribe to (SPEC section 11). When the outbox (src/events/) lands, this list
- * becomes its list, imported from there: one home for the names.
- */
-export const webhookEventTypes = [
-  'order.placed',
-  'order.paid',
-  'order.status_changed',
-  'order.cancelled',
-  'order.expired',
-  'payment.succeeded',
-  'payment.failed',
-  'payment.refunded',
-] as const;
+import { eventTypes } from '../db/schema.js';
+
+/** The event types an endpoint may subscribe to: every type the outbox records (SPEC section 11). */
+export const webhookEventTypes = eventTypes;
 
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { WebhookSettings } from '../config.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import { requireAdmin } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
-import type { DueDelivery } from './webhook-delivery.js';
+import { enqueueJob, type JobQueue } from '../jobs/job-queue.js';
 import { attemptsOf, findDelivery, listDeliveries, resetForRedelivery } from './webhook-deliveries.repository.js';
 import {
   createEndpoint,
@@ -31,15 +31,16 @@ import {
   EndpointPatch,
   EndpointWithSecret,
 } from './webhooks.schema.js';
+import { deliveryJob } from './webhook-jobs.js';
 
-/** Called in the transaction that makes a delivery due again by hand, so its attempt is queued with it. */
-export type DeliveryDueHook = (tx: Tx, delivery: DueDelivery) => Promise<void>;
-
-/** Webhook endpoints and their deliveries: /webhook/dashboard/api/ (admins only) */
+/**
+ * Webhook endpoints and their deliveries: /webhook/dashboard/api/ (admins only). A redelivery queues its attempt
+ * (`webhook.deliver`) on `jobs` in the transaction that makes the delivery due again.
+ */
 export function webhookAdminRoutes(deps: {
   db: Db;
   settings: WebhookSettings;
-  deliveryDue?: DeliveryDueHook;
+  jobs: JobQueue;
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['webhooks (admin)'], security: bearerAuth };
@@ -181,9 +182,9 @@ export function webhookAdminRoutes(deps: {
       },
       async (request) => {
         const now = new Date();
-        const row = await deps.db.transaction(async (tx) => {
+        const row = await deps.jobs.transaction(deps.db, async (tx) => {
           const reset = await resetForRedelivery(tx, { id: request.params.id, now });
-          await deps.deliveryDue?.(tx, { id: reset.id, dueAt: now });
+          await enqueueJob(tx, deps.jobs, deliveryJob(reset.id));
           return reset;
         });
         return presentDeliveryDetail(row, await attemptsOf(deps.db, row.id));
