@@ -470,7 +470,7 @@ describe('the app and its worker', () => {
     try {
       await sleep(300);
       expect(handled).toEqual([]);
-      const [job] = await t.database.db.select().from(jobs);
+      const [job] = await t.database.db.select().from(jobs).where(eq(jobs.kind, 'test.placed'));
       expect(job).toMatchObject({ kind: 'test.placed', status: 'queued', attempts: 0 });
     } finally {
       await t.close();
