@@ -14,6 +14,10 @@ import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.r
 import type { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { eventAdminRoutes } from './events/events.routes.js';
+import { Outbox } from './events/outbox.js';
+import { registerEmailJobs } from './emails/email-jobs.js';
+import { createMailer } from './emails/mailer.js';
 import { registerAuthentication } from './http/auth.js';
 import {
   answerClientError,
@@ -26,6 +30,8 @@ import { registerJsonBodyParser } from './http/raw-json.js';
 import { rateLimitBackend } from './http/rate-limit-store.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
+import { JobQueue } from './jobs/job-queue.js';
+import { startJobWorker } from './jobs/worker.js';
 import { healthRoutes } from './ops/health.routes.js';
 import { createMetrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
@@ -41,6 +47,8 @@ import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
 import { taxAdminRoutes } from './tax/tax.routes.js';
+import { registerWebhookJobs } from './webhooks/webhook-jobs.js';
+import { webhookAdminRoutes } from './webhooks/webhooks.routes.js';
 import { DomainError } from './shared/errors.js';
 import { currencyFormat } from './shared/money.js';
 
@@ -54,6 +62,11 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Node's process metrics on GET /metrics (the service's one app: yes; apps built in tests: no). */
   processMetrics?: boolean;
+  /**
+   * Called while the app is built, before its worker starts, with the job queue and the outbox: to register more job
+   * handlers and event subscribers than the service's own modules do (tests, a store's own extensions).
+   */
+  background?: (parts: { jobs: JobQueue; outbox: Outbox }) => void;
 }
 
 /** Anything that could carry a credential or personal data never reaches the logs. */
@@ -69,6 +82,7 @@ export const redactedPaths = [
   '*.refresh',
   '*.access',
   '*.token',
+  '*.secret',
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -161,6 +175,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const { config } = deps;
   const db = deps.database.db;
+  // Background work: modules register job handlers and event subscribers here while the app is built; the worker
+  // starts once the app is ready and stops (finishing or releasing its jobs) when it closes.
+  const jobs = new JobQueue();
+  const outbox = new Outbox(jobs);
   const money = currencyFormat(config.storeCurrency);
   // Reference data for quotes, in memory. This process's own admin writes clear it before they
   // are answered, so a change is seen by the next request; other processes hear of it from the
@@ -170,6 +188,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxEntries: 100_000,
   });
   app.addHook('onClose', async () => cache.close());
+  // One SMTP pool per app for the customer emails (src/emails/order-emails.ts), closed with it, after the worker
+  // that sends them has stopped (below).
+  const mailer = createMailer(config);
   const referenceChanged = () => cache.invalidate();
   const cart = {
     db,
@@ -222,13 +243,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       promoLimiter,
       cache,
       metrics: metrics.placement,
+      outbox,
     }),
   );
   await app.register(orderRoutes({ db }));
-  await app.register(orderAdminRoutes({ db }));
+  await app.register(orderAdminRoutes({ db, outbox }));
+  await app.register(eventAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens: deps.tokens }));
   const payments = {
     db,
+    outbox,
     registry: deps.payments,
     publicBaseUrl: config.publicBaseUrl,
     log: app.log,
@@ -236,6 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
   await app.register(paymentAdminRoutes(payments));
+  await app.register(webhookAdminRoutes({ db, settings: config.webhooks, jobs }));
   // Gateways the service hosts itself (the sandbox) deliver their webhooks through the real route.
   deps.payments.bindWebhookDelivery(async (pluginId, request) => {
     const res = await app.inject({
@@ -248,6 +273,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // The service's own background work: webhook deliveries (scheduled, with their jobs, by the statements that record
+  // events) and customer emails (a job per order event that calls for one).
+  registerWebhookJobs(jobs, { db, settings: config.webhooks });
+  registerEmailJobs({ jobs, outbox }, { db, tokens: deps.tokens, mailer, log: app.log, config });
+  deps.background?.({ jobs, outbox });
+  let worker: ReturnType<typeof startJobWorker> | undefined;
+  if (config.jobsEnabled) {
+    app.addHook('onReady', async () => {
+      worker = startJobWorker({
+        database: deps.database,
+        queue: jobs,
+        log: app.log,
+        pollMs: config.jobsPollMs,
+        concurrency: config.jobsConcurrency,
+      });
+    });
+  }
+  // The worker first (its running jobs finish or are given back), then the SMTP pool its emails went through.
+  app.addHook('onClose', async () => {
+    await worker?.stop();
+    mailer.close();
+  });
 
   return app;
 }

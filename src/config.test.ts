@@ -112,4 +112,83 @@ describe('loadConfig', () => {
   ])('refuses %o naming %s (placement limits, metrics token)', (env, variable) => {
     expect(failure(env).variable).toBe(variable);
   });
+
+  it('keeps outbound webhooks off private addresses unless NODE_ENV is development or test', () => {
+    expect(loadConfig({}).webhooks).toEqual({
+      allowPrivate: false,
+      timeoutMs: 10_000,
+      retryBaseMs: 5_000,
+      retryMaxDelayMs: 3_600_000,
+    });
+    expect(loadConfig({ NODE_ENV: 'production' }).webhooks.allowPrivate).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: 'false' }).webhooks.allowPrivate).toBe(false);
+    const env = { WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_DELAY_MS: '1000' };
+    expect(loadConfig(env).webhooks).toMatchObject({ timeoutMs: 2000, retryBaseMs: 100, retryMaxDelayMs: 1000 });
+  });
+
+  it.each([
+    [{ WEBHOOK_ALLOW_PRIVATE: 'sometimes' }, 'WEBHOOK_ALLOW_PRIVATE'],
+    [{ WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
+    [{ WEBHOOK_RETRY_BASE_MS: '1.5' }, 'WEBHOOK_RETRY_BASE_MS'],
+    [{ WEBHOOK_RETRY_BASE_MS: '60000', WEBHOOK_RETRY_MAX_DELAY_MS: '1000' }, 'WEBHOOK_RETRY_MAX_DELAY_MS'],
+  ])('refuses %o naming %s (webhooks)', (env, variable) => {
+    expect(failure(env).variable).toBe(variable);
+  });
+});
+
+describe('loadConfig: customer emails', () => {
+  it('sends nothing by default, as "Storefront", with order links that work 7 days', () => {
+    expect(loadConfig({})).toMatchObject({
+      storeName: 'Storefront',
+      smtpUrl: undefined,
+      mailFrom: { name: 'Storefront', address: 'no-reply@localhost' },
+      orderEmailLinkDays: 7,
+    });
+  });
+
+  it('reads SMTP_URL, MAIL_FROM, STORE_NAME and ORDER_EMAIL_LINK_DAYS', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtps://shop:p%40ss@mail.example:465',
+      MAIL_FROM: '"Lamp Shop" <orders@lamps.example>',
+      STORE_NAME: 'Lamps & Co',
+      ORDER_EMAIL_LINK_DAYS: '14',
+    });
+    expect(config).toMatchObject({
+      smtpUrl: 'smtps://shop:p%40ss@mail.example:465',
+      mailFrom: { name: 'Lamp Shop', address: 'orders@lamps.example' },
+      storeName: 'Lamps & Co',
+      orderEmailLinkDays: 14,
+    });
+  });
+
+  it('sends from no-reply at the public host, named after the store, unless MAIL_FROM says otherwise', () => {
+    const env = { PUBLIC_BASE_URL: 'https://shop.example', STORE_NAME: 'Lamps' };
+    expect(loadConfig(env).mailFrom).toEqual({ name: 'Lamps', address: 'no-reply@shop.example' });
+    expect(loadConfig({ ...env, MAIL_FROM: 'orders@shop.example' }).mailFrom).toEqual({
+      name: 'Lamps',
+      address: 'orders@shop.example',
+    });
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://10.0.0.5:8000' }).mailFrom.address).toBe('no-reply@localhost');
+  });
+
+  it.each([
+    [{ SMTP_URL: 'http://mail.example' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'smtp://' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'not a url' }, 'SMTP_URL'],
+    [{ MAIL_FROM: 'not an address' }, 'MAIL_FROM'],
+    [{ MAIL_FROM: 'a@shop.example, b@shop.example' }, 'MAIL_FROM'],
+    [{ STORE_NAME: 'Lamps\r\nBcc: x@evil.example' }, 'STORE_NAME'],
+    [{ STORE_NAME: 'x'.repeat(101) }, 'STORE_NAME'],
+    [{ ORDER_EMAIL_LINK_DAYS: '0' }, 'ORDER_EMAIL_LINK_DAYS'],
+    [{ ORDER_EMAIL_LINK_DAYS: '91' }, 'ORDER_EMAIL_LINK_DAYS'],
+  ])('refuses %o naming %s', (env, variable) => {
+    expect(failure(env).variable).toBe(variable);
+  });
+
+  it('never repeats the SMTP password in its error', () => {
+    expect(failure({ SMTP_URL: 'imap://shop:hunter2-secret@mail.example' }).message).not.toContain('hunter2');
+  });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import addressparser from 'nodemailer/lib/addressparser';
 import { isSupportedCurrency } from './shared/currency.js';
 
 export type RoundingMode = 'half_up' | 'half_even';
@@ -44,6 +45,35 @@ export interface Config {
   placementQueueLimit: number;
   /** Bearer token that may read GET /metrics besides admins; undefined: admins only. */
   metricsToken: string | undefined;
+  /** Whether this process runs background jobs (false: a web-only process; others on the database run them). */
+  jobsEnabled: boolean;
+  /** How often the job worker looks for due jobs when nothing woke it. */
+  jobsPollMs: number;
+  /** Jobs a process runs at once, at most. */
+  jobsConcurrency: number;
+  /** The store's name in customer emails. */
+  storeName: string;
+  /** `smtp://user:pass@host:port` (or `smtps://`) customer emails go through; undefined: they are logged as not sent. */
+  smtpUrl: string | undefined;
+  /** Sender of customer emails; the name is the store's unless MAIL_FROM gives one. */
+  mailFrom: { name: string; address: string };
+  /** How long the link to an order's page in an email opens it (the one after paying lasts 15 minutes). */
+  orderEmailLinkDays: number;
+  /** Outbound webhooks (docs/webhooks.md). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /**
+   * Whether endpoints may be on loopback, private, link-local and other non-public addresses. Default: only when
+   * NODE_ENV is `development` or `test`, so a production process is closed unless told otherwise.
+   */
+  allowPrivate: boolean;
+  /** Longest wait for an endpoint's answer (connect, request and status line), per attempt. */
+  timeoutMs: number;
+  /** Delay before the first retry; each later one doubles it (with jitter), up to `retryMaxDelayMs`. */
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -115,6 +145,47 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   return raw;
 }
 
+/** Text for a header or a one-line template value: no control characters, at most `max` characters. */
+function line(env: Env, name: string, { fallback, max }: { fallback: string; max: number }): string {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (/\p{Cc}/u.test(raw)) throw new ConfigError(name, 'must be one line without control characters');
+  if (raw.length > max) throw new ConfigError(name, `is longer than ${max} characters`);
+  return raw;
+}
+
+/** SMTP_URL carries a password: no message here repeats it. */
+function smtpUrl(env: Env): string | undefined {
+  const raw = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  if (raw !== undefined && new URL(raw).hostname === '') throw new ConfigError('SMTP_URL', 'has no host');
+  return raw;
+}
+
+const MAILBOX = /^[^\s@<>",;]+@[^\s@<>",;]+$/;
+
+/**
+ * MAIL_FROM as `shop@example.com` or `"My Shop" <shop@example.com>`. Unset: no-reply at the public
+ * URL's host when it is a domain name, otherwise at localhost (fine for a local catcher; a real
+ * relay wants an address of a domain it sends for).
+ */
+function mailFrom(env: Env, input: { storeName: string; publicBaseUrl: string }): Config['mailFrom'] {
+  const raw = line(env, 'MAIL_FROM', { fallback: '', max: 320 });
+  if (raw === '') {
+    const host = new URL(input.publicBaseUrl).hostname;
+    const domainName = /^(?=.*[a-z])[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(host);
+    return { name: input.storeName, address: `no-reply@${domainName ? host : 'localhost'}` };
+  }
+  const parsed = addressparser(raw);
+  const [first] = parsed;
+  if (parsed.length !== 1 || first?.address === undefined || !MAILBOX.test(first.address)) {
+    throw new ConfigError(
+      'MAIL_FROM',
+      `"${raw}" is not one email address (like shop@example.com or "Shop" <shop@example.com>)`,
+    );
+  }
+  return { name: first.name || input.storeName, address: first.address };
+}
+
 /** Reads and validates the configuration; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', { fallback: 8000, min: 0, max: 65535 });
@@ -167,6 +238,18 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters of A-Z a-z 0-9 . _ ~ + / = -');
   }
 
+  const nodeEnv = read(env, 'NODE_ENV');
+  const webhooks: WebhookSettings = {
+    allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', nodeEnv === 'development' || nodeEnv === 'test'),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', { fallback: 10_000, min: 1, max: 600_000 }),
+    retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', { fallback: 5_000, min: 1, max: 86_400_000 }),
+    retryMaxDelayMs: integer(env, 'WEBHOOK_RETRY_MAX_DELAY_MS', { fallback: 3_600_000, min: 1, max: 86_400_000 }),
+  };
+  if (webhooks.retryMaxDelayMs < webhooks.retryBaseMs) {
+    throw new ConfigError('WEBHOOK_RETRY_MAX_DELAY_MS', 'must not be less than WEBHOOK_RETRY_BASE_MS');
+  }
+  const storeName = line(env, 'STORE_NAME', { fallback: 'Storefront', max: 100 });
+
   const logLevel = oneOf(env, 'LOG_LEVEL', {
     allowed: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     fallback: 'info',
@@ -206,5 +289,13 @@ export function loadConfig(env: Env = process.env): Config {
     placementTimeoutMs: integer(env, 'PLACEMENT_TIMEOUT_MS', { fallback: 10_000, min: 1, max: 600_000 }),
     placementQueueLimit: integer(env, 'PLACEMENT_QUEUE_LIMIT', { fallback: 1000, min: 0, max: 100_000 }),
     metricsToken,
+    jobsEnabled: boolean(env, 'JOBS_ENABLED', true),
+    jobsPollMs: integer(env, 'JOBS_POLL_MS', { fallback: 1_000, min: 10, max: 3_600_000 }),
+    jobsConcurrency: integer(env, 'JOBS_CONCURRENCY', { fallback: 8, min: 1, max: 1_000 }),
+    webhooks,
+    storeName,
+    smtpUrl: smtpUrl(env),
+    mailFrom: mailFrom(env, { storeName, publicBaseUrl }),
+    orderEmailLinkDays: integer(env, 'ORDER_EMAIL_LINK_DAYS', { fallback: 7, min: 1, max: 90 }),
   };
 }

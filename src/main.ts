@@ -56,6 +56,12 @@ async function main(): Promise<void> {
   }
   for (const message of skipped) app.log.info(message);
   app.log.info({ payment_plugins: runtime.payments.list().map((p) => p.id) }, 'payment plugins enabled');
+  // Where emails go, never the credentials in SMTP_URL.
+  const smtp = config.smtpUrl === undefined ? undefined : new URL(config.smtpUrl);
+  app.log.info(
+    smtp ? { smtp: `${smtp.protocol}//${smtp.host}`, from: config.mailFrom.address } : {},
+    smtp ? 'customer emails sent over SMTP' : 'customer emails not sent (SMTP_URL not set)',
+  );
   app.log.info(
     { database: runtime.database.kind, currency: config.storeCurrency, url: config.publicBaseUrl },
     'storefront ready',

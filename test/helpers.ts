@@ -84,6 +84,8 @@ export async function buildTestApp(
     logger?: Parameters<typeof buildApp>[0]['logger'];
     /** Environment the payment plugins are configured from (e.g. Stripe keys). */
     pluginEnv?: Record<string, string | undefined>;
+    /** More job handlers and event subscribers (see AppDeps.background). */
+    background?: Parameters<typeof buildApp>[0]['background'];
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.config);
@@ -103,6 +105,7 @@ export async function buildTestApp(
     tokens: createTokenService(config.jwtSecret ?? TEST_JWT_SECRET),
     payments,
     logger: options.logger ?? false,
+    background: options.background,
   });
   return {
     app,

@@ -1,5 +1,8 @@
 import type { InjectOptions } from 'fastify';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events } from '../src/db/schema.js';
+import { scheduleDeliveries } from '../src/webhooks/webhook-delivery.js';
 import { adminApi, apiAs } from './fixtures.js';
 import {
   bearer,
@@ -99,7 +102,19 @@ beforeAll(async () => {
     { order_alias: order.order_alias },
     200,
   );
+  const webhookEndpoint = await apiAs(t, admin).post('/webhook/dashboard/api/endpoints/', {
+    url: 'https://hooks.example.com/walk',
+    events: ['order.placed'],
+  });
+  const [webhookDelivery] = await scheduleDeliveries(t.database.db, {
+    id: 'walk-event-1',
+    type: 'order.placed',
+    created_at: new Date().toISOString(),
+    data: { order_alias: order.order_alias },
+  });
+  const [placed] = await t.database.db.select({ id: events.id }).from(events).where(eq(events.type, 'order.placed'));
   Object.assign(fixtures, {
+    event_id: placed?.id ?? '',
     tax_class_id: taxClass.id,
     tax_rate_id: taxRate.id,
     product_id: product.id,
@@ -114,6 +129,8 @@ beforeAll(async () => {
     order_alias: order.order_alias,
     payment_id: payment.payment_id,
     customer_id: customer.id,
+    webhook_endpoint_id: webhookEndpoint.id,
+    webhook_delivery_id: webhookDelivery?.id ?? 0,
   });
 }, 60_000);
 afterAll(() => t.close());
@@ -130,14 +147,17 @@ const ID_OF_COLLECTION: Record<string, string> = {
   'promo-codes': 'promo_code_id',
   promotions: 'promotion_id',
   payments: 'payment_id',
+  endpoints: 'webhook_endpoint_id',
+  deliveries: 'webhook_delivery_id',
+  events: 'event_id',
 };
 
-function pathIdFor(route: string): number {
+function pathIdFor(route: string): string | number {
   const segments = route.split('/');
   const collection = segments[segments.indexOf('{id}') - 1] ?? '';
   const id = fixtures[ID_OF_COLLECTION[collection] ?? ''];
   if (id === undefined) throw new Error(`no fixture for {id} under ${collection}: add one to ID_OF_COLLECTION`);
-  return Number(id);
+  return id;
 }
 
 /** The first branch that is not `null`: the one a client fills in (of a tagged union, its first kind). */
@@ -175,6 +195,7 @@ function sampleLeaf(schema: JsonSchema, name: string): unknown {
     cancel_url: 'https://shop.example/cancel',
     amount: '0.01',
     percent: '10',
+    url: 'https://hooks.example.com/walk',
   };
   if (name in known) return known[name];
   if (name in fixtures && schema.type === 'integer') return fixtures[name];

@@ -157,6 +157,7 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     expect(await first.exited).toBe(0);
     expect(first.output()).toContain('stopped');
     expect(existsSync(path.join(dir, 'storefront.lock'))).toBe(false);
+    expect(first.output()).toContain('customer emails not sent (SMTP_URL not set)');
 
     // A killed process leaves its lock behind; the next start takes it over.
     const killed = run('main.ts', env);
@@ -164,10 +165,14 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     killed.child.kill('SIGKILL');
     await killed.exited;
     expect(existsSync(path.join(dir, 'storefront.lock'))).toBe(true);
-    const third = run('main.ts', env);
+    // With SMTP_URL: where emails go is logged at start, its password never.
+    const third = run('main.ts', { ...env, SMTP_URL: 'smtp://shop:pw-smtp-never-printed@127.0.0.1:2525' });
     await waitReady(port, third);
     third.child.kill('SIGINT');
     expect(await third.exited).toBe(0);
+    expect(third.output()).toContain('"smtp":"smtp://127.0.0.1:2525"');
+    expect(third.output()).toContain('customer emails sent over SMTP');
+    expect(third.output()).not.toContain('pw-smtp-never-printed');
   }, 120_000);
 
   it('creates an admin from the command line', async () => {

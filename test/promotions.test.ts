@@ -405,7 +405,8 @@ describe('refusing promotions that are not valid', () => {
 });
 
 describe('promotions in a JPY store', () => {
-  it('takes amounts at yen precision and refuses decimals', async () => {
+  // A second store on a database of its own: slow to open on a busy machine.
+  it('takes amounts at yen precision and refuses decimals', { timeout: 120_000 }, async () => {
     const store = await buildTestApp({ config: { storeCurrency: 'JPY' } });
     try {
       const boss = await signInAdmin(store);

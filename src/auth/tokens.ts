@@ -45,7 +45,9 @@ export interface LinkClaims {
 /** A link's check as a value: an expired link and a forged one get different answers. */
 export type LinkCheck =
   | { ok: true; subject: string; claims: Record<string, unknown> }
-  | { ok: false; reason: 'expired' | 'invalid' };
+  | { ok: false; reason: 'invalid' }
+  /** Signed by this service but past its expiry; how long it was valid, when it says. */
+  | { ok: false; reason: 'expired'; lifetimeSeconds?: number };
 
 const linkAudience = (purpose: string) => `storefront:link:${purpose}`;
 
@@ -142,7 +144,14 @@ export function createTokenService(secret: string): TokenService {
         if (typeof payload.sub !== 'string') return { ok: false, reason: 'invalid' };
         return { ok: true, subject: payload.sub, claims: payload };
       } catch (err) {
-        if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
+        if (err instanceof joseErrors.JWTExpired) {
+          // Only reached once the signature checked out, so the payload's times are the service's own.
+          const { iat, exp } = err.payload;
+          const lifetime = typeof iat === 'number' && typeof exp === 'number' ? exp - iat : undefined;
+          return lifetime === undefined
+            ? { ok: false, reason: 'expired' }
+            : { ok: false, reason: 'expired', lifetimeSeconds: lifetime };
+        }
         if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return { ok: false, reason: 'invalid' };
         throw err;
       }

@@ -399,6 +399,11 @@ export const orders = pgTable(
     shippingAddress: jsonb('shipping_address').$type<AddressSnapshot>(),
     billingAddress: jsonb('billing_address').$type<AddressSnapshot>(),
     note: text('note').notNull().default(''),
+    /**
+     * The sequence number of the order's latest event (src/events): each event about the order takes the next one,
+     * in the transaction of the change it records, so an order's events are numbered 1, 2, 3… without gaps.
+     */
+    eventSeq: integer('event_seq').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -574,6 +579,146 @@ export const paymentEvents = pgTable(
       .on(t.pluginId, t.pendingGatewayPaymentRef)
       .where(sql`${t.pendingGatewayPaymentRef} is not null`),
   ],
+);
+
+/** What the service tells the world about (SPEC section 11; docs/events.md). */
+export const eventTypes = [
+  'order.placed',
+  'order.paid',
+  'order.status_changed',
+  'order.cancelled',
+  'order.expired',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.refunded',
+] as const;
+
+/**
+ * The transactional outbox: every event, written in the transaction of the change it records, and kept. `data` is
+ * the order (or payment) as the admin API shows it right after the change. `id` is a UUID version 7 (time first),
+ * so ids sort by creation: the list's order and page cursor. `seq` numbers an order's events 1, 2, 3…
+ * (orders.event_seq holds the last). No foreign keys: an event is written only with its order, by this service, and
+ * orders are never deleted, while a key's check would cost every placement a lookup and a row lock per event
+ * (docs/events.md).
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey(),
+    type: text('type', { enum: eventTypes }).notNull(),
+    orderId: integer('order_id'),
+    paymentId: integer('payment_id'),
+    seq: integer('seq'),
+    data: jsonb('data').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('events_order_seq_idx').on(t.orderId, t.seq), index('events_type_idx').on(t.type, t.id)],
+);
+
+export const jobStatuses = ['queued', 'running', 'done', 'failed'] as const;
+
+/**
+ * Background work every process of the store shares (src/jobs): a worker claims due rows with FOR UPDATE SKIP
+ * LOCKED, setting a lease (`locked_by`, `locked_until`) it renews while the job runs; a lease that runs out (its
+ * process died) makes the job due again. `attempts` counts claims. A job with a `key` exists once per (kind, key).
+ * `max_attempts` and `give_up_at` override the kind's retry policy for one job.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    key: text('key'),
+    payload: jsonb('payload').notNull().default({}),
+    status: text('status', { enum: jobStatuses }).notNull().default('queued'),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts'),
+    giveUpAt: timestamp('give_up_at', { withTimezone: true }),
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('jobs_kind_key_idx').on(t.kind, t.key).where(sql`${t.key} is not null`),
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.status} = 'queued'`),
+    index('jobs_lease_idx').on(t.lockedUntil).where(sql`${t.status} = 'running'`),
+    index('jobs_finished_idx').on(t.finishedAt).where(sql`${t.finishedAt} is not null`),
+    check('jobs_status_check', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
+  ],
+);
+
+/**
+ * A receiver of outbound webhooks. `secret` (`whsec_` + base64) signs every delivery, so it is kept
+ * as it is, like the store's other secrets (src/shared/secrets.ts); the API shows it only when it is
+ * made (create, rotate). `failing_since`: when the first of the failures since its last success
+ * happened; past 24 hours the endpoint is switched off and `disabled_reason` says why.
+ */
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  url: text('url').notNull(),
+  events: text('events').array().notNull(),
+  description: text('description').notNull().default(''),
+  isActive: boolean('is_active').notNull().default(true),
+  disabledReason: text('disabled_reason'),
+  secret: text('secret').notNull(),
+  failingSince: timestamp('failing_since', { withTimezone: true }),
+  ...timestamps,
+});
+
+export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+
+/**
+ * One event for one endpoint. `event_id` names the event of the outbox (no foreign key: the events
+ * table is another module's, and deliveries keep their own copy of the envelope in `payload`).
+ * `message_id` is the `webhook-id` header, the same on every attempt so receivers can drop repeats.
+ * `next_attempt_at` is null once the delivery is settled; while an attempt runs it holds the end of
+ * that attempt's lease. `first_attempt_at` starts the retry window (a redelivery clears it).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    messageId: text('message_id').notNull().unique(),
+    payload: jsonb('payload').notNull(),
+    status: text('status', { enum: webhookDeliveryStatuses }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lastResponseCode: integer('last_response_code'),
+    lastDurationMs: integer('last_duration_ms'),
+    lastError: text('last_error'),
+    ...timestamps,
+  },
+  (t) => [
+    check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+    uniqueIndex('webhook_deliveries_event_once_idx').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+  ],
+);
+
+/** Every attempt of a delivery, for its log. `response_snippet`: the start of the answer's body, nothing more. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: integer('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull(),
+    responseCode: integer('response_code'),
+    durationMs: integer('duration_ms').notNull(),
+    error: text('error'),
+    responseSnippet: text('response_snippet'),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.id)],
 );
 
 export const productRelations = relations(products, ({ many }) => ({ variants: many(productVariants) }));

@@ -4,8 +4,9 @@ import type { ErrorCode } from '../shared/errors.js';
 
 /**
  * The link to an order's page in a browser, for someone who holds no account and no order token
- * there (a guest back from paying). The link carries no lasting secret: a token signed with the
- * service's token key, for this order alone, that expires after ORDER_PAGE_LINK_SECONDS.
+ * there (a guest back from paying, a customer reading an order email). The link carries no lasting
+ * secret: a token signed with the service's token key, for this order alone, that expires after
+ * ORDER_PAGE_LINK_SECONDS, or the longer lifetime an email asks for (ORDER_EMAIL_LINK_DAYS).
  */
 
 export const ORDER_PAGE_PATH = '/order/storefront/orders/';
@@ -23,19 +24,30 @@ export interface ReturnedPayment {
 
 export async function orderPageLink(
   deps: { tokens: TokenService; publicBaseUrl: string },
-  visit: { alias: string; payment?: ReturnedPayment },
+  visit: { alias: string; payment?: ReturnedPayment; ttlSeconds?: number },
 ): Promise<string> {
   const claims = visit.payment ? { pay: visit.payment.reference, end: visit.payment.end } : undefined;
   const token = await deps.tokens.signLink({
     purpose: PURPOSE,
     subject: visit.alias,
     claims,
-    ttlSeconds: ORDER_PAGE_LINK_SECONDS,
+    ttlSeconds: visit.ttlSeconds ?? ORDER_PAGE_LINK_SECONDS,
   });
   return `${deps.publicBaseUrl}${ORDER_PAGE_PATH}${encodeURIComponent(visit.alias)}/?token=${token}`;
 }
 
 export type LinkRefusal = { code: ErrorCode; detail: string };
+
+/** 900 → "15 minutes", 604800 → "7 days". */
+function lifetimeInWords(seconds: number): string {
+  const [count, unit] =
+    seconds % 86_400 === 0
+      ? [seconds / 86_400, 'day']
+      : seconds % 3600 === 0
+        ? [seconds / 3600, 'hour']
+        : [Math.round(seconds / 60), 'minute'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
 
 /** Whether `token` opens the page of the order `alias`, and which payment it came back from. */
 export async function checkOrderPageLink(
@@ -50,7 +62,7 @@ export async function checkOrderPageLink(
       ? {
           ok: false,
           code: 'order_link_expired',
-          detail: `this order link has expired; a link to an order's page works ${ORDER_PAGE_LINK_SECONDS / 60} minutes`,
+          detail: `this order link has expired; it worked ${lifetimeInWords(check.lifetimeSeconds ?? ORDER_PAGE_LINK_SECONDS)}`,
         }
       : invalid;
   }

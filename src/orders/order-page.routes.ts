@@ -18,10 +18,12 @@ export function orderPageRoutes(deps: { db: Db; tokens: TokenService }): Fastify
       {
         schema: {
           tags: ['orders'],
-          summary: 'An order as an HTML page, opened through a short-lived signed link',
+          summary: 'An order as an HTML page, opened through an expiring signed link',
           description:
-            'Where a guest lands after paying when the storefront gave no return_url. The link (from '
-            + `the payment return) is signed for this order and expires after ${ORDER_PAGE_LINK_SECONDS / 60} minutes. `
+            'Where a guest lands after paying when the storefront gave no return_url, and what the link in an '
+            + 'order email opens. The link is signed for this order and expires: after '
+            + `${ORDER_PAGE_LINK_SECONDS / 60} minutes from the payment return, after ORDER_EMAIL_LINK_DAYS (7 by `
+            + 'default) from an email. '
             + 'A browser (Accept: text/html) is told in HTML when a link is expired (410) or not valid (404); other '
             + 'clients get problem+json.',
           params: AliasParams,

@@ -91,7 +91,7 @@ ${rows}
 ${totals.map(([label, value]) => `<dt>${label}</dt><dd>${value}</dd>`).join('\n')}
 </dl>
 ${address ? `<h2>Shipping to</h2>\n<address>${addressHtml(address)}</address>` : ''}
-<p class="note">The link to this page works for a short while only; your order number is
+<p class="note">The link to this page stops working after a while; your order number is
 ${escapeHtml(order.alias)}.</p>`;
   return htmlDocument({ title: `Order ${order.alias}`, style: STYLE, body });
 }

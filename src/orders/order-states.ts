@@ -12,3 +12,8 @@ export const orderStates = stateMachine<OrderStatus>({
   delivered: [],
   cancelled: [],
 });
+
+/** The events an order's move to `to` records (SPEC 11): always order.status_changed, and order.cancelled on cancel. */
+export function statusChangeEvents(to: OrderStatus): ('order.status_changed' | 'order.cancelled')[] {
+  return to === 'cancelled' ? ['order.status_changed', 'order.cancelled'] : ['order.status_changed'];
+}

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
+import type { Outbox } from '../events/outbox.js';
 import { principalOf, requireAdmin, requireUser } from '../http/auth.js';
 import { bearerAuth, Cursor, Id, optionalBearerAuth, problems } from '../http/schemas.js';
 import { AliasParams, OrderDetail, OrderPage, OrderStatusSchema, PaymentStatusSchema } from './order.schema.js';
@@ -67,7 +68,7 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
   };
 }
 
-export function orderAdminRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
+export function orderAdminRoutes(deps: { db: Db; outbox: Outbox }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['orders (admin)'], security: bearerAuth };
     const base = '/order/dashboard/api/orders/';
@@ -138,7 +139,7 @@ export function orderAdminRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
         },
       },
       async (request) =>
-        detail(deps.db, await changeOrderStatus(deps.db, request.params.order_alias, request.body.status)),
+        detail(deps.db, await changeOrderStatus(deps, request.params.order_alias, request.body.status)),
     );
   };
 }

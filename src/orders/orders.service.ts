@@ -1,10 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
+import { type Outbox, recordEvents } from '../events/outbox.js';
 import { DomainError } from '../shared/errors.js';
-import { type OrderStatus, orderStates } from './order-states.js';
+import { orderEvents } from './order-events.js';
+import { type OrderStatus, orderStates, statusChangeEvents } from './order-states.js';
 import {
   findOrderByAlias,
+  linesOf,
   lockOrder,
   type OrderRow,
   releasePromotionUses,
@@ -44,10 +47,11 @@ export async function findVisibleOrder(
 
 /**
  * Moves an order along its state machine. Cancelling gives back the stock it took and its
- * promotion uses, in the same transaction as the status change.
+ * promotion uses, in the same transaction as the status change and its events (order.status_changed, and
+ * order.cancelled on cancel).
  */
-export function changeOrderStatus(db: Db, alias: string, to: OrderStatus): Promise<OrderRow> {
-  return db.transaction(async (tx) => {
+export function changeOrderStatus(deps: { db: Db; outbox: Outbox }, alias: string, to: OrderStatus): Promise<OrderRow> {
+  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const order = await lockOrder(tx, alias);
     if (!order) throw notFound(alias);
     orderStates.assert(order.status, to, `order ${alias}`);
@@ -56,6 +60,8 @@ export function changeOrderStatus(db: Db, alias: string, to: OrderStatus): Promi
       await releasePromotionUses(tx, order.id);
       await restoreStock(tx, order.id);
     }
-    return setOrderStatus(tx, order.id, to);
+    const changed = await setOrderStatus(tx, order.id, to);
+    await recordEvents(tx, deps.outbox, orderEvents(statusChangeEvents(to), changed, await linesOf(tx, order.id)));
+    return changed;
   });
 }

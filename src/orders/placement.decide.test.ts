@@ -71,8 +71,7 @@ function placement(spec: {
       pricingVersion: spec.version ?? 0,
       productPricingVersion: 0,
     })),
-    promotions:
-      spec.promoId === undefined ? [] : [{ id: spec.promoId, version: 1, byCode: spec.automatic !== true }],
+    promotions: spec.promoId === undefined ? [] : [{ id: spec.promoId, version: 1, byCode: spec.automatic !== true }],
     order: { currency: 'USD', subtotalMinor: 1_000, lines: [{ productId: 1, quantity: 1 }] },
   };
 }
@@ -307,7 +306,9 @@ describe('invariants of a decided batch', () => {
     fc.assert(
       fc.property(batchArb, ({ stock, limit, usedBefore, orders }) => {
         const variants = new Map(stock.map((s, i) => [i + 1, variant(i + 1, { stock: s })]));
-        const promotions = new Map([[7, { promotion: code({ redemptionLimit: limit }), version: 1, timesUsed: usedBefore }]]);
+        const promotions = new Map([
+          [7, { promotion: code({ redemptionLimit: limit }), version: 1, timesUsed: usedBefore }],
+        ]);
         const keys = new Map<string, KeyState>(
           orders.flatMap((o) =>
             o.key ? [[keyId({ scope: 'guest', key: `k${o.key[0]}` }), { claimed: true } as const]] : [],

@@ -4,7 +4,13 @@ import { pgError } from '../db/errors.js';
 import { orderLines, orders, promotions } from '../db/schema.js';
 import { promotionFromRow } from '../promotions/promotions.mapper.js';
 import { Batcher, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
+import type { Outbox } from '../events/outbox.js';
+import type { JobRequest } from '../jobs/job-queue.js';
+import { jobRow } from '../jobs/job-queue.js';
+import { insertJobsFromJson } from '../jobs/jobs.repository.js';
+import { scheduleDeliveriesSql } from '../webhooks/delivery-schedule.js';
 import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from './idempotency.js';
+import type { PlacementEvents } from './order-events.js';
 import {
   buyerKey,
   type Decision,
@@ -32,6 +38,8 @@ export interface PlacementWrite {
   cart: { userId: number } | { tokenHash: string } | undefined;
   /** The answer's body without order_id and status: what a retry with the idempotency key gets. */
   response: Record<string, unknown>;
+  /** The events the placement records with the order (`order.eventSeq` is their number). */
+  events: PlacementEvents;
 }
 
 export type PlacementOutcome =
@@ -184,33 +192,47 @@ const buyerCounts = {
 
 /**
  * Everything decided, in one statement: the placed orders (a user's email filled in from the account), their lines,
- * redemptions and keys' answers; claims of refused orders given back; stock and promotion uses taken; carts emptied of
- * what was ordered. Every row it updates is locked already, so it waits on nothing.
+ * redemptions, events (and the jobs the events' subscribers asked for) and keys' answers; claims of refused orders
+ * given back; stock and promotion uses taken; carts emptied of what was ordered. Every row it updates is locked
+ * already, so it waits on nothing. An event's data is the order as built in TypeScript (`placementEvents`) with what
+ * only the insert knows added: id, status, email, and the timestamps in the presenter's format (Date#toISOString).
  */
 const writeDecided = {
   name: 'placement_write',
   text: `with placed as (
       select * from jsonb_to_recordset($1::jsonb)
         as p(n integer, order_row jsonb, lines jsonb, promotion_ids jsonb, scope text, key text, request_hash text,
-          response jsonb)
+          response jsonb, events jsonb, event_data jsonb)
     ), inserted as (
       insert into orders (alias, user_id, email, order_token_hash, placed_by, payment_status, currency,
           prices_include_tax, subtotal, discount, discount_name, promo_code, promotions, shipping_discount,
           shipping_method_id, shipping_name, shipping_fee, shipping_tax_rate, shipping_tax, estimated_tax,
-          total_without_tax, total, total_items, shipping_address, billing_address, note)
+          total_without_tax, total, total_items, shipping_address, billing_address, note, event_seq)
         select o.alias, o.user_id, coalesce(o.email, (select u.email from users u where u.id = o.user_id)),
           o.order_token_hash, o.placed_by, o.payment_status, o.currency, o.prices_include_tax, o.subtotal, o.discount,
           o.discount_name, o.promo_code, o.promotions, o.shipping_discount, o.shipping_method_id, o.shipping_name,
           o.shipping_fee,
           o.shipping_tax_rate, o.shipping_tax, o.estimated_tax, o.total_without_tax, o.total, o.total_items,
-          o.shipping_address, o.billing_address, coalesce(o.note, '')
+          o.shipping_address, o.billing_address, coalesce(o.note, ''), o.event_seq
         from placed cross join lateral jsonb_populate_record(null::orders, placed.order_row) as o
         order by placed.n
-        returning id, alias, status, user_id, email
+        returning id, alias, status, user_id, email, created_at, updated_at
     ), written as (
-      select placed.*, inserted.id, inserted.status, inserted.user_id, inserted.email
+      select placed.*, inserted.id, inserted.status, inserted.user_id, inserted.email, inserted.created_at,
+        inserted.updated_at
       from placed join inserted on inserted.alias = placed.order_row->>'alias'
-    ), lines as (
+    ), recorded as (
+      insert into events (id, type, order_id, seq, data)
+        select e.id, e.type, w.id, e.seq, w.event_data || jsonb_build_object('order_id', w.id, 'status', w.status,
+            'email', w.email,
+            'created_at', to_char(w.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'updated_at', to_char(w.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+        from written w cross join lateral jsonb_to_recordset(w.events) as e(id uuid, type text, seq integer)
+        order by w.n, e.seq
+        returning id, type, created_at, data
+    ), queued as (
+      ${insertJobsFromJson('$6')}
+    ), ${scheduleDeliveriesSql('recorded', { jobs: true })}, lines as (
       insert into order_lines (order_id, variant_id, product_id, alias, name, sku, quantity, unit_price, subtotal,
           discount, adjustments, tax_class_name, tax_rate, tax, total, stock_reserved)
         select w.id, l.variant_id, l.product_id, l.alias, l.name, l.sku, l.quantity, l.unit_price, l.subtotal,
@@ -242,7 +264,7 @@ const writeDecided = {
       update cart_items i set quantity = i.quantity - o.quantity, updated_at = now() from ordered o
         where i.cart_id = o.cart_id and i.variant_id = o.variant_id and i.quantity > o.quantity
     )
-    select n, id, status from written`,
+    select n, id, status, (select count(*)::integer from webhook_jobs) as deliveries from written`,
 };
 
 interface LockedRow {
@@ -362,9 +384,11 @@ function writeArguments(input: {
   decisions: Decision[];
   claimed: Set<string>;
   carts: Locked['carts'];
+  outbox: Outbox;
 }) {
-  const { batch, decisions, claimed, carts } = input;
+  const { batch, decisions, claimed, carts, outbox } = input;
   const placed: unknown[] = [];
+  const jobs: JobRequest[] = [];
   const answered = new Set<string>();
   const stock = new Map<number, number>();
   const uses = new Map<number, number>();
@@ -375,6 +399,7 @@ function writeArguments(input: {
     const counted = new Set(decision.stock.map((s) => s.variantId));
     const claim = w.decide.idempotency;
     if (claim) answered.add(keyId(claim));
+    const events = w.events.list.map((e) => ({ id: outbox.newEventId(), ...e }));
     placed.push({
       n,
       order_row: byColumnName(orders, w.order),
@@ -384,7 +409,12 @@ function writeArguments(input: {
       key: claim?.key ?? null,
       request_hash: claim?.requestHash ?? null,
       response: claim ? w.response : null,
+      events,
+      event_data: w.events.data,
     });
+    jobs.push(
+      ...outbox.jobsFor(events.map((e) => ({ ...e, orderAlias: w.order.alias, paymentId: null, data: w.events.data }))),
+    );
     for (const s of decision.stock) stock.set(s.variantId, (stock.get(s.variantId) ?? 0) + s.quantity);
     for (const id of decision.promotionIds) uses.set(id, (uses.get(id) ?? 0) + 1);
     const owner = w.cart;
@@ -412,6 +442,7 @@ function writeArguments(input: {
     JSON.stringify([...stock].map(([id, quantity]) => ({ id, quantity }))),
     JSON.stringify([...uses].map(([id, n]) => ({ id, uses: n }))),
     JSON.stringify([...ordered.values()]),
+    JSON.stringify(jobs.map(jobRow)),
   ];
 }
 
@@ -425,9 +456,10 @@ function writeArguments(input: {
 async function placeBatch(
   database: Database,
   batch: PlacementWrite[],
-  { now, deadline }: { now: () => Date; deadline: number },
+  { now, deadline, outbox }: { now: () => Date; deadline: number; outbox: Outbox },
 ): Promise<Decided[]> {
-  return database.transaction(
+  let enqueued = false;
+  const outcomes = await database.transaction(
     async (tx) => {
       const wanted = wantedKeys(batch);
       const claims = [...wanted.values()];
@@ -466,12 +498,14 @@ async function placeBatch(
           now: now(),
         },
       );
-      const args = writeArguments({ batch, decisions, claimed, carts: locked.carts });
+      const args = writeArguments({ batch, decisions, claimed, carts: locked.carts, outbox });
+      enqueued = args[5] !== '[]';
       const anything = decisions.some((d) => d.outcome === 'placed') || args[1] !== '[]';
-      const [rows] = await tx.commitWith<[{ n: number; id: number; status: string }]>([
+      const [rows] = await tx.commitWith<[{ n: number; id: number; status: string; deliveries: number }]>([
         anything ? { statement: writeDecided, values: args } : undefined,
       ]);
       const written = new Map(rows.map((r) => [r.n, r]));
+      if (rows.some((r) => r.deliveries > 0)) enqueued = true;
       // The batch has committed: a placement whose answer is missing fails alone (it must not be placed again).
       const failed = (message: string): Decided => ({ ok: false, failure: new Error(message) });
       const decided = (n: number): Decided => {
@@ -506,6 +540,9 @@ async function placeBatch(
     },
     { deadline },
   );
+  // Committed: this process's worker looks for the jobs the events asked for.
+  if (enqueued) outbox.jobs.wake();
+  return outcomes;
 }
 
 type Decided = { ok: true; outcome: PlacementOutcome } | { ok: false; failure: unknown };
@@ -522,10 +559,10 @@ type Decided = { ok: true; outcome: PlacementOutcome } | { ok: false; failure: u
  */
 export function placementWriter(
   database: Database,
-  options: { now?: () => Date; maxQueued: number; metrics?: PlacementMetrics },
+  options: { now?: () => Date; maxQueued: number; metrics?: PlacementMetrics; outbox: Outbox },
 ): PlacementWriter {
   const { metrics } = options;
-  const settings = { now: options.now ?? (() => new Date()) };
+  const settings = { now: options.now ?? (() => new Date()), outbox: options.outbox };
   const place = async (batch: PlacementWrite[], deadline: number) => {
     metrics?.batchSent(batch.length);
     let decided: Decided[];

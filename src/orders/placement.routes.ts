@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { cartTokenFrom } from '../cart/cart-token.js';
+import type { Outbox } from '../events/outbox.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
 import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from './idempotency.js';
 import { orderPayloadSchema } from './order-payload.schema.js';
@@ -29,7 +30,11 @@ const operations: { path: string; kind: PlacementKind; summary: string }[] = [
 ];
 
 export function placementRoutes(
-  deps: Omit<PlacementDeps, 'source' | 'writer'> & { promoLimiter: Limiter; metrics?: PlacementMetrics },
+  deps: Omit<PlacementDeps, 'source' | 'writer'> & {
+    promoLimiter: Limiter;
+    metrics?: PlacementMetrics;
+    outbox: Outbox;
+  },
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
     const body = orderPayloadSchema(deps.config);
@@ -37,6 +42,7 @@ export function placementRoutes(
       now: deps.now,
       maxQueued: deps.config.placementQueueLimit,
       metrics: deps.metrics,
+      outbox: deps.outbox,
     });
     const placement = { ...deps, source: preparedQuoteReads(deps.database.db), writer };
     for (const op of operations) {

@@ -11,6 +11,7 @@ import { placementScope, requestHash, type StoredResponse, storedResponse } from
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
+import { placementEvents } from './order-events.js';
 import type { IdempotencyClaim, Refusal } from './placement.decide.js';
 import {
   DatabaseBusy,
@@ -109,7 +110,7 @@ async function prepare(
   }
   const orderToken = customer.userId === null ? randomBytes(32).toString('base64url') : undefined;
   // Nothing to pay (a 100 % discount, free items): the order is paid as placed.
-  const paymentStatus = priced.totalMinor === 0 ? 'paid' : 'unpaid';
+  const paymentStatus: 'paid' | 'unpaid' = priced.totalMinor === 0 ? 'paid' : 'unpaid';
   const alias = randomUUID();
   const body = {
     ...presentPricedOrder(priced),
@@ -128,6 +129,57 @@ async function prepare(
     if (!v) throw new Error(`priced line "${alias}" has no variant`);
     return v;
   };
+  const order = {
+    alias,
+    userId: customer.userId,
+    email: customer.email,
+    orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
+    placedBy: payload.customer_id !== undefined ? (principal?.userId ?? null) : null,
+    paymentStatus,
+    currency: priced.currency,
+    pricesIncludeTax: priced.pricesIncludeTax,
+    subtotal: priced.subtotalMinor,
+    discount: priced.discountMinor,
+    discountName: priced.discountName,
+    promoCode: quote.promotions.find((p) => p.code !== null)?.code ?? null,
+    promotions: priced.promotions.map((p) => ({
+      id: p.id,
+      name: p.name,
+      code: p.code,
+      kind: p.kind,
+      amount: p.amountMinor,
+    })),
+    shippingDiscount: priced.shippingDiscountMinor,
+    shippingMethodId: quote.shippingMethodId,
+    shippingName: priced.shippingName,
+    shippingFee: priced.shippingFeeMinor,
+    shippingTaxRate: priced.shippingTaxRate,
+    shippingTax: priced.shippingTaxMinor,
+    estimatedTax: priced.estimatedTaxMinor,
+    totalWithoutTax: priced.totalWithoutTaxMinor,
+    total: priced.totalMinor,
+    totalItems: priced.totalItems,
+    shippingAddress: quote.shippingAddress,
+    billingAddress: quote.billingAddress,
+    note: quote.note,
+  };
+  const lines = priced.lines.map((line) => ({
+    variantId: line.variantId,
+    productId: line.productId,
+    alias: line.alias,
+    name: line.name,
+    sku: variantOf(line.alias).sku,
+    quantity: line.quantity,
+    unitPrice: line.unitPriceMinor,
+    subtotal: line.subtotalMinor,
+    discount: line.discountMinor,
+    adjustments: line.adjustments.map((a) => ({ promotion_id: a.promotionId, amount: a.amountMinor })),
+    taxClassName: line.taxClass?.name ?? null,
+    taxRate: line.taxRate,
+    tax: line.taxMinor,
+    total: line.totalMinor,
+  }));
+  const events = placementEvents(order, lines);
   const write: PlacementWrite = {
     decide: {
       idempotency,
@@ -145,58 +197,11 @@ async function prepare(
       order: promotionOrder(priced.currency, priced.lines),
     },
     countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),
-    order: {
-      alias,
-      userId: customer.userId,
-      email: customer.email,
-      orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
-      placedBy: payload.customer_id !== undefined ? (principal?.userId ?? null) : null,
-      paymentStatus,
-      currency: priced.currency,
-      pricesIncludeTax: priced.pricesIncludeTax,
-      subtotal: priced.subtotalMinor,
-      discount: priced.discountMinor,
-      discountName: priced.discountName,
-      promoCode: quote.promotions.find((p) => p.code !== null)?.code ?? null,
-      promotions: priced.promotions.map((p) => ({
-        id: p.id,
-        name: p.name,
-        code: p.code,
-        kind: p.kind,
-        amount: p.amountMinor,
-      })),
-      shippingDiscount: priced.shippingDiscountMinor,
-      shippingMethodId: quote.shippingMethodId,
-      shippingName: priced.shippingName,
-      shippingFee: priced.shippingFeeMinor,
-      shippingTaxRate: priced.shippingTaxRate,
-      shippingTax: priced.shippingTaxMinor,
-      estimatedTax: priced.estimatedTaxMinor,
-      totalWithoutTax: priced.totalWithoutTaxMinor,
-      total: priced.totalMinor,
-      totalItems: priced.totalItems,
-      shippingAddress: quote.shippingAddress,
-      billingAddress: quote.billingAddress,
-      note: quote.note,
-    },
-    lines: priced.lines.map((line) => ({
-      variantId: line.variantId,
-      productId: line.productId,
-      alias: line.alias,
-      name: line.name,
-      sku: variantOf(line.alias).sku,
-      quantity: line.quantity,
-      unitPrice: line.unitPriceMinor,
-      subtotal: line.subtotalMinor,
-      discount: line.discountMinor,
-      adjustments: line.adjustments.map((a) => ({ promotion_id: a.promotionId, amount: a.amountMinor })),
-      taxClassName: line.taxClass?.name ?? null,
-      taxRate: line.taxRate,
-      tax: line.taxMinor,
-      total: line.totalMinor,
-    })),
+    order: { ...order, eventSeq: events.list.length },
+    lines,
     cart,
     response: body,
+    events,
   };
   return { write, quote, body };
 }

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { paymentStatesList } from '../db/schema.js';
 import {
   applyPaymentEvent,
+  orderBecamePaid,
   orderPaymentStatus,
   type PaymentEventInput,
   type PaymentFigures,
+  paymentEventTypes,
   paymentOutcome,
   paymentTransitions,
 } from './payment-states.js';
@@ -115,5 +117,49 @@ describe('the outcome a returning payer is told', () => {
     ['succeeded', 'cancel', 'succeeded'],
   ] as const)('%s, back through the %s link: %s', (state, end, outcome) => {
     expect(paymentOutcome(state, end)).toBe(outcome);
+  });
+});
+
+describe('events of a payment change', () => {
+  const step = (p: PaymentFigures, e: PaymentEventInput) => paymentEventTypes(p, applyPaymentEvent(p, e).next);
+
+  it('records payment.succeeded when money is first received, and not for a repeat or a larger capture', () => {
+    const paid = replay(1000, [{ kind: 'succeeded', amountMinor: 1000 }]);
+    expect(step(fresh(1000), { kind: 'succeeded', amountMinor: 1000 })).toEqual(['payment.succeeded']);
+    expect(step(paid, { kind: 'succeeded', amountMinor: 1000 })).toEqual([]);
+    expect(step(paid, { kind: 'succeeded', amountMinor: 1200 })).toEqual([]);
+  });
+
+  it('records payment.failed once, and nothing for pending or expired', () => {
+    const failed = replay(1000, [{ kind: 'failed' }]);
+    expect(step(fresh(1000), { kind: 'failed' })).toEqual(['payment.failed']);
+    expect(step(failed, { kind: 'failed' })).toEqual([]);
+    expect(step(fresh(1000), { kind: 'pending' })).toEqual([]);
+    expect(step(fresh(1000), { kind: 'expired' })).toEqual([]);
+  });
+
+  it('records payment.refunded each time the refunded total grows', () => {
+    const paid = replay(1000, [{ kind: 'succeeded', amountMinor: 1000 }]);
+    const part = applyPaymentEvent(paid, { kind: 'refunded', amountMinor: 300 }).next;
+    expect(step(paid, { kind: 'refunded', amountMinor: 300 })).toEqual(['payment.refunded']);
+    expect(step(part, { kind: 'refunded', amountMinor: 300 })).toEqual([]);
+    expect(step(part, { kind: 'refunded', amountMinor: 1000 })).toEqual(['payment.refunded']);
+  });
+
+  it('records succeeded then refunded when the refund is the first news of the capture', () => {
+    expect(step(fresh(1000), { kind: 'refunded', amountMinor: 1000 })).toEqual([
+      'payment.succeeded',
+      'payment.refunded',
+    ]);
+  });
+
+  it('says an order became paid when its status reaches paid or overpaid from one that was not', () => {
+    expect(orderBecamePaid('pending', 'paid')).toBe(true);
+    expect(orderBecamePaid('partially_paid', 'overpaid')).toBe(true);
+    expect(orderBecamePaid('unpaid', 'paid')).toBe(true);
+    expect(orderBecamePaid('paid', 'overpaid')).toBe(false);
+    expect(orderBecamePaid('paid', 'paid')).toBe(false);
+    expect(orderBecamePaid('pending', 'partially_paid')).toBe(false);
+    expect(orderBecamePaid('paid', 'refunded')).toBe(false);
   });
 });

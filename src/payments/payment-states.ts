@@ -110,3 +110,29 @@ export function paymentOutcome(state: PaymentState, end: ReturnEnd): PaymentOutc
       return end === 'cancel' ? 'cancelled' : 'pending';
   }
 }
+
+export type PaymentEventType = 'payment.succeeded' | 'payment.failed' | 'payment.refunded';
+
+/**
+ * The events a payment's change from `before` to `after` records (SPEC 11): succeeded when it first holds money
+ * (also when a refund is what told us it was captured: succeeded, then refunded), failed when it becomes failed,
+ * refunded whenever the refunded total grows (in part or in full). A change that does none of these (pending,
+ * expired, a repeat) records nothing.
+ */
+export function paymentEventTypes(before: PaymentFigures, after: PaymentFigures): PaymentEventType[] {
+  const types: PaymentEventType[] = [];
+  if (before.captured === 0 && after.captured > 0) types.push('payment.succeeded');
+  if (after.state === 'failed' && before.state !== 'failed') types.push('payment.failed');
+  if (after.refunded > before.refunded) types.push('payment.refunded');
+  return types;
+}
+
+const fullyPaid = (status: OrderPaymentStatus) => status === 'paid' || status === 'overpaid';
+
+/**
+ * Whether the order became paid (order.paid): its payment status moved to `paid` (or straight to `overpaid`) from
+ * one that was not fully paid. Back to paid after a partial refund and a new payment counts again.
+ */
+export function orderBecamePaid(before: OrderPaymentStatus, after: OrderPaymentStatus): boolean {
+  return fullyPaid(after) && !fullyPaid(before);
+}

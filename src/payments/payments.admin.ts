@@ -23,7 +23,7 @@ export async function capturePayment(deps: PaymentsDeps, id: number): Promise<Pa
   }
   if (payment.status !== 'pending')
     throw new DomainError('invalid_transition', { detail: `payment ${id} is ${payment.status}, not pending` });
-  await applyEvent(deps.db, payment.pluginId, {
+  await applyEvent(deps, payment.pluginId, {
     eventId: `admin-capture:${payment.id}`,
     kind: 'succeeded',
     match: { reference: payment.reference },
@@ -87,7 +87,7 @@ export async function refundPayment(
       throw err;
     }
   }
-  await applyEvent(deps.db, payment.pluginId, {
+  await applyEvent(deps, payment.pluginId, {
     eventId: `admin-refund:${payment.id}:${total}:${randomUUID()}`,
     kind: 'refunded',
     match: { reference: payment.reference },

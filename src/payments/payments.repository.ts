@@ -95,8 +95,8 @@ export function pendingEventsFor(tx: Tx, pluginId: string, gatewayPaymentRef: st
 export async function savePaymentFigures(
   tx: Tx,
   { id, figures, extra = {} }: { id: number; figures: PaymentFigures; extra?: Partial<typeof payments.$inferInsert> },
-): Promise<void> {
-  await tx
+): Promise<PaymentRow> {
+  const [row] = await tx
     .update(payments)
     .set({
       status: figures.state,
@@ -105,13 +105,22 @@ export async function savePaymentFigures(
       updatedAt: new Date(),
       ...extra,
     })
-    .where(eq(payments.id, id));
+    .where(eq(payments.id, id))
+    .returning();
+  if (!row) throw new Error(`payment ${id} vanished`);
+  return row;
 }
 
 /** Recomputes and stores an order's payment status from all its attempts (call with the order locked). */
-export async function refreshOrderPaymentStatus(tx: Tx, order: { id: number; total: number }): Promise<void> {
+export async function refreshOrderPaymentStatus(tx: Tx, order: { id: number; total: number }) {
   const status = orderPaymentStatus(order.total, (await paymentsOfOrder(tx, order.id)).map(figuresOf));
-  await tx.update(orders).set({ paymentStatus: status, updatedAt: new Date() }).where(eq(orders.id, order.id));
+  const [row] = await tx
+    .update(orders)
+    .set({ paymentStatus: status, updatedAt: new Date() })
+    .where(eq(orders.id, order.id))
+    .returning();
+  if (!row) throw new Error(`order ${order.id} vanished`);
+  return row;
 }
 
 export async function orderAliasOf(db: Db, payment: PaymentRow): Promise<string> {

@@ -5,47 +5,16 @@ import { refusePage } from '../http/html.js';
 import { bearerAuth, IdParams, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
 import { AliasParams } from '../orders/order.schema.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
-import { currencyFormat } from '../shared/money.js';
+import { Payment, presentPayment } from './payment.presenter.js';
 import { capturePayment, refundPayment } from './payments.admin.js';
 import { ORDER_PAGE_LINK_SECONDS } from '../orders/order-page-link.js';
 import { resolveReturn, RETURN_PATH } from './payment-return.js';
-import { orderAliasOf, type PaymentRow, paymentsOfOrder } from './payments.repository.js';
+import { orderAliasOf, paymentsOfOrder } from './payments.repository.js';
 import { handleWebhook, type PaymentsDeps, type StartedPayment, startPayment } from './payments.service.js';
 import { idempotencyKeyFrom, rememberResponse, requestHash, storedResponse } from '../orders/idempotency.js';
 
 const PluginParams = Type.Object({ payment_plugin_id: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }) });
 const Url = Type.String({ maxLength: 2000, format: 'uri', pattern: '^https?://[^\\s]+$', description: 'http(s) URL' });
-
-const Payment = Type.Object({
-  id: Type.Integer(),
-  order_alias: Type.String(),
-  plugin_id: Type.String(),
-  status: Type.String(),
-  amount: Type.String(),
-  amount_captured: Type.String(),
-  amount_refunded: Type.String(),
-  currency: Type.String(),
-  url: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
-
-function presentPayment(p: PaymentRow, orderAlias: string) {
-  const money = currencyFormat(p.currency);
-  return {
-    id: p.id,
-    order_alias: orderAlias,
-    plugin_id: p.pluginId,
-    status: p.status,
-    amount: money.format(p.amount),
-    amount_captured: money.format(p.amountCaptured),
-    amount_refunded: money.format(p.amountRefunded),
-    currency: p.currency,
-    url: p.redirectUrl,
-    created_at: p.createdAt.toISOString(),
-    updated_at: p.updatedAt.toISOString(),
-  };
-}
 
 export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: number }): FastifyPluginAsyncTypebox {
   return async (app) => {

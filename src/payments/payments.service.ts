@@ -4,6 +4,7 @@ import type { Principal, TokenService } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema.js';
+import { type Outbox, recordEvents } from '../events/outbox.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
@@ -17,6 +18,7 @@ import {
   WebhookSignatureError,
 } from './payment-plugin.js';
 import { returnLinks } from './payment-return.js';
+import { paymentChangeEvents } from './payment-events.js';
 import { applyPaymentEvent } from './payment-states.js';
 import {
   figuresOf,
@@ -35,6 +37,8 @@ import type { EnabledPlugin, PaymentRegistry } from './plugin-registry.js';
 
 export interface PaymentsDeps {
   db: Db;
+  /** Where payment and order events are recorded (in the transaction of the change). */
+  outbox: Outbox;
   registry: PaymentRegistry;
   publicBaseUrl: string;
   log: FastifyBaseLogger;
@@ -155,10 +159,16 @@ export async function startPayment(
       idempotencyKey: `start-${payment.reference}`,
     });
   } catch (err) {
-    await deps.db.transaction(async (tx) => {
-      await lockOrderById(tx, visible.id);
-      await savePaymentFigures(tx, { id: payment.id, figures: { ...figuresOf(payment), state: 'failed' } });
-      await refreshOrderPaymentStatus(tx, visible);
+    await deps.outbox.jobs.transaction(deps.db, async (tx) => {
+      const order = (await lockOrderById(tx, visible.id)) ?? visible;
+      const before = figuresOf(payment);
+      const failed = await savePaymentFigures(tx, { id: payment.id, figures: { ...before, state: 'failed' } });
+      const orderAfter = await refreshOrderPaymentStatus(tx, order);
+      await recordEvents(
+        tx,
+        deps.outbox,
+        await paymentChangeEvents(tx, { before, payment: failed, order, orderAfter }),
+      );
     });
     if (err instanceof GatewayError) throw new DomainError('payment_gateway_error', { detail: err.message });
     throw err;
@@ -174,15 +184,16 @@ export async function startPayment(
 }
 
 /**
- * Applies one normalised event in its own transaction. An event that names a gateway payment id
- * no payment knows yet is kept, and applied when a later event teaches a payment that id.
+ * Applies one normalised event in its own transaction, with the events it causes (payment.succeeded, .failed,
+ * .refunded, order.paid). An event that names a gateway payment id no payment knows yet is kept, and applied when a
+ * later event teaches a payment that id.
  */
 export async function applyEvent(
-  db: Db,
+  deps: Pick<PaymentsDeps, 'db' | 'outbox'>,
   pluginId: string,
   event: WebhookEvent,
 ): Promise<'duplicate' | 'unmatched' | 'applied' | 'ignored'> {
-  return db.transaction(async (tx) => {
+  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const eventRow = await recordEventOnce(tx, {
       pluginId,
       eventId: event.eventId,
@@ -204,7 +215,8 @@ export async function applyEvent(
     const payment = await lockPayment(tx, found.id);
     if (!order || !payment) return 'unmatched';
 
-    let figures = figuresOf(payment);
+    const before = figuresOf(payment);
+    let figures = before;
     const step = (
       kind: WebhookEventKind,
       amountMinor: number | undefined,
@@ -227,14 +239,18 @@ export async function applyEvent(
         caughtUp ||= applied;
       }
     }
+    let saved = payment;
     if (changed || caughtUp || learnt !== undefined) {
-      await savePaymentFigures(tx, {
+      saved = await savePaymentFigures(tx, {
         id: payment.id,
         figures,
         extra: learnt !== undefined ? { gatewayPaymentRef: learnt } : {},
       });
     }
-    if (changed || caughtUp) await refreshOrderPaymentStatus(tx, order);
+    if (changed || caughtUp) {
+      const orderAfter = await refreshOrderPaymentStatus(tx, order);
+      await recordEvents(tx, deps.outbox, await paymentChangeEvents(tx, { before, payment: saved, order, orderAfter }));
+    }
     return changed ? 'applied' : 'ignored';
   });
 }
@@ -258,7 +274,7 @@ export async function handleWebhook(
   }
   const outcomes: string[] = [];
   for (const event of events) {
-    const outcome = await applyEvent(deps.db, plugin.id, event);
+    const outcome = await applyEvent(deps, plugin.id, event);
     if (outcome === 'unmatched')
       deps.log.info(
         { pluginId, eventId: event.eventId },

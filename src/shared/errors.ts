@@ -42,8 +42,11 @@ export const errorCodes = {
   order_not_found: { status: 404, title: 'Order not found' },
   payment_plugin_not_found: { status: 404, title: 'Payment plugin not found' },
   payment_not_found: { status: 404, title: 'Payment not found' },
+  event_not_found: { status: 404, title: 'Event not found' },
   order_link_invalid: { status: 404, title: 'Order link not valid' },
   route_not_found: { status: 404, title: 'No such route' },
+  webhook_endpoint_not_found: { status: 404, title: 'Webhook endpoint not found' },
+  webhook_delivery_not_found: { status: 404, title: 'Webhook delivery not found' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   conflict: { status: 409, title: 'Conflict' },
@@ -59,6 +62,7 @@ export const errorCodes = {
   order_already_paid: { status: 409, title: 'Order already paid' },
   order_not_payable: { status: 409, title: 'Order cannot be paid' },
   payment_in_progress: { status: 409, title: 'A payment start for this order is in progress' },
+  webhook_endpoint_inactive: { status: 409, title: 'Webhook endpoint switched off' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415

@@ -1,0 +1,61 @@
+import type { EventRef, Outbox } from '../events/outbox.js';
+import { type Job, type JobQueue, type JobRequest, PermanentJobError } from '../jobs/job-queue.js';
+import type { JobPolicy } from '../jobs/retry-policy.js';
+import { EmailDeliveryError } from './mailer.js';
+import type { OrderEmailKind } from './order-email.templates.js';
+import { emailKindForEvent, type OrderEmailDeps, sendOrderEmail } from './order-emails.js';
+
+/** The job that sends one customer email about one order event (`sendOrderEmail`). */
+export const EMAIL_JOB = 'email.send';
+
+/** The payload of an `email.send` job. */
+export interface EmailJobPayload extends Record<string, unknown> {
+  kind: OrderEmailKind;
+  order_alias: string;
+  event_id: string;
+}
+
+/**
+ * An SMTP server that does not take an email for now (no connection, 4xx, refused credentials) is tried again: after
+ * 30 s, doubling up to an hour, for a day at most. A refusal for good (5xx) is not retried.
+ */
+export const EMAIL_JOB_POLICY: Partial<JobPolicy> = {
+  maxAttempts: 30,
+  baseDelayMs: 30_000,
+  maxDelayMs: 3_600_000,
+  giveUpAfterMs: 86_400_000,
+};
+
+/**
+ * The email job an event calls for (`emailKindForEvent`), if any. Keyed by the event's id: one email per event,
+ * however often the event's jobs are enqueued.
+ */
+export function emailJobFor(event: EventRef): JobRequest | undefined {
+  if (event.orderAlias === null) return undefined;
+  const kind = emailKindForEvent(event.type, event.data);
+  if (kind === null) return undefined;
+  const payload: EmailJobPayload = { kind, order_alias: event.orderAlias, event_id: event.id };
+  return { kind: EMAIL_JOB, key: event.id, payload };
+}
+
+/** Sends the email of a job; an SMTP refusal for good fails the job without retries, anything else retries it. */
+export function emailJobHandler(deps: OrderEmailDeps) {
+  return async (job: Job<EmailJobPayload>): Promise<void> => {
+    const { kind, order_alias: orderAlias, event_id: eventId } = job.payload;
+    try {
+      await sendOrderEmail(deps, { kind, orderAlias, eventId });
+    } catch (err) {
+      if (err instanceof EmailDeliveryError && err.permanent) throw new PermanentJobError(err.message);
+      throw err;
+    }
+  };
+}
+
+/**
+ * Customer emails as background work: every order event that calls for an email enqueues an `email.send` job with
+ * it (in its transaction), which a worker sends over SMTP (or logs as not sent, without SMTP_URL).
+ */
+export function registerEmailJobs(parts: { jobs: JobQueue; outbox: Outbox }, deps: OrderEmailDeps): void {
+  parts.outbox.onEvent('*', emailJobFor);
+  parts.jobs.handle<EmailJobPayload>(EMAIL_JOB, emailJobHandler(deps), EMAIL_JOB_POLICY);
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
+import { orderEmailKinds, renderOrderEmail } from './order-email.templates.js';
+
+const at = new Date('2026-11-20T10:00:00Z');
+
+function orderIn(currency: string, overrides: Partial<OrderRow> = {}): OrderRow {
+  return {
+    id: 1,
+    alias: 'a1b2',
+    userId: null,
+    email: 'kei@example.jp',
+    orderTokenHash: null,
+    placedBy: null,
+    status: 'pending',
+    paymentStatus: 'unpaid',
+    currency,
+    pricesIncludeTax: true,
+    subtotal: 2470,
+    discount: 247,
+    discountName: 'Promo code AKI10 (10%)',
+    promoCode: 'AKI10',
+    promotions: [{ id: 1, name: 'Autumn', code: 'AKI10', kind: 'order_percentage', amount: 247 }],
+    shippingDiscount: 0,
+    shippingMethodId: null,
+    shippingName: null,
+    shippingFee: 0,
+    shippingTaxRate: null,
+    shippingTax: 0,
+    estimatedTax: 202,
+    totalWithoutTax: 2021,
+    total: 2223,
+    totalItems: 2,
+    shippingAddress: {
+      first_name: 'Kei',
+      last_name: '</p><img src=x onerror=alert(1)>',
+      street_address: '1-2-3 Ginza\nline two',
+      city: 'Tokyo',
+      postal_code: '104-0061',
+      state: '',
+      country: 'JP',
+      email: 'kei@example.jp',
+      phone_number: '',
+    },
+    billingAddress: null,
+    note: '',
+    eventSeq: 0,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+const line: OrderLineRow = {
+  id: 1,
+  orderId: 1,
+  variantId: 1,
+  productId: 1,
+  alias: 'tea',
+  name: 'Sencha <50g>',
+  sku: null,
+  quantity: 2,
+  unitPrice: 1235,
+  subtotal: 2470,
+  discount: 247,
+  adjustments: [{ promotion_id: 1, amount: 247 }],
+  taxClassName: null,
+  taxRate: '10.0000',
+  tax: 202,
+  total: 2223,
+  stockReserved: true,
+};
+
+const link = { url: 'https://shop.example/order/storefront/orders/a1b2/?token=x.y.z&a=1', days: 7 };
+
+describe('order emails', () => {
+  it('writes yen without decimals, tax as included when prices include it, and no shipping line when none', () => {
+    const email = renderOrderEmail({
+      kind: 'order_confirmation',
+      storeName: 'Ocha',
+      order: orderIn('JPY'),
+      lines: [line],
+      link,
+    });
+    expect(email.subject).toBe('Ocha: Order a1b2 received');
+    expect(email.text).toContain('2 × Sencha <50g> (1235 JPY each): 2470 JPY');
+    expect(email.text).toContain(
+      'Subtotal: 2470 JPY\nDiscount (Promo code AKI10 (10%)): -247 JPY\nTax (included): 202 JPY\nTotal: 2223 JPY',
+    );
+    expect(email.text).not.toContain('Shipping (');
+    expect(email.html).toContain('<strong>2223 JPY</strong>');
+  });
+
+  it('escapes every value of the HTML part, the link included', () => {
+    const email = renderOrderEmail({
+      kind: 'order_shipped',
+      storeName: 'O"cha & <Co>',
+      order: orderIn('JPY'),
+      lines: [line],
+      link,
+    });
+    expect(email.html).toContain('Kei &lt;/p&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(email.html).toContain('Sencha &lt;50g&gt;');
+    expect(email.html).toContain('O&quot;cha &amp; &lt;Co&gt;');
+    expect(email.html).toContain('href="https://shop.example/order/storefront/orders/a1b2/?token=x.y.z&amp;a=1"');
+    expect(email.html).not.toMatch(/<img|<50g>|<Co>/);
+  });
+
+  it('keeps an address line with a line break on one line of the text part', () => {
+    const email = renderOrderEmail({
+      kind: 'order_confirmation',
+      storeName: 'Ocha',
+      order: orderIn('JPY'),
+      lines: [line],
+      link,
+    });
+    expect(email.text).toContain('\n1-2-3 Ginza line two\n104-0061 Tokyo\nJP\n');
+  });
+
+  it('names the discount by its code when pricing gave it no name', () => {
+    const order = orderIn('USD', { discountName: null, subtotal: 1000, discount: 100, total: 900, estimatedTax: 0 });
+    const email = renderOrderEmail({ kind: 'payment_received', storeName: 'S', order, lines: [], link });
+    expect(email.text).toContain('Discount (code AKI10): -1.00 USD');
+    expect(email.text).toContain('payment of 9.00 USD');
+  });
+
+  it('says a cancelled order was refunded when it was', () => {
+    const refunded = orderIn('USD', { status: 'cancelled', paymentStatus: 'refunded' });
+    const text = (kind: 'order_cancelled' | 'order_expired', order: OrderRow) =>
+      renderOrderEmail({ kind, storeName: 'S', order, lines: [line], link }).text;
+    expect(text('order_cancelled', refunded)).toContain('has been cancelled. Your payment has been refunded.');
+    expect(text('order_cancelled', orderIn('USD'))).not.toContain('refunded');
+    expect(text('order_expired', orderIn('USD'))).toContain('not paid in time');
+  });
+
+  it('gives every kind its own subject and heading', () => {
+    const rendered = orderEmailKinds.map((kind) =>
+      renderOrderEmail({ kind, storeName: 'S', order: orderIn('USD'), lines: [line], link }),
+    );
+    expect(new Set(rendered.map((r) => r.subject)).size).toBe(orderEmailKinds.length);
+    expect(new Set(rendered.map((r) => r.text.split('\n')[0])).size).toBe(orderEmailKinds.length);
+  });
+});

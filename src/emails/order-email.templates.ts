@@ -1,0 +1,242 @@
+import type { AddressSnapshot } from '../db/schema.js';
+import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
+import { currencyFormat } from '../shared/money.js';
+import { html, type SafeHtml } from './html-template.js';
+
+/**
+ * The emails a customer gets about an order, as plain text and HTML from the same pieces: the
+ * store's name, what the email says, the lines and totals (each amount at its currency's exact
+ * precision with the currency's code, as the order page shows them), the address, and the link
+ * that opens the order's page. Names and addresses are customer input: the HTML escapes every
+ * value (the `html` tag), the text keeps each value on its line.
+ */
+
+export const orderEmailKinds = [
+  'order_confirmation',
+  'payment_received',
+  'order_shipped',
+  'order_cancelled',
+  'order_expired',
+] as const;
+export type OrderEmailKind = (typeof orderEmailKinds)[number];
+
+export interface OrderEmailInput {
+  kind: OrderEmailKind;
+  storeName: string;
+  order: OrderRow;
+  lines: OrderLineRow[];
+  /** The signed link to the order's page and how many days it works; shown by the kinds that carry one. */
+  link?: { url: string; days: number };
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+interface KindText {
+  subject: (alias: string) => string;
+  heading: string;
+  /** What happened, in a sentence or two (plain text; escaped for the HTML part). */
+  says: (order: OrderRow, total: string) => string;
+  /** Whether the email shows the shipping address and the link to the order's page. */
+  address: boolean;
+  link: boolean;
+}
+
+const KINDS: Record<OrderEmailKind, KindText> = {
+  order_confirmation: {
+    subject: (alias) => `Order ${alias} received`,
+    heading: 'Thank you for your order',
+    says: (order) =>
+      `We have received your order ${order.alias}.`
+      + (order.paymentStatus === 'paid' ? ' It is paid.' : ' We will let you know when your payment has arrived.'),
+    address: true,
+    link: true,
+  },
+  payment_received: {
+    subject: (alias) => `Payment received for order ${alias}`,
+    heading: 'Payment received',
+    says: (order, total) =>
+      `We have received your payment of ${total} for order ${order.alias}. We will let you know when it ships.`,
+    address: true,
+    link: true,
+  },
+  order_shipped: {
+    subject: (alias) => `Order ${alias} has shipped`,
+    heading: 'Your order is on its way',
+    says: (order) => `Your order ${order.alias} has shipped.`,
+    address: true,
+    link: true,
+  },
+  order_cancelled: {
+    subject: (alias) => `Order ${alias} cancelled`,
+    heading: 'Your order has been cancelled',
+    says: (order) =>
+      `Your order ${order.alias} has been cancelled.`
+      + (order.paymentStatus === 'refunded' ? ' Your payment has been refunded.' : ''),
+    address: false,
+    link: false,
+  },
+  order_expired: {
+    subject: (alias) => `Order ${alias} cancelled: not paid in time`,
+    heading: 'Your order has expired',
+    says: (order) =>
+      `Your order ${order.alias} was cancelled because it was not paid in time. Nothing was charged; `
+      + 'you are welcome to order again.',
+    address: false,
+    link: false,
+  },
+};
+
+/** Whether an email of this kind carries the link to the order's page (no link once the order is over). */
+export const carriesOrderLink = (kind: OrderEmailKind): boolean => KINDS[kind].link;
+
+/** A customer's value on one line of the text part: line breaks and control characters become spaces. */
+const oneLine = (value: string): string => value.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
+
+function addressLines(address: AddressSnapshot): string[] {
+  const name = `${address.first_name} ${address.last_name}`;
+  const place = [address.postal_code, address.city].filter((s) => s).join(' ');
+  const region = [address.state, address.country].filter((s) => s).join(', ');
+  return [name, address.street_address, place, region].map(oneLine).filter((s) => s !== '');
+}
+
+interface Figures {
+  lines: { quantity: number; name: string; unit: string; amount: string }[];
+  /** `deducted`: an amount taken off (the discount), shown with a minus. */
+  totals: { label: string; amount: string; deducted?: boolean; strong?: boolean }[];
+}
+
+/** An amount as the order page shows it: the currency's exact precision, then its code ("12.30 USD"). */
+function amountIn(order: OrderRow): (minor: number) => string {
+  const money = currencyFormat(order.currency);
+  return (minor) => `${money.format(minor)} ${order.currency}`;
+}
+
+/** Lines at their subtotal (quantity × unit price), then the order's totals: they add up as shown. */
+function figures(order: OrderRow, lines: OrderLineRow[]): Figures {
+  const amount = amountIn(order);
+  const named = (label: string, names: (string | null)[]) => {
+    const known = names.filter((n): n is string => n !== null && n !== '').map(oneLine);
+    return known.length > 0 ? `${label} (${known.join(', ')})` : label;
+  };
+  const totals: Figures['totals'] = [{ label: 'Subtotal', amount: amount(order.subtotal) }];
+  if (order.discount > 0) {
+    // The name pricing gave the discount says which promotion it was ("Promo code SAVE10").
+    const name = order.discountName ?? (order.promoCode ? `code ${order.promoCode}` : null);
+    totals.push({ label: named('Discount', [name]), amount: amount(order.discount), deducted: true });
+  }
+  if (order.shippingName !== null || order.shippingFee > 0) {
+    totals.push({ label: named('Shipping', [order.shippingName]), amount: amount(order.shippingFee) });
+  }
+  totals.push({ label: order.pricesIncludeTax ? 'Tax (included)' : 'Tax', amount: amount(order.estimatedTax) });
+  totals.push({ label: 'Total', amount: amount(order.total), strong: true });
+  return {
+    lines: lines.map((l) => ({
+      quantity: l.quantity,
+      name: oneLine(l.name),
+      unit: amount(l.unitPrice),
+      amount: amount(l.subtotal),
+    })),
+    totals,
+  };
+}
+
+interface Parts {
+  subject: string;
+  heading: string;
+  says: string;
+  storeName: string;
+  figures: Figures;
+  address: string[];
+  link: OrderEmailInput['link'];
+}
+
+function renderText(p: Parts): string {
+  const sections = [
+    p.heading,
+    p.says,
+    [
+      ...p.figures.lines.map((l) => `${l.quantity} × ${l.name} (${l.unit} each): ${l.amount}`),
+      '',
+      ...p.figures.totals.map((t) => `${t.label}: ${t.deducted ? '-' : ''}${t.amount}`),
+    ].join('\n'),
+  ];
+  if (p.address.length > 0) sections.push(['Shipping to:', ...p.address].join('\n'));
+  if (p.link) sections.push(`See your order (this link works ${p.link.days} days):\n${p.link.url}`);
+  sections.push(p.storeName);
+  return `${sections.join('\n\n')}\n`;
+}
+
+const CELL = 'padding:4px 8px 4px 0;text-align:left;vertical-align:top';
+const NUM = 'padding:4px 0 4px 8px;text-align:right;vertical-align:top;white-space:nowrap';
+
+function renderHtml(input: Parts): string {
+  const f = input.figures;
+  const lineRows = f.lines.map(
+    (l) =>
+      html`<tr style="border-top:1px solid #e4e4e7"><td style="${CELL}">${l.name}</td><td style="${NUM}">${l.quantity}</td>
+<td style="${NUM}">${l.unit}</td><td style="${NUM}">${l.amount}</td></tr>`,
+  );
+  const totalRows = f.totals.map((t) => {
+    const amount = t.deducted ? `−${t.amount}` : t.amount;
+    return t.strong
+      ? html`<tr><td style="${CELL}"><strong>${t.label}</strong></td><td style="${NUM}"><strong>${amount}</strong></td></tr>`
+      : html`<tr><td style="${CELL}">${t.label}</td><td style="${NUM}">${amount}</td></tr>`;
+  });
+  const address =
+    input.address.length > 0
+      ? html`<h2 style="font-size:16px;margin:24px 0 8px">Shipping to</h2>
+<p style="margin:0">${joinLines(input.address)}</p>`
+      : html``;
+  const link = input.link
+    ? html`<p style="margin:24px 0 0"><a href="${input.link.url}" style="color:#1d4ed8">See your order</a>
+<span style="color:#71717a">(this link works ${input.link.days} days)</span></p>`
+    : html``;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${input.subject}</title>
+</head>
+<body style="margin:0;padding:16px;background:#f4f4f5;color:#18181b;font:16px/1.5 system-ui,sans-serif">
+<div style="max-width:36rem;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<p style="margin:0 0 16px;color:#71717a">${input.storeName}</p>
+<h1 style="font-size:20px;margin:0 0 8px">${input.heading}</h1>
+<p style="margin:0 0 16px">${input.says}</p>
+<table role="presentation" style="width:100%;border-collapse:collapse">
+<thead><tr><th style="${CELL}">Item</th><th style="${NUM}">Qty</th><th style="${NUM}">Price</th><th style="${NUM}">Amount</th></tr></thead>
+<tbody>
+${lineRows}
+</tbody>
+</table>
+<table role="presentation" style="width:100%;border-collapse:collapse;margin-top:16px">
+${totalRows}
+</table>
+${address}
+${link}
+</div>
+</body>
+</html>
+`.value;
+}
+
+/** Lines of text, each escaped, one under the other. */
+const joinLines = (lines: string[]): SafeHtml[] => lines.map((l, i) => (i === 0 ? html`${l}` : html`<br>${l}`));
+
+/** Subject, text and HTML of one email about `order`, from the store `storeName`. */
+export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
+  const kind = KINDS[input.kind];
+  const f = figures(input.order, input.lines);
+  const storeName = oneLine(input.storeName);
+  const subject = `${storeName}: ${kind.subject(input.order.alias)}`;
+  const says = kind.says(input.order, amountIn(input.order)(input.order.total));
+  const shippingAddress = input.order.shippingAddress as AddressSnapshot | null;
+  const address = kind.address && shippingAddress ? addressLines(shippingAddress) : [];
+  const link = kind.link ? input.link : undefined;
+  const parts: Parts = { subject, heading: kind.heading, says, storeName, figures: f, address, link };
+  return { subject, text: renderText(parts), html: renderHtml(parts) };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryError, withoutMailboxes } from './mailer.js';
+import { emailKindForEvent } from './order-emails.js';
+
+describe('the email an event calls for', () => {
+  it.each([
+    ['order.placed', { status: 'pending' }, 'order_confirmation'],
+    ['order.paid', { status: 'approved' }, 'payment_received'],
+    ['order.status_changed', { status: 'shipped' }, 'order_shipped'],
+    ['order.status_changed', { status: 'processing' }, null],
+    ['order.status_changed', { status: 'cancelled' }, null],
+    ['order.status_changed', null, null],
+    ['order.cancelled', { status: 'cancelled' }, 'order_cancelled'],
+    ['order.expired', { status: 'cancelled' }, 'order_expired'],
+    ['payment.succeeded', {}, null],
+    ['payment.failed', {}, null],
+    ['payment.refunded', {}, null],
+  ])('%s with %o: %s', (type, data, kind) => {
+    expect(emailKindForEvent(type, data)).toBe(kind);
+  });
+});
+
+describe('an SMTP failure', () => {
+  const smtp = (fields: Record<string, unknown>) => Object.assign(new Error('smtp'), fields);
+
+  it.each([
+    ['a 5xx refusal of a recipient', { code: 'EENVELOPE', responseCode: 550, permanent: true }, true],
+    ['a 5xx refusal of the content', { code: 'EMESSAGE', responseCode: 554, permanent: true }, true],
+    ['a 4xx reply', { code: 'EENVELOPE', responseCode: 451, permanent: false }, false],
+    ['503 (bad sequence: a new connection may do)', { code: 'EPROTOCOL', responseCode: 503, permanent: false }, false],
+    ['refused credentials (the store fixes them)', { code: 'EAUTH', responseCode: 535, permanent: true }, false],
+    ['a refused connection', { code: 'ESOCKET' }, false],
+    ['a timeout', { code: 'ETIMEDOUT' }, false],
+    ['a lost connection', { code: 'ECONNECTION' }, false],
+    ['an envelope nodemailer finds unusable', { code: 'EENVELOPE' }, true],
+    ['something unknown', {}, false],
+  ])('%s is permanent: %s', (_what, fields, permanent) => {
+    expect(deliveryError(smtp(fields)).permanent).toBe(permanent);
+  });
+
+  it('says what the server replied with every mailbox cut to its domain', () => {
+    const err = deliveryError(
+      smtp({
+        code: 'EENVELOPE',
+        responseCode: 550,
+        permanent: true,
+        command: 'RCPT TO',
+        response: '550 5.1.1 <jane.doe@example.com>: Recipient address rejected',
+      }),
+    );
+    expect(err.message).toBe(
+      'the SMTP server refused the email (RCPT: 550 5.1.1 <…@example.com>: Recipient address rejected)',
+    );
+    expect(withoutMailboxes('from a.b+c@x.example to "q"@y')).toBe('from …@x.example to …@y');
+  });
+});

@@ -1,0 +1,70 @@
+import { and, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import type { Db, Statement } from '../db/client.js';
+import { events, orders } from '../db/schema.js';
+import { insertJobsFromJson } from '../jobs/jobs.repository.js';
+import { scheduleDeliveriesSql } from '../webhooks/delivery-schedule.js';
+
+export type EventRow = typeof events.$inferSelect;
+
+/**
+ * Records events ($1: JSON rows with their position `n` in the call) and enqueues jobs ($2, see
+ * `insertJobsFromJson`), in one statement: each order's `event_seq` goes up by its number of events, and its events
+ * take the numbers in between, in the call's order. The webhook deliveries of the events are scheduled with them,
+ * each with its job (`scheduleDeliveriesSql`); every row answered says how many (`deliveries`).
+ */
+export const recordEventsStatement: Statement = {
+  name: 'events_record',
+  text: `with input as (
+      select * from jsonb_to_recordset($1::jsonb)
+        as e(n integer, id uuid, type text, order_id integer, payment_id integer, data jsonb)
+    ), counts as (
+      select order_id, count(*)::integer as k from input where order_id is not null group by order_id
+    ), bumped as (
+      update orders o set event_seq = o.event_seq + c.k from counts c where o.id = c.order_id
+      returning o.id, o.event_seq - c.k as base
+    ), recorded as (
+      insert into events (id, type, order_id, payment_id, seq, data)
+        select i.id, i.type, i.order_id, i.payment_id,
+          b.base + row_number() over (partition by i.order_id order by i.n), i.data
+        from input i left join bumped b on b.id = i.order_id
+        order by i.n
+        returning id, type, seq, created_at, data
+    ), queued as (
+      ${insertJobsFromJson('$2')}
+    ), ${scheduleDeliveriesSql('recorded', { jobs: true })}
+    select id::text as id, seq, created_at, (select count(*)::integer from webhook_jobs) as deliveries
+    from recorded`,
+};
+
+export interface EventFilter {
+  type?: EventRow['type'];
+  orderAlias?: string;
+  /** Id of the last event of the previous page; events come newest first (ids are UUID v7: time first). */
+  before?: string;
+  limit: number;
+}
+
+/** A page of events, newest first, keyset-paginated on id. */
+export async function listEvents(db: Db, filter: EventFilter) {
+  const conditions: SQL[] = [];
+  if (filter.type) conditions.push(eq(events.type, filter.type));
+  if (filter.orderAlias !== undefined) {
+    conditions.push(
+      inArray(events.orderId, db.select({ id: orders.id }).from(orders).where(eq(orders.alias, filter.orderAlias))),
+    );
+  }
+  if (filter.before !== undefined) conditions.push(lt(events.id, filter.before));
+  const rows = await db
+    .select()
+    .from(events)
+    .where(and(...conditions))
+    .orderBy(desc(events.id))
+    .limit(filter.limit + 1);
+  const page = rows.slice(0, filter.limit);
+  return { items: page, nextBefore: rows.length > filter.limit ? (page.at(-1)?.id ?? null) : null };
+}
+
+export async function findEvent(db: Db, id: string): Promise<EventRow | undefined> {
+  const [row] = await db.select().from(events).where(eq(events.id, id));
+  return row;
+}

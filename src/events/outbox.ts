@@ -1,0 +1,130 @@
+import type { Tx } from '../db/client.js';
+import type { eventTypes } from '../db/schema.js';
+import { runStatement } from '../db/statement-sql.js';
+import { type JobQueue, type JobRequest, jobRow } from '../jobs/job-queue.js';
+import { EventIds } from './event-ids.js';
+import { recordEventsStatement } from './events.repository.js';
+
+export type EventType = (typeof eventTypes)[number];
+
+/** What a subscriber is told of an event: enough to enqueue work that reads the rest (`findEvent`) when it runs. */
+export interface EventRef {
+  /** The event's id (a UUID v7), stable: deliveries and logs name it. */
+  id: string;
+  type: EventType;
+  /** The order the event is about (order.* and payment.* events). */
+  orderAlias: string | null;
+  /** The payment, for payment.* events. */
+  paymentId: number | null;
+  /**
+   * The order (or payment) as the event carries it, to choose the work by (which email an order.status_changed
+   * calls for, say). At placement the database fills in a few fields as it writes (the order's id, timestamps).
+   */
+  data: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Per-event work: the jobs to enqueue for an event, in the event's own transaction, so the work exists exactly when
+ * the event does. Pure (no I/O): placement folds these jobs into its one write statement. Work that needs the
+ * database belongs in the job, which reads it when it runs. (Webhook deliveries, which depend on the endpoints
+ * subscribed, are scheduled by the statements that record events themselves: `scheduleDeliveriesSql`.)
+ */
+export type EventSubscriber = (event: EventRef) => JobRequest | readonly JobRequest[] | undefined;
+
+/**
+ * The event subscribers of this service, and the job queue their jobs go to. Built once per app (src/app.ts) next to
+ * the JobQueue; modules subscribe while the app is built (`outbox.onEvent('order.placed', (e) => ({...}))`).
+ */
+export class Outbox {
+  readonly #subscribers: { type: EventType | '*'; subscriber: EventSubscriber }[] = [];
+  readonly #ids = new EventIds();
+
+  constructor(readonly jobs: JobQueue) {}
+
+  /** A new event id: a UUID v7, increasing within this process. */
+  newEventId(): string {
+    return this.#ids.next();
+  }
+
+  /** Subscribes to one type of event, or to every type with '*'. */
+  onEvent(type: EventType | '*', subscriber: EventSubscriber): void {
+    this.#subscribers.push({ type, subscriber });
+  }
+
+  /** The jobs the subscribers want for these events, in subscription order. */
+  jobsFor(events: readonly EventRef[]): JobRequest[] {
+    const out: JobRequest[] = [];
+    for (const event of events) {
+      for (const { type, subscriber } of this.#subscribers) {
+        if (type !== '*' && type !== event.type) continue;
+        const jobs = subscriber(event);
+        if (jobs === undefined) continue;
+        if (Array.isArray(jobs)) out.push(...(jobs as readonly JobRequest[]));
+        else out.push(jobs as JobRequest);
+      }
+    }
+    return out;
+  }
+}
+
+/** An event to record: what happened, to which order (and payment), and the subject as the admin API shows it. */
+export interface NewEvent {
+  type: EventType;
+  /** The order it is about: the event takes the order's next sequence number. Null for an event about no order. */
+  order: { id: number; alias: string } | null;
+  paymentId?: number | null;
+  /** The order (or payment) as the admin API shows it, after the change. */
+  data: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  id: string;
+  type: EventType;
+  /** Its number among its order's events (1, 2, 3…); null without an order. */
+  seq: number | null;
+  createdAt: Date;
+}
+
+/**
+ * Records events in the transaction `tx` of the change they report (one statement): each takes its order's next
+ * sequence number (the order's row is updated, so concurrent changes of one order are numbered one after the other;
+ * the callers hold the row's lock already), and the subscribers' jobs are enqueued with it. Run the transaction with
+ * `outbox.jobs.transaction(db, …)` so this process's worker is woken for those jobs once it commits.
+ */
+export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewEvent[]): Promise<RecordedEvent[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((e, n) => ({
+    n,
+    id: outbox.newEventId(),
+    type: e.type,
+    order_id: e.order?.id ?? null,
+    payment_id: e.paymentId ?? null,
+    data: e.data,
+  }));
+  const refs = rows.map((r, n) => ({
+    id: r.id,
+    type: r.type,
+    orderAlias: events[n]?.order?.alias ?? null,
+    paymentId: r.payment_id,
+    data: r.data,
+  }));
+  const jobs = outbox.jobsFor(refs);
+  const recorded = await runStatement<{
+    id: string;
+    seq: number | null;
+    created_at: Date | string;
+    deliveries: number;
+  }>(tx, recordEventsStatement, [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))]);
+  if (jobs.length > 0 || recorded.some((r) => r.deliveries > 0)) outbox.jobs.enqueuedIn(tx);
+  const byId = new Map(recorded.map((r) => [r.id, r]));
+  return rows.map((r) => {
+    const row = byId.get(r.id);
+    if (!row) throw new Error(`event ${r.id} was not recorded`);
+    return {
+      id: r.id,
+      type: r.type,
+      seq: row.seq,
+      createdAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
+    };
+  });
+}

@@ -1,0 +1,37 @@
+import type { EventType, NewEvent } from '../events/outbox.js';
+import { presentOrder } from './order.presenter.js';
+import type { OrderLineRow, OrderRow } from './orders.repository.js';
+
+/** Order events of these types, each carrying the order as the admin API shows it now. */
+export function orderEvents(types: readonly EventType[], order: OrderRow, lines: OrderLineRow[]): NewEvent[] {
+  const data = presentOrder(order, lines);
+  return types.map((type) => ({ type, order: { id: order.id, alias: order.alias }, data }));
+}
+
+/** What placement's write statement records for one order (src/orders/placement.repository.ts). */
+export interface PlacementEvents {
+  /** The events, numbered from 1: order.placed, and order.paid too for an order placed paid (nothing to pay). */
+  list: { type: EventType; seq: number }[];
+  /**
+   * The order as the admin API will show it, less what the database fills in as it inserts the order (its id,
+   * status, a signed-in customer's email, the timestamps): the statement adds those.
+   */
+  data: Record<string, unknown>;
+}
+
+/**
+ * The events of a placement, chosen before the order is written (its id is not known yet, its alias is); their ids
+ * are given as the batch is written, so they follow the order of writing.
+ */
+export function placementEvents(
+  order: Omit<OrderRow, 'id' | 'status' | 'eventSeq' | 'createdAt' | 'updatedAt'>,
+  lines: Omit<OrderLineRow, 'id' | 'orderId' | 'stockReserved'>[],
+): PlacementEvents {
+  const types: EventType[] = order.paymentStatus === 'paid' ? ['order.placed', 'order.paid'] : ['order.placed'];
+  const unknownYet = new Date(0);
+  const data = presentOrder(
+    { ...order, id: 0, status: 'pending', eventSeq: types.length, createdAt: unknownYet, updatedAt: unknownYet },
+    lines.map((line) => ({ ...line, id: 0, orderId: 0, stockReserved: false })),
+  );
+  return { list: types.map((type, i) => ({ type, seq: i + 1 })), data };
+}

@@ -1,0 +1,37 @@
+import { Type } from 'typebox';
+import { currencyFormat } from '../shared/money.js';
+import type { PaymentRow } from './payments.repository.js';
+
+/** A payment attempt as the admin API shows it (and payment.* events carry it). */
+export const Payment = Type.Object({
+  id: Type.Integer(),
+  order_id: Type.Integer(),
+  order_alias: Type.String(),
+  plugin_id: Type.String(),
+  status: Type.String(),
+  amount: Type.String(),
+  amount_captured: Type.String(),
+  amount_refunded: Type.String(),
+  currency: Type.String(),
+  url: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export function presentPayment(p: PaymentRow, orderAlias: string) {
+  const money = currencyFormat(p.currency);
+  return {
+    id: p.id,
+    order_id: p.orderId,
+    order_alias: orderAlias,
+    plugin_id: p.pluginId,
+    status: p.status,
+    amount: money.format(p.amount),
+    amount_captured: money.format(p.amountCaptured),
+    amount_refunded: money.format(p.amountRefunded),
+    currency: p.currency,
+    url: p.redirectUrl,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,43 @@
+/** The job that makes one attempt of one delivery (`runDelivery`), and runs again when the delivery must be retried. */
+export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
+
+/** The ISO 8601 text of a timestamptz as `Date#toISOString` writes it (what the API shows). */
+const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The deliveries of events, as common table expressions for a statement that records those events (the outbox's,
+ * placement's): `events` names a relation of the statement with columns `id`, `type`, `created_at` (timestamptz)
+ * and `data` (jsonb). Each active endpoint subscribed to an event's type gets one pending delivery, due at once,
+ * whose payload is the envelope receivers get (`{id, type, created_at, data}`); an event already delivered to an
+ * endpoint gets no second one. With `jobs`, each new delivery gets its `webhook.deliver` job too, so the work exists
+ * exactly when the event does. The endpoints read are locked FOR KEY SHARE: one deleted meanwhile waits for the
+ * statement (and is then left out), so no delivery names a vanished endpoint. The CTEs are `webhook_subscribed`,
+ * `webhook_scheduled` (returns `id` and `next_attempt_at`) and, with jobs, `webhook_jobs` (returns the jobs' `id`):
+ * put the text after `with` or a comma.
+ *
+ * One home for who gets a delivery: placement's write statement, the outbox's `recordEvents` statement and
+ * `scheduleDeliveries` (one event alone) all use it.
+ */
+export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }): string {
+  const scheduled = `webhook_subscribed as (
+      select s.id, s.events from webhook_endpoints s
+      where s.is_active and s.events && array(select distinct e.type::text from ${events} e)
+      for key share
+    ), webhook_scheduled as (
+      insert into webhook_deliveries (endpoint_id, event_id, event_type, message_id, payload, next_attempt_at)
+        select s.id, e.id::text, e.type, 'msg_' || replace(gen_random_uuid()::text, '-', ''),
+          jsonb_build_object('id', e.id::text, 'type', e.type, 'created_at', ${isoText('e.created_at')},
+            'data', e.data),
+          now()
+        from ${events} e join webhook_subscribed s on e.type::text = any(s.events)
+        order by e.created_at, s.id
+        on conflict do nothing
+        returning id, next_attempt_at
+    )`;
+  if (!options.jobs) return scheduled;
+  return `${scheduled}, webhook_jobs as (
+      insert into jobs (kind, payload)
+        select '${WEBHOOK_DELIVERY_JOB}', jsonb_build_object('delivery_id', d.id) from webhook_scheduled d
+        returning id
+    )`;
+}

@@ -1,0 +1,151 @@
+import { Webhook } from 'standardwebhooks';
+import type { WebhookSettings } from '../config.js';
+import type { Db, Statement, Tx } from '../db/client.js';
+import { runStatement } from '../db/statement-sql.js';
+import { scheduleDeliveriesSql } from './delivery-schedule.js';
+import { type Resolver, systemResolver } from './outbound-address.js';
+import { endpointFailedTooLong, nextRetryAt } from './retry-policy.js';
+import {
+  claimDueDelivery,
+  type DeliveryRow,
+  type DeliverySettlement,
+  disableEndpoint,
+  failWithoutAttempt,
+  deliveryById,
+  noteEndpointFailure,
+  noteEndpointSuccess,
+  recordAttempt,
+} from './webhook-deliveries.repository.js';
+import { endpointById } from './webhook-endpoints.repository.js';
+import type { WebhookEvent } from './webhook-events.js';
+import { postWebhook } from './webhook-post.js';
+
+/** A delivery made due by scheduleDeliveries (or a redelivery): the attempt to queue. */
+export interface DueDelivery {
+  id: number;
+  dueAt: Date;
+}
+
+/**
+ * The deliveries of one event, alone (the statements that record events schedule theirs, with their jobs, in the
+ * same statement: `scheduleDeliveriesSql`): one pending delivery, due at once, for each active endpoint subscribed to
+ * the event's type. Returns the deliveries made (none twice for an event and an endpoint, however often it is
+ * called), so their attempts can be queued in the same transaction (`deliveryJob`).
+ */
+export async function scheduleDeliveries(tx: Db | Tx, event: WebhookEvent): Promise<DueDelivery[]> {
+  const rows = await runStatement<{ id: number; next_attempt_at: Date | string }>(tx, scheduleOne, [
+    JSON.stringify([event]),
+  ]);
+  return rows.map((r) => ({ id: Number(r.id), dueAt: new Date(r.next_attempt_at) }));
+}
+
+const scheduleOne: Statement = {
+  name: 'webhook_schedule_deliveries',
+  text: `with input as (
+      select * from jsonb_to_recordset($1::jsonb) as e(id text, type text, created_at timestamptz, data jsonb)
+    ), ${scheduleDeliveriesSql('input', { jobs: false })}
+    select id, next_attempt_at from webhook_scheduled`,
+};
+
+export interface DeliveryDeps {
+  db: Db;
+  settings: WebhookSettings;
+  /** The clock (tests move it). */
+  now?: () => Date;
+  /** A number in [0, 1), the jitter of retry delays. */
+  random?: () => number;
+  /** DNS (tests resolve names their own way). */
+  resolve?: Resolver;
+}
+
+/** What the job runner does next with a delivery's job. */
+export type DeliveryNext = { kind: 'done' } | { kind: 'retry'; retryAt: Date } | { kind: 'failed' };
+
+/** Time an attempt may take besides the endpoint's timeout (the database writes before and after). */
+const LEASE_MARGIN_MS = 60_000;
+
+function nextOf(row: Pick<DeliveryRow, 'status' | 'nextAttemptAt'>): DeliveryNext {
+  if (row.status === 'succeeded') return { kind: 'done' };
+  if (row.status === 'failed' || row.nextAttemptAt === null) return { kind: 'failed' };
+  return { kind: 'retry', retryAt: row.nextAttemptAt };
+}
+
+/**
+ * Seam 2, called by the job runner: ONE attempt of a due delivery. Signs the event envelope (Standard Webhooks),
+ * POSTs it with the configured timeout, logs the attempt and decides what comes next: `done` (2xx), `retry` at
+ * `retryAt` (with backoff, for 24 hours from the first attempt), or `failed` (given up, or the endpoint is off).
+ * A delivery that is not due (settled, leased by a concurrent attempt, or waiting) is left alone and reported as it
+ * stands. Holds no database connection while the endpoint is called, so a slow endpoint delays no other.
+ */
+export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promise<DeliveryNext> {
+  const clock = deps.now ?? (() => new Date());
+  const attemptedAt = clock();
+  const leaseUntil = new Date(attemptedAt.getTime() + deps.settings.timeoutMs + LEASE_MARGIN_MS);
+  const delivery = await claimDueDelivery(deps.db, { id: deliveryId, now: attemptedAt, leaseUntil });
+  if (!delivery) {
+    // Not due or settled: reported as it stands. Gone (deleted with its endpoint): nothing is left to do.
+    const current = await deliveryById(deps.db, deliveryId);
+    return current ? nextOf(current) : { kind: 'failed' };
+  }
+  const endpoint = await endpointById(deps.db, delivery.endpointId);
+  if (!endpoint?.isActive) {
+    const reason = endpoint?.disabledReason ?? 'the endpoint is switched off';
+    await failWithoutAttempt(deps.db, { id: deliveryId, reason: `not sent: ${reason}` });
+    return { kind: 'failed' };
+  }
+
+  // jsonb keeps keys in an order of its own; the envelope's own fields go out in the documented order.
+  const { id, type, created_at, data } = delivery.payload as WebhookEvent;
+  const body = JSON.stringify({ id, type, created_at, data });
+  const outcome = await postWebhook({
+    url: endpoint.url,
+    headers: {
+      'webhook-id': delivery.messageId,
+      'webhook-timestamp': String(Math.floor(attemptedAt.getTime() / 1000)),
+      'webhook-signature': new Webhook(endpoint.secret).sign(delivery.messageId, attemptedAt, body),
+    },
+    body,
+    timeoutMs: deps.settings.timeoutMs,
+    policy: deps.settings,
+    resolve: deps.resolve ?? systemResolver,
+  });
+
+  const finishedAt = clock();
+  const settlement: DeliverySettlement = outcome.ok
+    ? { status: 'succeeded', nextAttemptAt: null }
+    : afterFailure(deps, { delivery, attemptedAt, failedAt: finishedAt });
+  const recorded = await deps.db.transaction(async (tx) => {
+    const { responseCode, durationMs, error, responseSnippet } = outcome;
+    const attempt = { deliveryId, attemptedAt, responseCode, durationMs, error, responseSnippet };
+    const row = await recordAttempt(tx, { attempt, settlement });
+    if (!row) return undefined;
+    if (outcome.ok) await noteEndpointSuccess(tx, endpoint.id);
+    else await switchOffIfFailingTooLong(tx, { endpointId: endpoint.id, failedAt: finishedAt });
+    return row;
+  });
+  return recorded ? nextOf(recorded) : { kind: 'failed' };
+}
+
+/** A failed attempt: pending until the next retry, or failed when the 24 hours are over. */
+function afterFailure(
+  deps: DeliveryDeps,
+  input: { delivery: DeliveryRow; attemptedAt: Date; failedAt: Date },
+): DeliverySettlement {
+  const retryAt = nextRetryAt({
+    schedule: { baseMs: deps.settings.retryBaseMs, maxDelayMs: deps.settings.retryMaxDelayMs },
+    firstAttemptAt: input.delivery.firstAttemptAt ?? input.attemptedAt,
+    failedAt: input.failedAt,
+    attempts: input.delivery.attempts + 1,
+    random: deps.random ?? Math.random,
+  });
+  return retryAt ? { status: 'pending', nextAttemptAt: retryAt } : { status: 'failed', nextAttemptAt: null };
+}
+
+/** An endpoint that has failed every attempt for 24 hours is switched off, saying so. */
+async function switchOffIfFailingTooLong(tx: Tx, input: { endpointId: number; failedAt: Date }): Promise<void> {
+  const failingSince = await noteEndpointFailure(tx, input);
+  if (failingSince && endpointFailedTooLong(failingSince, input.failedAt)) {
+    const reason = `every delivery failed from ${failingSince.toISOString()} to ${input.failedAt.toISOString()}`;
+    await disableEndpoint(tx, { endpointId: input.endpointId, reason: `switched off: ${reason}` });
+  }
+}

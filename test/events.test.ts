@@ -1,0 +1,413 @@
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../src/db/schema.js';
+import type { EventRef } from '../src/events/outbox.js';
+import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
+import { hiddenFormFields } from './browser.js';
+import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
+import {
+  bearer,
+  buildTestApp,
+  expectProblem,
+  json,
+  onPostgres,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  type TestApp,
+} from './helpers.js';
+
+// Every change SPEC 11 names records its events in its own transaction, once, numbered per order; admins list them.
+
+interface ListedEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  sequence: number | null;
+  // biome-ignore lint/suspicious/noExplicitAny: assertions read the order or payment the event carries
+  data: any;
+}
+
+/** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
+const SANDBOX_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
+let t: TestApp;
+let admin: SignedIn;
+let variantId: number;
+/** What a subscriber to every event was told, in order. */
+const told: EventRef[] = [];
+
+beforeAll(async () => {
+  t = await buildTestApp({
+    config: { paymentPlugins: ['sandbox', 'cash_on_delivery'] },
+    background: ({ outbox }) =>
+      outbox.onEvent('*', (event) => {
+        told.push(event);
+        return { kind: 'test.seen', key: event.id, payload: { event_id: event.id } };
+      }),
+  });
+  admin = await signInAdmin(t);
+  const product = await adminApi(t, admin).product({
+    name: 'Evented',
+    variants: [
+      { alias: 'ev-1', name: 'One', price: '12.50', stock: 1000 },
+      { alias: 'ev-free', name: 'Free sample', price: '0.00', stock: 1000 },
+    ],
+  });
+  variantId = product.variants[0]?.id ?? 0;
+});
+afterAll(() => t.close());
+
+const eventsUrl = '/event/dashboard/api/events/';
+const adminOrderUrl = (alias: string) => `/order/dashboard/api/orders/${alias}/`;
+const place = (alias = 'ev-1', quantity = 1) =>
+  placeGuestOrder(t, { variants: [{ alias, quantity }], shipping_address: guestAddress });
+
+/** Every event of an order, oldest first (through the list, page by page). */
+async function eventsOf(orderAlias: string): Promise<ListedEvent[]> {
+  const out: ListedEvent[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await apiAs(t, admin).get(
+      `${eventsUrl}?order_alias=${orderAlias}&limit=2${cursor === null ? '' : `&cursor=${cursor}`}`,
+    );
+    out.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor !== null);
+  return out.reverse();
+}
+
+/**
+ * Holds the variant's row lock from outside the app until released: on PostgreSQL from a second connection (the
+ * placement's batch waits on the row), on the embedded database from a transaction on its one connection.
+ */
+async function holdVariantLock(id: number): Promise<() => Promise<void>> {
+  if (onPostgres) {
+    const client = new pg.Client({ connectionString: t.url });
+    await client.connect();
+    await client.query('begin');
+    await client.query('select id from product_variants where id = $1 for update', [id]);
+    return async () => {
+      await client.query('rollback');
+      await client.end();
+    };
+  }
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let locked = () => {};
+  const isLocked = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const held = t.database.db.transaction(async (tx) => {
+    await tx.execute(sql`select id from product_variants where id = ${id} for update`);
+    locked();
+    await released;
+  });
+  await isLocked;
+  return async () => {
+    release();
+    await held;
+  };
+}
+
+const typesOf = (events: ListedEvent[]) => events.map((e) => [e.sequence, e.type]);
+const setStatus = (alias: string, status: string) => apiAs(t, admin).patch(adminOrderUrl(alias), { status });
+
+describe('events of placement', () => {
+  it('records order.placed once, numbered 1, carrying the order exactly as the admin API shows it', async () => {
+    const order = await place();
+    const events = await eventsOf(order.order_alias);
+    expect(typesOf(events)).toEqual([[1, 'order.placed']]);
+    const [placed] = events;
+    expect(placed?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(placed?.data).toEqual(await apiAs(t, admin).get(adminOrderUrl(order.order_alias)));
+    expect(placed?.data).toMatchObject({ order_id: order.order_id, status: 'pending', email: guestAddress.email });
+    expect(placed?.created_at).toBe(placed?.data.created_at);
+    expect(await apiAs(t, admin).get(`${eventsUrl}${placed?.id}/`)).toEqual(placed);
+  });
+
+  it("fills in a signed-in customer's email from the account, as the order has it", async () => {
+    const customer = await signUp(t.app);
+    const order = await apiAs(t, customer).post('/order/storefront/api/create/', {
+      variants: [{ alias: 'ev-1', quantity: 2 }],
+      shipping_address: { ...guestAddress, email: '' },
+    });
+    const [placed] = await eventsOf(order.order_alias);
+    expect(placed?.data).toEqual(await apiAs(t, admin).get(adminOrderUrl(order.order_alias)));
+    expect(placed?.data).toMatchObject({ customer_id: customer.id, email: customer.email });
+  });
+
+  it('records order.placed then order.paid for an order with nothing to pay', async () => {
+    const order = await place('ev-free');
+    expect(order.payment_status).toBe('paid');
+    const events = await eventsOf(order.order_alias);
+    expect(typesOf(events)).toEqual([
+      [1, 'order.placed'],
+      [2, 'order.paid'],
+    ]);
+    expect(events[1]?.data).toEqual(events[0]?.data);
+  });
+
+  it('records one order.placed per order when concurrent placements are written in one batch', async () => {
+    const metric = async (name: string) => {
+      const body = (await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer(admin.access) })).body;
+      return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(body)?.[1] ?? 0);
+    };
+    const [batchesBefore, ordersBefore] = [
+      await metric('storefront_placement_batch_size_count'),
+      await metric('storefront_placement_batch_size_sum'),
+    ];
+    // While the variant's row is held, the first placement's batch waits and the others queue behind it.
+    const release = await holdVariantLock(variantId);
+    const placing = Promise.all(Array.from({ length: 12 }, (_, i) => place('ev-1', 1 + (i % 3))));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await release();
+    const orders: PlacedOrder[] = await placing;
+    const batches = (await metric('storefront_placement_batch_size_count')) - batchesBefore;
+    expect((await metric('storefront_placement_batch_size_sum')) - ordersBefore).toBe(12);
+    expect(batches).toBeLessThanOrEqual(3);
+    const ids = new Set<string>();
+    for (const order of orders) {
+      const events = await eventsOf(order.order_alias);
+      expect(typesOf(events)).toEqual([[1, 'order.placed']]);
+      expect(events[0]?.data).toEqual(await apiAs(t, admin).get(adminOrderUrl(order.order_alias)));
+      ids.add(events[0]?.id ?? '');
+    }
+    expect(ids.size).toBe(12);
+  });
+});
+
+describe('events of status changes', () => {
+  it('records order.status_changed for each move, numbered on from the placement', async () => {
+    const order = await place();
+    await setStatus(order.order_alias, 'approved');
+    await setStatus(order.order_alias, 'processing');
+    const events = await eventsOf(order.order_alias);
+    expect(typesOf(events)).toEqual([
+      [1, 'order.placed'],
+      [2, 'order.status_changed'],
+      [3, 'order.status_changed'],
+    ]);
+    expect(events.map((e) => e.data.status)).toEqual(['pending', 'approved', 'processing']);
+    expect(events[2]?.data).toEqual(await apiAs(t, admin).get(adminOrderUrl(order.order_alias)));
+  });
+
+  it('records order.status_changed and order.cancelled on cancel, and nothing for a refused move', async () => {
+    const order = await place();
+    await setStatus(order.order_alias, 'cancelled');
+    expectProblem(
+      await t.app.inject({
+        method: 'PATCH',
+        url: adminOrderUrl(order.order_alias),
+        headers: bearer(admin.access),
+        payload: { status: 'approved' },
+      }),
+      409,
+      'invalid_transition',
+    );
+    const events = await eventsOf(order.order_alias);
+    expect(typesOf(events)).toEqual([
+      [1, 'order.placed'],
+      [2, 'order.status_changed'],
+      [3, 'order.cancelled'],
+    ]);
+    expect(events[2]?.data.status).toBe('cancelled');
+  });
+
+  it('numbers the events of one order 1, 2, 3… when its changes race', async () => {
+    const order = await place();
+    const moves = await Promise.all(
+      ['approved', 'cancelled', 'approved', 'cancelled'].map((status) =>
+        t.app.inject({
+          method: 'PATCH',
+          url: adminOrderUrl(order.order_alias),
+          headers: bearer(admin.access),
+          payload: { status },
+        }),
+      ),
+    );
+    const done = moves.filter((r) => r.statusCode === 200).length;
+    const events = await eventsOf(order.order_alias);
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'order.status_changed')).toHaveLength(done);
+  });
+});
+
+describe('events of payments (sandbox)', () => {
+  /** Starts a sandbox payment and clicks Pay or Decline on its checkout page. */
+  async function paySandbox(order: PlacedOrder, decision: 'pay' | 'decline') {
+    const started = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/start-payment/sandbox/',
+        headers: { 'x-order-token': order.order_token },
+        payload: { order_alias: order.order_alias },
+      }),
+    );
+    const url = new URL(started.url);
+    const page = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    const fields = hiddenFormFields(page.body);
+    fields.set('decision', decision);
+    const clicked = await t.app.inject({
+      method: 'POST',
+      url: '/payment/sandbox/checkout/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: fields.toString(),
+    });
+    expect(clicked.statusCode).toBe(303);
+    return started.payment_id as number;
+  }
+
+  it('records payment.failed on a decline, then payment.succeeded and order.paid, then payment.refunded', async () => {
+    const order = await place();
+    const declined = await paySandbox(order, 'decline');
+    const paid = await paySandbox(order, 'pay');
+    await apiAs(t, admin).post(`/payment/dashboard/api/payments/${paid}/refund/`, { amount: '2.50' }, 200);
+    await apiAs(t, admin).post(`/payment/dashboard/api/payments/${paid}/refund/`, {}, 200);
+    const events = await eventsOf(order.order_alias);
+    expect(typesOf(events)).toEqual([
+      [1, 'order.placed'],
+      [2, 'payment.failed'],
+      [3, 'payment.succeeded'],
+      [4, 'order.paid'],
+      [5, 'payment.refunded'],
+      [6, 'payment.refunded'],
+    ]);
+    const payments = await apiAs(t, admin).get(`/payment/dashboard/api/orders/${order.order_alias}/payments/`);
+    expect(events[1]?.data).toMatchObject({ id: declined, status: 'failed', order_alias: order.order_alias });
+    expect(events[2]?.data).toMatchObject({ id: paid, status: 'succeeded', amount_captured: '12.50' });
+    expect(events[2]?.data.order_id).toBe(order.order_id);
+    expect(events[3]?.data).toMatchObject({ order_alias: order.order_alias, payment_status: 'paid' });
+    expect(events[4]?.data).toMatchObject({ status: 'partially_refunded', amount_refunded: '2.50' });
+    expect(events[5]?.data).toEqual(payments.find((p: { id: number }) => p.id === paid));
+  });
+
+  it('records nothing more for a repeated delivery of the same gateway event', async () => {
+    const order = await place();
+    const started = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/start-payment/sandbox/',
+        headers: { 'x-order-token': order.order_token },
+        payload: { order_alias: order.order_alias },
+      }),
+    );
+    const reference = new URL(started.url).searchParams.get('reference') ?? '';
+    const body = JSON.stringify({
+      id: `evt_repeat_${order.order_id}`,
+      type: 'payment.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: { reference, amount: 1250, currency: 'USD' },
+    });
+    for (let delivery = 0; delivery < 2; delivery++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/webhook-view/sandbox/',
+        headers: {
+          'content-type': 'application/json',
+          'x-sandbox-signature': signSandboxWebhook(SANDBOX_SECRET, body),
+        },
+        payload: body,
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    expect(typesOf(await eventsOf(order.order_alias))).toEqual([
+      [1, 'order.placed'],
+      [2, 'payment.succeeded'],
+      [3, 'order.paid'],
+    ]);
+  });
+
+  it('records payment.succeeded and order.paid when an admin records cash on delivery', async () => {
+    const order = await place();
+    const started = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/start-payment/cash_on_delivery/',
+        headers: { 'x-order-token': order.order_token },
+        payload: { order_alias: order.order_alias },
+      }),
+    );
+    await apiAs(t, admin).post(`/payment/dashboard/api/payments/${started.payment_id}/capture/`, {}, 200);
+    expect(typesOf(await eventsOf(order.order_alias))).toEqual([
+      [1, 'order.placed'],
+      [2, 'payment.succeeded'],
+      [3, 'order.paid'],
+    ]);
+  });
+});
+
+describe('the events list', () => {
+  it('filters by type and by order, newest first, page by page', async () => {
+    const order = await place();
+    await setStatus(order.order_alias, 'approved');
+    const all: ListedEvent[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await apiAs(t, admin).get(
+        `${eventsUrl}?type=order.status_changed&limit=3${cursor === null ? '' : `&cursor=${cursor}`}`,
+      );
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      all.push(...page.items);
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(all.length).toBeGreaterThan(3);
+    expect(new Set(all.map((e) => e.type))).toEqual(new Set(['order.status_changed']));
+    expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+    expect(all[0]?.data.order_alias).toBe(order.order_alias);
+
+    const mine = await apiAs(t, admin).get(`${eventsUrl}?order_alias=${order.order_alias}&type=order.placed`);
+    expect(mine.items.map((e: ListedEvent) => e.type)).toEqual(['order.placed']);
+    expect(mine.next_cursor).toBeNull();
+    const none = await apiAs(t, admin).get(`${eventsUrl}?order_alias=00000000-0000-4000-8000-000000000000`);
+    expect(none).toEqual({ items: [], next_cursor: null });
+  });
+
+  it('is for admins only, and refuses unknown types, malformed aliases and unknown ids', async () => {
+    const customer = await signUp(t.app);
+    expectProblem(await t.app.inject({ method: 'GET', url: eventsUrl }), 401, 'unauthorized');
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: eventsUrl, headers: bearer(customer.access) }),
+      403,
+      'forbidden',
+    );
+    const asAdmin = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(admin.access) });
+    expectProblem(await asAdmin(`${eventsUrl}?type=order.shipped`), 422, 'validation_error');
+    expectProblem(await asAdmin(`${eventsUrl}?order_alias=nope`), 422, 'validation_error');
+    expectProblem(await asAdmin(`${eventsUrl}?cursor=12`), 422, 'validation_error');
+    expectProblem(await asAdmin(`${eventsUrl}not-a-uuid/`), 422, 'validation_error');
+    expectProblem(await asAdmin(`${eventsUrl}00000000-0000-4000-8000-000000000000/`), 404, 'event_not_found');
+  });
+});
+
+describe('event subscribers', () => {
+  it('enqueue their jobs in the transaction of the event, once per event', async () => {
+    const order = await place();
+    await setStatus(order.order_alias, 'approved');
+    const events = await eventsOf(order.order_alias);
+    const seen = told.filter((e) => e.orderAlias === order.order_alias);
+    expect(seen.map((e) => [e.id, e.type])).toEqual(events.map((e) => [e.id, e.type]));
+    for (const event of events) {
+      const queued = await t.database.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.key, event.id), eq(jobs.kind, 'test.seen')));
+      expect(queued).toMatchObject([{ kind: 'test.seen', payload: { event_id: event.id }, status: 'queued' }]);
+    }
+  });
+
+  it('enqueue nothing for a change that was refused', async () => {
+    const order = await place();
+    const before = told.length;
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: adminOrderUrl(order.order_alias),
+      headers: bearer(admin.access),
+      payload: { status: 'shipped' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(told.length).toBe(before);
+  });
+});
