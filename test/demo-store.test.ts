@@ -37,7 +37,7 @@ describe('demo store', () => {
     expect(json(res)).toMatchObject({
       subtotal: '64.50',
       discount: '6.45',
-      discount_name: expect.stringContaining('SAVE10'),
+      promotions: [expect.objectContaining({ code: 'SAVE10', kind: 'order_percentage', amount: '6.45' })],
       shipping_name: 'Standard',
       shipping_fee: '5.26',
       estimated_tax: '4.21',

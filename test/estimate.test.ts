@@ -174,11 +174,11 @@ describe('estimate', () => {
       currency: 'USD',
       subtotal: '220.00',
       discount: '22.00',
-      discount_name: 'Promo code SAVE10 (10%)',
+      discount_name: 'Promo code SAVE10',
       promotions: [
         {
           id: expect.any(Number),
-          name: 'Promo code SAVE10 (10%)',
+          name: 'Promo code SAVE10',
           code: 'SAVE10',
           kind: 'order_percentage',
           amount: '22.00',

@@ -215,6 +215,7 @@ function checkExpectedTotal(deps: PlacementDeps, payload: OrderPayload, quote: O
   let expected: number;
   try {
     expected = deps.money.parse(payload.expected_total);
+    if (expected < 0) throw new MoneyFormatError('must not be negative');
   } catch (err) {
     if (err instanceof MoneyFormatError)
       throw invalidField('expected_total', `${err.message} (${deps.money.currency})`);
