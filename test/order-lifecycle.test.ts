@@ -1,8 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productVariants, promoCodes } from '../src/db/schema.js';
+import { jobs, productVariants, promoCodes } from '../src/db/schema.js';
 import type { Outbox } from '../src/events/outbox.js';
-import { expireUnpaidOrders } from '../src/orders/order-expiry.js';
+import type { JobQueue } from '../src/jobs/job-queue.js';
+import {
+  EXPIRY_INTERVAL_MS,
+  EXPIRY_JOB_KIND,
+  expireUnpaidOrders,
+  scheduleOrderExpiry,
+} from '../src/orders/order-expiry.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
@@ -272,6 +278,33 @@ describe('unpaid-order expiry', () => {
         expect(shown).toMatchObject({ status: 'approved', payment_status: 'paid', cancel_reason: null });
         expect(types).toEqual(['order.placed', 'payment.succeeded', 'order.paid', 'order.status_changed']);
       }
+    }
+  });
+});
+
+describe('the expiry job', () => {
+  it('is enqueued once per minute whatever the number of processes, and runs, enqueuing the next', async () => {
+    let queue: JobQueue | undefined;
+    const withExpiry = await buildTestApp({
+      config: { unpaidOrderTtlMinutes: 60 },
+      background: (parts) => {
+        queue = parts.jobs;
+      },
+    });
+    try {
+      await withExpiry.app.ready();
+      const db = withExpiry.database.db;
+      const rows = () => db.select().from(jobs).where(eq(jobs.kind, EXPIRY_JOB_KIND)).orderBy(asc(jobs.id));
+      // The app enqueued this minute's run as it started; another process starting now adds nothing.
+      const startedAt = (await rows())[0]?.createdAt.getTime() ?? Date.now();
+      expect(await scheduleOrderExpiry({ db, jobs: queue as JobQueue }, startedAt)).toBeUndefined();
+      for (let i = 0; i < 200 && (await rows()).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      const [current, next] = await rows();
+      expect(current).toMatchObject({ status: expect.stringMatching(/running|done/) });
+      expect(next?.status).toBe('queued');
+      expect((next?.runAt.getTime() ?? 0) % EXPIRY_INTERVAL_MS).toBe(0);
+    } finally {
+      await withExpiry.close();
     }
   });
 });
