@@ -10,8 +10,8 @@ import { figuresOf, type PaymentRow } from './payments.repository.js';
 /**
  * The events of a payment's change in one transaction (see `paymentEventTypes`, `orderBecamePaid`): the payment's
  * own (its data the payment as the admin API shows it, with its order's id and alias), then order.paid when the
- * order became paid (order.paid_after_expiry for an order that expired unpaid). `order` is the order's row before the change, `orderAfter` after it (undefined when its payment
- * status was not recomputed).
+ * order became paid (order.paid_after_expiry for an order that expired unpaid). `order` is the order's row before
+ * the change, `orderAfter` after it (undefined when its payment status was not recomputed).
  */
 export async function paymentChangeEvents(
   tx: Tx,
