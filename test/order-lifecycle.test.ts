@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, productVariants, promoCodes } from '../src/db/schema.js';
+import { jobs, productVariants, promotions } from '../src/db/schema.js';
 import type { Outbox } from '../src/events/outbox.js';
 import type { JobQueue } from '../src/jobs/job-queue.js';
 import {
@@ -198,7 +198,7 @@ describe('unpaid-order expiry', () => {
     const code = `EXP${Date.now()}`;
     await adminApi(t, admin).promoCode({ code, code_type: 'percentage', value: '10' });
     const promoUses = async () =>
-      (await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, code)))[0]?.timesUsed;
+      (await t.database.db.select().from(promotions).where(eq(promotions.code, code)))[0]?.timesUsed;
     const stockBefore = await stockOf();
     const order = await place(code, 'lc-expiring');
     expect(await stockOf()).toBe((stockBefore ?? 0) - 2);
