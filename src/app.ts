@@ -42,6 +42,8 @@ import { estimateRoutes } from './orders/estimate.routes.js';
 import { placementRoutes } from './orders/placement.routes.js';
 import { ReferenceCache } from './orders/reference-cache.js';
 import { orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
+import { registerOrderExpiry, scheduleOrderExpiry } from './orders/order-expiry.js';
+import { cancelOrderWithRefund } from './payments/payments.admin.js';
 import { orderPageRoutes } from './orders/order-page.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
@@ -246,10 +248,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       outbox,
     }),
   );
-  await app.register(orderRoutes({ db }));
-  await app.register(orderAdminRoutes({ db, outbox }));
-  await app.register(eventAdminRoutes({ db }));
-  await app.register(orderPageRoutes({ db, tokens: deps.tokens }));
   const payments = {
     db,
     outbox,
@@ -257,7 +255,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicBaseUrl: config.publicBaseUrl,
     log: app.log,
     tokens: deps.tokens,
+    autoApprovePaidOrders: config.autoApprovePaidOrders,
   };
+  await app.register(orderRoutes({ db }));
+  await app.register(
+    orderAdminRoutes({ db, outbox, cancelWithRefund: (alias) => cancelOrderWithRefund(payments, alias) }),
+  );
+  await app.register(eventAdminRoutes({ db }));
+  await app.register(orderPageRoutes({ db, tokens: deps.tokens }));
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
   await app.register(paymentAdminRoutes(payments));
   await app.register(webhookAdminRoutes({ db, settings: config.webhooks, jobs }));
@@ -278,6 +283,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // events) and customer emails (a job per order event that calls for one).
   registerWebhookJobs(jobs, { db, settings: config.webhooks });
   registerEmailJobs({ jobs, outbox }, { db, tokens: deps.tokens, mailer, log: app.log, config });
+  registerOrderExpiry({
+    db,
+    outbox,
+    ttlMinutes: config.unpaidOrderTtlMinutes,
+    exemptPluginIds: deps.payments
+      .list()
+      .filter((p) => p.manualCapture)
+      .map((p) => p.id),
+  });
+  if (config.jobsEnabled && config.unpaidOrderTtlMinutes > 0) {
+    app.addHook('onReady', async () => {
+      await scheduleOrderExpiry({ db, jobs });
+    });
+  }
   deps.background?.({ jobs, outbox });
   let worker: ReturnType<typeof startJobWorker> | undefined;
   if (config.jobsEnabled) {

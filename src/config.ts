@@ -61,6 +61,10 @@ export interface Config {
   orderEmailLinkDays: number;
   /** Outbound webhooks (docs/webhooks.md). */
   webhooks: WebhookSettings;
+  /** A pending order with nothing paid is cancelled as expired this many minutes after placement (0: never). */
+  unpaidOrderTtlMinutes: number;
+  /** Whether an order becoming paid moves from pending to approved. */
+  autoApprovePaidOrders: boolean;
 }
 
 export interface WebhookSettings {
@@ -297,5 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: smtpUrl(env),
     mailFrom: mailFrom(env, { storeName, publicBaseUrl }),
     orderEmailLinkDays: integer(env, 'ORDER_EMAIL_LINK_DAYS', { fallback: 7, min: 1, max: 90 }),
+    unpaidOrderTtlMinutes: integer(env, 'UNPAID_ORDER_TTL_MINUTES', { fallback: 60, min: 0, max: 525_600 }),
+    autoApprovePaidOrders: boolean(env, 'AUTO_APPROVE_PAID_ORDERS', true),
   };
 }

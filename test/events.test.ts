@@ -260,7 +260,7 @@ describe('events of payments (sandbox)', () => {
     return started.payment_id as number;
   }
 
-  it('records payment.failed on a decline, then payment.succeeded and order.paid, then payment.refunded', async () => {
+  it('records payment.failed on a decline, payment.succeeded, order.paid and the approval, then payment.refunded', async () => {
     const order = await place();
     const declined = await paySandbox(order, 'decline');
     const paid = await paySandbox(order, 'pay');
@@ -272,16 +272,18 @@ describe('events of payments (sandbox)', () => {
       [2, 'payment.failed'],
       [3, 'payment.succeeded'],
       [4, 'order.paid'],
-      [5, 'payment.refunded'],
+      [5, 'order.status_changed'],
       [6, 'payment.refunded'],
+      [7, 'payment.refunded'],
     ]);
     const payments = await apiAs(t, admin).get(`/payment/dashboard/api/orders/${order.order_alias}/payments/`);
     expect(events[1]?.data).toMatchObject({ id: declined, status: 'failed', order_alias: order.order_alias });
     expect(events[2]?.data).toMatchObject({ id: paid, status: 'succeeded', amount_captured: '12.50' });
     expect(events[2]?.data.order_id).toBe(order.order_id);
     expect(events[3]?.data).toMatchObject({ order_alias: order.order_alias, payment_status: 'paid' });
-    expect(events[4]?.data).toMatchObject({ status: 'partially_refunded', amount_refunded: '2.50' });
-    expect(events[5]?.data).toEqual(payments.find((p: { id: number }) => p.id === paid));
+    expect(events[4]?.data).toMatchObject({ status: 'approved', payment_status: 'paid' });
+    expect(events[5]?.data).toMatchObject({ status: 'partially_refunded', amount_refunded: '2.50' });
+    expect(events[6]?.data).toEqual(payments.find((p: { id: number }) => p.id === paid));
   });
 
   it('records nothing more for a repeated delivery of the same gateway event', async () => {
@@ -317,10 +319,11 @@ describe('events of payments (sandbox)', () => {
       [1, 'order.placed'],
       [2, 'payment.succeeded'],
       [3, 'order.paid'],
+      [4, 'order.status_changed'],
     ]);
   });
 
-  it('records payment.succeeded and order.paid when an admin records cash on delivery', async () => {
+  it('records payment.succeeded and order.paid (then the approval) when an admin records cash on delivery', async () => {
     const order = await place();
     const started = json(
       await t.app.inject({
@@ -335,6 +338,7 @@ describe('events of payments (sandbox)', () => {
       [1, 'order.placed'],
       [2, 'payment.succeeded'],
       [3, 'order.paid'],
+      [4, 'order.status_changed'],
     ]);
   });
 });

@@ -64,6 +64,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     jwtSecret: TEST_JWT_SECRET,
     authRateLimitPerMinute: 100_000,
     promoRateLimitPerMinute: 100_000,
+    // No recurring expiry job in the jobs table of every test; test/order-lifecycle.test.ts runs expiry by hand.
+    unpaidOrderTtlMinutes: 0,
     ...overrides,
   };
 }

@@ -129,7 +129,7 @@ describe('a guest back from paying', () => {
     expect(html).toContain('data-payment-outcome="succeeded"');
     expect(html).toContain('Payment received');
     expect(html).toContain('data-payment-status="paid"');
-    expect(html).toContain('data-order-status="pending"');
+    expect(html).toContain('data-order-status="approved"');
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
     expect(html).toMatch(/<td class="num">2<\/td>\s*<td class="num">12\.34 USD<\/td><td class="num">24\.68 USD<\/td>/);
     expect(html).toContain('<dt><strong>Total</strong></dt><dd><strong>24.68 USD</strong></dd>');

@@ -404,6 +404,11 @@ export const orders = pgTable(
      * in the transaction of the change it records, so an order's events are numbered 1, 2, 3… without gaps.
      */
     eventSeq: integer('event_seq').notNull().default(0),
+    /**
+     * Why a cancelled order was cancelled, when the service did it rather than an admin: `expired` (unpaid past
+     * UNPAID_ORDER_TTL_MINUTES, src/orders/order-expiry.ts). Null otherwise.
+     */
+    cancelReason: text('cancel_reason', { enum: ['expired'] }),
     ...timestamps,
   },
   (t) => [
@@ -588,6 +593,7 @@ export const eventTypes = [
   'order.status_changed',
   'order.cancelled',
   'order.expired',
+  'order.paid_after_expiry',
   'payment.succeeded',
   'payment.failed',
   'payment.refunded',

@@ -13,6 +13,7 @@ function orderIn(currency: string, overrides: Partial<OrderRow> = {}): OrderRow 
     orderTokenHash: null,
     placedBy: null,
     status: 'pending',
+    cancelReason: null,
     paymentStatus: 'unpaid',
     currency,
     pricesIncludeTax: true,

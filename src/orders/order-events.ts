@@ -24,13 +24,21 @@ export interface PlacementEvents {
  * are given as the batch is written, so they follow the order of writing.
  */
 export function placementEvents(
-  order: Omit<OrderRow, 'id' | 'status' | 'eventSeq' | 'createdAt' | 'updatedAt'>,
+  order: Omit<OrderRow, 'id' | 'status' | 'cancelReason' | 'eventSeq' | 'createdAt' | 'updatedAt'>,
   lines: Omit<OrderLineRow, 'id' | 'orderId' | 'stockReserved'>[],
 ): PlacementEvents {
   const types: EventType[] = order.paymentStatus === 'paid' ? ['order.placed', 'order.paid'] : ['order.placed'];
   const unknownYet = new Date(0);
   const data = presentOrder(
-    { ...order, id: 0, status: 'pending', eventSeq: types.length, createdAt: unknownYet, updatedAt: unknownYet },
+    {
+      ...order,
+      id: 0,
+      status: 'pending',
+      cancelReason: null,
+      eventSeq: types.length,
+      createdAt: unknownYet,
+      updatedAt: unknownYet,
+    },
     lines.map((line) => ({ ...line, id: 0, orderId: 0, stockReserved: false })),
   );
   return { list: types.map((type, i) => ({ type, seq: i + 1 })), data };

@@ -84,6 +84,7 @@ export function presentOrder(order: OrderRow, lines: OrderLineRow[]) {
     shipping_address: order.shippingAddress as AddressSnapshot | null,
     billing_address: order.billingAddress as AddressSnapshot | null,
     note: order.note,
+    cancel_reason: order.cancelReason,
     updated_at: order.updatedAt.toISOString(),
   };
 }

@@ -76,6 +76,8 @@ export const OrderDetail = Type.Object({
   shipping_address: Nullable(Address),
   billing_address: Nullable(Address),
   note: Type.String(),
+  /** `expired`: cancelled by the service, unpaid past UNPAID_ORDER_TTL_MINUTES; null otherwise. */
+  cancel_reason: Nullable(Type.String()),
   updated_at: Type.String(),
 });
 

@@ -57,6 +57,17 @@ export async function setOrderStatus(tx: Tx, id: number, status: OrderRow['statu
   return row;
 }
 
+/** Cancels an order (call with it locked), saying why when the service did it (`expired`). */
+export async function setOrderCancelled(tx: Tx, id: number, reason: OrderRow['cancelReason']): Promise<OrderRow> {
+  const [row] = await tx
+    .update(orders)
+    .set({ status: 'cancelled', cancelReason: reason, updatedAt: new Date() })
+    .where(eq(orders.id, id))
+    .returning();
+  if (!row) throw new Error('order vanished');
+  return row;
+}
+
 /** Puts back the stock a cancelled order took, locking the variants in id order. */
 export async function restoreStock(tx: Tx, orderId: number): Promise<void> {
   const reserved = await tx

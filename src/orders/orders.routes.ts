@@ -6,7 +6,8 @@ import { principalOf, requireAdmin, requireUser } from '../http/auth.js';
 import { bearerAuth, Cursor, Id, optionalBearerAuth, problems } from '../http/schemas.js';
 import { AliasParams, OrderDetail, OrderPage, OrderStatusSchema, PaymentStatusSchema } from './order.schema.js';
 import { presentOrder, presentOrderSummary } from './order.presenter.js';
-import { linesOf, listOrders, type OrderFilter } from './orders.repository.js';
+import { linesOf, listOrders, type OrderFilter, type OrderRow } from './orders.repository.js';
+import { DomainError } from '../shared/errors.js';
 import { changeOrderStatus, findVisibleOrder } from './orders.service.js';
 
 const Page = {
@@ -68,7 +69,12 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
   };
 }
 
-export function orderAdminRoutes(deps: { db: Db; outbox: Outbox }): FastifyPluginAsyncTypebox {
+export function orderAdminRoutes(deps: {
+  db: Db;
+  outbox: Outbox;
+  /** `{"status": "cancelled", "refund": true}`: refunds through the plugins, then cancels (payments.admin.ts). */
+  cancelWithRefund: (alias: string) => Promise<OrderRow>;
+}): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['orders (admin)'], security: bearerAuth };
     const base = '/order/dashboard/api/orders/';
@@ -134,12 +140,30 @@ export function orderAdminRoutes(deps: { db: Db; outbox: Outbox }): FastifyPlugi
           summary:
             "Change an order's status (pending → approved → processing → shipped → delivered; cancelled from pending or approved)",
           params: AliasParams,
-          body: Type.Object({ status: OrderStatusSchema }, { additionalProperties: false }),
+          body: Type.Object(
+            {
+              status: OrderStatusSchema,
+              refund: Type.Optional(
+                Type.Boolean({ description: 'with status cancelled: refund what the payments kept first' }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
           response: { 200: OrderDetail, ...problems(401, 403, 404, 409, 422) },
         },
       },
-      async (request) =>
-        detail(deps.db, await changeOrderStatus(deps, request.params.order_alias, request.body.status)),
+      async (request) => {
+        const { status, refund } = request.body;
+        const alias = request.params.order_alias;
+        if (refund === true && status !== 'cancelled')
+          throw new DomainError('validation_error', {
+            detail: 'refund applies to cancelling only',
+            errors: [{ field: 'refund', message: 'only with status cancelled' }],
+          });
+        const changed =
+          refund === true ? await deps.cancelWithRefund(alias) : await changeOrderStatus(deps, alias, status);
+        return detail(deps.db, changed);
+      },
     );
   };
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
 import { DomainError } from '../shared/errors.js';
 import { orderEvents } from './order-events.js';
@@ -12,8 +12,10 @@ import {
   type OrderRow,
   releasePromotionUses,
   restoreStock,
+  setOrderCancelled,
   setOrderStatus,
 } from './orders.repository.js';
+import { paymentsOfOrder } from '../payments/payments.repository.js';
 import { hashOrderToken } from './placement.service.js';
 
 const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
@@ -45,10 +47,39 @@ export async function findVisibleOrder(
   return order;
 }
 
+/** Money an order's payments kept (captured less refunded), in minor units. */
+async function moneyKept(tx: Tx, orderId: number): Promise<number> {
+  return (await paymentsOfOrder(tx, orderId)).reduce((sum, p) => sum + p.amountCaptured - p.amountRefunded, 0);
+}
+
+/**
+ * Cancels a locked order: gives back the stock it took and its promotion uses, sets it cancelled (with the reason
+ * when the service does it: `expired`), and records its events (order.status_changed, then order.cancelled, or
+ * order.expired for an expiry). Shared by the admin's cancel and unpaid-order expiry (src/orders/order-expiry.ts).
+ */
+export async function cancelLockedOrder(
+  tx: Tx,
+  outbox: Outbox,
+  cancel: { order: OrderRow; reason: OrderRow['cancelReason'] },
+): Promise<OrderRow> {
+  const { order } = cancel;
+  // Promotions, then variants: the order placements lock them in, so the two don't deadlock.
+  await releasePromotionUses(tx, order.id);
+  await restoreStock(tx, order.id);
+  const changed = await setOrderCancelled(tx, order.id, cancel.reason);
+  const types =
+    cancel.reason === 'expired'
+      ? (['order.status_changed', 'order.expired'] as const)
+      : statusChangeEvents('cancelled');
+  await recordEvents(tx, outbox, orderEvents(types, changed, await linesOf(tx, order.id)));
+  return changed;
+}
+
 /**
  * Moves an order along its state machine. Cancelling gives back the stock it took and its
  * promotion uses, in the same transaction as the status change and its events (order.status_changed, and
- * order.cancelled on cancel).
+ * order.cancelled on cancel). An order whose payments kept money is not cancelled (409 `refund_required`): refund it
+ * first (`cancelOrderWithRefund`, src/payments/payments.admin.ts).
  */
 export function changeOrderStatus(deps: { db: Db; outbox: Outbox }, alias: string, to: OrderStatus): Promise<OrderRow> {
   return deps.outbox.jobs.transaction(deps.db, async (tx) => {
@@ -56,9 +87,12 @@ export function changeOrderStatus(deps: { db: Db; outbox: Outbox }, alias: strin
     if (!order) throw notFound(alias);
     orderStates.assert(order.status, to, `order ${alias}`);
     if (to === 'cancelled') {
-      // Promotions, then variants: the order placements lock them in, so the two don't deadlock.
-      await releasePromotionUses(tx, order.id);
-      await restoreStock(tx, order.id);
+      if ((await moneyKept(tx, order.id)) > 0) {
+        throw new DomainError('refund_required', {
+          detail: `order ${alias} has money paid; send {"status": "cancelled", "refund": true} to refund it and cancel`,
+        });
+      }
+      return cancelLockedOrder(tx, deps.outbox, { order, reason: null });
     }
     const changed = await setOrderStatus(tx, order.id, to);
     await recordEvents(tx, deps.outbox, orderEvents(statusChangeEvents(to), changed, await linesOf(tx, order.id)));

@@ -10,8 +10,8 @@ import { figuresOf, type PaymentRow } from './payments.repository.js';
 /**
  * The events of a payment's change in one transaction (see `paymentEventTypes`, `orderBecamePaid`): the payment's
  * own (its data the payment as the admin API shows it, with its order's id and alias), then order.paid when the
- * order became paid. `order` is the order's row before the change, `orderAfter` after it (undefined when its payment
- * status was not recomputed).
+ * order became paid (order.paid_after_expiry for an order that expired unpaid). `order` is the order's row before
+ * the change, `orderAfter` after it (undefined when its payment status was not recomputed).
  */
 export async function paymentChangeEvents(
   tx: Tx,
@@ -26,7 +26,9 @@ export async function paymentChangeEvents(
     data,
   }));
   if (orderAfter && orderBecamePaid(order.paymentStatus, orderAfter.paymentStatus)) {
-    events.push(...orderEvents(['order.paid'], orderAfter, await linesOf(tx, order.id)));
+    // An expired order is not paid, it holds money to give back: a different event for a different follow-up.
+    const type = order.cancelReason === 'expired' ? 'order.paid_after_expiry' : 'order.paid';
+    events.push(...orderEvents([type], orderAfter, await linesOf(tx, order.id)));
   }
   return events;
 }

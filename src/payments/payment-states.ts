@@ -73,6 +73,13 @@ export function applyPaymentEvent(
 
 export type OrderPaymentStatus = 'unpaid' | 'pending' | 'paid' | 'partially_paid' | 'overpaid' | 'refunded' | 'failed';
 
+export type OrderCancelReason = 'expired' | null;
+
+/** What an order owes: its total, or nothing once it expired unpaid (it will not be fulfilled). */
+export function amountOwed(order: { total: number; cancelReason: OrderCancelReason }): number {
+  return order.cancelReason === 'expired' ? 0 : order.total;
+}
+
 /** The order's payment status from all its payment attempts: money kept versus the order total. */
 export function orderPaymentStatus(total: number, attempts: readonly PaymentFigures[]): OrderPaymentStatus {
   const captured = attempts.reduce((s, p) => s + p.captured, 0);

@@ -3,7 +3,9 @@ import { DomainError } from '../shared/errors.js';
 import { currencyFormat, MoneyFormatError } from '../shared/money.js';
 import { currencyExponent } from '../shared/currency.js';
 import { GatewayError } from './payment-plugin.js';
-import { findPayment, type PaymentRow } from './payments.repository.js';
+import { findOrderByAlias, type OrderRow } from '../orders/orders.repository.js';
+import { changeOrderStatus } from '../orders/orders.service.js';
+import { findOrderOfPayment, findPayment, type PaymentRow, paymentsOfOrder } from './payments.repository.js';
 import { applyEvent, type PaymentsDeps } from './payments.service.js';
 
 const notFound = (id: number) => new DomainError('payment_not_found', { detail: `payment ${id} not found` });
@@ -23,6 +25,13 @@ export async function capturePayment(deps: PaymentsDeps, id: number): Promise<Pa
   }
   if (payment.status !== 'pending')
     throw new DomainError('invalid_transition', { detail: `payment ${id} is ${payment.status}, not pending` });
+  // Cash taken for an order already paid would make it overpaid: refuse it rather than record it.
+  // (Checked before the capture's transaction: a payment completing in between is not caught here.)
+  const order = await findOrderOfPayment(deps.db, payment);
+  if (order && (order.paymentStatus === 'paid' || order.paymentStatus === 'overpaid'))
+    throw new DomainError('order_already_paid', {
+      detail: `order ${order.alias} is already ${order.paymentStatus}; this payment has nothing to collect`,
+    });
   await applyEvent(deps, payment.pluginId, {
     eventId: `admin-capture:${payment.id}`,
     kind: 'succeeded',
@@ -94,4 +103,18 @@ export async function refundPayment(
     amount: { amountMinor: total, currency: payment.currency, exponent },
   });
   return (await findPayment(deps.db, id)) ?? payment;
+}
+
+/**
+ * The admin's `{"status": "cancelled", "refund": true}`: refunds in full every payment of the order that kept money
+ * (through its plugin, as `refundPayment`), then cancels it. A refund that fails stops there (the order is not
+ * cancelled; what was refunded stays refunded) and can be sent again.
+ */
+export async function cancelOrderWithRefund(deps: PaymentsDeps, alias: string): Promise<OrderRow> {
+  const order = await findOrderByAlias(deps.db, alias);
+  if (!order) throw new DomainError('order_not_found', { detail: `order ${alias} not found` });
+  for (const payment of await paymentsOfOrder(deps.db, order.id)) {
+    if (payment.amountCaptured - payment.amountRefunded > 0) await refundPayment(deps, payment.id, undefined);
+  }
+  return changeOrderStatus(deps, alias, 'cancelled');
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { orders, paymentEvents, payments } from '../db/schema.js';
-import { orderPaymentStatus, type PaymentFigures } from './payment-states.js';
+import { amountOwed, type OrderCancelReason, orderPaymentStatus, type PaymentFigures } from './payment-states.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -111,15 +111,26 @@ export async function savePaymentFigures(
   return row;
 }
 
-/** Recomputes and stores an order's payment status from all its attempts (call with the order locked). */
-export async function refreshOrderPaymentStatus(tx: Tx, order: { id: number; total: number }) {
-  const status = orderPaymentStatus(order.total, (await paymentsOfOrder(tx, order.id)).map(figuresOf));
+/**
+ * Recomputes and stores an order's payment status from all its attempts (call with the order locked), against what
+ * it owes (`amountOwed`: nothing once expired, so money arriving after expiry shows as overpaid).
+ */
+export async function refreshOrderPaymentStatus(
+  tx: Tx,
+  order: { id: number; total: number; cancelReason: OrderCancelReason },
+) {
+  const status = orderPaymentStatus(amountOwed(order), (await paymentsOfOrder(tx, order.id)).map(figuresOf));
   const [row] = await tx
     .update(orders)
     .set({ paymentStatus: status, updatedAt: new Date() })
     .where(eq(orders.id, order.id))
     .returning();
   if (!row) throw new Error(`order ${order.id} vanished`);
+  return row;
+}
+
+export async function findOrderOfPayment(db: Db, payment: PaymentRow) {
+  const [row] = await db.select().from(orders).where(eq(orders.id, payment.orderId));
   return row;
 }
 

@@ -5,6 +5,9 @@ import type { Db } from '../db/client.js';
 import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
+import { orderEvents } from '../orders/order-events.js';
+import { approvesOnPayment, statusChangeEvents } from '../orders/order-states.js';
+import { linesOf, setOrderStatus } from '../orders/orders.repository.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
@@ -44,6 +47,8 @@ export interface PaymentsDeps {
   log: FastifyBaseLogger;
   /** Signs the short-lived links a payer comes back through. */
   tokens: TokenService;
+  /** An order becoming paid moves from pending to approved (`AUTO_APPROVE_PAID_ORDERS`; default true). */
+  autoApprovePaidOrders?: boolean;
 }
 
 /** An attempt whose gateway call has not come back may be this old before another replaces it. */
@@ -112,6 +117,14 @@ export async function startPayment(
     const unpaid = order.total - kept;
     if (unpaid <= 0) throw new DomainError('order_already_paid', { detail: `order ${order.alias} is already paid` });
     const open = attempts.find((p) => p.pluginId === plugin.id && p.status === 'pending' && p.amount === unpaid);
+    // One open attempt per order, whatever its plugin: a second could take the money twice.
+    const other = attempts.find((p) => p.status === 'pending' && p.id !== open?.id);
+    if (other) {
+      throw new DomainError('payment_in_progress', {
+        detail: `payment ${other.id} through ${other.pluginId} is open for this order; it must fail or be cancelled first`,
+        extra: { open_payment_id: other.id, open_payment_plugin: other.pluginId },
+      });
+    }
     if (open?.redirectUrl) {
       // The gateway only knows the service's return links, so the storefront's latest URLs can still apply.
       if (input.returnUrl === undefined && input.cancelUrl === undefined) return { payment: open, reused: true };
@@ -189,7 +202,7 @@ export async function startPayment(
  * later event teaches a payment that id.
  */
 export async function applyEvent(
-  deps: Pick<PaymentsDeps, 'db' | 'outbox'>,
+  deps: Pick<PaymentsDeps, 'db' | 'outbox' | 'autoApprovePaidOrders'>,
   pluginId: string,
   event: WebhookEvent,
 ): Promise<'duplicate' | 'unmatched' | 'applied' | 'ignored'> {
@@ -249,7 +262,12 @@ export async function applyEvent(
     }
     if (changed || caughtUp) {
       const orderAfter = await refreshOrderPaymentStatus(tx, order);
-      await recordEvents(tx, deps.outbox, await paymentChangeEvents(tx, { before, payment: saved, order, orderAfter }));
+      const events = await paymentChangeEvents(tx, { before, payment: saved, order, orderAfter });
+      if (deps.autoApprovePaidOrders !== false && approvesOnPayment(order, orderAfter)) {
+        const approved = await setOrderStatus(tx, order.id, 'approved');
+        events.push(...orderEvents(statusChangeEvents('approved'), approved, await linesOf(tx, order.id)));
+      }
+      await recordEvents(tx, deps.outbox, events);
     }
     return changed ? 'applied' : 'ignored';
   });

@@ -63,6 +63,7 @@ export const errorCodes = {
   order_not_payable: { status: 409, title: 'Order cannot be paid' },
   payment_in_progress: { status: 409, title: 'A payment start for this order is in progress' },
   webhook_endpoint_inactive: { status: 409, title: 'Webhook endpoint switched off' },
+  refund_required: { status: 409, title: 'Money was paid for this order: refund it to cancel' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415
