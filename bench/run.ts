@@ -5,12 +5,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildAndStartApp } from './lib/app.js';
 import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { measure } from './lib/load.js';
 import { type BenchOptions, readOptions, USAGE } from './lib/options.js';
 import { BenchError } from './lib/errors.js';
 import { type BenchDatabase, createBenchDatabase } from './lib/postgres.js';
-import { freePort, runCommand, type Server, startServer } from './lib/processes.js';
+import { freePort, type Server, startServer } from './lib/processes.js';
 import {
   commandLine,
   describeMachine,
@@ -23,7 +24,6 @@ import {
   writeJson,
 } from './lib/report.js';
 import pg from 'pg';
-import { BENCH_ADMIN } from './domain-scenarios.js';
 import {
   baselineScenario,
   encodeRequest,
@@ -71,41 +71,6 @@ async function startMinimalTransaction(database: BenchDatabase): Promise<Server>
     args: ['--import', 'tsx', 'bench/baseline-tx.ts'],
     cwd: root,
     env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: database.url },
-    port,
-    readyPath: '/readyz',
-  });
-}
-
-async function startApp(database: BenchDatabase, dataDir: string): Promise<Server> {
-  console.log('Building the app (npm run build)...');
-  await runCommand('npm', ['run', 'build', '--silent'], root);
-  const port = await freePort();
-  return startServer({
-    name: 'app',
-    command: process.execPath,
-    // BENCH_APP_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the app under load.
-    args: [...(process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean), 'dist/main.js'],
-    cwd: root,
-    // Only what the app needs: a stray STORE_CURRENCY or PAYMENT_PLUGINS in the shell must not change the figures.
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'false',
-      JWT_SECRET: 'bench-only-jwt-secret-0123456789abcdef',
-      // Keeps the limiter from answering 429 during the login bench; 1 000 000 is the highest value src/config.ts accepts.
-      AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
-      PROMO_RATE_LIMIT_PER_MINUTE: '100000000',
-      WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000',
-      // Lets the cart-add scenario keep adding to the same lines for the whole run.
-      MAX_LINE_QUANTITY: '1000000',
-      PAYMENT_PLUGINS: 'cash_on_delivery,sandbox',
-      ADMIN_EMAIL: BENCH_ADMIN.email,
-      ADMIN_PASSWORD: BENCH_ADMIN.password,
-      DATA_DIR: dataDir,
-    },
     port,
     readyPath: '/readyz',
   });
@@ -232,7 +197,16 @@ async function main(): Promise<number> {
   const baseline = await startBaseline();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sf-bench-data-'));
   onCleanup('remove the data directory', () => rmSync(dataDir, { recursive: true, force: true }));
-  const app = database ? await startApp(database, dataDir) : undefined;
+  const app = database
+    ? await buildAndStartApp({
+        name: 'app',
+        root,
+        database,
+        dataDir,
+        // BENCH_APP_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the app under load.
+        nodeArgs: (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      })
+    : undefined;
   const minimalTx =
     database && selected.some((s) => s.target === 'baseline-tx') ? await startMinimalTransaction(database) : undefined;
   const pool = database ? new pg.Pool({ connectionString: database.url, max: 2 }) : undefined;

@@ -69,14 +69,20 @@ export const scenarios: Scenario[] = [
   ...domainScenarios,
 ];
 
-const memos = new Map<string, Promise<unknown>>();
+/** Fixtures made once per run (`ctx.memo`), for the one app of a run. */
+const runMemos = new Map<string, Promise<unknown>>();
 
-export function setupContext(baseUrl: string, extra: { sql: SetupContext['sql']; dataDir: string }): SetupContext {
+/** `memos`: where fixtures made once are kept; one map per app and database when several apps are measured (ab.ts). */
+export function setupContext(
+  baseUrl: string,
+  extra: { sql: SetupContext['sql']; dataDir: string; memos?: Map<string, Promise<unknown>> },
+): SetupContext {
   const runId = randomBytes(4).toString('hex');
   let counter = 0;
+  const { memos = runMemos, ...fields } = extra;
   return {
     baseUrl,
-    ...extra,
+    ...fields,
     memo: <T>(key: string, build: () => Promise<T>) => {
       if (!memos.has(key)) memos.set(key, build());
       return memos.get(key) as Promise<T>;

@@ -1,0 +1,181 @@
+// Builds of the app compared on one machine: `node --import tsx bench/ab.ts before=../before-checkout after=.`
+// (see docs/benchmarks.md). Each build is built and started on a database of its own and gets every scenario's
+// setup; then each scenario is measured in short slices, the builds in turn (the order reversed every round), so
+// that a machine whose speed drifts, or that other work shares, affects every build alike.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { buildAndStartApp } from './lib/app.js';
+import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
+import { BenchError } from './lib/errors.js';
+import { measure } from './lib/load.js';
+import { createBenchDatabase } from './lib/postgres.js';
+import type { Server } from './lib/processes.js';
+import { gitRevision, machineInfo, writeJson } from './lib/report.js';
+import { encodeRequest, type RequestSpec, type SetupResult, scenarios, setupContext } from './scenarios.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const USAGE = `Usage: node --import tsx bench/ab.ts <label>=<checkout> <label>=<checkout> [...]
+  Each checkout is a directory of this repository (at any commit) whose node_modules works.
+Environment: AB_ONLY (scenario names containing it, comma-separated; default "place"), AB_ROUNDS (8),
+  AB_SECONDS (4 measured per slice), AB_WARMUP (1), AB_CONNECTIONS (10), BENCH_DATABASE_URL.`;
+
+interface Build {
+  label: string;
+  root: string;
+  server: Server;
+  /** Per scenario: the request after its setup on this build's database, and how it varies. */
+  requests: Map<string, { spec: RequestSpec; vary: SetupResult['vary'] }>;
+}
+
+interface Slice {
+  requestsPerSecond: number;
+  latencyP99Ms: number;
+  non2xx: number;
+  errors: number;
+  loadAverage1m: number;
+}
+
+const numberFrom = (raw: string | undefined, fallback: number) => {
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new BenchError(`not a positive number: ${raw}`);
+  return n;
+};
+
+async function startBuild(input: {
+  label: string;
+  checkout: string;
+  adminUrl: string;
+  names: string[];
+}): Promise<Build> {
+  const { label, checkout, adminUrl, names } = input;
+  const database = await createBenchDatabase(adminUrl);
+  onCleanup(`drop database ${database.name}`, () => database.drop());
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `sf-ab-${label}-`));
+  onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
+  const server = await buildAndStartApp({ name: label, root: checkout, database, dataDir });
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  onCleanup(`close ${label}'s fixture pool`, () => pool.end());
+  const sql = async (text: string, params?: unknown[]) => (await pool.query(text, params)).rows;
+  const ctx = setupContext(server.baseUrl, { sql, dataDir, memos: new Map() });
+  const requests: Build['requests'] = new Map();
+  for (const name of names) {
+    const scenario = scenarios.find((s) => s.name === name);
+    if (!scenario) throw new BenchError(`no scenario ${name}`);
+    const { vary, ...fields } = (await scenario.setup?.(ctx)) ?? {};
+    const { method, path: urlPath, headers, body } = scenario;
+    requests.set(name, { spec: { method, path: urlPath, headers, body, ...fields }, vary });
+  }
+  return { label, root: checkout, server, requests };
+}
+
+async function slice(build: Build, name: string, options: { seconds: number; warmup: number; connections: number }) {
+  const request = build.requests.get(name);
+  if (!request) throw new Error(`${build.label} has no request for ${name}`);
+  const { spec, vary } = request;
+  const { headers, body } = encodeRequest(spec);
+  const loadAverage1m = os.loadavg()[0] ?? 0;
+  const m = await measure(
+    {
+      url: `${build.server.baseUrl}${spec.path}`,
+      method: spec.method,
+      headers,
+      body,
+      vary:
+        vary
+        && (() => {
+          const next = vary();
+          const nextBody = next.body;
+          return {
+            headers: next.headers,
+            body: nextBody === undefined || typeof nextBody === 'string' ? nextBody : JSON.stringify(nextBody),
+          };
+        }),
+    },
+    options,
+  );
+  return {
+    requestsPerSecond: m.requestsPerSecond,
+    latencyP99Ms: m.latencyP99Ms,
+    non2xx: m.non2xx,
+    errors: m.errors,
+    loadAverage1m,
+  };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  if (args.length < 2 || args.some((a) => !/^[\w.-]+=.+/.test(a))) {
+    console.error(USAGE);
+    return 2;
+  }
+  const rounds = numberFrom(process.env.AB_ROUNDS, 8);
+  const options = {
+    seconds: numberFrom(process.env.AB_SECONDS, 4),
+    warmup: numberFrom(process.env.AB_WARMUP, 1),
+    connections: numberFrom(process.env.AB_CONNECTIONS, 10),
+  };
+  const needles = (process.env.AB_ONLY || 'place').toLowerCase().split(',');
+  const names = scenarios
+    .filter((s) => (s.target ?? 'app') === 'app' && needles.some((n) => s.name.toLowerCase().includes(n.trim())))
+    .map((s) => s.name);
+  if (names.length === 0) throw new BenchError(`no app scenario's name contains ${needles.join(' or ')}`);
+  cleanupOnSignals();
+  const startedAt = new Date();
+  const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const builds: Build[] = [];
+  for (const arg of args) {
+    const [label = '', checkout = ''] = arg.split(/=(.*)/s);
+    builds.push(await startBuild({ label, checkout: path.resolve(checkout), adminUrl, names }));
+  }
+  const results: Record<string, Record<string, Slice[]>> = {};
+  for (const name of names) {
+    const slices: Record<string, Slice[]> = Object.fromEntries(builds.map((b) => [b.label, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
+        slices[build.label]?.push(await slice(build, name, options));
+      }
+    }
+    results[name] = slices;
+    const first = slices[builds[0]?.label ?? ''] ?? [];
+    console.log(`\n${name}: ${rounds} rounds of ${options.seconds} s per build, in turn`);
+    for (const build of builds) {
+      const own = slices[build.label] ?? [];
+      const ratios = own.map((s, i) => s.requestsPerSecond / (first[i]?.requestsPerSecond ?? Number.NaN));
+      const failed = own.reduce((n, s) => n + s.non2xx + s.errors, 0);
+      console.log(
+        `  ${build.label.padEnd(10)} ${mean(own.map((s) => s.requestsPerSecond))
+          .toFixed(0)
+          .padStart(6)} req/s`
+          + `  p99 ${mean(own.map((s) => s.latencyP99Ms)).toFixed(2)} ms`
+          + `  × ${builds[0]?.label}: ${mean(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(2)).join(' ')})`
+          + `  load ${mean(own.map((s) => s.loadAverage1m)).toFixed(1)}${failed > 0 ? `  !! ${failed} non-2xx or errors` : ''}`,
+      );
+    }
+  }
+  const file = writeJson(path.join(root, 'bench', 'results'), startedAt, {
+    kind: 'ab',
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    builds: builds.map((b) => ({ label: b.label, root: b.root, git: gitRevision(b.root) })),
+    machine: machineInfo(undefined, os.loadavg()[0] ?? 0),
+    options: { rounds, ...options },
+    results,
+  });
+  console.log(`\nResults written to ${path.relative(process.cwd(), file)}`);
+  return 0;
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (err) {
+  console.error(err instanceof BenchError ? `\n${err.message}` : err);
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);
