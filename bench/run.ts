@@ -102,6 +102,8 @@ async function startApp(database: BenchDatabase, dataDir: string): Promise<Serve
       // Lets the cart-add scenario keep adding to the same lines for the whole run.
       MAX_LINE_QUANTITY: '1000000',
       PAYMENT_PLUGINS: 'cash_on_delivery,sandbox',
+      // The webhook scenario delivers to a receiver on 127.0.0.1 (bench/webhook-receiver.ts).
+      WEBHOOK_ALLOW_PRIVATE: 'true',
       ADMIN_EMAIL: BENCH_ADMIN.email,
       ADMIN_PASSWORD: BENCH_ADMIN.password,
       DATA_DIR: dataDir,
@@ -131,9 +133,10 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     body: scenario.body,
   };
   let vary: (() => { headers?: Record<string, string>; body?: unknown }) | undefined;
+  const ctx = setupContext(server.baseUrl, { sql: run.sql, dataDir: run.dataDir });
   try {
     if (scenario.setup) {
-      const result = await scenario.setup(setupContext(server.baseUrl, { sql: run.sql, dataDir: run.dataDir }));
+      const result = await scenario.setup(ctx);
       if (result) {
         const { vary: varyFn, ...fields } = result;
         spec = { ...spec, ...fields };
@@ -169,6 +172,13 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     },
     { connections, seconds: options.duration, warmup: options.warmup },
   );
+  let extra: Record<string, number | string> | undefined;
+  try {
+    extra = await scenario.teardown?.(ctx);
+  } catch (err) {
+    throw new BenchError(`scenario ${scenario.name} (teardown): ${(err as Error).message}`);
+  }
+  for (const [key, value] of Object.entries(extra ?? {})) console.log(`  ${key}: ${value}`);
   const baselineRps = pairedBaseline ?? run.earlier[0]?.requestsPerSecond ?? measurement.requestsPerSecond;
   const earlierOther = scenario.compareTo
     ? run.earlier.find((r) => r.name === scenario.compareTo)?.requestsPerSecond
@@ -192,6 +202,7 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
         }
       : {}),
     valid: measurement.non2xx === 0 && measurement.errors === 0 && measurement.requests > 0,
+    ...(extra ? { extra } : {}),
   };
 }
 
