@@ -1,8 +1,6 @@
 // Scenarios of the store's own endpoints: catalog, cart, estimate, placement, payment webhooks.
 // Fixtures are made through the admin API (an admin is ensured from ADMIN_EMAIL/ADMIN_PASSWORD,
 // which bench/run.ts sets) or, for bulk data, with SQL.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/signing.js';
 import { scheduleDeliveriesSql } from '../src/webhooks/delivery-schedule.js';
@@ -483,7 +481,10 @@ export const domainScenarios: Scenario[] = [
       const payments = await ctx.sql(
         `select reference, amount::text as amount, currency from payments where plugin_id = 'sandbox'`,
       );
-      const secret = readFileSync(path.join(ctx.dataDir, 'secrets', 'plugin-sandbox-webhook'), 'utf8').trim();
+      // The sandbox's signing key is the store's, kept in its database (docs/operations.md, Secrets).
+      const [stored] = await ctx.sql(`select value from store_secrets where name = 'plugin-sandbox-webhook'`);
+      if (typeof stored?.value !== 'string') throw new Error('the store has no sandbox webhook key');
+      const secret = stored.value;
       let sent = 0;
       let previous = '';
       const event = () => {
