@@ -1,11 +1,11 @@
 // Scenarios of the store's own endpoints: catalog, cart, estimate, placement, payment webhooks.
 // Fixtures are made through the admin API (an admin is ensured from ADMIN_EMAIL/ADMIN_PASSWORD,
 // which bench/run.ts sets) or, for bulk data, with SQL.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/signing.js';
+import { scheduleDeliveriesSql } from '../src/webhooks/delivery-schedule.js';
 import type { Scenario, SetupContext } from './scenarios.js';
+import { type BenchReceiver, startBenchReceiver } from './webhook-receiver.js';
 
 export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 const CA = {
@@ -173,6 +173,105 @@ function promotedEstimateScenario(lines: number): Scenario {
   };
 }
 
+/** Waits until `done` says yes, polling every 50 ms; throws after `ms`. */
+async function waitFor(what: string, done: () => boolean | Promise<boolean>, ms: number): Promise<number> {
+  const started = performance.now();
+  while (!(await done())) {
+    if (performance.now() - started > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return performance.now() - started;
+}
+
+/** Deliveries the capacity measurement makes at once, for a receiver that answers at once. */
+const BACKLOG = 2_000;
+
+/**
+ * place-3-lines with an endpoint subscribed to order.placed on a receiver in the bench's process: each order also
+ * makes a delivery (in placement's statement) that the app's job worker attempts meanwhile. Compared with
+ * place-3-lines, measured just before (issue #16: at least 0.85 × it). The teardown lets the deliveries catch up,
+ * then measures how fast the app delivers a backlog of BACKLOG deliveries made at once (deliveries per second, from
+ * the first arrival to the last), and switches the endpoint off so later scenarios make no deliveries.
+ */
+function placeWithWebhookScenario(): Scenario {
+  let receiver: BenchReceiver | undefined;
+  let endpointId = 0;
+  const counts = async (ctx: SetupContext) => {
+    const [row] = await ctx.sql(
+      `select count(*)::int as total, (count(*) filter (where status = 'pending'))::int as pending,
+        (count(*) filter (where status = 'failed'))::int as failed
+      from webhook_deliveries where endpoint_id = $1`,
+      [endpointId],
+    );
+    return { total: Number(row?.total), pending: Number(row?.pending), failed: Number(row?.failed) };
+  };
+  return {
+    name: 'place-3-lines-webhook',
+    method: 'POST',
+    path: '/order/storefront/api/guest-user-order-create/',
+    compareTo: 'place-3-lines',
+    async setup(ctx) {
+      const { methodId, variants } = await pricingFixture(ctx);
+      const hook = await startBenchReceiver();
+      receiver = hook;
+      const endpoint = await adminPost(ctx, '/webhook/dashboard/api/endpoints/', {
+        url: hook.url,
+        events: ['order.placed'],
+        description: 'bench receiver',
+      });
+      endpointId = endpoint.id as number;
+      const body = {
+        variants: variants.slice(0, 3).map((v) => ({ alias: v.alias, quantity: 1 })),
+        shipping_address: CA,
+        shipping_method_id: methodId,
+      };
+      await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', { body, expect: 201 });
+      await waitFor('the first delivery', () => hook.count() >= 1, 30_000);
+      return { body };
+    },
+    async teardown(ctx) {
+      const hook = receiver;
+      if (!hook) throw new Error('no receiver');
+      try {
+        const afterLoad = await counts(ctx);
+        const catchUpMs = await waitFor(
+          'the deliveries to catch up',
+          async () => (await counts(ctx)).pending === 0,
+          300_000,
+        );
+        const settled = await counts(ctx);
+        hook.reset();
+        const [made] = await ctx.sql(
+          `with input as (
+            select gen_random_uuid() as id, 'order.placed'::text as type, now() as created_at,
+              jsonb_build_object('bench', g) as data
+            from generate_series(1, $1::integer) g
+          ), ${scheduleDeliveriesSql('input', { jobs: true })}
+          select count(*)::int as n from webhook_jobs`,
+          [BACKLOG],
+        );
+        if (Number(made?.n) !== BACKLOG) throw new Error(`made ${String(made?.n)} deliveries, not ${BACKLOG}`);
+        await waitFor(`${BACKLOG} deliveries`, () => hook.count() >= BACKLOG, 600_000);
+        const spanMs = (hook.lastAt() ?? 0) - (hook.firstAt() ?? 0);
+        return {
+          deliveries_during_load: settled.total,
+          pending_when_load_ended: afterLoad.pending,
+          caught_up_after_s: Number((catchUpMs / 1000).toFixed(1)),
+          failed: settled.failed,
+          backlog_deliveries_per_s: Number(((BACKLOG - 1) / (spanMs / 1000)).toFixed(1)),
+        };
+      } finally {
+        await ctx.call('PATCH', `/webhook/dashboard/api/endpoints/${endpointId}/`, {
+          body: { is_active: false },
+          headers: await adminHeaders(ctx),
+          expect: 200,
+        });
+        await hook.close();
+      }
+    },
+  };
+}
+
 const catalogPage = { method: 'GET' as const, path: '/product/storefront/api/products/?limit=5' };
 
 export const domainScenarios: Scenario[] = [
@@ -304,6 +403,7 @@ export const domainScenarios: Scenario[] = [
       return { body };
     },
   },
+  placeWithWebhookScenario(),
   {
     // The same order over 3 of the 200 variants in turn: placements rarely queue on one row.
     name: 'place-3-lines-spread',
@@ -381,7 +481,10 @@ export const domainScenarios: Scenario[] = [
       const payments = await ctx.sql(
         `select reference, amount::text as amount, currency from payments where plugin_id = 'sandbox'`,
       );
-      const secret = readFileSync(path.join(ctx.dataDir, 'secrets', 'plugin-sandbox-webhook'), 'utf8').trim();
+      // The sandbox's signing key is the store's, kept in its database (docs/operations.md, Secrets).
+      const [stored] = await ctx.sql(`select value from store_secrets where name = 'plugin-sandbox-webhook'`);
+      if (typeof stored?.value !== 'string') throw new Error('the store has no sandbox webhook key');
+      const secret = stored.value;
       let sent = 0;
       let previous = '';
       const event = () => {

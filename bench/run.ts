@@ -96,9 +96,10 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     body: scenario.body,
   };
   let vary: (() => { headers?: Record<string, string>; body?: unknown }) | undefined;
+  const ctx = setupContext(server.baseUrl, { sql: run.sql, dataDir: run.dataDir });
   try {
     if (scenario.setup) {
-      const result = await scenario.setup(setupContext(server.baseUrl, { sql: run.sql, dataDir: run.dataDir }));
+      const result = await scenario.setup(ctx);
       if (result) {
         const { vary: varyFn, ...fields } = result;
         spec = { ...spec, ...fields };
@@ -134,6 +135,13 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     },
     { connections, seconds: options.duration, warmup: options.warmup },
   );
+  let extra: Record<string, number | string> | undefined;
+  try {
+    extra = await scenario.teardown?.(ctx);
+  } catch (err) {
+    throw new BenchError(`scenario ${scenario.name} (teardown): ${(err as Error).message}`);
+  }
+  for (const [key, value] of Object.entries(extra ?? {})) console.log(`  ${key}: ${value}`);
   const baselineRps = pairedBaseline ?? run.earlier[0]?.requestsPerSecond ?? measurement.requestsPerSecond;
   const earlierOther = scenario.compareTo
     ? run.earlier.find((r) => r.name === scenario.compareTo)?.requestsPerSecond
@@ -157,6 +165,7 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
         }
       : {}),
     valid: measurement.non2xx === 0 && measurement.errors === 0 && measurement.requests > 0,
+    ...(extra ? { extra } : {}),
   };
 }
 

@@ -48,6 +48,11 @@ export interface Scenario extends RequestSpec {
   connections?: number;
   /** Creates fixtures; whatever it returns replaces the matching request fields above. */
   setup?(ctx: SetupContext): Promise<SetupResult | undefined>;
+  /**
+   * Runs after the measurement: undoes what setup left that would change later scenarios, and may measure more.
+   * Figures it answers are printed and kept with the scenario's result (`extra`).
+   */
+  teardown?(ctx: SetupContext): Promise<Record<string, number | string> | undefined>;
 }
 
 /** Every ratio in the report is relative to this one; it always runs first. */

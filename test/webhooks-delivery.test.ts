@@ -10,7 +10,7 @@ import type { WebhookEvent, WebhookEventType } from '../src/webhooks/webhook-eve
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
 import { type Receiver, startReceiver } from './webhook-receiver.js';
 
-// Deliveries to a real HTTP receiver on 127.0.0.1, one attempt per runDelivery call, as the job runner will make
+// Deliveries to a real HTTP receiver on 127.0.0.1, one attempt per runDelivery call, as the webhook.deliver job makes
 // them. Time is injected where a test needs hours to pass.
 
 // A generous timeout, so a loaded machine fails no attempt by accident; the timeout test sets a short one.
@@ -91,7 +91,7 @@ const detail = (id: number) => api('GET', `/deliveries/${id}/`);
 const requestsTo = (path: string) => receiver.received.filter((r) => r.path === path);
 
 /**
- * The job runner's part, for tests only: attempts every delivery of these endpoints due at `now` at once, then
+ * The job worker's part, for tests only: attempts every delivery of these endpoints due at `now` at once, then
  * those due next, until none is due before `until`.
  */
 async function runDueDeliveries(options: {

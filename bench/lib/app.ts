@@ -36,6 +36,8 @@ export async function buildAndStartApp(input: {
       // Lets the cart-add scenario keep adding to the same lines for the whole run.
       MAX_LINE_QUANTITY: '1000000',
       PAYMENT_PLUGINS: 'cash_on_delivery,sandbox',
+      // The webhook scenario delivers to a receiver on 127.0.0.1 (bench/webhook-receiver.ts).
+      WEBHOOK_ALLOW_PRIVATE: 'true',
       ADMIN_EMAIL: BENCH_ADMIN.email,
       ADMIN_PASSWORD: BENCH_ADMIN.password,
       DATA_DIR: input.dataDir,

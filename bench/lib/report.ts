@@ -20,6 +20,8 @@ export interface ScenarioResult extends Measurement {
   comparedTo?: { name: string; ratio: number; requestsPerSecond: number };
   /** False when any response was non-2xx or any connection failed: then the figures are not a benchmark of the endpoint. */
   valid: boolean;
+  /** Figures the scenario's teardown measured besides the load (e.g. webhook deliveries per second). */
+  extra?: Record<string, number | string>;
 }
 
 export interface Machine {

@@ -58,7 +58,7 @@ export interface DeliveryDeps {
   resolve?: Resolver;
 }
 
-/** What the job runner does next with a delivery's job. */
+/** What the `webhook.deliver` job does next (src/webhooks/webhook-jobs.ts): end, run again at `retryAt`, or end. */
 export type DeliveryNext = { kind: 'done' } | { kind: 'retry'; retryAt: Date } | { kind: 'failed' };
 
 /** Time an attempt may take besides the endpoint's timeout (the database writes before and after). */
@@ -71,7 +71,7 @@ function nextOf(row: Pick<DeliveryRow, 'status' | 'nextAttemptAt'>): DeliveryNex
 }
 
 /**
- * Seam 2, called by the job runner: ONE attempt of a due delivery. Signs the event envelope (Standard Webhooks),
+ * Called by the `webhook.deliver` job: ONE attempt of a due delivery. Signs the event envelope (Standard Webhooks),
  * POSTs it with the configured timeout, logs the attempt and decides what comes next: `done` (2xx), `retry` at
  * `retryAt` (with backoff, for 24 hours from the first attempt), or `failed` (given up, or the endpoint is off).
  * A delivery that is not due (settled, leased by a concurrent attempt, or waiting) is left alone and reported as it
