@@ -100,24 +100,30 @@ function estimateScenario(lines: number, name = `estimate-${lines}`, connections
 }
 
 /**
- * Ten automatic promotions of every action kind (one exclusive) and a code, all conditioned on a product of their
- * own with 200 variants, so orders of the other scenarios (made earlier in the run) meet them only as candidates
+ * Ten automatic promotions of every action kind (one exclusive) and a code, all conditioned on products of their
+ * own (200 variants), so orders of the other scenarios (made earlier in the run) meet them only as candidates
  * whose conditions fail.
  */
 const promotionsFixture = (ctx: SetupContext) =>
   ctx.memo('promotions', async () => {
     await pricingFixture(ctx);
-    const product = (await adminPost(ctx, '/product/dashboard/api/products/', {
-      name: 'Bench promoted product',
-      variants: Array.from({ length: 200 }, (_, i) => ({
-        alias: `bench-promo-${i}`,
-        name: `P${i}`,
-        price: `${5 + (i % 40)}.${String((i * 7) % 100).padStart(2, '0')}`,
-        stock: 1_000_000_000,
-        weight_grams: '100',
-      })),
-    })) as { id: number; variants: { id: number; alias: string }[] };
-    const only = { type: 'contains_products', products: [product.id] };
+    // Two products of 100 variants (the most one product takes).
+    const products: { id: number; variants: { id: number; alias: string }[] }[] = [];
+    for (let p = 0; p < 2; p++) {
+      products.push(
+        (await adminPost(ctx, '/product/dashboard/api/products/', {
+          name: `Bench promoted product ${p}`,
+          variants: Array.from({ length: 100 }, (_, i) => ({
+            alias: `bench-promo-${p}-${i}`,
+            name: `P${i}`,
+            price: `${5 + (i % 40)}.${String((i * 7) % 100).padStart(2, '0')}`,
+            stock: 1_000_000_000,
+            weight_grams: '100',
+          })),
+        })) as { id: number; variants: { id: number; alias: string }[] },
+      );
+    }
+    const only = { type: 'contains_products', products: products.map((p) => p.id) };
     const promotions: { action: Json; conditions?: Json[] }[] = [
       { action: { type: 'order_percentage', percent: '5' } },
       { action: { type: 'item_percentage', percent: '10', max_units: 3 } },
@@ -146,7 +152,7 @@ const promotionsFixture = (ctx: SetupContext) =>
       conditions: [only],
       action: { type: 'order_percentage', percent: '3' },
     });
-    return { variants: product.variants };
+    return { variants: products.flatMap((p) => p.variants) };
   });
 
 /** An estimate of `lines` lines of the promoted product, with ten automatic promotions and a code to apply. */
