@@ -19,8 +19,9 @@ import { encodeRequest, type RequestSpec, type SetupResult, scenarios, setupCont
 const root = fileURLToPath(new URL('..', import.meta.url));
 const USAGE = `Usage: node --import tsx bench/ab.ts <label>=<checkout> <label>=<checkout> [...]
   Each checkout is a directory of this repository (at any commit) whose node_modules works.
-Environment: AB_ONLY (scenario names containing it, comma-separated; default "place"), AB_ROUNDS (8),
-  AB_SECONDS (4 measured per slice), AB_WARMUP (1), AB_CONNECTIONS (10), BENCH_DATABASE_URL.`;
+Environment: AB_ONLY (scenario names containing it, or "=name" for that name only; comma-separated; default "place"), AB_ROUNDS (8),
+  AB_SECONDS (4 measured per slice), AB_WARMUP (1), AB_CONNECTIONS (10), BENCH_DATABASE_URL,
+  AB_ENV_<label> ("KEY=value KEY2=value": settings for that build only).`;
 
 interface Build {
   label: string;
@@ -44,6 +45,17 @@ const numberFrom = (raw: string | undefined, fallback: number) => {
   return n;
 };
 
+/** Extra settings for one build, from `AB_ENV_<label>="KEY=value KEY2=value"` (so a checkout can be compared with itself). */
+function envFor(label: string): Record<string, string> {
+  const spec = process.env[`AB_ENV_${label}`] ?? '';
+  return Object.fromEntries(
+    spec
+      .split(/\s+/)
+      .filter((pair) => pair.includes('='))
+      .map((pair) => pair.split(/=(.*)/s).slice(0, 2)),
+  );
+}
+
 async function startBuild(input: {
   label: string;
   checkout: string;
@@ -55,7 +67,7 @@ async function startBuild(input: {
   onCleanup(`drop database ${database.name}`, () => database.drop());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `sf-ab-${label}-`));
   onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
-  const server = await buildAndStartApp({ name: label, root: checkout, database, dataDir });
+  const server = await buildAndStartApp({ name: label, root: checkout, database, dataDir, env: envFor(label) });
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   onCleanup(`close ${label}'s fixture pool`, () => pool.end());
   const sql = async (text: string, params?: unknown[]) => (await pool.query(text, params)).rows;
@@ -107,6 +119,11 @@ async function slice(build: Build, name: string, options: { seconds: number; war
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
 
+/** A needle matches names that contain it, or, written `=name`, only that name. */
+function matches(name: string, needle: string): boolean {
+  return needle.startsWith('=') ? name === needle.slice(1) : name.includes(needle);
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (args.length < 2 || args.some((a) => !/^[\w.-]+=.+/.test(a))) {
@@ -121,7 +138,7 @@ async function main(): Promise<number> {
   };
   const needles = (process.env.AB_ONLY || 'place').toLowerCase().split(',');
   const names = scenarios
-    .filter((s) => (s.target ?? 'app') === 'app' && needles.some((n) => s.name.toLowerCase().includes(n.trim())))
+    .filter((s) => (s.target ?? 'app') === 'app' && needles.some((n) => matches(s.name.toLowerCase(), n.trim())))
     .map((s) => s.name);
   if (names.length === 0) throw new BenchError(`no app scenario's name contains ${needles.join(' or ')}`);
   cleanupOnSignals();

@@ -12,6 +12,8 @@ export async function buildAndStartApp(input: {
   database: BenchDatabase;
   dataDir: string;
   nodeArgs?: string[];
+  /** Settings on top of the bench's own (e.g. `JOBS_ENABLED: 'false'` to compare a build with itself). */
+  env?: Record<string, string>;
 }): Promise<Server> {
   console.log(`Building ${input.name} (npm run build in ${input.root})...`);
   await runCommand('npm', ['run', 'build', '--silent'], input.root);
@@ -41,6 +43,7 @@ export async function buildAndStartApp(input: {
       ADMIN_EMAIL: BENCH_ADMIN.email,
       ADMIN_PASSWORD: BENCH_ADMIN.password,
       DATA_DIR: input.dataDir,
+      ...input.env,
     },
     port,
     readyPath: '/readyz',
