@@ -1,4 +1,5 @@
-// Builds dist/ from src/ (tsc, then the non-TypeScript files the service reads at run time), unless
+// Builds dist/ from src/ (tsc, then the non-TypeScript files the service reads at run time) and the web apps from web/
+// into dist/public (vite), unless
 // dist/ was built from exactly the files there are now: then `npm start` and `npm run cli` skip
 // the compiler's several seconds. `node scripts/build.mjs --force` builds regardless.
 import { spawnSync } from 'node:child_process';
@@ -10,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 /** Files besides src/ whose content changes what the build emits (compiler options and version, this script). */
 const BUILD_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
+/** The web apps' sources (storefront and dashboard), built by vite into dist/public when the folder has its config. */
+const WEB = 'web';
+const WEB_CONFIG = 'web/vite.config.ts';
 /** Folders of src/ the compiled service reads as they are (SQL migrations), copied to dist/. */
 const ASSETS = ['db/migrations'];
 /** Written last, so a build that failed or was interrupted is not taken for a finished one. */
@@ -40,6 +44,7 @@ function filesUnder(dir) {
 export function sourceDigest(root) {
   const files = [
     ...filesUnder(path.join(root, 'src')).map((rel) => `src/${rel}`),
+    ...filesUnder(path.join(root, WEB)).map((rel) => `${WEB}/${rel}`),
     ...BUILD_INPUTS.filter((rel) => existsSync(path.join(root, rel))),
   ];
   const hash = createHash('sha256');
@@ -78,6 +83,17 @@ export function build(root, options = {}) {
   for (const rel of ASSETS) {
     const from = path.join(root, 'src', rel);
     if (existsSync(from)) cpSync(from, path.join(dist, rel), { recursive: true });
+  }
+  if (existsSync(path.join(root, WEB_CONFIG))) {
+    const vite = path.join(
+      path.dirname(createRequire(path.join(root, 'package.json')).resolve('vite/package.json')),
+      'bin/vite.js',
+    );
+    const web = spawnSync(process.execPath, [vite, 'build', '--config', WEB_CONFIG, '--logLevel', 'warn'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    if (web.status !== 0) throw new Error(`vite build failed (exit ${web.status ?? web.signal})`);
   }
   writeFileSync(path.join(dist, STAMP), JSON.stringify({ digest, outputs: filesUnder(dist) }));
   return 'built';

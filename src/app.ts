@@ -51,6 +51,8 @@ import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shippi
 import { taxAdminRoutes } from './tax/tax.routes.js';
 import { registerWebhookJobs } from './webhooks/webhook-jobs.js';
 import { webhookAdminRoutes } from './webhooks/webhooks.routes.js';
+import { loadWebApps, type WebApps } from './webapp/webapp.js';
+import { appPageFallback, webAppRoutes } from './webapp/webapp.routes.js';
 import { DomainError } from './shared/errors.js';
 import { currencyFormat } from './shared/money.js';
 
@@ -69,6 +71,11 @@ export interface AppDeps {
    * handlers and event subscribers than the service's own modules do (tests, a store's own extensions).
    */
   background?: (parts: { jobs: JobQueue; outbox: Outbox }) => void;
+  /**
+   * The storefront and dashboard (SPEC section 12), as built into dist/public; by default read from there, if built.
+   * null: serve the API only.
+   */
+  webApps?: WebApps | null;
 }
 
 /** Anything that could carry a credential or personal data never reaches the logs. */
@@ -143,7 +150,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
-  registerErrorHandling(app);
+  const webApps = deps.webApps === undefined ? loadWebApps() : (deps.webApps ?? undefined);
+  registerErrorHandling(app, { notFoundFallback: webApps && appPageFallback(webApps) });
   requireHostHeader(app);
   registerAuthentication(app, deps.tokens);
 
@@ -203,7 +211,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes({ database: deps.database }));
   await app.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
-  await app.register(homeRoutes({ currency: config.storeCurrency }));
+  await app.register(homeRoutes({ storeName: config.storeName, currency: config.storeCurrency, webApps }));
+  if (webApps) await app.register(webAppRoutes(webApps));
   await app.register(
     authRoutes({
       db,

@@ -88,6 +88,8 @@ export async function buildTestApp(
     pluginEnv?: Record<string, string | undefined>;
     /** More job handlers and event subscribers (see AppDeps.background). */
     background?: Parameters<typeof buildApp>[0]['background'];
+    /** The web apps to serve (default: none, whether or not dist/public was built; see test/webapp.test.ts). */
+    webApps?: Parameters<typeof buildApp>[0]['webApps'];
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.config);
@@ -108,6 +110,7 @@ export async function buildTestApp(
     payments,
     logger: options.logger ?? false,
     background: options.background,
+    webApps: options.webApps ?? null,
   });
   return {
     app,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prefersHtml } from '../src/ops/home.routes.js';
+import { prefersHtml } from '../src/http/accept.js';
 import { buildTestApp, json, type TestApp } from './helpers.js';
 
 let t: TestApp;

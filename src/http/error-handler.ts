@@ -144,7 +144,13 @@ function problemForStatus(status: number): ErrorCode {
 }
 
 /** Every error leaves as problem+json; nothing of a stack trace or an internal message does. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  options: {
+    /** Answers a request no route matched before the 404 does (the web apps' client-side routes); undefined: 404. */
+    notFoundFallback?: ((request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined) | undefined;
+  } = {},
+): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) return sendProblem(reply, error);
     if (error instanceof MoneyOverflowError) {
@@ -180,11 +186,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     );
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      reply,
-      new DomainError('route_not_found', { detail: `no route ${request.method} ${request.url.split('?')[0]}` }),
-    ),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      options.notFoundFallback?.(request, reply)
+      ?? sendProblem(
+        reply,
+        new DomainError('route_not_found', { detail: `no route ${request.method} ${request.url.split('?')[0]}` }),
+      ),
   );
 }
 

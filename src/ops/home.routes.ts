@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { prefersHtml } from '../http/accept.js';
+import type { WebApps } from '../webapp/webapp.js';
+import { sendAppPage } from '../webapp/webapp.routes.js';
 
-const NAME = 'Storefront';
 const links = { docs: '/docs', openapi: '/openapi.json', health: '/healthz', readiness: '/readyz' };
 
 const Home = Type.Object({
@@ -16,36 +18,16 @@ const Home = Type.Object({
   }),
 });
 
-/** The weight (`q`) the Accept header gives a media type, by its most specific matching range. */
-function weight(accept: string, type: string): number {
-  const [major] = type.split('/');
-  let best = { specificity: -1, q: 0 };
-  for (const part of accept.split(',')) {
-    const [range = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const specificity = range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : -1;
-    if (specificity <= best.specificity) continue;
-    const q = params.find((p) => p.startsWith('q='));
-    best = { specificity, q: q === undefined ? 1 : Number(q.slice(2)) || 0 };
-  }
-  return best.q;
-}
-
-/**
- * Browsers name text/html and take JSON only through a wildcard, so they get the page; API clients
- * (no Accept, `*\/*`, or JSON first) get JSON. Ties go to JSON, since this is an API.
- */
-export function prefersHtml(accept: string | undefined): boolean {
-  return accept !== undefined && weight(accept, 'text/html') > weight(accept, 'application/json');
-}
-
-function page(currency: string): string {
+function page(input: { storeName: string; currency: string }): string {
+  const { storeName: NAME, currency } = input;
   const item = (href: string, text: string) => `<li><a href="${href}">${href}</a>: ${text}</li>`;
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${NAME}</title></head>
 <body>
 <h1>${NAME}</h1>
-<p>This is a storefront commerce API (prices in ${currency}); it has no web pages yet. Start here:</p>
+<p>This is a storefront commerce API (prices in ${currency}). Its web apps were not built (<code>npm run build</code>
+builds them); the API works without them. Start here:</p>
 <ul>
 ${item(links.docs, 'the API reference')}
 ${item(links.openapi, 'the OpenAPI 3.1 document')}
@@ -56,11 +38,18 @@ ${item(links.health, 'liveness')} ${item(links.readiness, 'readiness (the databa
 `;
 }
 
-/** `GET /`: where to start, until the web storefront (SPEC section 12) serves this path. */
-export function homeRoutes(deps: { currency: string }): FastifyPluginAsyncTypebox {
-  const html = page(deps.currency);
+/**
+ * `GET /`: the storefront's page for a browser (or, if the web apps were not built, a page of links); for an API
+ * client, the store's name and currency and where to start.
+ */
+export function homeRoutes(deps: {
+  storeName: string;
+  currency: string;
+  webApps: WebApps | undefined;
+}): FastifyPluginAsyncTypebox {
+  const html = page(deps);
   const home = {
-    name: NAME,
+    name: deps.storeName,
     description: 'Storefront commerce API: cart, order estimate and placement, payments.',
     currency: deps.currency,
     links,
@@ -86,6 +75,7 @@ export function homeRoutes(deps: { currency: string }): FastifyPluginAsyncTypebo
       async (request, reply) => {
         reply.header('vary', 'accept');
         if (!prefersHtml(request.headers.accept)) return reply.type('application/json; charset=utf-8').send(home);
+        if (deps.webApps) return sendAppPage(reply, deps.webApps.storefront);
         // The page is static and links to this host only; nothing else may load in it.
         return reply
           .type('text/html; charset=utf-8')

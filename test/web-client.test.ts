@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generatedSchema, SCHEMA_FILE } from '../scripts/generate-client.js';
+
+describe("the web apps' API client", () => {
+  it('matches the API: web/api/schema.d.ts is what `npm run client:generate` writes from /openapi.json', async () => {
+    const fresh = await generatedSchema();
+    // On a mismatch: run `npm run client:generate`, check the apps still typecheck, and commit web/api/schema.d.ts.
+    expect(readFileSync(SCHEMA_FILE, 'utf8') === fresh, 'web/api/schema.d.ts is out of date').toBe(true);
+  });
+});

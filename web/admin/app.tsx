@@ -1,0 +1,48 @@
+import { LocationProvider, Route, Router } from 'preact-iso';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useStoreInfo } from '../shared/store-info';
+import { createDashboard, DashboardContext } from './context';
+import { Home } from './pages/home';
+import { NotFound } from './pages/not-found';
+import { SignIn } from './pages/sign-in';
+
+export function App() {
+  const dashboard = useMemo(createDashboard, []);
+  const info = useStoreInfo(dashboard.api);
+  const [session, setSession] = useState(dashboard.session.get());
+  useEffect(() => dashboard.session.subscribe(setSession), [dashboard]);
+  useEffect(() => {
+    if (info) document.title = `${info.name} dashboard`;
+  }, [info]);
+  if (info === undefined) return null;
+  const signedIn = session?.user.role === 'admin';
+  return (
+    <DashboardContext.Provider value={{ ...dashboard, currency: info.currency }}>
+      <LocationProvider scope="/admin">
+        <header class="site">
+          <a href="/admin/">
+            <strong>{info.name} dashboard</strong>
+          </a>
+          {signedIn && (
+            <nav aria-label="Dashboard">
+              <span class="muted">{session.user.email}</span>
+              <button type="button" class="secondary" onClick={() => dashboard.session.set(undefined)}>
+                Sign out
+              </button>
+            </nav>
+          )}
+        </header>
+        <main>
+          {signedIn ? (
+            <Router>
+              <Route path="/admin/" component={Home} />
+              <Route default component={NotFound} />
+            </Router>
+          ) : (
+            <SignIn />
+          )}
+        </main>
+      </LocationProvider>
+    </DashboardContext.Provider>
+  );
+}

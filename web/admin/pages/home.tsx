@@ -1,0 +1,3 @@
+export function Home() {
+  return <h1>Dashboard</h1>;
+}

@@ -1,0 +1,68 @@
+import { useState } from 'preact/hooks';
+import { ok } from '../../api/client';
+import { asProblem, fieldError, type Problem } from '../../shared/problem';
+import { ErrorMessage, Field } from '../../shared/ui';
+import { useDashboard } from '../context';
+
+/** The dashboard's sign-in: only an admin account gets past it. */
+export function SignIn() {
+  const { api, session } = useDashboard();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<Problem>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      const answer = await ok(api.POST('/user/storefront/api/login/', { body: { email, password } }));
+      if (answer.user.role !== 'admin') {
+        setProblem({
+          type: 'about:blank',
+          title: 'This account is not an admin',
+          status: 403,
+          code: 'forbidden',
+          detail: 'sign in with an admin account to use the dashboard',
+        });
+        return;
+      }
+      session.set({ user: answer.user, access: answer.access, refresh: answer.refresh });
+    } catch (err) {
+      setProblem(asProblem(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} aria-labelledby="sign-in-heading">
+      <h1 id="sign-in-heading">Sign in to the dashboard</h1>
+      <ErrorMessage problem={problem} />
+      <Field
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="username"
+        required
+        value={email}
+        onInput={(e) => setEmail(e.currentTarget.value)}
+        error={fieldError(problem, 'email')}
+      />
+      <Field
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onInput={(e) => setPassword(e.currentTarget.value)}
+        error={fieldError(problem, 'password')}
+      />
+      <button type="submit" disabled={busy}>
+        Sign in
+      </button>
+    </form>
+  );
+}

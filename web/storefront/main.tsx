@@ -1,0 +1,6 @@
+import '../shared/styles.css';
+import { render } from 'preact';
+import { App } from './app';
+
+const root = document.getElementById('app');
+if (root) render(<App />, root);

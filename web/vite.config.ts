@@ -1,0 +1,33 @@
+// The storefront (/) and the dashboard (/admin/), built into dist/public, which the service serves
+// (src/webapp/webapp.routes.ts). `npm run dev` serves them from here with hot reload, the API proxied to the service.
+import { fileURLToPath } from 'node:url';
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+
+const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
+const api = `http://127.0.0.1:${process.env.PORT ?? '8000'}`;
+
+export default defineConfig({
+  root: here('.'),
+  base: '/',
+  plugins: [preact()],
+  build: {
+    outDir: here('../dist/public'),
+    emptyOutDir: true,
+    // Hashed names under /assets/: the service sends them with a year's immutable caching.
+    assetsDir: 'assets',
+    rollupOptions: { input: { storefront: here('index.html'), admin: here('admin/index.html') } },
+  },
+  server: {
+    host: '127.0.0.1',
+    port: Number(process.env.WEB_DEV_PORT ?? 5173),
+    strictPort: true,
+    // Everything the apps call is the service's: its API (/<module>/storefront|dashboard/...), the payment pages.
+    proxy: {
+      '^/[a-z_]+/(storefront|dashboard)/': api,
+      '^/payment/': api,
+      '/openapi.json': api,
+      '/docs': api,
+    },
+  },
+});
