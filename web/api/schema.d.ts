@@ -189,7 +189,7 @@ export type paths = {
                     "application/json": {
                         product_variant_id: number;
                         /** @default 1 */
-                        quantity: number;
+                        quantity?: number;
                     };
                 };
             };
@@ -503,10 +503,10 @@ export type paths = {
         /** Promo codes in creation order */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -936,18 +936,18 @@ export type paths = {
         /** Promotions in creation order, filtered; archived ones only with archived=true */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true: only archived promotions; false (default): the others */
-                    archived: boolean;
+                    archived?: boolean;
                     /** @description true: only automatic promotions; false: only codes */
                     automatic?: boolean;
                     /** @description The promotion with this code (ignoring case) */
                     code?: string;
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
                     /** @description Only promotions switched on (true) or off (false) */
                     is_active?: boolean;
-                    limit: number;
+                    limit?: number;
                     /** @description Name contains (ignoring case) */
                     q?: string;
                 };
@@ -2079,10 +2079,10 @@ export type paths = {
         /** Events (order placed, paid, status changed…), newest first, filtered */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description next_cursor of the previous page */
                     cursor?: string;
-                    limit: number;
+                    limit?: number;
                     order_alias?: string;
                     type?: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded";
                 };
@@ -2339,14 +2339,14 @@ export type paths = {
         /** All orders, newest first, filtered */
         get: {
             parameters: {
-                query: {
+                query?: {
                     created_from?: string;
                     created_to?: string;
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
                     customer_id?: number;
                     email?: string;
-                    limit: number;
+                    limit?: number;
                     payment_status?: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                     status?: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                 };
@@ -2802,7 +2802,7 @@ export type paths = {
                         variants: {
                             alias: string;
                             /** @default 1 */
-                            quantity: number;
+                            quantity?: number;
                         }[];
                     };
                 };
@@ -3170,7 +3170,7 @@ export type paths = {
                         variants: {
                             alias: string;
                             /** @default 1 */
-                            quantity: number;
+                            quantity?: number;
                         }[];
                     };
                 };
@@ -3392,7 +3392,7 @@ export type paths = {
                         variants: {
                             alias: string;
                             /** @default 1 */
-                            quantity: number;
+                            quantity?: number;
                         }[];
                     };
                 };
@@ -3553,10 +3553,10 @@ export type paths = {
         /** The caller's orders, newest first */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -3841,7 +3841,7 @@ export type paths = {
                         variants: {
                             alias: string;
                             /** @default 1 */
-                            quantity: number;
+                            quantity?: number;
                         }[];
                     };
                 };
@@ -4683,13 +4683,13 @@ export type paths = {
         /** Products with all their variants, archived ones included */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                     /** @description name contains (case-insensitive) */
                     q?: string;
-                    status: "active" | "archived" | "all";
+                    status?: "active" | "archived" | "all";
                 };
                 header?: never;
                 path?: never;
@@ -5455,10 +5455,10 @@ export type paths = {
         /** Active products with their variants */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -8234,10 +8234,10 @@ export type paths = {
         /** An endpoint's deliveries, newest first: status, attempts, last response code and duration, next try */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                     status?: "pending" | "succeeded" | "failed";
                 };
                 header?: never;
