@@ -83,4 +83,9 @@ export const OrderDetail = Type.Object({
 
 export const AliasParams = Type.Object({ order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) });
 
+/** How a guest proves an order is theirs: the `order_token` its placement answered with. */
+export const OrderTokenHeader = Type.Optional(
+  Type.String({ description: "A guest's order: the order_token its placement answered with" }),
+);
+
 export const OrderPage = Type.Object({ items: Type.Array(OrderSummary), next_cursor: Nullable(Type.String()) });
