@@ -65,6 +65,13 @@ export const Cursor = Type.Integer({
 
 export const IdParams = Type.Object({ id: Id });
 
+/**
+ * An answer's field that holds one of `values` (an order's status): a plain string to the serializer, a union of the
+ * values in the generated client, so an app can tell them apart without casting.
+ */
+export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Unsafe<T>({ ...options, type: 'string', enum: [...values] });
+
 export const bearerAuth = [{ bearerAuth: [] }];
 
 /** Open to guests; a Bearer token, when sent, identifies the caller. */

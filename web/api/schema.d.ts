@@ -2420,9 +2420,11 @@ export type paths = {
                                 estimated_tax: string;
                                 order_alias: string;
                                 order_id: number;
-                                payment_status: string;
+                                /** @enum {string} */
+                                payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                                 shipping_fee: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                                 subtotal: string;
                                 total: string;
                                 total_items: number;
@@ -2534,7 +2536,8 @@ export type paths = {
                             note: string;
                             order_alias: string;
                             order_id: number;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -2560,7 +2563,8 @@ export type paths = {
                             shipping_discount: string;
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             subtotal: string;
                             tax_details: {
                                 tax_amount: string;
@@ -2684,7 +2688,8 @@ export type paths = {
                             note: string;
                             order_alias: string;
                             order_id: number;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -2710,7 +2715,8 @@ export type paths = {
                             shipping_discount: string;
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             subtotal: string;
                             tax_details: {
                                 tax_amount: string;
@@ -2923,7 +2929,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the store currency's exact precision */
@@ -2939,7 +2946,8 @@ export type paths = {
                             /** @description Before any shipping discount */
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             /** @description Decimal string with the store currency's exact precision */
                             subtotal: string;
                             tax_details: {
@@ -3564,7 +3572,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the store currency's exact precision */
@@ -3580,7 +3589,8 @@ export type paths = {
                             /** @description Before any shipping discount */
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             /** @description Decimal string with the store currency's exact precision */
                             subtotal: string;
                             tax_details: {
@@ -3705,9 +3715,11 @@ export type paths = {
                                 estimated_tax: string;
                                 order_alias: string;
                                 order_id: number;
-                                payment_status: string;
+                                /** @enum {string} */
+                                payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                                 shipping_fee: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                                 subtotal: string;
                                 total: string;
                                 total_items: number;
@@ -3813,7 +3825,8 @@ export type paths = {
                             note: string;
                             order_alias: string;
                             order_id: number;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -3839,7 +3852,8 @@ export type paths = {
                             shipping_discount: string;
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             subtotal: string;
                             tax_details: {
                                 tax_amount: string;
@@ -4040,7 +4054,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the store currency's exact precision */
@@ -4056,7 +4071,8 @@ export type paths = {
                             /** @description Before any shipping discount */
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             /** @description Decimal string with the store currency's exact precision */
                             subtotal: string;
                             tax_details: {
@@ -4240,7 +4256,8 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         }[];
@@ -4329,7 +4346,8 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         };
@@ -4423,7 +4441,8 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         };
