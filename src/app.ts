@@ -28,6 +28,7 @@ import {
 import { withSafeErrorLogging } from './http/error-log.js';
 import { registerJsonBodyParser } from './http/raw-json.js';
 import { rateLimitBackend } from './http/rate-limit-store.js';
+import { documentedRouteSchema } from './http/openapi.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { JobQueue } from './jobs/job-queue.js';
@@ -167,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(swagger, {
+    transform: ({ schema, url }) => ({ schema: documentedRouteSchema(schema), url }),
     refResolver: {
       // biome-ignore lint/complexity/useMaxParams: @fastify/swagger calls this with (json, baseUri, fragment, i).
       buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from './auth/auth.service.js';
+import { generatePassword } from './auth/demo-admin.js';
 import { seedDemoCatalog } from './catalog/demo-seed.js';
 import { currencyExponent } from './shared/currency.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -9,12 +10,16 @@ import { DatabaseOpenError } from './db/open-errors.js';
 import { databaseTarget } from './runtime.js';
 import { DomainError } from './shared/errors.js';
 
+const createAdminUsage = `create-admin --email <email> [--password <password> | --generate-password]
+      Creates an admin, or promotes an existing user and sets the password: also how to
+      reset a forgotten one (the demo admin's: --email admin@example.com).
+      The password may instead come from the ADMIN_PASSWORD environment variable (out of
+      shell history); --generate-password makes a random one and prints it once.`;
+
 const usage = `Usage: npm run cli -- <command> [options]
 
 Commands:
-  create-admin --email <email> [--password <password>]
-      Creates an admin, or promotes an existing user and sets the password.
-      The password may instead come from the ADMIN_PASSWORD environment variable.
+  ${createAdminUsage}
   seed-demo
       Loads the demo catalog (idempotent: demo products already there are left alone).
   migrate
@@ -36,17 +41,34 @@ async function main(argv: string[]): Promise<number> {
     case 'create-admin': {
       const { values } = parseArgs({
         args: rest,
-        options: { email: { type: 'string' }, password: { type: 'string' } },
+        options: {
+          email: { type: 'string' },
+          password: { type: 'string' },
+          'generate-password': { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
       });
-      const password = values.password ?? process.env.ADMIN_PASSWORD;
+      if (values.help) {
+        console.log(`Usage: npm run cli -- ${createAdminUsage}`);
+        return 0;
+      }
+      const generated = values['generate-password'] ? generatePassword() : undefined;
+      const given = values.password ?? process.env.ADMIN_PASSWORD;
+      if (generated !== undefined && values.password !== undefined) {
+        console.error('create-admin takes --password or --generate-password, not both');
+        return 2;
+      }
+      const password = generated ?? given;
       if (!values.email || !password) {
-        console.error('create-admin needs --email and --password (or ADMIN_PASSWORD)');
+        console.error('create-admin needs --email and --password (or ADMIN_PASSWORD, or --generate-password)');
         return 2;
       }
       const database = await openDatabase(databaseTarget(config));
       try {
         const { user, created } = await ensureAdmin(database.db, { email: values.email, password });
         console.log(`${created ? 'created' : 'updated'} admin ${user.email} (id ${user.id})`);
+        // The one place this password exists in clear: the person who asked for it sees it once.
+        if (generated !== undefined) console.log(`password: ${generated} (shown once)`);
       } finally {
         await database.close();
       }

@@ -1,4 +1,5 @@
 import { buildApp, redactedPaths } from './app.js';
+import { dashboardNotice } from './auth/demo-admin.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { DatabaseOpenError } from './db/open-errors.js';
@@ -10,7 +11,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const skipped: string[] = [];
-  const runtime = await openRuntime(config, (message) => skipped.push(message));
+  const { demoAdmin, ...runtime } = await openRuntime(config, (message) => skipped.push(message));
   const app = await buildApp({
     config,
     ...runtime,
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
     { database: runtime.database.kind, currency: config.storeCurrency, url: config.publicBaseUrl },
     'storefront ready',
   );
+  // Printed, not logged: the demo admin's generated password is shown this once, on the terminal only (operations.md).
+  if (demoAdmin) console.log(dashboardNotice(demoAdmin, config.publicBaseUrl));
 }
 
 main().catch((err: unknown) => {

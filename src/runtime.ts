@@ -1,4 +1,5 @@
 import { ensureAdmin } from './auth/auth.service.js';
+import { createDemoAdmin, type DemoAdmin, existingDemoAdmin } from './auth/demo-admin.js';
 import { seedDemoIfEmpty } from './catalog/demo-seed.js';
 import { currencyExponent } from './shared/currency.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
@@ -18,9 +19,17 @@ export interface Runtime {
   database: Database;
   tokens: TokenService;
   payments: PaymentRegistry;
+  /**
+   * The demo store's admin when no admin is configured (ADMIN_EMAIL): made with a generated password at the start that
+   * loads the demo store (then `password` is set, for that start to show once), found again at later starts.
+   */
+  demoAdmin?: DemoAdmin;
 }
 
-/** Opens the database (migrated), loads the store's secrets and ensures the configured admin. */
+/**
+ * Opens the database (migrated), loads the store's secrets, ensures the configured admin and, on a new demo store,
+ * makes the demo admin.
+ */
 export async function openRuntime(config: Config, log: (message: string) => void = () => {}): Promise<Runtime> {
   // Plugins are configured first, so a misconfigured one stops the start before the database is
   // touched; the database opens when the first plugin secret is needed, or right after.
@@ -50,8 +59,14 @@ export async function openRuntime(config: Config, log: (message: string) => void
     const jwtSecret = config.jwtSecret ?? (await storeSecret(database, { name: 'jwt', dataDir: config.dataDir }));
     const tokens = createTokenService(jwtSecret);
     if (config.admin) await ensureAdmin(database.db, config.admin);
-    if (config.seedDemo) await seedDemoIfEmpty(database.db, currencyExponent(config.storeCurrency));
-    return { database, tokens, payments };
+    let demoAdmin: DemoAdmin | undefined;
+    if (config.seedDemo) {
+      const added = await seedDemoIfEmpty(database.db, currencyExponent(config.storeCurrency));
+      if (!config.admin) {
+        demoAdmin = added > 0 ? await createDemoAdmin(database.db) : await existingDemoAdmin(database.db);
+      }
+    }
+    return { database, tokens, payments, demoAdmin };
   } catch (err) {
     await database.close();
     throw err;

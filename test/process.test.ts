@@ -65,6 +65,27 @@ async function waitReady(port: number, proc: Running): Promise<void> {
   throw new Error(`not ready in time: ${proc.output()}`);
 }
 
+/** The first match of `pattern` in the process's output, once it has been written. */
+async function waitForOutput(proc: Running, pattern: RegExp): Promise<RegExpExecArray> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const match = pattern.exec(proc.output());
+    if (match) return match;
+    if (proc.child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${pattern} in: ${proc.output()}`);
+}
+
+async function logIn(port: number, credentials: { email: string; password: string }) {
+  const res = await fetch(`http://127.0.0.1:${port}/user/storefront/api/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  return { status: res.status, body: (await res.json()) as { user?: { role: string } } };
+}
+
 const dirs: string[] = [];
 function dataDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sf-proc-'));
@@ -158,6 +179,8 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     expect(first.output()).toContain('stopped');
     expect(existsSync(path.join(dir, 'storefront.lock'))).toBe(false);
     expect(first.output()).toContain('customer emails not sent (SMTP_URL not set)');
+    // An admin is configured (ADMIN_EMAIL): no demo admin is made, none is announced.
+    expect(first.output()).not.toContain('admin@example.com');
 
     // A killed process leaves its lock behind; the next start takes it over.
     const killed = run('main.ts', env);
@@ -174,6 +197,70 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     expect(third.output()).toContain('customer emails sent over SMTP');
     expect(third.output()).not.toContain('pw-smtp-never-printed');
   }, 120_000);
+
+  it("makes the demo store's admin with a generated password, shows it once at the first start, and never again", async () => {
+    const dir = dataDir();
+    const port = await freePort();
+    const env = { DATA_DIR: dir, PORT: String(port), SEED_DEMO: 'true', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' };
+    const first = run('main.ts', env);
+    await waitReady(port, first);
+    const shown = await waitForOutput(
+      first,
+      /Dashboard: (\S+) — admin@example\.com \/ (\S+) \(shown once; `(.+)` sets/,
+    );
+    const [, dashboard, password = '', reset] = shown;
+    expect(dashboard).toBe(`http://127.0.0.1:${port}/admin/`);
+    expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    expect(reset).toBe('npm run cli -- create-admin --email admin@example.com --generate-password');
+    const signedIn = await logIn(port, { email: 'admin@example.com', password });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user?.role).toBe('admin');
+    // On the terminal once, in no log line.
+    expect(first.output().split(password)).toHaveLength(2);
+    const logLines = first
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    expect(logLines.length).toBeGreaterThan(3);
+    expect(logLines.join('\n')).not.toContain(password);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = run('main.ts', env);
+    await waitReady(port, second);
+    const notice = await waitForOutput(second, /Dashboard: .*\n/);
+    expect(notice[0]).toContain('admin@example.com (its password was shown at the first start; to set another');
+    expect(second.output()).not.toContain(password);
+    expect((await logIn(port, { email: 'admin@example.com', password })).status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+
+    // The reset the notice names: a new generated password, shown once by the command.
+    const cli = run('cli.ts', { DATA_DIR: dir }, [
+      'create-admin',
+      '--email',
+      'admin@example.com',
+      '--generate-password',
+    ]);
+    expect(await cli.exited, cli.output()).toBe(0);
+    const fresh = /password: ([A-Za-z0-9_-]{20}) \(shown once\)/.exec(cli.output())?.[1] ?? '';
+    expect(cli.output()).toContain('updated admin admin@example.com');
+    const database = await openDatabase({ kind: 'pglite', dataDir: dir });
+    try {
+      const user = await findUserByEmail(database.db, 'admin@example.com');
+      expect(await verifyPassword(user?.passwordHash ?? '', fresh)).toBe(true);
+      expect(await verifyPassword(user?.passwordHash ?? '', password)).toBe(false);
+    } finally {
+      await database.close();
+    }
+  }, 180_000);
+
+  it('explains create-admin, and how it resets a password, with --help', async () => {
+    const help = run('cli.ts', { DATA_DIR: dataDir() }, ['create-admin', '--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.output()).toContain('--generate-password');
+    expect(help.output()).toContain('reset a forgotten one');
+  }, 60_000);
 
   it('creates an admin from the command line', async () => {
     const dir = dataDir();

@@ -16,6 +16,8 @@ export default defineConfig({
     emptyOutDir: true,
     // Hashed names under /assets/: the service sends them with a year's immutable caching.
     assetsDir: 'assets',
+    // dist/public/.vite/manifest.json (not served): which chunks each page loads, for scripts/check-web-size.mjs.
+    manifest: true,
     rollupOptions: { input: { storefront: here('index.html'), admin: here('admin/index.html') } },
   },
   server: {

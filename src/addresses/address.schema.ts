@@ -31,10 +31,28 @@ export const StoredAddressInput = Type.Object(
     phone_number: Type.Optional(addressFields.phone_number),
     is_default: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        street_address: '1 Market St',
+        city: 'San Francisco',
+        postal_code: '94105',
+        state: 'CA',
+        country: 'US',
+        phone_number: '+1 415 555 0100',
+        is_default: true,
+      },
+    ],
+  },
 );
 
-export const StoredAddressPatch = Type.Partial(StoredAddressInput, { additionalProperties: false });
+export const StoredAddressPatch = Type.Partial(StoredAddressInput, {
+  additionalProperties: false,
+  examples: [{ street_address: '2 Market St', postal_code: '94105' }],
+});
 
 export const StoredAddress = Type.Object({
   id: Type.Integer(),

@@ -21,6 +21,12 @@ const SessionBody = Type.Object({ user: User, ...Tokens });
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: 1024 });
 const Name = Type.String({ maxLength: 100 });
+/** A guest's cart comes along at sign-up and sign-in; a token that names no cart (or a malformed one) merges nothing. */
+const GuestCart = Type.Object({
+  'x-cart-token': Type.Optional(
+    Type.String({ description: "The guest's cart_token: its lines are merged into the customer's cart" }),
+  ),
+});
 
 export interface AuthRouteDeps extends AuthDeps {
   config: Config;
@@ -40,12 +46,16 @@ export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Create a customer account (send X-Cart-Token to bring a guest cart along)',
-          body: StrictObject({
-            email: Email,
-            password: Password,
-            first_name: Type.Optional(Name),
-            last_name: Type.Optional(Name),
-          }),
+          headers: GuestCart,
+          body: StrictObject(
+            {
+              email: Email,
+              password: Password,
+              first_name: Type.Optional(Name),
+              last_name: Type.Optional(Name),
+            },
+            { examples: [{ email: 'ada@example.com', password: 'correct horse', first_name: 'Ada' }] },
+          ),
           response: { 201: SessionBody, ...problems(409, 422, 429) },
         },
       },
@@ -64,7 +74,11 @@ export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Sign in with email and password (send X-Cart-Token to merge a guest cart)',
-          body: StrictObject({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }),
+          headers: GuestCart,
+          body: StrictObject(
+            { email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) },
+            { examples: [{ email: 'ada@example.com', password: 'correct horse' }] },
+          ),
           response: { 200: SessionBody, ...problems(401, 422, 429) },
         },
       },
@@ -82,7 +96,16 @@ export function authRoutes(deps: AuthRouteDeps): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Exchange a refresh token for a new token pair (the old one stops working)',
-          body: StrictObject({ refresh: Type.String({ minLength: 1, maxLength: 4096 }) }),
+          body: StrictObject(
+            {
+              refresh: Type.String({
+                minLength: 1,
+                maxLength: 4096,
+                description: 'The refresh token of the last pair',
+              }),
+            },
+            { examples: [{ refresh: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl' }] },
+          ),
           response: { 200: Type.Object(Tokens), ...problems(401, 422, 429) },
         },
       },

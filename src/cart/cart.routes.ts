@@ -26,13 +26,23 @@ const CartItem = Type.Object({
   available: Type.Boolean({ description: 'false when archived or when stock no longer covers the quantity' }),
 });
 
-const Cart = Type.Object({
-  items: Type.Array(CartItem),
-  total_items: Type.Integer(),
-  subtotal: Type.String(),
-  currency: Type.String(),
-  cart_token: Type.Optional(Type.String({ description: 'Guests only: send it back as X-Cart-Token' })),
-});
+const Cart = Type.Object(
+  {
+    items: Type.Array(CartItem),
+    total_items: Type.Integer(),
+    subtotal: Type.String(),
+    currency: Type.String(),
+    cart_token: Type.Optional(Type.String({ description: 'Guests only: send it back as X-Cart-Token' })),
+  },
+  {
+    // Documentation of the answer's headers (@fastify/swagger moves them to the response); the serializer ignores it.
+    headers: {
+      'x-cart-token': Type.String({
+        description: "A guest's new cart: its token (also in cart_token), to send back as X-Cart-Token",
+      }),
+    },
+  },
+);
 
 /** Carts are addressed only by the caller's identity: the user's token, or the guest's cart token. */
 function ownerOf(request: FastifyRequest): CartOwner {
@@ -94,10 +104,13 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
         schema: {
           ...common,
           summary: 'Add units of a variant (creates the line if absent)',
-          body: StrictObject({
-            product_variant_id: Id,
-            quantity: Count({ minimum: 1, maximum: deps.limits.maxLineQuantity, default: 1 }),
-          }),
+          body: StrictObject(
+            {
+              product_variant_id: Id,
+              quantity: Count({ minimum: 1, maximum: deps.limits.maxLineQuantity, default: 1 }),
+            },
+            { examples: [{ product_variant_id: 1, quantity: 2 }] },
+          ),
           response: responses,
         },
       },
@@ -117,10 +130,13 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
         schema: {
           ...common,
           summary: "Set a line's quantity (0 removes it); the variant must be in the cart",
-          body: StrictObject({
-            product_variant_id: Id,
-            quantity: Count({ maximum: deps.limits.maxLineQuantity }),
-          }),
+          body: StrictObject(
+            {
+              product_variant_id: Id,
+              quantity: Count({ maximum: deps.limits.maxLineQuantity }),
+            },
+            { examples: [{ product_variant_id: 1, quantity: 3 }] },
+          ),
           response: responses,
         },
       },

@@ -32,7 +32,7 @@ import {
   ProductPatch,
   StorefrontProduct,
   VariantInput,
-  VariantPatch,
+  VariantChange,
 } from './catalog.schema.js';
 
 export interface CatalogDeps {
@@ -203,10 +203,7 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
           ...common,
           summary: 'Change a variant (archived: false restores an archived one)',
           params: IdParams,
-          body: Type.Object(
-            { ...VariantPatch.properties, archived: Type.Optional(Type.Boolean()) },
-            { additionalProperties: false },
-          ),
+          body: VariantChange,
           response: { 200: AdminVariant, ...problems(401, 403, 404, 409, 422) },
         },
       },

@@ -26,25 +26,50 @@ const optional = <T extends Record<string, Parameters<typeof Type.Optional>[0]>>
     [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>;
   };
 
-export const VariantInput = StrictObject({
-  ...optional(variantInputFields),
-  name: variantInputFields.name,
-  price: variantInputFields.price,
-});
+export const VariantInput = StrictObject(
+  {
+    ...optional(variantInputFields),
+    name: variantInputFields.name,
+    price: variantInputFields.price,
+  },
+  { examples: [{ alias: 'espresso-cup-black', name: 'Black', sku: 'CUP-B', price: '12.00', stock: 25 }] },
+);
 export const VariantPatch = StrictObject(optional(variantInputFields));
+/** A variant's change as the route takes it: its fields, and `archived`. */
+export const VariantChange = StrictObject(
+  { ...VariantPatch.properties, archived: Type.Optional(Type.Boolean({ description: 'false restores it' })) },
+  { examples: [{ price: '26.00', compare_at_price: '30.00', stock: 12 }] },
+);
 
-export const ProductInput = StrictObject({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  description: Type.Optional(Type.String({ maxLength: 10_000 })),
-  tax_class_id: Type.Optional(Type.Union([Id, Type.Null()])),
-  variants: Type.Array(VariantInput, { minItems: 1, maxItems: 100 }),
-});
-export const ProductPatch = StrictObject({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  description: Type.Optional(Type.String({ maxLength: 10_000 })),
-  tax_class_id: Type.Optional(Type.Union([Id, Type.Null()])),
-  archived: Type.Optional(Type.Boolean({ description: 'false restores an archived product' })),
-});
+export const ProductInput = StrictObject(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.Optional(Type.String({ maxLength: 10_000 })),
+    tax_class_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    variants: Type.Array(VariantInput, { minItems: 1, maxItems: 100 }),
+  },
+  {
+    examples: [
+      {
+        name: 'Espresso cup',
+        description: 'Porcelain, 90 ml',
+        tax_class_id: 1,
+        variants: [
+          { alias: 'espresso-cup-white', name: 'White', sku: 'CUP-W', price: '12.00', weight_grams: '180', stock: 40 },
+        ],
+      },
+    ],
+  },
+);
+export const ProductPatch = StrictObject(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 10_000 })),
+    tax_class_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    archived: Type.Optional(Type.Boolean({ description: 'false restores an archived product' })),
+  },
+  { examples: [{ description: 'Organic cotton, printed in Lisbon', tax_class_id: 1 }] },
+);
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 

@@ -1,5 +1,6 @@
 import { type Static, type TLiteral, type TObject, type TProperties, type TUnion, Type } from 'typebox';
 import { errorCodes } from '../shared/errors.js';
+import { PAGE_CURSOR } from './openapi.js';
 
 /** A request body object: unknown fields are a 422, never silently dropped. */
 export function StrictObject<T extends TProperties>(
@@ -51,10 +52,25 @@ export const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });
 export const Count = (options: { minimum?: number; maximum?: number; default?: number } = {}) =>
   Type.Integer({ minimum: 0, ...options, maximum: Math.min(options.maximum ?? INT4_MAX, INT4_MAX) });
 
-/** A page cursor: the `next_cursor` of the previous page, which is a row id. */
-export const Cursor = Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'next_cursor of the previous page' });
+/**
+ * A page cursor: the `next_cursor` of the previous page, which is a row id. Lists answer it as text, and the OpenAPI
+ * document shows this parameter as that text (http/openapi.ts), so a generated client passes `next_cursor` unchanged.
+ */
+export const Cursor = Type.Integer({
+  minimum: 0,
+  maximum: INT4_MAX,
+  description: 'next_cursor of the previous page',
+  [PAGE_CURSOR]: true,
+});
 
 export const IdParams = Type.Object({ id: Id });
+
+/**
+ * An answer's field that holds one of `values` (an order's status): a plain string to the serializer, a union of the
+ * values in the generated client, so an app can tell them apart without casting.
+ */
+export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Unsafe<T>({ ...options, type: 'string', enum: [...values] });
 
 export const bearerAuth = [{ bearerAuth: [] }];
 

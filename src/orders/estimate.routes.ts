@@ -10,7 +10,7 @@ import { compileBodyValidator } from '../http/validation.js';
 import { presentPricedOrder } from '../pricing/pricing.presenter.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import { type OrderPayload, orderPayloadSchema } from './order-payload.schema.js';
+import { type OrderPayload, orderPayloadExamples, orderPayloadSchema } from './order-payload.schema.js';
 import { preparedQuoteReads } from './order-quote.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
 import { quoteOrder } from './order-quote.service.js';
@@ -27,7 +27,7 @@ export interface EstimateDeps {
 
 export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const Payload = orderPayloadSchema(deps.config);
+    const Payload = orderPayloadSchema(deps.config, orderPayloadExamples.estimate);
     const validate = compileBodyValidator(Payload);
     const url = '/order/storefront/api/estimate/';
     const common = {

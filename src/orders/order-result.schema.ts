@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { OrderStatusField, PaymentStatusField } from './order.schema.js';
 
 const Money = Type.String({ description: "Decimal string with the store currency's exact precision" });
 const Nullable = Type.Union([Type.String(), Type.Null()]);
@@ -52,8 +53,8 @@ export const PlacedOrderSchema = Type.Object({
   ...pricedOrderFields,
   order_id: Type.Integer(),
   order_alias: Type.String(),
-  status: Type.String(),
-  payment_status: Type.String(),
+  status: OrderStatusField,
+  payment_status: PaymentStatusField,
   order_token: Type.Optional(
     Type.String({ description: 'Guests only: send it as X-Order-Token to read the order or pay for it' }),
   ),

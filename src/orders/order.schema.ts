@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { orderStatuses, paymentStatuses } from '../db/schema.js';
+import { StringEnum } from '../http/schemas.js';
 
 const Money = Type.String();
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -18,11 +19,15 @@ const Address = Type.Object({
 export const OrderStatusSchema = Type.Union(orderStatuses.map((s) => Type.Literal(s)));
 export const PaymentStatusSchema = Type.Union(paymentStatuses.map((s) => Type.Literal(s)));
 
+/** An order's statuses as answers carry them (the request schemas above are unions, checked by the validator). */
+export const OrderStatusField = StringEnum(orderStatuses);
+export const PaymentStatusField = StringEnum(paymentStatuses);
+
 const summaryFields = {
   order_id: Type.Integer(),
   order_alias: Type.String(),
-  status: Type.String(),
-  payment_status: Type.String(),
+  status: OrderStatusField,
+  payment_status: PaymentStatusField,
   created_at: Type.String(),
   currency: Type.String(),
   customer_id: Nullable(Type.Integer()),
@@ -82,5 +87,10 @@ export const OrderDetail = Type.Object({
 });
 
 export const AliasParams = Type.Object({ order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) });
+
+/** How a guest proves an order is theirs: the `order_token` its placement answered with. */
+export const OrderTokenHeader = Type.Optional(
+  Type.String({ description: "A guest's order: the order_token its placement answered with" }),
+);
 
 export const OrderPage = Type.Object({ items: Type.Array(OrderSummary), next_cursor: Nullable(Type.String()) });

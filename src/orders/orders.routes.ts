@@ -4,7 +4,14 @@ import type { Db } from '../db/client.js';
 import type { Outbox } from '../events/outbox.js';
 import { principalOf, requireAdmin, requireUser } from '../http/auth.js';
 import { bearerAuth, Cursor, Id, optionalBearerAuth, problems } from '../http/schemas.js';
-import { AliasParams, OrderDetail, OrderPage, OrderStatusSchema, PaymentStatusSchema } from './order.schema.js';
+import {
+  AliasParams,
+  OrderDetail,
+  OrderPage,
+  OrderStatusSchema,
+  OrderTokenHeader,
+  PaymentStatusSchema,
+} from './order.schema.js';
 import { presentOrder, presentOrderSummary } from './order.presenter.js';
 import { linesOf, listOrders, type OrderFilter, type OrderRow } from './orders.repository.js';
 import { DomainError } from '../shared/errors.js';
@@ -53,7 +60,7 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
           security: optionalBearerAuth,
           summary: 'One order: for its owner, an admin, or the holder of its X-Order-Token',
           params: AliasParams,
-          headers: Type.Object({ 'x-order-token': Type.Optional(Type.String()) }),
+          headers: Type.Object({ 'x-order-token': OrderTokenHeader }),
           response: { 200: OrderDetail, ...problems(401, 404, 422) },
         },
       },
@@ -147,7 +154,7 @@ export function orderAdminRoutes(deps: {
                 Type.Boolean({ description: 'with status cancelled: refund what the payments kept first' }),
               ),
             },
-            { additionalProperties: false },
+            { additionalProperties: false, examples: [{ status: 'approved' }, { status: 'cancelled', refund: true }] },
           ),
           response: { 200: OrderDetail, ...problems(401, 403, 404, 409, 422) },
         },

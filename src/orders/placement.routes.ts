@@ -4,7 +4,7 @@ import { cartTokenFrom } from '../cart/cart-token.js';
 import type { Outbox } from '../events/outbox.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
 import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from './idempotency.js';
-import { orderPayloadSchema } from './order-payload.schema.js';
+import { orderPayloadExamples, orderPayloadSchema } from './order-payload.schema.js';
 import { preparedQuoteReads } from './order-quote.repository.js';
 import { PlacedOrderSchema } from './order-result.schema.js';
 import { type PlacementMetrics, placementWriter } from './placement.repository.js';
@@ -37,7 +37,7 @@ export function placementRoutes(
   },
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const body = orderPayloadSchema(deps.config);
+    const body = orderPayloadSchema(deps.config, orderPayloadExamples.placement);
     const writer = placementWriter(deps.database, {
       now: deps.now,
       maxQueued: deps.config.placementQueueLimit,

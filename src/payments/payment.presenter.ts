@@ -1,4 +1,6 @@
 import { Type } from 'typebox';
+import { paymentStatesList } from '../db/schema.js';
+import { StringEnum } from '../http/schemas.js';
 import { currencyFormat } from '../shared/money.js';
 import type { PaymentRow } from './payments.repository.js';
 
@@ -8,7 +10,7 @@ export const Payment = Type.Object({
   order_id: Type.Integer(),
   order_alias: Type.String(),
   plugin_id: Type.String(),
-  status: Type.String(),
+  status: StringEnum(paymentStatesList),
   amount: Type.String(),
   amount_captured: Type.String(),
   amount_refunded: Type.String(),

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { requireAdmin } from '../http/auth.js';
 import { refusePage } from '../http/html.js';
 import { bearerAuth, IdParams, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
-import { AliasParams } from '../orders/order.schema.js';
+import { AliasParams, OrderTokenHeader } from '../orders/order.schema.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
 import { Payment, presentPayment } from './payment.presenter.js';
 import { capturePayment, refundPayment } from './payments.admin.js';
@@ -11,7 +11,13 @@ import { ORDER_PAGE_LINK_SECONDS } from '../orders/order-page-link.js';
 import { resolveReturn, RETURN_PATH } from './payment-return.js';
 import { orderAliasOf, paymentsOfOrder } from './payments.repository.js';
 import { handleWebhook, type PaymentsDeps, type StartedPayment, startPayment } from './payments.service.js';
-import { idempotencyKeyFrom, rememberResponse, requestHash, storedResponse } from '../orders/idempotency.js';
+import {
+  IDEMPOTENCY_TTL_HOURS,
+  idempotencyKeyFrom,
+  rememberResponse,
+  requestHash,
+  storedResponse,
+} from '../orders/idempotency.js';
 
 const PluginParams = Type.Object({ payment_plugin_id: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }) });
 const Url = Type.String({ maxLength: 2000, format: 'uri', pattern: '^https?://[^\\s]+$', description: 'http(s) URL' });
@@ -43,14 +49,29 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
             "For the order's owner, an admin, or the holder of its X-Order-Token (anyone else: 404). The amount is the order's unpaid total. Calling again while an attempt is open returns that attempt.",
           params: PluginParams,
           headers: Type.Object({
-            'x-order-token': Type.Optional(Type.String()),
-            'idempotency-key': Type.Optional(Type.String()),
+            'x-order-token': OrderTokenHeader,
+            'idempotency-key': Type.Optional(
+              Type.String({
+                description: `Makes the request safe to retry: the same key and body answer as the first time (kept ${IDEMPOTENCY_TTL_HOURS} h)`,
+              }),
+            ),
           }),
-          body: StrictObject({
-            order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }),
-            return_url: Type.Optional(Url),
-            cancel_url: Type.Optional(Url),
-          }),
+          body: StrictObject(
+            {
+              order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }),
+              return_url: Type.Optional(Url),
+              cancel_url: Type.Optional(Url),
+            },
+            {
+              examples: [
+                {
+                  order_alias: 'ee1296ee-54a3-4f6b-9a8e-2b1c7d3e4f50',
+                  return_url: 'http://127.0.0.1:8000/orders/ee1296ee-54a3-4f6b-9a8e-2b1c7d3e4f50',
+                  cancel_url: 'http://127.0.0.1:8000/checkout',
+                },
+              ],
+            },
+          ),
           response: {
             200: Type.Object({
               url: Type.String(),
@@ -196,14 +217,17 @@ export function paymentAdminRoutes(deps: PaymentsDeps): FastifyPluginAsyncTypebo
           ...common,
           summary: 'Refund a payment, in full or in part (through the gateway when the plugin can)',
           params: IdParams,
-          body: Type.Union([
-            StrictObject({
-              amount: Type.Optional(
-                Type.String({ maxLength: 32, description: 'Default: everything still refundable' }),
-              ),
-            }),
-            Type.Null(),
-          ]),
+          body: Type.Union(
+            [
+              StrictObject({
+                amount: Type.Optional(
+                  Type.String({ maxLength: 32, description: 'Default: everything still refundable' }),
+                ),
+              }),
+              Type.Null(),
+            ],
+            { examples: [{ amount: '10.00' }, {}] },
+          ),
           response: { 200: Payment, ...problems(401, 403, 404, 409, 422, 502) },
         },
       },

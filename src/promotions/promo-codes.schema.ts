@@ -62,12 +62,28 @@ const optionalOnCreate = [
   'new_customers_only',
 ] as const;
 
-export const PromoCodeInput = StrictObject({
-  code: fields.code,
-  code_type: fields.code_type,
-  ...optional(optionalOnCreate),
+export const PromoCodeInput = StrictObject(
+  {
+    code: fields.code,
+    code_type: fields.code_type,
+    ...optional(optionalOnCreate),
+  },
+  {
+    examples: [
+      {
+        code: 'WELCOME5',
+        code_type: 'fixed',
+        value: '5.00',
+        min_purchase_amount: '30.00',
+        usage_limit_per_customer: 1,
+        new_customers_only: true,
+      },
+    ],
+  },
+);
+export const PromoCodePatch = StrictObject(optional([...optionalOnCreate, 'code', 'code_type']), {
+  examples: [{ value: '7.5', redemption_limit: 100, expires_at: '2030-01-01T00:00:00Z' }],
 });
-export const PromoCodePatch = StrictObject(optional([...optionalOnCreate, 'code', 'code_type']));
 
 export const PromoCode = Type.Object({
   id: Type.Integer(),

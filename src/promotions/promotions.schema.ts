@@ -249,6 +249,7 @@ export const PromotionInput = StrictObject(
 
 export const PromotionPatch = StrictObject(optional([...optionalOnCreate, 'name', 'action']), {
   description: 'Fields to change; null clears a nullable one; `conditions` and `action` are replaced whole',
+  examples: [{ expires_at: '2030-01-01T00:00:00Z', conditions: [{ type: 'min_subtotal', amount: '20.00' }] }],
 });
 
 export const PromotionQuery = Type.Object({

@@ -24,19 +24,25 @@ const MethodTaxClass = Type.Union([Id, Type.Null()], {
     + "null or absent, or no rate there: at the highest rate of the order's lines",
 });
 
-export const ShippingMethodInput = StrictObject({
-  name: Name,
-  description: Type.Optional(Description),
-  is_active: Type.Optional(Type.Boolean({ default: true })),
-  tax_class_id: Type.Optional(MethodTaxClass),
-});
+export const ShippingMethodInput = StrictObject(
+  {
+    name: Name,
+    description: Type.Optional(Description),
+    is_active: Type.Optional(Type.Boolean({ default: true })),
+    tax_class_id: Type.Optional(MethodTaxClass),
+  },
+  { examples: [{ name: 'Express', description: 'Next working day', tax_class_id: 1 }] },
+);
 
-export const ShippingMethodPatch = StrictObject({
-  name: Type.Optional(Name),
-  description: Type.Optional(Description),
-  is_active: Type.Optional(Type.Boolean()),
-  tax_class_id: Type.Optional(MethodTaxClass),
-});
+export const ShippingMethodPatch = StrictObject(
+  {
+    name: Type.Optional(Name),
+    description: Type.Optional(Description),
+    is_active: Type.Optional(Type.Boolean()),
+    tax_class_id: Type.Optional(MethodTaxClass),
+  },
+  { examples: [{ description: '3 to 5 working days', is_active: true }] },
+);
 
 export const ShippingMethod = Type.Object({
   id: Type.Integer(),
@@ -62,27 +68,44 @@ const PerKg = Type.String({
   description: 'Charged per kg above weight_min_kg, in the store currency; default "0"',
 });
 
-export const ShippingRateInput = StrictObject({
-  shipping_method_id: Id,
-  country: Type.Optional(Country),
-  state: Type.Optional(Place('state')),
-  city: Type.Optional(Place('city')),
-  weight_min_kg: Weight,
-  weight_max_kg: Type.Optional(WeightMax),
-  base_rate: Money,
-  per_kg_rate: Type.Optional(PerKg),
-});
+export const ShippingRateInput = StrictObject(
+  {
+    shipping_method_id: Id,
+    country: Type.Optional(Country),
+    state: Type.Optional(Place('state')),
+    city: Type.Optional(Place('city')),
+    weight_min_kg: Weight,
+    weight_max_kg: Type.Optional(WeightMax),
+    base_rate: Money,
+    per_kg_rate: Type.Optional(PerKg),
+  },
+  {
+    examples: [
+      {
+        shipping_method_id: 1,
+        country: 'FR',
+        weight_min_kg: '0',
+        weight_max_kg: '10',
+        base_rate: '6.90',
+        per_kg_rate: '1.00',
+      },
+    ],
+  },
+);
 
-export const ShippingRatePatch = StrictObject({
-  shipping_method_id: Type.Optional(Id),
-  country: Type.Optional(Country),
-  state: Type.Optional(Place('state')),
-  city: Type.Optional(Place('city')),
-  weight_min_kg: Type.Optional(Weight),
-  weight_max_kg: Type.Optional(WeightMax),
-  base_rate: Type.Optional(Money),
-  per_kg_rate: Type.Optional(PerKg),
-});
+export const ShippingRatePatch = StrictObject(
+  {
+    shipping_method_id: Type.Optional(Id),
+    country: Type.Optional(Country),
+    state: Type.Optional(Place('state')),
+    city: Type.Optional(Place('city')),
+    weight_min_kg: Type.Optional(Weight),
+    weight_max_kg: Type.Optional(WeightMax),
+    base_rate: Type.Optional(Money),
+    per_kg_rate: Type.Optional(PerKg),
+  },
+  { examples: [{ base_rate: '5.50', per_kg_rate: '0.60' }] },
+);
 
 export const ShippingRateQuery = Type.Object({ shipping_method_id: Type.Optional(Id) });
 

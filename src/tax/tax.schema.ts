@@ -20,8 +20,11 @@ const Rate = Type.String({
   description: 'Percent as a decimal string, 0 to 100, at most 4 decimals: "15", "7.25"',
 });
 
-export const TaxClassInput = StrictObject({ name: ClassName });
-export const TaxClassPatch = StrictObject({ name: Type.Optional(ClassName) });
+export const TaxClassInput = StrictObject({ name: ClassName }, { examples: [{ name: 'Books' }] });
+export const TaxClassPatch = StrictObject(
+  { name: Type.Optional(ClassName) },
+  { examples: [{ name: 'Standard rate' }] },
+);
 
 export const TaxClass = Type.Object({
   id: Type.Integer(),
@@ -34,21 +37,27 @@ const RateClass = Type.Union([Id, Type.Null()], {
   description: 'The class the rate is for; null: the default rate of the place, for classes without a rate there',
 });
 
-export const TaxRateInput = StrictObject({
-  tax_class_id: RateClass,
-  country: Country,
-  state: Type.Optional(State),
-  rate: Rate,
-  is_active: Type.Optional(Type.Boolean({ default: true })),
-});
+export const TaxRateInput = StrictObject(
+  {
+    tax_class_id: RateClass,
+    country: Country,
+    state: Type.Optional(State),
+    rate: Rate,
+    is_active: Type.Optional(Type.Boolean({ default: true })),
+  },
+  { examples: [{ tax_class_id: 1, country: 'FR', rate: '20' }] },
+);
 
-export const TaxRatePatch = StrictObject({
-  tax_class_id: Type.Optional(RateClass),
-  country: Type.Optional(Country),
-  state: Type.Optional(State),
-  rate: Type.Optional(Rate),
-  is_active: Type.Optional(Type.Boolean()),
-});
+export const TaxRatePatch = StrictObject(
+  {
+    tax_class_id: Type.Optional(RateClass),
+    country: Type.Optional(Country),
+    state: Type.Optional(State),
+    rate: Type.Optional(Rate),
+    is_active: Type.Optional(Type.Boolean()),
+  },
+  { examples: [{ rate: '7.5', is_active: true }] },
+);
 
 export const TaxRateQuery = Type.Object({
   tax_class_id: Type.Optional(Type.Union([Id, Type.Literal('null')], { description: 'A class id, or "null"' })),

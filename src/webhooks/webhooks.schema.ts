@@ -18,21 +18,35 @@ const Events = Type.Array(EventType, {
 });
 const Description = Type.String({ maxLength: 500 });
 
-export const EndpointInput = StrictObject({
-  url: Url,
-  events: Events,
-  description: Type.Optional(Description),
-  is_active: Type.Optional(Type.Boolean({ default: true })),
-});
+export const EndpointInput = StrictObject(
+  {
+    url: Url,
+    events: Events,
+    description: Type.Optional(Description),
+    is_active: Type.Optional(Type.Boolean({ default: true })),
+  },
+  {
+    examples: [
+      {
+        url: 'https://erp.example.com/hooks/storefront',
+        events: ['order.paid', 'order.cancelled'],
+        description: 'ERP: ship paid orders',
+      },
+    ],
+  },
+);
 
-export const EndpointPatch = StrictObject({
-  url: Type.Optional(Url),
-  events: Type.Optional(Events),
-  description: Type.Optional(Description),
-  is_active: Type.Optional(
-    Type.Boolean({ description: 'true switches a disabled endpoint on again and clears disabled_reason' }),
-  ),
-});
+export const EndpointPatch = StrictObject(
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    description: Type.Optional(Description),
+    is_active: Type.Optional(
+      Type.Boolean({ description: 'true switches a disabled endpoint on again and clears disabled_reason' }),
+    ),
+  },
+  { examples: [{ events: ['order.paid', 'order.cancelled', 'payment.refunded'], is_active: true }] },
+);
 
 const endpointFields = {
   id: Type.Integer(),

@@ -82,6 +82,8 @@ export type paths = {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description A guest's new cart: its token (also in cart_token), to send back as X-Cart-Token */
+                        "x-cart-token"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -186,10 +188,16 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "product_variant_id": 1,
+                     *       "quantity": 2
+                     *     }
+                     */
                     "application/json": {
                         product_variant_id: number;
                         /** @default 1 */
-                        quantity: number;
+                        quantity?: number;
                     };
                 };
             };
@@ -197,6 +205,8 @@ export type paths = {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description A guest's new cart: its token (also in cart_token), to send back as X-Cart-Token */
+                        "x-cart-token"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -305,6 +315,8 @@ export type paths = {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description A guest's new cart: its token (also in cart_token), to send back as X-Cart-Token */
+                        "x-cart-token"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -405,6 +417,12 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "product_variant_id": 1,
+                     *       "quantity": 3
+                     *     }
+                     */
                     "application/json": {
                         product_variant_id: number;
                         quantity: number;
@@ -415,6 +433,8 @@ export type paths = {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description A guest's new cart: its token (also in cart_token), to send back as X-Cart-Token */
+                        "x-cart-token"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -503,10 +523,10 @@ export type paths = {
         /** Promo codes in creation order */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -585,6 +605,16 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "WELCOME5",
+                     *       "code_type": "fixed",
+                     *       "value": "5.00",
+                     *       "min_purchase_amount": "30.00",
+                     *       "usage_limit_per_customer": 1,
+                     *       "new_customers_only": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description Product ids the discount applies to, each once; null or empty: no restriction */
                         applicable_products?: number[] | null;
@@ -823,6 +853,13 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "value": "7.5",
+                     *       "redemption_limit": 100,
+                     *       "expires_at": "2030-01-01T00:00:00Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Product ids the discount applies to, each once; null or empty: no restriction */
                         applicable_products?: number[] | null;
@@ -936,18 +973,18 @@ export type paths = {
         /** Promotions in creation order, filtered; archived ones only with archived=true */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true: only archived promotions; false (default): the others */
-                    archived: boolean;
+                    archived?: boolean;
                     /** @description true: only automatic promotions; false: only codes */
                     automatic?: boolean;
                     /** @description The promotion with this code (ignoring case) */
                     code?: string;
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
                     /** @description Only promotions switched on (true) or off (false) */
                     is_active?: boolean;
-                    limit: number;
+                    limit?: number;
                     /** @description Name contains (ignoring case) */
                     q?: string;
                 };
@@ -1741,6 +1778,17 @@ export type paths = {
             /** @description Fields to change; null clears a nullable one; `conditions` and `action` are replaced whole */
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2030-01-01T00:00:00Z",
+                     *       "conditions": [
+                     *         {
+                     *           "type": "min_subtotal",
+                     *           "amount": "20.00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description What the promotion gives, by `type`: order_percentage, order_fixed, item_percentage, item_fixed, buy_x_get_y, shipping_percentage, shipping_fixed, free_shipping */
                         action?: {
@@ -2079,10 +2127,10 @@ export type paths = {
         /** Events (order placed, paid, status changed…), newest first, filtered */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description next_cursor of the previous page */
                     cursor?: string;
-                    limit: number;
+                    limit?: number;
                     order_alias?: string;
                     type?: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded";
                 };
@@ -2339,14 +2387,14 @@ export type paths = {
         /** All orders, newest first, filtered */
         get: {
             parameters: {
-                query: {
+                query?: {
                     created_from?: string;
                     created_to?: string;
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
                     customer_id?: number;
                     email?: string;
-                    limit: number;
+                    limit?: number;
                     payment_status?: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                     status?: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                 };
@@ -2372,9 +2420,11 @@ export type paths = {
                                 estimated_tax: string;
                                 order_alias: string;
                                 order_id: number;
-                                payment_status: string;
+                                /** @enum {string} */
+                                payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                                 shipping_fee: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                                 subtotal: string;
                                 total: string;
                                 total_items: number;
@@ -2486,7 +2536,8 @@ export type paths = {
                             note: string;
                             order_alias: string;
                             order_id: number;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -2512,7 +2563,8 @@ export type paths = {
                             shipping_discount: string;
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             subtotal: string;
                             tax_details: {
                                 tax_amount: string;
@@ -2636,7 +2688,8 @@ export type paths = {
                             note: string;
                             order_alias: string;
                             order_id: number;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -2662,7 +2715,8 @@ export type paths = {
                             shipping_discount: string;
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             subtotal: string;
                             tax_details: {
                                 tax_amount: string;
@@ -2752,6 +2806,32 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "variants": [
+                     *         {
+                     *           "alias": "demo-tshirt-s",
+                     *           "quantity": 2
+                     *         },
+                     *         {
+                     *           "alias": "demo-mug"
+                     *         }
+                     *       ],
+                     *       "shipping_address": {
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "street_address": "1 Main St",
+                     *         "city": "Los Angeles",
+                     *         "postal_code": "90001",
+                     *         "state": "CA",
+                     *         "country": "US",
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "shipping_method_id": 1,
+                     *       "promocode": "SAVE10",
+                     *       "expected_total": "67.52"
+                     *     }
+                     */
                     "application/json": {
                         billing_address?: {
                             city?: string;
@@ -2802,7 +2882,7 @@ export type paths = {
                         variants: {
                             alias: string;
                             /** @default 1 */
-                            quantity: number;
+                            quantity?: number;
                         }[];
                     };
                 };
@@ -2849,7 +2929,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the store currency's exact precision */
@@ -2865,7 +2946,8 @@ export type paths = {
                             /** @description Before any shipping discount */
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             /** @description Decimal string with the store currency's exact precision */
                             subtotal: string;
                             tax_details: {
@@ -3120,6 +3202,31 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "variants": [
+                     *         {
+                     *           "alias": "demo-tshirt-s",
+                     *           "quantity": 2
+                     *         },
+                     *         {
+                     *           "alias": "demo-mug"
+                     *         }
+                     *       ],
+                     *       "shipping_address": {
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "street_address": "1 Main St",
+                     *         "city": "Los Angeles",
+                     *         "postal_code": "90001",
+                     *         "state": "CA",
+                     *         "country": "US",
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "shipping_method_id": 1,
+                     *       "promocode": "SAVE10"
+                     *     }
+                     */
                     "application/json": {
                         billing_address?: {
                             city?: string;
@@ -3170,7 +3277,7 @@ export type paths = {
                         variants: {
                             alias: string;
                             /** @default 1 */
-                            quantity: number;
+                            quantity?: number;
                         }[];
                     };
                 };
@@ -3342,6 +3449,32 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "variants": [
+                     *         {
+                     *           "alias": "demo-tshirt-s",
+                     *           "quantity": 2
+                     *         },
+                     *         {
+                     *           "alias": "demo-mug"
+                     *         }
+                     *       ],
+                     *       "shipping_address": {
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "street_address": "1 Main St",
+                     *         "city": "Los Angeles",
+                     *         "postal_code": "90001",
+                     *         "state": "CA",
+                     *         "country": "US",
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "shipping_method_id": 1,
+                     *       "promocode": "SAVE10",
+                     *       "expected_total": "67.52"
+                     *     }
+                     */
                     "application/json": {
                         billing_address?: {
                             city?: string;
@@ -3392,7 +3525,7 @@ export type paths = {
                         variants: {
                             alias: string;
                             /** @default 1 */
-                            quantity: number;
+                            quantity?: number;
                         }[];
                     };
                 };
@@ -3439,7 +3572,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the store currency's exact precision */
@@ -3455,7 +3589,8 @@ export type paths = {
                             /** @description Before any shipping discount */
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             /** @description Decimal string with the store currency's exact precision */
                             subtotal: string;
                             tax_details: {
@@ -3553,10 +3688,10 @@ export type paths = {
         /** The caller's orders, newest first */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -3580,9 +3715,11 @@ export type paths = {
                                 estimated_tax: string;
                                 order_alias: string;
                                 order_id: number;
-                                payment_status: string;
+                                /** @enum {string} */
+                                payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                                 shipping_fee: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                                 subtotal: string;
                                 total: string;
                                 total_items: number;
@@ -3631,6 +3768,7 @@ export type paths = {
             parameters: {
                 query?: never;
                 header?: {
+                    /** @description A guest's order: the order_token its placement answered with */
                     "x-order-token"?: string;
                 };
                 path: {
@@ -3687,7 +3825,8 @@ export type paths = {
                             note: string;
                             order_alias: string;
                             order_id: number;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -3713,7 +3852,8 @@ export type paths = {
                             shipping_discount: string;
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             subtotal: string;
                             tax_details: {
                                 tax_amount: string;
@@ -3791,6 +3931,32 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "variants": [
+                     *         {
+                     *           "alias": "demo-tshirt-s",
+                     *           "quantity": 2
+                     *         },
+                     *         {
+                     *           "alias": "demo-mug"
+                     *         }
+                     *       ],
+                     *       "shipping_address": {
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "street_address": "1 Main St",
+                     *         "city": "Los Angeles",
+                     *         "postal_code": "90001",
+                     *         "state": "CA",
+                     *         "country": "US",
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "shipping_method_id": 1,
+                     *       "promocode": "SAVE10",
+                     *       "expected_total": "67.52"
+                     *     }
+                     */
                     "application/json": {
                         billing_address?: {
                             city?: string;
@@ -3841,7 +4007,7 @@ export type paths = {
                         variants: {
                             alias: string;
                             /** @default 1 */
-                            quantity: number;
+                            quantity?: number;
                         }[];
                     };
                 };
@@ -3888,7 +4054,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
-                            payment_status: string;
+                            /** @enum {string} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the store currency's exact precision */
@@ -3904,7 +4071,8 @@ export type paths = {
                             /** @description Before any shipping discount */
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             /** @description Decimal string with the store currency's exact precision */
                             subtotal: string;
                             tax_details: {
@@ -4088,7 +4256,8 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         }[];
@@ -4177,7 +4346,8 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         };
@@ -4271,7 +4441,8 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         };
@@ -4450,7 +4621,9 @@ export type paths = {
             parameters: {
                 query?: never;
                 header?: {
+                    /** @description Makes the request safe to retry: the same key and body answer as the first time (kept 24 h) */
                     "idempotency-key"?: string;
+                    /** @description A guest's order: the order_token its placement answered with */
                     "x-order-token"?: string;
                 };
                 path: {
@@ -4460,6 +4633,13 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "order_alias": "ee1296ee-54a3-4f6b-9a8e-2b1c7d3e4f50",
+                     *       "return_url": "http://127.0.0.1:8000/orders/ee1296ee-54a3-4f6b-9a8e-2b1c7d3e4f50",
+                     *       "cancel_url": "http://127.0.0.1:8000/checkout"
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * Format: uri
@@ -4683,13 +4863,13 @@ export type paths = {
         /** Products with all their variants, archived ones included */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                     /** @description name contains (case-insensitive) */
                     q?: string;
-                    status: "active" | "archived" | "all";
+                    status?: "active" | "archived" | "all";
                 };
                 header?: never;
                 path?: never;
@@ -4773,6 +4953,23 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Espresso cup",
+                     *       "description": "Porcelain, 90 ml",
+                     *       "tax_class_id": 1,
+                     *       "variants": [
+                     *         {
+                     *           "alias": "espresso-cup-white",
+                     *           "name": "White",
+                     *           "sku": "CUP-W",
+                     *           "price": "12.00",
+                     *           "weight_grams": "180",
+                     *           "stock": 40
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         description?: string;
                         name: string;
@@ -5018,6 +5215,12 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "description": "Organic cotton, printed in Lisbon",
+                     *       "tax_class_id": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @description false restores an archived product */
                         archived?: boolean;
@@ -5122,6 +5325,15 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "alias": "espresso-cup-black",
+                     *       "name": "Black",
+                     *       "sku": "CUP-B",
+                     *       "price": "12.00",
+                     *       "stock": 25
+                     *     }
+                     */
                     "application/json": {
                         /** @description Unique, URL-safe; a UUID is generated when absent */
                         alias?: string;
@@ -5353,10 +5565,18 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "price": "26.00",
+                     *       "compare_at_price": "30.00",
+                     *       "stock": 12
+                     *     }
+                     */
                     "application/json": {
                         /** @description Unique, URL-safe; a UUID is generated when absent */
                         alias?: string;
                         allow_backorder?: boolean;
+                        /** @description false restores it */
                         archived?: boolean;
                         compare_at_price?: string | null;
                         cost_price?: string | null;
@@ -5455,10 +5675,10 @@ export type paths = {
         /** Active products with their variants */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -5701,6 +5921,13 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Express",
+                     *       "description": "Next working day",
+                     *       "tax_class_id": 1
+                     *     }
+                     */
                     "application/json": {
                         description?: string;
                         /** @default true */
@@ -5893,6 +6120,12 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "description": "3 to 5 working days",
+                     *       "is_active": true
+                     *     }
+                     */
                     "application/json": {
                         description?: string;
                         is_active?: boolean;
@@ -6044,6 +6277,16 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "shipping_method_id": 1,
+                     *       "country": "FR",
+                     *       "weight_min_kg": "0",
+                     *       "weight_max_kg": "10",
+                     *       "base_rate": "6.90",
+                     *       "per_kg_rate": "1.00"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Amount in the store currency, with at most its precision, e.g. "4.90" */
                         base_rate: string;
@@ -6261,6 +6504,12 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "base_rate": "5.50",
+                     *       "per_kg_rate": "0.60"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Amount in the store currency, with at most its precision, e.g. "4.90" */
                         base_rate?: string;
@@ -6462,6 +6711,11 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Books"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Unique, case-insensitively: "Standard", "Reduced" */
                         name: string;
@@ -6653,6 +6907,11 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Standard rate"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Unique, case-insensitively: "Standard", "Reduced" */
                         name?: string;
@@ -6806,6 +7065,13 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "tax_class_id": 1,
+                     *       "country": "FR",
+                     *       "rate": "20"
+                     *     }
+                     */
                     "application/json": {
                         /** @description ISO 3166-1 alpha-2, any case; stored upper-case */
                         country: string;
@@ -7019,6 +7285,12 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "rate": "7.5",
+                     *       "is_active": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description ISO 3166-1 alpha-2, any case; stored upper-case */
                         country?: string;
@@ -7164,6 +7436,19 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "street_address": "1 Market St",
+                     *       "city": "San Francisco",
+                     *       "postal_code": "94105",
+                     *       "state": "CA",
+                     *       "country": "US",
+                     *       "phone_number": "+1 415 555 0100",
+                     *       "is_default": true
+                     *     }
+                     */
                     "application/json": {
                         city: string;
                         /** @description ISO 3166-1 alpha-2 code, e.g. "US" */
@@ -7344,6 +7629,12 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "street_address": "2 Market St",
+                     *       "postal_code": "94105"
+                     *     }
+                     */
                     "application/json": {
                         city?: string;
                         /** @description ISO 3166-1 alpha-2 code, e.g. "US" */
@@ -7426,12 +7717,21 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The guest's cart_token: its lines are merged into the customer's cart */
+                    "x-cart-token"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ada@example.com",
+                     *       "password": "correct horse"
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         password: string;
@@ -7557,12 +7857,22 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The guest's cart_token: its lines are merged into the customer's cart */
+                    "x-cart-token"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ada@example.com",
+                     *       "password": "correct horse",
+                     *       "first_name": "Ada"
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         first_name?: string;
@@ -7645,7 +7955,13 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "refresh": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The refresh token of the last pair */
                         refresh: string;
                     };
                 };
@@ -7954,6 +8270,16 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "url": "https://erp.example.com/hooks/storefront",
+                     *       "events": [
+                     *         "order.paid",
+                     *         "order.cancelled"
+                     *       ],
+                     *       "description": "ERP: ship paid orders"
+                     *     }
+                     */
                     "application/json": {
                         description?: string;
                         /** @description The event types delivered to this endpoint */
@@ -8153,6 +8479,16 @@ export type paths = {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         "order.paid",
+                     *         "order.cancelled",
+                     *         "payment.refunded"
+                     *       ],
+                     *       "is_active": true
+                     *     }
+                     */
                     "application/json": {
                         description?: string;
                         /** @description The event types delivered to this endpoint */
@@ -8234,10 +8570,10 @@ export type paths = {
         /** An endpoint's deliveries, newest first: status, attempts, last response code and duration, next try */
         get: {
             parameters: {
-                query: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: number;
-                    limit: number;
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
                     status?: "pending" | "succeeded" | "failed";
                 };
                 header?: never;

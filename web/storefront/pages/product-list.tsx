@@ -15,7 +15,7 @@ export function ProductList() {
   const load = (cursor?: string) =>
     ok(
       api.GET('/product/storefront/api/products/', {
-        params: { query: { limit: 24, cursor: cursor === undefined ? undefined : Number(cursor) } },
+        params: { query: { limit: 24, cursor } },
       }),
     )
       .then((page) => {
