@@ -247,7 +247,8 @@ describe('the storefront in a browser', () => {
     await page.locator(`a[href="/account/orders/${alias}"]`).click();
     await page.getByRole('heading', { level: 1, name: 'Your order' }).waitFor();
     const refunds = page.getByRole('region', { name: 'Payments and refunds' });
-    await poll(() => refunds.getByText('Refunded 5.00 USD').count()).toBe(1);
+    await poll(() => refunds.getByText('Refunded 5.00 USD', { exact: true }).count()).toBe(1);
+    expect(await refunds.getByText('Partly refunded').count()).toBe(1);
     expect(browser.errors).toEqual([]);
   });
 });

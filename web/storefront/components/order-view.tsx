@@ -3,6 +3,7 @@ import { Money } from '../../shared/ui';
 import { dateTimeText, orderStatusText, paymentStatusText } from '../order-words';
 import type { Order } from '../use-order';
 import { OrderFigures } from './order-figures';
+import { OrderPayments } from './order-payments';
 
 type Address = NonNullable<Order['shipping_address']>;
 
@@ -47,6 +48,7 @@ export function OrderView(props: { order: Order; children?: ComponentChildren })
       {props.children}
       <h2>Items</h2>
       <OrderFigures figures={order} />
+      <OrderPayments alias={order.order_alias} version={`${order.payment_status} ${order.updated_at}`} />
       {order.shipping_address && (
         <>
           <h2>Shipping address</h2>

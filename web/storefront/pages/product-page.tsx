@@ -94,7 +94,9 @@ export function ProductPage() {
           min={1}
           max={variant ? Math.max(1, maxQuantity(variant)) : undefined}
           value={quantity}
-          hint={variant?.purchase_limit_per_order ? `At most ${variant.purchase_limit_per_order} per order.` : undefined}
+          hint={
+            variant?.purchase_limit_per_order ? `At most ${variant.purchase_limit_per_order} per order.` : undefined
+          }
           onInput={(e) => setQuantity(Math.max(1, Math.trunc(Number(e.currentTarget.value)) || 1))}
         />
         <button type="submit" disabled={adding || variant === undefined || !variant.available}>
