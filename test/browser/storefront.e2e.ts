@@ -251,4 +251,74 @@ describe('the storefront in a browser', () => {
     expect(await refunds.getByText('Partly refunded').count()).toBe(1);
     expect(browser.errors).toEqual([]);
   });
+  it('says at checkout, beside what it concerns, that a code is unknown, a country unserved or an item short', async () => {
+    const page = await visit();
+    await addToCart(page, { product: 'T-Shirt', variant: 'Medium', quantity: 2 });
+    await page.goto('/checkout');
+    await fillCheckout(page, newEmail('errors'));
+
+    const code = page.getByRole('textbox', { name: 'Promo code' });
+    await code.fill('NOPE');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await poll(() => code.getAttribute('aria-invalid')).toBe('true');
+    const codeError = page.locator(`#${await code.getAttribute('aria-describedby')}`);
+    expect(await codeError.textContent()).toMatch(/no promo code NOPE/i);
+
+    const country = page.getByLabel('Country');
+    await country.selectOption('JP');
+    await poll(() => country.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`#${await country.getAttribute('aria-describedby')}`).textContent()).toBe(
+      'We do not ship to this country.',
+    );
+    await country.selectOption('US');
+    await poll(() => page.getByRole('radio', { name: /Standard/ }).isChecked()).toBe(true);
+
+    // Someone else buys all but one of the medium T-shirts left while this cart holds two.
+    const products = await api<{ items: { variants: { alias: string; quantity_available: number | null }[] }[] }>(
+      '/product/storefront/api/products/?limit=100',
+    );
+    const left = products.items.flatMap((p) => p.variants).find((v) => v.alias === 'demo-tshirt-m')?.quantity_available;
+    await api('/order/storefront/api/create/', {
+      body: {
+        variants: [{ alias: 'demo-tshirt-m', quantity: (left ?? 0) - 1 }],
+        shipping_address: { country: 'US', state: 'CA', email: newEmail('rival') },
+      },
+    });
+    await poll(() => page.getByText('Shipping (Standard)').count()).toBe(1);
+    await page.getByRole('button', { name: 'Place order' }).click();
+    const line = page.getByRole('region', { name: 'Order summary' }).getByRole('row', { name: /Medium/ });
+    await poll(() => line.getByRole('alert').textContent()).toBe('only 1 available');
+    expect(page.url()).toMatch(/\/checkout$/);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('asks the shopper to confirm when the total changed after it was shown, then places the order', async () => {
+    const page = await visit();
+    await addToCart(page, { product: 'Mug' });
+    await page.goto('/checkout');
+    await fillCheckout(page, newEmail('changed'));
+    const summary = page.getByRole('region', { name: 'Order summary' });
+    await poll(() => summary.getByText('14.50 USD').count()).toBeGreaterThan(0);
+
+    const admin = await signIn(ADMIN);
+    const products = await api<{ items: { variants: { id: number; alias: string }[] }[] }>(
+      '/product/dashboard/api/products/?limit=100',
+      { token: admin },
+    );
+    const mug = products.items.flatMap((p) => p.variants).find((v) => v.alias === 'demo-mug');
+    const setPrice = (price: string) =>
+      api(`/product/dashboard/api/variants/${mug?.id}/`, { method: 'PATCH', body: { price }, token: admin });
+    await setPrice('15.50');
+    try {
+      await page.getByRole('button', { name: 'Place order' }).click();
+      await poll(() => page.getByRole('alert').filter({ hasText: 'The total changed' }).count()).toBe(1);
+      expect(page.url()).toMatch(/\/checkout$/);
+      await poll(() => summary.getByText('15.50 USD').count()).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Place order' }).click();
+      await page.waitForURL(/\/orders\/[0-9a-f-]{36}$/);
+    } finally {
+      await setPrice('14.50');
+    }
+    expect(browser.errors).toEqual([]);
+  });
 });

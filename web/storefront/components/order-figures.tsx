@@ -12,6 +12,8 @@ export type Figures =
  */
 export function OrderFigures(props: {
   figures: Figures;
+  /** What to call a line (the API's line name is the variant's alone): e.g. "T-Shirt (Small)" from the cart. */
+  lineLabel?: (alias: string) => string | undefined;
   lineError?: (alias: string, index: number) => string | undefined;
 }) {
   const { figures } = props;
@@ -26,10 +28,7 @@ export function OrderFigures(props: {
             <tr>
               <th scope="col">Item</th>
               <th scope="col" class="num">
-                Quantity
-              </th>
-              <th scope="col" class="num">
-                Price
+                Qty
               </th>
               <th scope="col" class="num">
                 Total
@@ -42,9 +41,10 @@ export function OrderFigures(props: {
               return (
                 <tr key={line.alias}>
                   <th scope="row">
-                    {line.name}
+                    {props.lineLabel?.(line.alias) ?? line.name}
+                    <div class="detail">{money(line.unit_price)} each</div>
                     {line.adjustments.map((a) => (
-                      <div key={a.promotion_id} class="muted adjustment">
+                      <div key={a.promotion_id} class="detail">
                         {promotionName(a.promotion_id)}: −{money(a.amount)}
                       </div>
                     ))}
@@ -55,7 +55,6 @@ export function OrderFigures(props: {
                     )}
                   </th>
                   <td class="num">{line.quantity}</td>
-                  <td class="num">{money(line.unit_price)}</td>
                   <td class="num">{money(line.subtotal)}</td>
                 </tr>
               );
