@@ -132,6 +132,17 @@ describe('the storefront in a browser', () => {
     await page.getByRole('row', { name: /Mug/ }).waitFor();
     expect(await page.getByRole('row', { name: /Medium/ }).count()).toBe(1);
 
+    // The customer's stored address is offered at checkout, and the shipping and total are worked out for it.
+    await api('/user/storefront/api/addresses/', {
+      body: { first_name: 'Ada', last_name: 'L', street_address: '1 Main St', city: 'Berlin', country: 'DE' },
+      token: access,
+    });
+    await page.getByRole('link', { name: 'Checkout' }).click();
+    await poll(() => page.getByLabel('Deliver to').inputValue()).not.toBe('new');
+    expect(await page.getByLabel('Email').count()).toBe(0);
+    await poll(() => page.getByRole('radio', { name: /Standard/ }).isChecked()).toBe(true);
+    await poll(() => page.getByText('Shipping (Standard)').count()).toBe(1);
+
     // Signing up brings the guest cart along too.
     const other = await visit();
     await addToCart(other, { product: 'Espresso', variant: '250 g' });
