@@ -437,6 +437,40 @@ describe('sandbox and cash on delivery (USD store)', () => {
     });
   });
 
+  describe("the customer's view of an order's payments", () => {
+    it('shows the order token holder the payments with what was taken and refunded, and nobody else', async () => {
+      const order = await s.placeOrder('8.00');
+      const { fields, started } = await startSandbox(order);
+      await s.submit(withDecision(fields, 'pay'));
+      await s.inject({
+        method: 'POST',
+        url: `/payment/dashboard/api/payments/${started.payment_id}/refund/`,
+        headers: bearer(admin.access),
+        payload: { amount: '3.00' },
+      });
+      const url = `/payment/storefront/api/orders/${order.alias}/payments/`;
+      const res = await s.inject({ method: 'GET', url, headers: { 'x-order-token': order.token } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(json(res)).toEqual([
+        expect.objectContaining({
+          id: started.payment_id,
+          plugin_id: 'sandbox',
+          status: 'partially_refunded',
+          amount_captured: order.total,
+          amount_refunded: '3.00',
+        }),
+      ]);
+      expectProblem(await s.inject({ method: 'GET', url }), 404, 'order_not_found');
+      expectProblem(
+        await s.inject({ method: 'GET', url, headers: { 'x-order-token': 'not-the-token' } }),
+        404,
+        'order_not_found',
+      );
+      const stranger = await signUp(t.app);
+      expectProblem(await s.inject({ method: 'GET', url, headers: bearer(stranger.access) }), 404, 'order_not_found');
+    });
+  });
+
   describe('cash on delivery', () => {
     it('stays pending until an admin records the cash, then refunds in part and in full', async () => {
       const order = await s.placeOrder('15.00');

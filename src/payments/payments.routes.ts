@@ -114,6 +114,31 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
     );
 
     app.get(
+      '/payment/storefront/api/orders/:order_alias/payments/',
+      {
+        schema: {
+          tags,
+          security: optionalBearerAuth,
+          summary: "An order's payment attempts, with what each took and refunded",
+          description:
+            "For the order's owner, an admin, or the holder of its X-Order-Token (anyone else: 404), so a storefront "
+            + 'can show the customer their payments and refunds.',
+          params: AliasParams,
+          headers: Type.Object({ 'x-order-token': Type.Optional(Type.String()) }),
+          response: { 200: Type.Array(Payment), ...problems(401, 404, 422) },
+        },
+      },
+      async (request) => {
+        const token = request.headers['x-order-token'];
+        const order = await findVisibleOrder(deps.db, request.params.order_alias, {
+          principal: request.principal,
+          orderToken: typeof token === 'string' ? token : undefined,
+        });
+        return (await paymentsOfOrder(deps.db, order.id)).map((p) => presentPayment(p, order.alias));
+      },
+    );
+
+    app.get(
       RETURN_PATH,
       {
         schema: {

@@ -4565,6 +4565,89 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/payment/storefront/api/orders/{order_alias}/payments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order's payment attempts, with what each took and refunded
+         * @description For the order's owner, an admin, or the holder of its X-Order-Token (anyone else: 404), so a storefront can show the customer their payments and refunds.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "x-order-token"?: string;
+                };
+                path: {
+                    order_alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            amount_captured: string;
+                            amount_refunded: string;
+                            created_at: string;
+                            currency: string;
+                            id: number;
+                            order_alias: string;
+                            order_id: number;
+                            plugin_id: string;
+                            status: string;
+                            updated_at: string;
+                            url: string | null;
+                        }[];
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/storefront/api/plugins/": {
         parameters: {
             query?: never;

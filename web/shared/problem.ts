@@ -27,3 +27,15 @@ export function fieldError(problem: Problem | undefined, field: string): string 
 export function problemMessage(problem: Problem): string {
   return problem.detail ? `${problem.title}: ${problem.detail}` : problem.title;
 }
+
+/**
+ * The problem to show as a whole, beside the form rather than a field: undefined when every error it carries names one
+ * of `fields` (each already shown beside its field).
+ */
+export function problemBeyondFields(problem: Problem | undefined, fields: string[]): Problem | undefined {
+  if (problem === undefined) return undefined;
+  const errors = problem.errors ?? [];
+  const claimed = (field: string) =>
+    fields.some((f) => field === f || field.startsWith(`${f}.`) || field.startsWith(`${f}[`));
+  return errors.length > 0 && errors.every((e) => claimed(e.field)) ? undefined : problem;
+}

@@ -1,9 +1,18 @@
 import { LocationProvider, Route, Router } from 'preact-iso';
 import { useEffect, useMemo } from 'preact/hooks';
 import { useStoreInfo } from '../shared/store-info';
+import { SiteHeader } from './components/site-header';
 import { createShop, ShopContext } from './context';
+import { AccountOrder } from './pages/account-order';
+import { AccountOrders } from './pages/account-orders';
+import { CartPage } from './pages/cart-page';
+import { CheckoutPage } from './pages/checkout-page';
 import { NotFound } from './pages/not-found';
+import { OrderConfirmation } from './pages/order-confirmation';
 import { ProductList } from './pages/product-list';
+import { ProductPage } from './pages/product-page';
+import { SignIn } from './pages/sign-in';
+import { SignUp } from './pages/sign-up';
 
 export function App() {
   const shop = useMemo(createShop, []);
@@ -15,17 +24,18 @@ export function App() {
   return (
     <ShopContext.Provider value={{ ...shop, currency: info.currency }}>
       <LocationProvider>
-        <header class="site">
-          <a href="/">
-            <strong>{info.name}</strong>
-          </a>
-          <nav aria-label="Shop">
-            <a href="/">Products</a>
-          </nav>
-        </header>
+        <SiteHeader storeName={info.name} />
         <main>
           <Router>
             <Route path="/" component={ProductList} />
+            <Route path="/products/:id" component={ProductPage} />
+            <Route path="/cart" component={CartPage} />
+            <Route path="/checkout" component={CheckoutPage} />
+            <Route path="/orders/:alias" component={OrderConfirmation} />
+            <Route path="/sign-in" component={SignIn} />
+            <Route path="/sign-up" component={SignUp} />
+            <Route path="/account/orders" component={AccountOrders} />
+            <Route path="/account/orders/:alias" component={AccountOrder} />
             <Route default component={NotFound} />
           </Router>
         </main>

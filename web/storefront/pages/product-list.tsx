@@ -1,10 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Answer, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
-import { ErrorMessage, Money, Pager } from '../../shared/ui';
+import { ErrorMessage, Pager } from '../../shared/ui';
+import { PriceRange } from '../components/price-range';
 import { useShop } from '../context';
 
 type Product = Answer<'/product/storefront/api/products/', 'get'>['items'][number];
+
+function stockSummary(product: Product): string {
+  const available = product.variants.filter((v) => v.available);
+  if (available.length === 0) return 'Out of stock';
+  return available.length < product.variants.length ? 'Some options out of stock' : 'In stock';
+}
 
 export function ProductList() {
   const { api, currency } = useShop();
@@ -33,18 +40,19 @@ export function ProductList() {
       <h1>Products</h1>
       <ErrorMessage problem={problem} />
       {products === undefined && problem === undefined && <p>Loading…</p>}
+      {products?.length === 0 && <p>There are no products yet.</p>}
       <ul class="grid">
-        {products?.map((product) => {
-          const prices = product.variants.map((v) => v.price);
-          return (
-            <li class="card" key={product.id}>
-              <h2>
-                <a href={`/products/${product.id}`}>{product.name}</a>
-              </h2>
-              {prices[0] !== undefined && <Money amount={prices[0]} currency={currency} />}
-            </li>
-          );
-        })}
+        {products?.map((product) => (
+          <li class="card" key={product.id}>
+            <h2>
+              <a href={`/products/${product.id}`}>{product.name}</a>
+            </h2>
+            <p>
+              <PriceRange prices={product.variants.map((v) => v.price)} currency={currency} />
+            </p>
+            <p class="muted">{stockSummary(product)}</p>
+          </li>
+        ))}
       </ul>
       <Pager nextCursor={next} onNext={(cursor) => void load(cursor)} />
     </>

@@ -1,0 +1,92 @@
+import type { Answer } from '../../api/client';
+import { Money } from '../../shared/ui';
+
+/** The figures of an estimate (or a placement's answer, which adds to it) or of a placed order: they share these fields. */
+export type Figures =
+  | Answer<'/order/storefront/api/estimate/', 'post'>
+  | Answer<'/order/storefront/api/orders/{order_alias}/', 'get'>;
+
+/**
+ * An order's lines (each with what every promotion took off it) and its totals: subtotal, each promotion by name,
+ * shipping and its discount, tax, total. `lineError` puts an error (e.g. not enough stock) beside its line.
+ */
+export function OrderFigures(props: {
+  figures: Figures;
+  /** What to call a line (the API's line name is the variant's alone): e.g. "T-Shirt (Small)" from the cart. */
+  lineLabel?: (alias: string) => string | undefined;
+  lineError?: (alias: string, index: number) => string | undefined;
+}) {
+  const { figures } = props;
+  const money = (amount: string) => <Money amount={amount} currency={figures.currency} />;
+  const promotionName = (id: number) => figures.promotions.find((p) => p.id === id)?.name ?? 'Discount';
+  return (
+    <>
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">Items</caption>
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col" class="num">
+                Qty
+              </th>
+              <th scope="col" class="num">
+                Total
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {figures.lines.map((line, index) => {
+              const error = props.lineError?.(line.alias, index);
+              return (
+                <tr key={line.alias}>
+                  <th scope="row">
+                    {props.lineLabel?.(line.alias) ?? line.name}
+                    <div class="detail">{money(line.unit_price)} each</div>
+                    {line.adjustments.map((a) => (
+                      <div key={a.promotion_id} class="detail">
+                        {promotionName(a.promotion_id)}: −{money(a.amount)}
+                      </div>
+                    ))}
+                    {error && (
+                      <p role="alert" class="field-error">
+                        {error}
+                      </p>
+                    )}
+                  </th>
+                  <td class="num">{line.quantity}</td>
+                  <td class="num">{money(line.subtotal)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <dl class="totals">
+        <dt>Subtotal</dt>
+        <dd>{money(figures.subtotal)}</dd>
+        {figures.promotions.map((p) => (
+          <div key={p.id} class="promotion">
+            <dt>
+              {p.name}
+              {p.code && <span class="muted"> (code {p.code})</span>}
+            </dt>
+            <dd>−{money(p.amount)}</dd>
+          </div>
+        ))}
+        <dt>Shipping{figures.shipping_name ? ` (${figures.shipping_name})` : ''}</dt>
+        <dd>{money(figures.shipping_fee)}</dd>
+        {figures.shipping_discount !== '' && !/^[0.]*$/.test(figures.shipping_discount) && (
+          <>
+            <dt>Shipping discount</dt>
+            <dd>−{money(figures.shipping_discount)}</dd>
+          </>
+        )}
+        <dt>Tax</dt>
+        <dd>{money(figures.estimated_tax)}</dd>
+        <dt class="grand">Total</dt>
+        <dd class="grand">{money(figures.total)}</dd>
+      </dl>
+    </>
+  );
+}

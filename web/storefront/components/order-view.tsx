@@ -1,0 +1,60 @@
+import type { ComponentChildren } from 'preact';
+import { Money } from '../../shared/ui';
+import { dateTimeText, orderStatusText, paymentStatusText } from '../order-words';
+import type { Order } from '../use-order';
+import { OrderFigures } from './order-figures';
+import { OrderPayments } from './order-payments';
+
+type Address = NonNullable<Order['shipping_address']>;
+
+function AddressLines(props: { address: Address }) {
+  const a = props.address;
+  const lines = [
+    `${a.first_name} ${a.last_name}`.trim(),
+    a.street_address,
+    [a.postal_code, a.city].filter(Boolean).join(' '),
+    [a.state, a.country].filter(Boolean).join(', '),
+  ].filter(Boolean);
+  return (
+    <address>
+      {lines.map((line) => (
+        <div key={line}>{line}</div>
+      ))}
+    </address>
+  );
+}
+
+/** An order: when it was placed, its status and payment status in words, its lines and totals, where it goes. */
+export function OrderView(props: { order: Order; children?: ComponentChildren }) {
+  const { order } = props;
+  return (
+    <>
+      <dl class="facts">
+        <dt>Order</dt>
+        <dd>{order.order_alias}</dd>
+        <dt>Placed</dt>
+        <dd>{dateTimeText(order.created_at)}</dd>
+        <dt>Status</dt>
+        <dd>{orderStatusText(order.status)}</dd>
+        <dt>Payment</dt>
+        <dd aria-live="polite">
+          <strong data-testid="payment-status">{paymentStatusText(order.payment_status)}</strong>
+        </dd>
+        <dt>Total</dt>
+        <dd>
+          <Money amount={order.total} currency={order.currency} />
+        </dd>
+      </dl>
+      {props.children}
+      <h2>Items</h2>
+      <OrderFigures figures={order} />
+      <OrderPayments alias={order.order_alias} version={`${order.payment_status} ${order.updated_at}`} />
+      {order.shipping_address && (
+        <>
+          <h2>Shipping address</h2>
+          <AddressLines address={order.shipping_address} />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+// An order's status and payment status in the shopper's words.
+
+const STATUS: Record<string, string> = {
+  pending: 'Received',
+  approved: 'Confirmed',
+  processing: 'Being prepared',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+};
+
+const PAYMENT: Record<string, string> = {
+  unpaid: 'Not paid yet',
+  pending: 'Payment pending',
+  paid: 'Paid',
+  partially_paid: 'Partly paid',
+  overpaid: 'Overpaid',
+  refunded: 'Refunded',
+  failed: 'Payment failed',
+};
+
+export function orderStatusText(status: string): string {
+  return STATUS[status] ?? status;
+}
+
+export function paymentStatusText(paymentStatus: string): string {
+  return PAYMENT[paymentStatus] ?? paymentStatus;
+}
+
+/** Whether the order still waits for money the shopper can pay now. */
+export function awaitsPayment(order: { status: string; payment_status: string }): boolean {
+  return order.status !== 'cancelled' && ['unpaid', 'failed', 'partially_paid'].includes(order.payment_status);
+}
+
+/** Whether the payment status can still change by itself (a webhook on its way): worth asking again. */
+export function paymentMayChange(order: { status: string; payment_status: string }): boolean {
+  return order.status !== 'cancelled' && !['paid', 'overpaid', 'refunded'].includes(order.payment_status);
+}
+
+/** "24 Nov 2026, 14:05" in the browser's language. */
+export function dateTimeText(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -1,0 +1,279 @@
+import { useLocation } from 'preact-iso';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { asProblem, fieldError, type Problem, problemMessage } from '../../shared/problem';
+import { ErrorMessage, Field, Money } from '../../shared/ui';
+import { type AddressForm, addressPayload, emptyAddress, type OrderPayload } from '../checkout/address';
+import { AddressFields } from '../checkout/address-fields';
+import { newIdempotencyKey, placeOrder } from '../checkout/place-order';
+import { ShippingMethodChoice, useShippingMethods } from '../checkout/shipping-methods';
+import { StoredAddressChoice, useStoredAddresses } from '../checkout/stored-addresses';
+import { useEstimate } from '../checkout/use-estimate';
+import { OrderFigures } from '../components/order-figures';
+import { useCart, useSession, useShop } from '../context';
+
+/** Codes whose error belongs beside a field of this page rather than under "Place order". */
+const PLACED_BESIDE = new Set(['promo_code_invalid', 'shipping_unavailable', 'address_required', 'email_required']);
+
+export function CheckoutPage() {
+  const { api, cart, currency } = useShop();
+  const current = useCart();
+  const signedIn = useSession() !== undefined;
+  const { route } = useLocation();
+  const [cartLoaded, setCartLoaded] = useState(false);
+  const stored = useStoredAddresses(signedIn);
+  const [deliverTo, setDeliverTo] = useState<number | 'new'>('new');
+  const [email, setEmail] = useState('');
+  const [address, setAddress] = useState<AddressForm>(emptyAddress);
+  const [methodId, setMethodId] = useState<number>();
+  const [codeInput, setCodeInput] = useState('');
+  const [appliedCode, setAppliedCode] = useState('');
+  const [codeError, setCodeError] = useState<string>();
+  const [placing, setPlacing] = useState(false);
+  const [placeProblem, setPlaceProblem] = useState<Problem>();
+  const [totalChanged, setTotalChanged] = useState<string>();
+  const [checkHint, setCheckHint] = useState<{ country?: string; method?: string }>({});
+  // One key for every try of this checkout: a double click or a retry never makes a second order.
+  const idempotencyKey = useRef(newIdempotencyKey());
+  const placingNow = useRef(false);
+
+  useEffect(() => {
+    document.title = 'Checkout';
+    void cart.load().finally(() => setCartLoaded(true));
+  }, [cart]);
+  useEffect(() => {
+    const preferred = stored?.find((a) => a.is_default) ?? stored?.[0];
+    setDeliverTo(preferred ? preferred.id : 'new');
+  }, [stored]);
+
+  const items = current?.items ?? [];
+  const variants = items.map((line) => ({ alias: line.alias, quantity: line.quantity }));
+  const storedAddress = deliverTo === 'new' ? undefined : stored?.find((a) => a.id === deliverTo);
+  const where = storedAddress ?? (address.country ? address : undefined);
+  const destination: Partial<OrderPayload> = storedAddress
+    ? { shipping_address_id: storedAddress.id }
+    : address.country
+      ? { shipping_address: addressPayload(signedIn ? address : { ...address, email }) }
+      : {};
+  const order: OrderPayload | undefined = variants.length > 0 ? { variants, ...destination } : undefined;
+  const payload: OrderPayload | undefined = order && {
+    ...order,
+    ...(methodId === undefined ? {} : { shipping_method_id: methodId }),
+    ...(appliedCode ? { promocode: appliedCode } : {}),
+  };
+
+  const live = useEstimate(payload);
+  const shipping = useShippingMethods({
+    order: order && {
+      variants,
+      ...(storedAddress
+        ? destination
+        : { shipping_address: { country: address.country, ...(address.state ? { state: address.state } : {}) } }),
+    },
+    where: where && { country: where.country, state: where.state },
+  });
+
+  // The first method that can take the order, unless the shopper chose one that still can.
+  useEffect(() => {
+    const usable = shipping.methods?.filter((m) => m.problem === undefined) ?? [];
+    if (!usable.some((m) => m.method.id === methodId)) setMethodId(usable[0]?.method.id);
+  }, [shipping.methods]);
+
+  const problem = placeProblem ?? live.problem;
+  // A code that can't be used is said beside the code field, and the figures are worked out without it.
+  useEffect(() => {
+    if (problem?.code === 'promo_code_invalid') {
+      setCodeError(problem.detail ?? problem.title);
+      setAppliedCode('');
+    }
+  }, [problem]);
+
+  const countryError =
+    checkHint.country
+    ?? (problem?.code === 'shipping_unavailable' || problem?.code === 'address_required'
+      ? problemMessage(problem)
+      : undefined)
+    ?? (shipping.methods?.length === 0 ? 'We do not ship to this country.' : undefined);
+  const lineError = (alias: string, index: number) =>
+    [fieldError(problem, `variants[${index}]`), fieldError(problem, `variants[alias=${alias}]`)]
+      .filter(Boolean)
+      .join('; ') || undefined;
+  const emailError = fieldError(problem, 'shipping_address.email') ?? fieldError(problem, 'billing_address.email');
+  const fieldNamed = (p: Problem) =>
+    (p.errors ?? []).length > 0
+    && (p.errors ?? []).every((e) => /^(shipping_address|billing_address|variants)[.[]/.test(e.field));
+  const generalProblem = problem && !PLACED_BESIDE.has(problem.code) && !fieldNamed(problem) ? problem : undefined;
+
+  const applyCode = (event: Event) => {
+    event.preventDefault();
+    setCodeError(undefined);
+    setPlaceProblem(undefined);
+    setAppliedCode(codeInput.trim());
+  };
+
+  const place = async () => {
+    if (placingNow.current || payload === undefined || live.estimate === undefined) return;
+    const hint = {
+      country: where === undefined ? 'Choose a country.' : undefined,
+      method:
+        shipping.methods && shipping.methods.length > 0 && methodId === undefined
+          ? 'Choose a shipping method.'
+          : undefined,
+    };
+    setCheckHint(hint);
+    if (hint.country || hint.method) return;
+    placingNow.current = true;
+    setPlacing(true);
+    setPlaceProblem(undefined);
+    setTotalChanged(undefined);
+    const expected = live.estimate.total;
+    try {
+      const placed = await placeOrder({
+        api,
+        cart,
+        payload: { ...payload, expected_total: expected },
+        idempotencyKey: idempotencyKey.current,
+      });
+      route(`/orders/${placed.order_alias}`);
+      return;
+    } catch (err) {
+      const refused = asProblem(err);
+      if (refused.code === 'total_changed') {
+        setTotalChanged(expected);
+        live.refresh();
+      } else {
+        if (refused.code === 'idempotency_key_reused') idempotencyKey.current = newIdempotencyKey();
+        setPlaceProblem(refused);
+      }
+    }
+    placingNow.current = false;
+    setPlacing(false);
+  };
+
+  if (!cartLoaded && current === undefined) return <p>Loading…</p>;
+  if (items.length === 0) {
+    return (
+      <>
+        <h1>Checkout</h1>
+        <p>
+          Your cart is empty. <a href="/">See the products</a>.
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>Checkout</h1>
+      {!signedIn && (
+        <p class="muted">
+          Have an account? <a href="/sign-in?next=/checkout">Sign in</a> (your cart comes with you).
+        </p>
+      )}
+      <div>
+        {!signedIn && (
+          <section aria-labelledby="contact">
+            <h2 id="contact">Contact</h2>
+            <Field
+              label="Email"
+              type="email"
+              autocomplete="email"
+              required
+              value={email}
+              error={emailError}
+              hint="For the order confirmation."
+              onInput={(e) => {
+                setEmail(e.currentTarget.value);
+                setPlaceProblem(undefined);
+              }}
+            />
+          </section>
+        )}
+        <section aria-labelledby="address">
+          <h2 id="address">Shipping address</h2>
+          {stored && stored.length > 0 && (
+            <StoredAddressChoice
+              addresses={stored}
+              chosen={deliverTo}
+              onChoose={setDeliverTo}
+              error={storedAddress ? countryError : undefined}
+            />
+          )}
+          {deliverTo === 'new' && (
+            <AddressFields
+              value={address}
+              onChange={(next) => {
+                setAddress(next);
+                setPlaceProblem(undefined);
+                setCheckHint({});
+              }}
+              problem={problem}
+              countryError={countryError}
+            />
+          )}
+        </section>
+        <section aria-labelledby="shipping">
+          <h2 id="shipping">Shipping</h2>
+          <ShippingMethodChoice
+            methods={shipping.methods}
+            problem={shipping.problem}
+            hasCountry={where !== undefined}
+            currency={currency}
+            chosen={methodId}
+            onChoose={setMethodId}
+            error={checkHint.method}
+          />
+        </section>
+      </div>
+      <section aria-labelledby="promo">
+        <h2 id="promo">Promo code</h2>
+        <form class="row code" onSubmit={applyCode}>
+          <Field
+            label="Promo code"
+            value={codeInput}
+            error={codeError}
+            autocomplete="off"
+            onInput={(e) => setCodeInput(e.currentTarget.value)}
+          />
+          <button type="submit" class="secondary">
+            Apply
+          </button>
+        </form>
+        {appliedCode && (
+          <p role="status" class="ok">
+            Code {appliedCode.toUpperCase()} applied.
+          </p>
+        )}
+      </section>
+      <section aria-labelledby="summary" aria-live="polite">
+        <h2 id="summary">Order summary</h2>
+        {live.estimate ? (
+          <OrderFigures
+            figures={live.estimate}
+            lineLabel={(alias) => {
+              const line = items.find((i) => i.alias === alias);
+              return line && `${line.product_name} (${line.name})`;
+            }}
+            lineError={lineError}
+          />
+        ) : (
+          !live.problem && <p>Loading…</p>
+        )}
+        {totalChanged && live.estimate && (
+          <p role="alert" class="error">
+            The total changed from <Money amount={totalChanged} currency={currency} /> to{' '}
+            <Money amount={live.estimate.total} currency={currency} />. Check the figures above, then place the order
+            again.
+          </p>
+        )}
+      </section>
+      <ErrorMessage problem={generalProblem} />
+      <button
+        type="button"
+        class="primary"
+        disabled={placing || live.estimate === undefined}
+        onClick={() => void place()}
+      >
+        {placing ? 'Placing order…' : 'Place order'}
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,118 @@
+import { useRoute } from 'preact-iso';
+import { useEffect, useState } from 'preact/hooks';
+import { ok } from '../../api/client';
+import { asProblem, type Problem } from '../../shared/problem';
+import { ErrorMessage, Field, Money } from '../../shared/ui';
+import { availabilityText, maxQuantity, type Product } from '../availability';
+import { useShop } from '../context';
+import { VariantChoice } from '../components/variant-choice';
+import { cartProblemMessage } from '../shopper-messages';
+
+export function ProductPage() {
+  const { api, cart, currency } = useShop();
+  const { params } = useRoute();
+  const [product, setProduct] = useState<Product>();
+  const [loadProblem, setLoadProblem] = useState<Problem>();
+  const [variantId, setVariantId] = useState<number>();
+  const [quantity, setQuantity] = useState(1);
+  const [adding, setAdding] = useState(false);
+  const [added, setAdded] = useState<string>();
+  const [addProblem, setAddProblem] = useState<Problem>();
+
+  useEffect(() => {
+    const id = Number(params.id);
+    if (!Number.isInteger(id) || id < 1) {
+      setLoadProblem({ type: 'about:blank', title: 'Product not found', status: 404, code: 'product_not_found' });
+      return;
+    }
+    ok(api.GET('/product/storefront/api/products/{id}/', { params: { path: { id } } }))
+      .then((found) => {
+        setProduct(found);
+        document.title = found.name;
+        // The first variant that can be bought, so "Add to cart" works at once.
+        setVariantId((found.variants.find((v) => v.available) ?? found.variants[0])?.id);
+      })
+      .catch((err: unknown) => setLoadProblem(asProblem(err)));
+  }, [api, params.id]);
+
+  if (loadProblem) {
+    return (
+      <>
+        <h1>Product not available</h1>
+        <ErrorMessage problem={loadProblem} />
+        <p>
+          <a href="/">See the products</a>
+        </p>
+      </>
+    );
+  }
+  if (product === undefined) return <p>Loading…</p>;
+  const variant = product.variants.find((v) => v.id === variantId);
+
+  const addToCart = async (event: Event) => {
+    event.preventDefault();
+    if (variant === undefined) return;
+    setAdding(true);
+    setAdded(undefined);
+    setAddProblem(undefined);
+    try {
+      await cart.add({ variantId: variant.id, quantity });
+      setAdded(`Added ${quantity} × ${product.name} (${variant.name}) to your cart.`);
+    } catch (err) {
+      setAddProblem(asProblem(err));
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  return (
+    <>
+      <h1>{product.name}</h1>
+      {product.description && <p>{product.description}</p>}
+      <form onSubmit={addToCart} class="buy">
+        {product.variants.length > 1 && (
+          <VariantChoice variants={product.variants} currency={currency} chosen={variantId} onChoose={setVariantId} />
+        )}
+        {variant && (
+          <div class="price">
+            <Money amount={variant.price} currency={currency} />
+            {variant.compare_at_price && (
+              <span class="muted">
+                {' '}
+                was{' '}
+                <s>
+                  <Money amount={variant.compare_at_price} currency={currency} />
+                </s>
+              </span>
+            )}
+            <p class={variant.available ? 'ok' : 'error'}>{availabilityText(variant)}</p>
+          </div>
+        )}
+        <Field
+          label="Quantity"
+          type="number"
+          min={1}
+          max={variant ? Math.max(1, maxQuantity(variant)) : undefined}
+          value={quantity}
+          hint={
+            variant?.purchase_limit_per_order ? `At most ${variant.purchase_limit_per_order} per order.` : undefined
+          }
+          onInput={(e) => setQuantity(Math.max(1, Math.trunc(Number(e.currentTarget.value)) || 1))}
+        />
+        <button type="submit" disabled={adding || variant === undefined || !variant.available}>
+          Add to cart
+        </button>
+        {addProblem && (
+          <p role="alert" class="error">
+            {cartProblemMessage(addProblem)}
+          </p>
+        )}
+        {added && (
+          <p role="status" class="ok">
+            {added} <a href="/cart">View cart</a>
+          </p>
+        )}
+      </form>
+    </>
+  );
+}
