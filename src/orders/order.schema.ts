@@ -21,8 +21,8 @@ export const PaymentStatusSchema = Type.Union(paymentStatuses.map((s) => Type.Li
 const summaryFields = {
   order_id: Type.Integer(),
   order_alias: Type.String(),
-  status: Type.String(),
-  payment_status: Type.String(),
+  status: Type.Enum(orderStatuses),
+  payment_status: Type.Enum(paymentStatuses),
   created_at: Type.String(),
   currency: Type.String(),
   customer_id: Nullable(Type.Integer()),

@@ -2372,9 +2372,11 @@ export type paths = {
                                 estimated_tax: string;
                                 order_alias: string;
                                 order_id: number;
-                                payment_status: string;
+                                /** @enum {unknown} */
+                                payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                                 shipping_fee: string;
-                                status: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                                 subtotal: string;
                                 total: string;
                                 total_items: number;
@@ -2486,7 +2488,8 @@ export type paths = {
                             note: string;
                             order_alias: string;
                             order_id: number;
-                            payment_status: string;
+                            /** @enum {unknown} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -2512,7 +2515,8 @@ export type paths = {
                             shipping_discount: string;
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             subtotal: string;
                             tax_details: {
                                 tax_amount: string;
@@ -2636,7 +2640,8 @@ export type paths = {
                             note: string;
                             order_alias: string;
                             order_id: number;
-                            payment_status: string;
+                            /** @enum {unknown} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -2662,7 +2667,8 @@ export type paths = {
                             shipping_discount: string;
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             subtotal: string;
                             tax_details: {
                                 tax_amount: string;
@@ -3580,9 +3586,11 @@ export type paths = {
                                 estimated_tax: string;
                                 order_alias: string;
                                 order_id: number;
-                                payment_status: string;
+                                /** @enum {unknown} */
+                                payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                                 shipping_fee: string;
-                                status: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                                 subtotal: string;
                                 total: string;
                                 total_items: number;
@@ -3687,7 +3695,8 @@ export type paths = {
                             note: string;
                             order_alias: string;
                             order_id: number;
-                            payment_status: string;
+                            /** @enum {unknown} */
+                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -3713,7 +3722,8 @@ export type paths = {
                             shipping_discount: string;
                             shipping_fee: string;
                             shipping_name: string | null;
-                            status: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                             subtotal: string;
                             tax_details: {
                                 tax_amount: string;
