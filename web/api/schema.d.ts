@@ -4429,6 +4429,8 @@ export type paths = {
                     content: {
                         "application/json": {
                             id: string;
+                            /** @description true: no gateway takes the money; an admin records it as received (cash on delivery) */
+                            manual_capture: boolean;
                             name: string;
                         }[];
                     };
