@@ -1,11 +1,14 @@
-import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useStoreInfo } from '../shared/store-info';
 import { createDashboard, DashboardContext } from './context';
 import { Home } from './pages/home';
 import { NotFound } from './pages/not-found';
+import { OrderList } from './pages/order-list';
 import { SignIn } from './pages/sign-in';
 import { SECTIONS } from './sections';
+
+const OrderDetail = lazy(() => import('./pages/order-detail').then((m) => m.OrderDetail));
 
 function SectionNav() {
   const { path } = useLocation();
@@ -70,6 +73,8 @@ export function App() {
           {signedIn ? (
             <Router>
               <Route path="/admin/" component={Home} />
+              <Route path="/admin/orders" component={OrderList} />
+              <Route path="/admin/orders/:alias" component={OrderDetail} />
               <Route default component={NotFound} />
             </Router>
           ) : (
