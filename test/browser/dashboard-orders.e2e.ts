@@ -2,8 +2,10 @@
 // API, refunds part of it, moves orders through their statuses, cancels a paid one with its refund, and watches a
 // webhook endpoint's deliveries.
 import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hiddenFormFields } from '../browser.js';
+import { type Receiver, startReceiver } from '../webhook-receiver.js';
 import { ADMIN, type BrowserSession, launchBrowser, type Shop, scrollsSideways, startShop } from './harness.js';
 
 /** An order on the demo store: 2 T-shirts and a mug with SAVE10, shipped to California (67.52 USD, docs/api.md). */
@@ -106,13 +108,17 @@ const headingText = (page: Page) => page.getByRole('heading', { level: 1 }).text
 describe('the dashboard: orders and webhooks', () => {
   let shop: Shop;
   let browser: BrowserSession;
+  let receiver: Receiver;
   beforeAll(async () => {
-    shop = await startShop();
+    receiver = await startReceiver();
+    // The receiver is on 127.0.0.1, which a store refuses to deliver to unless told (docs/webhooks.md, SSRF).
+    shop = await startShop({ WEBHOOK_ALLOW_PRIVATE: 'true' });
     browser = await launchBrowser(shop.baseUrl);
   });
   afterAll(async () => {
     await browser?.close();
     await shop?.stop();
+    await receiver?.close();
   });
 
   it('has a header with every section, the admin and "Sign out", at /admin without its slash too', async () => {
@@ -213,7 +219,81 @@ describe('the dashboard: orders and webhooks', () => {
     expect(browser.errors).toEqual([]);
   });
 
-  it('shows the orders list at 375 px without scrolling sideways', async () => {
+  it('creates a webhook endpoint (its secret shown once), lists its delivery of an order, and redelivers it', async () => {
+    const page = await signedIn(browser, '/admin/webhooks');
+    await expect.poll(() => page.getByText('No endpoints yet.').count()).toBe(1);
+    const create = page.getByRole('form', { name: 'Create endpoint' });
+
+    // Nothing filled in: the API's 422 beside the URL.
+    await create.getByRole('button', { name: 'Create endpoint' }).click();
+    await expect.poll(() => errorBeside(page, 'URL')).toMatch(/must/);
+
+    await page.getByLabel('URL').fill(receiver.url('/hooks/orders'));
+    await page.getByLabel('Description').fill('ERP');
+    await page.getByRole('checkbox', { name: 'order.placed', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'order.paid', exact: true }).check();
+    await create.getByRole('button', { name: 'Create endpoint' }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Endpoint \d+ created/);
+    expect(await statusText(page)).toMatch(/shown this once/);
+    const secret = await page.getByLabel('Signing secret').inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    expect(await errorBeside(page, 'URL')).toBeNull();
+    const endpointLink = page.getByRole('link', { name: receiver.url('/hooks/orders') });
+    await expect.poll(() => endpointLink.count()).toBe(1);
+
+    // Shown once: not after a reload.
+    await page.reload();
+    await expect.poll(() => endpointLink.count()).toBe(1);
+    expect(await page.getByLabel('Signing secret').count()).toBe(0);
+
+    await placeOrder(shop, 'hooked@example.com');
+    await endpointLink.click();
+    await expect.poll(() => headingText(page)).toBe(`Webhook endpoint ${receiver.url('/hooks/orders')}`);
+    const deliveries = page.locator('section', { has: page.getByRole('heading', { name: 'Deliveries' }) });
+    const firstRow = deliveries.getByRole('row').nth(1);
+    await expect
+      .poll(async () => {
+        await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();
+        return (await deliveries.getByRole('row').count()) > 1 ? firstRow.textContent() : '';
+      })
+      .toMatch(/order\.placed\s*succeeded\s*1\s*204\s*\d+ ms/);
+    expect(receiver.received).toHaveLength(1);
+    const first = receiver.received[0];
+    // The secret the page showed verifies what the receiver got.
+    expect(new Webhook(secret).verify(first?.body ?? '', first?.headers as Record<string, string>)).toMatchObject({
+      type: 'order.placed',
+    });
+
+    await deliveries.getByRole('button', { name: /^Redeliver delivery \d+$/ }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Delivery \d+ \(order\.placed\) is queued to be sent again/);
+    await expect
+      .poll(async () => {
+        await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();
+        return firstRow.textContent();
+      })
+      .toMatch(/order\.placed\s*succeeded\s*2\s*204/);
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+
+    // A new secret, shown once, that is not the old one.
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('button', { name: 'Yes, rotate it' }).click();
+    await expect.poll(() => statusText(page)).toMatch(/signing secret was replaced/);
+    const rotated = await page.getByLabel('Signing secret').inputValue();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+
+    // Off: a redelivery is refused, in words; on again.
+    await page.getByRole('button', { name: /^Disable endpoint \d+$/ }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Endpoint \d+ is off/);
+    await deliveries.getByRole('button', { name: /^Redeliver delivery \d+$/ }).click();
+    await expect.poll(() => deliveries.getByRole('alert').textContent()).toMatch(/switched off|inactive/i);
+    await page.getByRole('button', { name: /^Enable endpoint \d+$/ }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Endpoint \d+ is on/);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('shows the orders list, an order and the webhooks at 375 px without scrolling sideways', async () => {
     const order = await placeOrder(shop, 'a.rather.long.email.address.for.a.narrow.screen@example.com');
     const page = await signedIn(browser, '/admin/orders', { width: 375, height: 740 });
     await expect.poll(() => page.locator(`a[href="/admin/orders/${order.alias}"]`).count()).toBe(1);
@@ -221,6 +301,10 @@ describe('the dashboard: orders and webhooks', () => {
     await page.locator(`a[href="/admin/orders/${order.alias}"]`).click();
     await expect.poll(() => headingText(page)).toBe(`Order ${order.alias}`);
     await expect.poll(() => page.getByRole('heading', { name: 'Events' }).count()).toBe(1);
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).click();
+    await expect.poll(() => headingText(page)).toBe('Webhooks');
+    await expect.poll(() => page.getByRole('heading', { name: 'Endpoints' }).count()).toBe(1);
     expect(await scrollsSideways(page)).toBe(false);
     expect(browser.errors).toEqual([]);
   });

@@ -9,6 +9,8 @@ import { SignIn } from './pages/sign-in';
 import { SECTIONS } from './sections';
 
 const OrderDetail = lazy(() => import('./pages/order-detail').then((m) => m.OrderDetail));
+const WebhookList = lazy(() => import('./pages/webhook-list').then((m) => m.WebhookList));
+const WebhookDetail = lazy(() => import('./pages/webhook-detail').then((m) => m.WebhookDetail));
 
 function SectionNav() {
   const { path } = useLocation();
@@ -75,6 +77,8 @@ export function App() {
               <Route path="/admin/" component={Home} />
               <Route path="/admin/orders" component={OrderList} />
               <Route path="/admin/orders/:alias" component={OrderDetail} />
+              <Route path="/admin/webhooks" component={WebhookList} />
+              <Route path="/admin/webhooks/:id" component={WebhookDetail} />
               <Route default component={NotFound} />
             </Router>
           ) : (
