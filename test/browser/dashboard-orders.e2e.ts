@@ -134,6 +134,24 @@ describe('the dashboard: orders and webhooks', () => {
     expect(browser.errors).toEqual([]);
   });
 
+  it('returns to the sign-in with a message when the API refuses the session, then back to the page', async () => {
+    const page = await signedIn(browser, '/admin/');
+    // A token the service never signed (as after a key change or a revocation), that does not look expired.
+    const forged = `${btoa('{"alg":"HS256"}')}.${btoa(JSON.stringify({ exp: 4102444800 }))}.c2lnbmF0dXJl`;
+    await page.evaluate(`(() => {
+      const session = JSON.parse(localStorage.getItem('dashboard.session'));
+      localStorage.setItem('dashboard.session', JSON.stringify({ ...session, access: ${JSON.stringify(forged)} }));
+    })()`);
+    await page.goto('/admin/orders');
+    await expect.poll(() => headingText(page)).toBe('Sign in to the dashboard');
+    expect(await statusText(page)).toMatch(/session has ended: sign in again/);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => headingText(page)).toBe('Orders');
+    expect(browser.errors).toEqual([]);
+  });
+
   it('finds an order a guest paid, refunds part of it, and shows a refund over what was paid as the API refused it', async () => {
     const order = await placeOrder(shop, 'refund.me@example.com');
     expect(order.total).toBe('67.52');
