@@ -11,7 +11,7 @@ import { usePages } from '../use-pages';
 
 type OrderQuery = paths['/order/dashboard/api/orders/']['get']['parameters']['query'];
 
-/** The filters as the page's URL keeps them (`/admin/orders?status=approved&email=…`), so a list can be linked. */
+/** The filters as the page's URL keeps them (`/admin/orders?status=approved&find=…`), so a list can be linked. */
 interface Filters {
   status: string;
   payment_status: string;
@@ -35,7 +35,17 @@ function filtersOf(query: Record<string, string>): Filters {
   };
 }
 
-/** The API's query for the filters: dates (yyyy-mm-dd) are whole days in the admin's time zone. */
+/**
+ * A day (yyyy-mm-dd) at `time` in the admin's time zone, as the API takes it; anything else (a URL edited by hand)
+ * is sent as it is, for the API to say what is wrong with it.
+ */
+function moment(day: string, time: string): string | undefined {
+  if (day === '') return undefined;
+  const at = new Date(`${day}T${time}`);
+  return Number.isNaN(at.getTime()) ? day : at.toISOString();
+}
+
+/** The API's query for the filters: the dates are whole days. */
 function apiQuery(filters: Filters, cursor: string | undefined): OrderQuery {
   const status = ORDER_STATUSES.find((s) => s === filters.status);
   const paymentStatus = PAYMENT_STATUSES.find((s) => s === filters.payment_status);
@@ -45,10 +55,10 @@ function apiQuery(filters: Filters, cursor: string | undefined): OrderQuery {
     status,
     payment_status: paymentStatus,
     email: filters.find.trim() || undefined,
-    // Not a whole number: sent as it is, and the API's 422 says what is wrong with it.
+    // Not a number: sent as NaN, which the API refuses (422 naming customer_id).
     customer_id: filters.customer ? Number(filters.customer) : undefined,
-    created_from: filters.from ? new Date(`${filters.from}T00:00:00`).toISOString() : undefined,
-    created_to: filters.to ? new Date(`${filters.to}T23:59:59.999`).toISOString() : undefined,
+    created_from: moment(filters.from, '00:00:00'),
+    created_to: moment(filters.to, '23:59:59.999'),
   };
 }
 
@@ -125,8 +135,22 @@ export function OrderList() {
           onInput={set('customer')}
           error={fieldError(orders.problem, 'querystring.customer_id')}
         />
-        <Field label="Placed from" type="date" name="from" value={form.from} onInput={set('from')} />
-        <Field label="Placed until" type="date" name="to" value={form.to} onInput={set('to')} />
+        <Field
+          label="Placed from"
+          type="date"
+          name="from"
+          value={form.from}
+          onInput={set('from')}
+          error={fieldError(orders.problem, 'querystring.created_from')}
+        />
+        <Field
+          label="Placed until"
+          type="date"
+          name="to"
+          value={form.to}
+          onInput={set('to')}
+          error={fieldError(orders.problem, 'querystring.created_to')}
+        />
         <div class="row">
           <button type="submit">Search</button>
           {filtered && (
