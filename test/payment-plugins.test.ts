@@ -96,7 +96,7 @@ describe('payment API basics', () => {
 
   it('lists the enabled plugins', async () => {
     expect(json(await t.app.inject({ method: 'GET', url: '/payment/storefront/api/plugins/' }))).toEqual([
-      { id: 'cash_on_delivery', name: 'Cash on delivery' },
+      { id: 'cash_on_delivery', name: 'Cash on delivery', manual_capture: true },
     ]);
   });
 

@@ -200,8 +200,8 @@ describe('Stripe Checkout in a USD store', () => {
   it('lists Stripe among the enabled plugins', async () => {
     const res = await s.inject({ method: 'GET', url: '/payment/storefront/api/plugins/' });
     expect(json(res)).toEqual([
-      { id: 'stripe', name: 'Stripe' },
-      { id: 'cash_on_delivery', name: 'Cash on delivery' },
+      { id: 'stripe', name: 'Stripe', manual_capture: false },
+      { id: 'cash_on_delivery', name: 'Cash on delivery', manual_capture: true },
     ]);
   });
 

@@ -32,10 +32,20 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
         schema: {
           tags,
           summary: 'Enabled payment plugins',
-          response: { 200: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) },
+          response: {
+            200: Type.Array(
+              Type.Object({
+                id: Type.String(),
+                name: Type.String(),
+                manual_capture: Type.Boolean({
+                  description: 'true: no gateway takes the money; an admin records it as received (cash on delivery)',
+                }),
+              }),
+            ),
+          },
         },
       },
-      async () => deps.registry.list().map((p) => ({ id: p.id, name: p.name })),
+      async () => deps.registry.list().map((p) => ({ id: p.id, name: p.name, manual_capture: p.manualCapture })),
     );
 
     app.post(

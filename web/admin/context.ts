@@ -12,7 +12,18 @@ export interface Dashboard {
 
 export function createDashboard(): Omit<Dashboard, 'currency'> {
   const session = browserSession('dashboard.session');
-  return { api: createApi({ session }), session };
+  const api = createApi({ session });
+  api.use({
+    onResponse({ request, response }) {
+      // A 401 to a signed request: the session expired or was revoked. Signing out shows the sign-in page (with
+      // the reason, see App) in place of the page, which comes back once the admin has signed in again.
+      if (response.status === 401 && request.headers.has('authorization') && session.get() !== undefined) {
+        session.set(undefined);
+      }
+      return response;
+    },
+  });
+  return { api, session };
 }
 
 export const DashboardContext = createContext<Dashboard | undefined>(undefined);

@@ -1,4 +1,5 @@
 import '../shared/styles.css';
+import './dashboard.css';
 import { render } from 'preact';
 import { App } from './app';
 

@@ -4605,7 +4605,8 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         }[];
@@ -4673,6 +4674,8 @@ export type paths = {
                     content: {
                         "application/json": {
                             id: string;
+                            /** @description true: no gateway takes the money; an admin records it as received (cash on delivery) */
+                            manual_capture: boolean;
                             name: string;
                         }[];
                     };

@@ -4,8 +4,8 @@ import { asProblem, fieldError, type Problem } from '../../shared/problem';
 import { ErrorMessage, Field } from '../../shared/ui';
 import { useDashboard } from '../context';
 
-/** The dashboard's sign-in: only an admin account gets past it. */
-export function SignIn() {
+/** The dashboard's sign-in: only an admin account gets past it. `notice` says why the admin was signed out. */
+export function SignIn(props: { notice?: string | undefined }) {
   const { api, session } = useDashboard();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -39,6 +39,11 @@ export function SignIn() {
   return (
     <form onSubmit={submit} aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">Sign in to the dashboard</h1>
+      {props.notice && (
+        <p role="status" class="notice">
+          {props.notice}
+        </p>
+      )}
       <ErrorMessage problem={problem} />
       <Field
         label="Email"

@@ -19,7 +19,7 @@ export function AccountOrders() {
   const load = (cursor?: string) =>
     ok(
       api.GET('/order/storefront/api/orders/', {
-        params: { query: { limit: 20, cursor: cursor === undefined ? undefined : Number(cursor) } },
+        params: { query: { limit: 20, cursor } },
       }),
     )
       .then((page) => {

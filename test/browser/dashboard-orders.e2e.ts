@@ -1,0 +1,331 @@
+// The dashboard's orders and webhooks, driven in Chromium: an admin finds an order a guest placed and paid through the
+// API, refunds part of it, moves orders through their statuses, cancels a paid one with its refund, and watches a
+// webhook endpoint's deliveries.
+import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hiddenFormFields } from '../browser.js';
+import { type Receiver, startReceiver } from '../webhook-receiver.js';
+import { ADMIN, type BrowserSession, launchBrowser, type Shop, scrollsSideways, startShop } from './harness.js';
+
+/** An order on the demo store: 2 T-shirts and a mug with SAVE10, shipped to California (67.52 USD, docs/api.md). */
+const DEMO_ORDER = {
+  variants: [
+    { alias: 'demo-tshirt-s', quantity: 2 },
+    { alias: 'demo-mug', quantity: 1 },
+  ],
+  promocode: 'SAVE10',
+  shipping_address: {
+    country: 'US',
+    state: 'CA',
+    city: 'Los Angeles',
+    postal_code: '90001',
+    street_address: '1 Main St',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+  },
+  shipping_method_id: 1,
+};
+
+interface Placed {
+  alias: string;
+  token: string;
+  total: string;
+}
+
+async function call(
+  shop: Shop,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown },
+) {
+  const res = await fetch(`${shop.baseUrl}${path}`, {
+    method: init.method ?? 'POST',
+    headers: { 'content-type': 'application/json', ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    redirect: 'manual',
+  });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${path}: ${res.status} ${text}`);
+  return text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
+}
+
+/** A guest places the demo order through the API, as a storefront would. */
+async function placeOrder(shop: Shop, email = 'ada@example.com'): Promise<Placed> {
+  const body = { ...DEMO_ORDER, shipping_address: { ...DEMO_ORDER.shipping_address, email } };
+  const placed = await call(shop, '/order/storefront/api/create/', { body });
+  return { alias: String(placed?.order_alias), token: String(placed?.order_token), total: String(placed?.total) };
+}
+
+/** The guest starts a payment with `plugin`; answers the URL the payer is sent to. */
+async function startPayment(shop: Shop, order: Placed, plugin: 'sandbox' | 'cash_on_delivery'): Promise<string> {
+  const started = await call(shop, `/payment/storefront/api/start-payment/${plugin}/`, {
+    headers: { 'x-order-token': order.token },
+    body: { order_alias: order.alias },
+  });
+  return String(started?.url);
+}
+
+/** The guest pays with the sandbox: opens its checkout page and presses "Pay" (test/payments-sandbox.test.ts). */
+async function payWithSandbox(shop: Shop, order: Placed): Promise<void> {
+  const checkout = await fetch(await startPayment(shop, order, 'sandbox'));
+  const fields = hiddenFormFields(await checkout.text());
+  fields.set('decision', 'pay');
+  const paid = await fetch(`${shop.baseUrl}/payment/sandbox/checkout/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+    redirect: 'manual',
+  });
+  if (paid.status !== 303) throw new Error(`sandbox payment: ${paid.status} ${await paid.text()}`);
+}
+
+/** The text of the error shown beside a labelled field (its aria-describedby), or null without one. */
+async function errorBeside(page: Page, label: string): Promise<string | null> {
+  const field = page.getByLabel(label, { exact: true });
+  if ((await field.getAttribute('aria-invalid')) !== 'true') return null;
+  const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+  const texts = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()));
+  return texts.find((t) => t !== null && /must|amount/i.test(t)) ?? null;
+}
+
+/** The text of the status messages shown (what the writes confirmed). */
+const statusText = async (page: Page) => (await page.getByRole('status').allTextContents()).join(' ');
+
+/** Signs the demo admin in on a new page (a new visitor) and opens `path` of the dashboard. */
+async function signedIn(browser: BrowserSession, path: string, viewport?: { width: number; height: number }) {
+  const page = await browser.newPage(viewport ? { viewport } : {});
+  await page.goto(path);
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+  return page;
+}
+
+const headingText = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+describe('the dashboard: orders and webhooks', () => {
+  let shop: Shop;
+  let browser: BrowserSession;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    // The receiver is on 127.0.0.1, which a store refuses to deliver to unless told (docs/webhooks.md, SSRF).
+    shop = await startShop({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    browser = await launchBrowser(shop.baseUrl);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.stop();
+    await receiver?.close();
+  });
+
+  it('has a header with every section, the admin and "Sign out", at /admin without its slash too', async () => {
+    const page = await signedIn(browser, '/admin');
+    await expect.poll(() => headingText(page)).toBe('Dashboard');
+    const nav = page.getByRole('navigation', { name: 'Dashboard' });
+    for (const name of ['Orders', 'Products', 'Tax', 'Shipping', 'Promotions', 'Webhooks']) {
+      expect(await nav.getByRole('link', { name, exact: true }).count()).toBe(1);
+    }
+    expect(await page.getByText(ADMIN.email).count()).toBe(1);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => headingText(page)).toBe('Sign in to the dashboard');
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('returns to the sign-in with a message when the API refuses the session, then back to the page', async () => {
+    const page = await signedIn(browser, '/admin/');
+    // A token the service never signed (as after a key change or a revocation), that does not look expired.
+    const forged = `${btoa('{"alg":"HS256"}')}.${btoa(JSON.stringify({ exp: 4102444800 }))}.c2lnbmF0dXJl`;
+    await page.evaluate(`(() => {
+      const session = JSON.parse(localStorage.getItem('dashboard.session'));
+      localStorage.setItem('dashboard.session', JSON.stringify({ ...session, access: ${JSON.stringify(forged)} }));
+    })()`);
+    await page.goto('/admin/orders');
+    await expect.poll(() => headingText(page)).toBe('Sign in to the dashboard');
+    expect(await statusText(page)).toMatch(/session has ended: sign in again/);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => headingText(page)).toBe('Orders');
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('finds an order a guest paid, refunds part of it, and shows a refund over what was paid as the API refused it', async () => {
+    const order = await placeOrder(shop, 'refund.me@example.com');
+    expect(order.total).toBe('67.52');
+    await payWithSandbox(shop, order);
+
+    const page = await signedIn(browser, '/admin/');
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Orders' }).click();
+    await expect.poll(() => headingText(page)).toBe('Orders');
+    await page.getByLabel('Customer email or order alias').fill('refund.me@example.com');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('row').count()).toBe(2); // the heading row and the order
+    expect(await page.getByRole('row').nth(1).textContent()).toMatch(/approved.*paid.*67\.52 USD/);
+    await page.locator(`a[href="/admin/orders/${order.alias}"]`).click();
+    await expect.poll(() => headingText(page)).toBe(`Order ${order.alias}`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Refund payment', exact: false }).count()).toBe(1);
+
+    // More than was paid: the API's 422, beside the amount.
+    await page.getByLabel('Amount to refund').fill('1000.00');
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect.poll(() => errorBeside(page, 'Amount to refund')).toMatch(/between 0 and 67\.52/);
+
+    await page.getByLabel('Amount to refund').fill('5.00');
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Refunded 5\.00 USD of payment \d+: 5\.00 USD refunded in all/);
+    expect(await errorBeside(page, 'Amount to refund')).toBeNull();
+    const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
+    await expect
+      .poll(() => payments.getByRole('row').nth(1).textContent())
+      .toMatch(/Sandbox.*partially refunded.*67\.52 USD.*67\.52 USD.*5\.00 USD/);
+    await expect.poll(() => payments.textContent()).toMatch(/Payment status: partially paid/);
+    const events = page.locator('section', { has: page.getByRole('heading', { name: 'Events' }) });
+    await expect.poll(() => events.textContent()).toMatch(/payment\.refunded.*5\.00 USD refunded in all/);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('moves an order through the statuses its state machine allows, and cancels a paid one with its refund', async () => {
+    const shipped = await placeOrder(shop);
+    await payWithSandbox(shop, shipped);
+    const page = await signedIn(browser, `/admin/orders/${shipped.alias}`);
+    await expect.poll(() => headingText(page)).toBe(`Order ${shipped.alias}`);
+    const status = page.locator('section', { has: page.getByRole('heading', { name: 'Status' }) });
+    const offered = () => status.getByRole('button').allTextContents();
+    // Paid, so approved: it can go on to processing, or be cancelled; nothing else is offered.
+    await expect.poll(offered).toEqual(['Start processing', 'Cancel order']);
+    await status.getByRole('button', { name: 'Start processing' }).click();
+    await expect.poll(() => statusText(page)).toMatch(/now processing/);
+    await expect.poll(offered).toEqual(['Mark as shipped']);
+    await status.getByRole('button', { name: 'Mark as shipped' }).click();
+    await expect.poll(offered).toEqual(['Mark as delivered']);
+    await status.getByRole('button', { name: 'Mark as delivered' }).click();
+    await expect.poll(() => statusText(page)).toMatch(/now delivered/);
+    await expect.poll(offered).toEqual([]);
+    await expect.poll(() => status.textContent()).toMatch(/changes no more/);
+
+    // A paid order can't simply be cancelled: the API's refund_required is explained, then refund and cancel.
+    const paid = await placeOrder(shop);
+    await payWithSandbox(shop, paid);
+    await page.goto(`/admin/orders/${paid.alias}`);
+    await expect.poll(() => headingText(page)).toBe(`Order ${paid.alias}`);
+    await status.getByRole('button', { name: 'Cancel order' }).click();
+    await status.getByRole('button', { name: 'Yes, cancel the order' }).click();
+    await expect.poll(() => status.textContent()).toMatch(/has been paid, so it can't just be cancelled/);
+    await status.getByRole('button', { name: 'Refund and cancel' }).click();
+    await expect.poll(() => statusText(page)).toMatch(/refunded in full and cancelled/);
+    await expect.poll(() => page.locator('main > p').nth(1).textContent()).toMatch(/cancelled · payment refunded/);
+    const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
+    await expect
+      .poll(() => payments.getByRole('row').nth(1).textContent())
+      .toMatch(/refunded.*67\.52 USD.*67\.52 USD.*67\.52 USD/);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('records a cash-on-delivery payment as received', async () => {
+    const order = await placeOrder(shop);
+    await startPayment(shop, order, 'cash_on_delivery');
+    const page = await signedIn(browser, `/admin/orders/${order.alias}`);
+    const capture = page.getByRole('button', { name: /^Record payment \d+ as received$/ });
+    await expect.poll(() => capture.count()).toBe(1);
+    await capture.click();
+    await expect.poll(() => statusText(page)).toMatch(/recorded as received: 67\.52 USD/);
+    await expect.poll(() => capture.count()).toBe(0);
+    await expect.poll(() => page.locator('main').textContent()).toMatch(/Payment status: paid/);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('creates a webhook endpoint (its secret shown once), lists its delivery of an order, and redelivers it', async () => {
+    const page = await signedIn(browser, '/admin/webhooks');
+    await expect.poll(() => page.getByText('No endpoints yet.').count()).toBe(1);
+    const create = page.getByRole('form', { name: 'Create endpoint' });
+
+    // Nothing filled in: the API's 422 beside the URL.
+    await create.getByRole('button', { name: 'Create endpoint' }).click();
+    await expect.poll(() => errorBeside(page, 'URL')).toMatch(/must/);
+
+    await page.getByLabel('URL').fill(receiver.url('/hooks/orders'));
+    await page.getByLabel('Description').fill('ERP');
+    await page.getByRole('checkbox', { name: 'order.placed', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'order.paid', exact: true }).check();
+    await create.getByRole('button', { name: 'Create endpoint' }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Endpoint \d+ created/);
+    expect(await statusText(page)).toMatch(/shown this once/);
+    const secret = await page.getByLabel('Signing secret').inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    expect(await errorBeside(page, 'URL')).toBeNull();
+    const endpointLink = page.getByRole('link', { name: receiver.url('/hooks/orders') });
+    await expect.poll(() => endpointLink.count()).toBe(1);
+
+    // Shown once: not after a reload.
+    await page.reload();
+    await expect.poll(() => endpointLink.count()).toBe(1);
+    expect(await page.getByLabel('Signing secret').count()).toBe(0);
+
+    await placeOrder(shop, 'hooked@example.com');
+    await endpointLink.click();
+    await expect.poll(() => headingText(page)).toBe(`Webhook endpoint ${receiver.url('/hooks/orders')}`);
+    const deliveries = page.locator('section', { has: page.getByRole('heading', { name: 'Deliveries' }) });
+    const firstRow = deliveries.getByRole('row').nth(1);
+    await expect
+      .poll(async () => {
+        await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();
+        return (await deliveries.getByRole('row').count()) > 1 ? firstRow.textContent() : '';
+      })
+      .toMatch(/order\.placed\s*succeeded\s*1\s*204\s*\d+ ms/);
+    expect(receiver.received).toHaveLength(1);
+    const first = receiver.received[0];
+    // The secret the page showed verifies what the receiver got.
+    expect(new Webhook(secret).verify(first?.body ?? '', first?.headers as Record<string, string>)).toMatchObject({
+      type: 'order.placed',
+    });
+
+    await deliveries.getByRole('button', { name: /^Redeliver delivery \d+$/ }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Delivery \d+ \(order\.placed\) is queued to be sent again/);
+    await expect
+      .poll(async () => {
+        await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();
+        return firstRow.textContent();
+      })
+      .toMatch(/order\.placed\s*succeeded\s*2\s*204/);
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+
+    // A new secret, shown once, that is not the old one.
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('button', { name: 'Yes, rotate it' }).click();
+    await expect.poll(() => statusText(page)).toMatch(/signing secret was replaced/);
+    const rotated = await page.getByLabel('Signing secret').inputValue();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+
+    // Off: a redelivery is refused, in words; on again.
+    await page.getByRole('button', { name: /^Disable endpoint \d+$/ }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Endpoint \d+ is off/);
+    await deliveries.getByRole('button', { name: /^Redeliver delivery \d+$/ }).click();
+    await expect.poll(() => deliveries.getByRole('alert').textContent()).toMatch(/switched off|inactive/i);
+    await page.getByRole('button', { name: /^Enable endpoint \d+$/ }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Endpoint \d+ is on/);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('shows the orders list, an order and the webhooks at 375 px without scrolling sideways', async () => {
+    const order = await placeOrder(shop, 'a.rather.long.email.address.for.a.narrow.screen@example.com');
+    const page = await signedIn(browser, '/admin/orders', { width: 375, height: 740 });
+    await expect.poll(() => page.locator(`a[href="/admin/orders/${order.alias}"]`).count()).toBe(1);
+    expect(await scrollsSideways(page)).toBe(false);
+    // An alias in the search box opens its order.
+    await page.getByLabel('Customer email or order alias').fill(order.alias.toUpperCase());
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => headingText(page)).toBe(`Order ${order.alias}`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Events' }).count()).toBe(1);
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).click();
+    await expect.poll(() => headingText(page)).toBe('Webhooks');
+    await expect.poll(() => page.getByRole('heading', { name: 'Endpoints' }).count()).toBe(1);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(browser.errors).toEqual([]);
+  });
+});

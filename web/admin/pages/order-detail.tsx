@@ -1,0 +1,80 @@
+import { useRoute } from 'preact-iso';
+import { useCallback } from 'preact/hooks';
+import { ok } from '../../api/client';
+import { ErrorMessage } from '../../shared/ui';
+import { useDashboard } from '../context';
+import { When, words } from '../format';
+import { OrderCustomer } from '../orders/order-customer';
+import { OrderEvents } from '../orders/order-events';
+import { OrderLines } from '../orders/order-lines';
+import { OrderPayments } from '../orders/order-payments';
+import { OrderStatusActions } from '../orders/order-status-actions';
+import { useAnswer } from '../use-answer';
+import { usePages } from '../use-pages';
+
+/** One order: its status and the moves it allows, payments (capture, refund), customer, lines, totals and events. */
+export function OrderDetail() {
+  const { api } = useDashboard();
+  const alias = useRoute().params.alias ?? '';
+  const path = { order_alias: alias };
+  const order = useAnswer(() => ok(api.GET('/order/dashboard/api/orders/{order_alias}/', { params: { path } })), alias);
+  const payments = useAnswer(
+    () => ok(api.GET('/payment/dashboard/api/orders/{order_alias}/payments/', { params: { path } })),
+    alias,
+  );
+  const plugins = useAnswer(() => ok(api.GET('/payment/storefront/api/plugins/')), 'plugins');
+  const events = usePages(
+    (cursor) =>
+      ok(api.GET('/event/dashboard/api/events/', { params: { query: { order_alias: alias, limit: 20, cursor } } })),
+    alias,
+  );
+  const { reload: reloadOrder } = order;
+  const { reload: reloadPayments } = payments;
+  const { reload: reloadEvents } = events;
+  /** After a write: the order, its payments and its events as they are now. */
+  const refresh = useCallback(
+    async () => void (await Promise.all([reloadOrder(), reloadPayments(), reloadEvents()])),
+    [reloadOrder, reloadPayments, reloadEvents],
+  );
+
+  const o = order.data;
+  if (o === undefined) {
+    return (
+      <>
+        <h1>Order</h1>
+        <ErrorMessage problem={order.problem} />
+        {order.problem === undefined && <p>Loading…</p>}
+        <p>
+          <a href="/admin/orders">All orders</a>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <p>
+        <a href="/admin/orders">All orders</a>
+      </p>
+      <h1>
+        Order <span class="break">{o.order_alias}</span>
+      </h1>
+      <p>
+        <strong>{words(o.status)}</strong>
+        {o.cancel_reason && ` (${words(o.cancel_reason)})`} · payment {words(o.payment_status)} · placed{' '}
+        <When iso={o.created_at} /> · updated <When iso={o.updated_at} />
+      </p>
+      <ErrorMessage problem={order.problem} />
+      <OrderStatusActions order={o} onChanged={refresh} />
+      <OrderPayments
+        order={o}
+        payments={payments.data}
+        plugins={plugins.data}
+        problem={payments.problem}
+        onChanged={refresh}
+      />
+      <OrderCustomer order={o} />
+      <OrderLines order={o} />
+      <OrderEvents events={events} />
+    </>
+  );
+}
