@@ -2,6 +2,7 @@ import { LocationProvider, Route, Router } from 'preact-iso';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useStoreInfo } from '../shared/store-info';
 import { createDashboard, DashboardContext } from './context';
+import * as catalog from './pages/catalog-routes';
 import { Home } from './pages/home';
 import { NotFound } from './pages/not-found';
 import { SignIn } from './pages/sign-in';
@@ -36,6 +37,8 @@ export function App() {
           {signedIn ? (
             <Router>
               <Route path="/admin/" component={Home} />
+              <Route path="/admin/products" component={catalog.ProductList} />
+              <Route path="/admin/products/:id" component={catalog.ProductPage} />
               <Route default component={NotFound} />
             </Router>
           ) : (

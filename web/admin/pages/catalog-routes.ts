@@ -1,0 +1,6 @@
+// The dashboard's catalog, tax, shipping and promotions pages, each loaded when first opened (preact-iso `lazy`), so
+// the dashboard's first load stays small.
+import { lazy } from 'preact-iso';
+
+export const ProductList = lazy(() => import('./products/product-list').then((m) => m.ProductList));
+export const ProductPage = lazy(() => import('./products/product-page').then((m) => m.ProductPage));
