@@ -39,6 +39,8 @@ export function App() {
               <Route path="/admin/" component={Home} />
               <Route path="/admin/products" component={catalog.ProductList} />
               <Route path="/admin/products/:id" component={catalog.ProductPage} />
+              <Route path="/admin/tax" component={catalog.TaxPage} />
+              <Route path="/admin/shipping" component={catalog.ShippingPage} />
               <Route default component={NotFound} />
             </Router>
           ) : (

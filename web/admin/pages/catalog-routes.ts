@@ -4,3 +4,5 @@ import { lazy } from 'preact-iso';
 
 export const ProductList = lazy(() => import('./products/product-list').then((m) => m.ProductList));
 export const ProductPage = lazy(() => import('./products/product-page').then((m) => m.ProductPage));
+export const TaxPage = lazy(() => import('./tax/tax-page').then((m) => m.TaxPage));
+export const ShippingPage = lazy(() => import('./shipping/shipping-page').then((m) => m.ShippingPage));
