@@ -101,9 +101,133 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     expect(browser.errors).toEqual([]);
   });
 
+  /** `datetime-local` text for now + `offsetMs`, in the browser's time zone. */
+  const localDateTime = (page: Page, offsetMs: number) =>
+    page.evaluate(`(() => {
+      const d = new Date(Date.now() + ${offsetMs});
+      const p = (n) => String(n).padStart(2, '0');
+      return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + 'T' + p(d.getHours()) + ':' + p(d.getMinutes());
+    })()`) as Promise<string>;
+
+  it("sets up issue #15's store owner's promotions, and an estimate applies both", async () => {
+    const page = await adminAt('/admin/promotions/new');
+    await expect.poll(() => page.getByRole('heading', { name: 'New promotion', level: 1 }).count()).toBe(1);
+    await page.getByLabel('Name').fill('10 % off everything this week');
+    await page.getByLabel('Starts').fill(await localDateTime(page, -60 * 60 * 1000));
+    await page.getByLabel('Ends').fill(await localDateTime(page, 7 * 24 * 60 * 60 * 1000));
+    await page.getByLabel('Discount').selectOption({ label: 'Percent off the order' });
+    await page.getByLabel('Percent off').fill('10');
+    await page.getByRole('button', { name: 'Create promotion' }).click();
+    await expect.poll(() => statusText(page)).toContain('Promotion 10 % off everything this week created.');
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('10 % off everything this week');
+    await expect.poll(() => page.getByText('Automatic ·').count()).toBe(1);
+
+    await page.getByRole('link', { name: 'All promotions' }).click();
+    await page.getByRole('link', { name: 'New promotion' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'New promotion', level: 1 }).count()).toBe(1);
+    await page.getByLabel('Name').fill('Summer: 5.00 off shipping');
+    await page.getByLabel('Code').fill('summer5');
+    await page.getByLabel('Discount').selectOption({ label: 'Amount off shipping' });
+    await page.getByLabel(/^Amount off shipping/).fill('5.00');
+    await page.getByRole('button', { name: 'Create promotion' }).click();
+    await expect.poll(() => statusText(page)).toContain('Promotion Summer: 5.00 off shipping created.');
+    await expect.poll(() => page.getByText('Code SUMMER5').count()).toBe(1);
+
+    // The list tells automatic promotions from codes.
+    await page.goto('/admin/promotions');
+    await page.getByLabel('Kind').selectOption({ label: 'Automatic' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect
+      .poll(() => page.getByRole('row', { name: /10 % off everything this week\s*Automatic/ }).count())
+      .toBe(1);
+    expect(await page.getByRole('row', { name: /SUMMER5/ }).count()).toBe(0);
+    await page.getByLabel('Kind').selectOption({ label: 'Codes' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect
+      .poll(() => page.getByRole('row', { name: /SUMMER5\s*Amount off shipping: 5\.00 USD/ }).count())
+      .toBe(1);
+
+    const answer = await fetch(`${shop.baseUrl}/order/storefront/api/estimate/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        variants: [{ alias: 'demo-tshirt-s', quantity: 2 }, { alias: 'demo-mug' }],
+        shipping_address: { country: 'US', state: 'CA' },
+        shipping_method_id: 1,
+        promocode: 'summer5',
+      }),
+    });
+    expect(answer.status).toBe(200);
+    const estimate = (await answer.json()) as {
+      promotions: { name: string; code: string | null; kind: string; amount: string }[];
+      shipping_discount: string;
+    };
+    expect(estimate.promotions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: '10 % off everything this week', code: null, kind: 'order_percentage' }),
+        expect.objectContaining({ code: 'SUMMER5', kind: 'shipping_fixed', amount: '5.00' }),
+      ]),
+    );
+    expect(estimate.shipping_discount).toBe('5.00');
+
+    // Archived, the code is gone from the codes and listed with the archived ones; its page is read-only.
+    await page.getByRole('link', { name: 'Summer: 5.00 off shipping' }).click();
+    await page.getByRole('button', { name: 'Archive promotion' }).click();
+    await page.getByRole('button', { name: 'Yes, archive promotion' }).click();
+    await expect
+      .poll(() => statusText(page))
+      .toContain('Promotion archived: it never applies again, and its code is free.');
+    expect(await page.getByRole('button', { name: 'Save promotion' }).isDisabled()).toBe(true);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it("shows the API's refusal of a percent over 100 and a too precise amount beside their inputs", async () => {
+    const page = await adminAt('/admin/promotions/new');
+    await expect.poll(() => page.getByRole('heading', { name: 'New promotion', level: 1 }).count()).toBe(1);
+    await page.getByLabel('Name').fill('Too generous');
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    const second = page.getByRole('group', { name: 'Condition 2' });
+    await second.getByLabel('Holds when').selectOption({ label: 'Minimum subtotal' });
+    await second.getByLabel(/^Minimum subtotal/).fill('5.001');
+    const first = page.getByRole('group', { name: 'Condition 1' });
+    await first.getByLabel('Holds when').selectOption({ label: 'Minimum quantity' });
+    await first.getByLabel('Units at least').fill('2');
+    await page.getByLabel('Percent off').fill('150');
+    await page.getByRole('button', { name: 'Create promotion' }).click();
+
+    const errorBeside = (scope: typeof page | typeof first, label: string | RegExp) =>
+      scope
+        .locator('.field', { has: page.getByLabel(label) })
+        .locator('.field-error')
+        .textContent();
+    await expect.poll(() => errorBeside(page, 'Percent off')).toMatch(/above 0 and up to 100/);
+    expect(await errorBeside(second, /^Minimum subtotal/)).toMatch(/decimal/);
+    expect(await first.locator('.field-error').count()).toBe(0);
+    expect(await page.getByRole('alert').first().textContent()).toMatch(/Validation failed/);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('New promotion');
+
+    // Fixed, it is created; every condition kind and action kind can be picked.
+    await page.getByLabel('Percent off').fill('15');
+    await second.getByLabel(/^Minimum subtotal/).fill('50.00');
+    await page.getByRole('button', { name: 'Create promotion' }).click();
+    await expect.poll(() => statusText(page)).toContain('Promotion Too generous created.');
+    expect(browser.errors).toEqual([]);
+  });
+
   it('fits every catalog page in 375 px without scrolling sideways, one h1 each, no console errors', async () => {
     const page = await adminAt('/admin/products', { width: 375, height: 740 });
-    const pages = ['/admin/products', '/admin/products/1', '/admin/tax', '/admin/shipping'];
+    const pages = [
+      '/admin/products',
+      '/admin/products/1',
+      '/admin/tax',
+      '/admin/shipping',
+      '/admin/promotions',
+      '/admin/promotions/new',
+      '/admin/promotions/1',
+    ];
     for (const path of pages) {
       await page.goto(path);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).count(), { message: path }).toBe(1);

@@ -6,3 +6,6 @@ export const ProductList = lazy(() => import('./products/product-list').then((m)
 export const ProductPage = lazy(() => import('./products/product-page').then((m) => m.ProductPage));
 export const TaxPage = lazy(() => import('./tax/tax-page').then((m) => m.TaxPage));
 export const ShippingPage = lazy(() => import('./shipping/shipping-page').then((m) => m.ShippingPage));
+export const PromotionList = lazy(() => import('./promotions/promotion-list').then((m) => m.PromotionList));
+export const NewPromotion = lazy(() => import('./promotions/promotion-new').then((m) => m.NewPromotion));
+export const PromotionPage = lazy(() => import('./promotions/promotion-page').then((m) => m.PromotionPage));

@@ -64,6 +64,10 @@ export function formReader() {
       }
       return ids;
     },
+    /** A refusal of the form's own (a date it cannot read). */
+    fail(field: string, message: string): void {
+      errors.push({ field, message });
+    },
     done(): void {
       if (errors.length > 0) throw new FormErrors(errors);
     },
