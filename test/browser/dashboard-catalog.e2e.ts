@@ -42,6 +42,19 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     const row = page.getByRole('row', { name: /Steel/ });
     expect(await row.textContent()).toMatch(/19\.50 USD.*12/);
 
+    // A variant's edit: a price finer than the currency is refused beside the price; then stock and price change.
+    await page.getByRole('button', { name: 'Edit Steel' }).click();
+    const editor = page.getByRole('form', { name: 'Edit variant Steel' });
+    await editor.getByLabel(/^Price/).fill('18.005');
+    await editor.getByRole('button', { name: 'Save variant' }).click();
+    const price = editor.locator('.field', { has: page.getByLabel(/^Price/) });
+    await expect.poll(() => price.locator('.field-error').textContent()).toMatch(/decimal/);
+    await editor.getByLabel(/^Price/).fill('18.00');
+    await editor.getByLabel('Stock on hand').fill('7');
+    await editor.getByRole('button', { name: 'Save variant' }).click();
+    await expect.poll(() => statusText(page)).toContain('Variant Steel saved.');
+    await expect.poll(() => row.textContent()).toMatch(/18\.00 USD.*7/);
+
     const shopper = await browser.newPage();
     await shopper.goto('/');
     await expect.poll(() => shopper.getByRole('link', { name: 'Travel mug' }).count()).toBe(1);
@@ -172,7 +185,16 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     );
     expect(estimate.shipping_discount).toBe('5.00');
 
-    // Archived, the code is gone from the codes and listed with the archived ones; its page is read-only.
+    // Edited: a higher priority is saved.
+    await page.goto('/admin/promotions');
+    await page.getByRole('link', { name: '10 % off everything this week' }).click();
+    await expect.poll(() => page.getByLabel('Priority').inputValue()).toBe('0');
+    await page.getByLabel('Priority').fill('5');
+    await page.getByRole('button', { name: 'Save promotion' }).click();
+    await expect.poll(() => statusText(page)).toContain('Promotion 10 % off everything this week saved.');
+
+    // Archived, its page is read-only and the list shows it with the archived ones only.
+    await page.goto('/admin/promotions');
     await page.getByRole('link', { name: 'Summer: 5.00 off shipping' }).click();
     await page.getByRole('button', { name: 'Archive promotion' }).click();
     await page.getByRole('button', { name: 'Yes, archive promotion' }).click();
@@ -180,6 +202,12 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
       .poll(() => statusText(page))
       .toContain('Promotion archived: it never applies again, and its code is free.');
     expect(await page.getByRole('button', { name: 'Save promotion' }).isDisabled()).toBe(true);
+    await page.getByRole('link', { name: 'All promotions' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /10 % off everything this week/ }).count()).toBe(1);
+    expect(await page.getByRole('row', { name: /SUMMER5/ }).count()).toBe(0);
+    await page.getByLabel('Archived ones').check();
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /SUMMER5.*Archived/ }).count()).toBe(1);
     expect(browser.errors).toEqual([]);
   });
 

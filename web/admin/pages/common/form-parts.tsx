@@ -10,7 +10,7 @@ export function CheckboxField(props: CheckboxProps & { label: string; error?: st
   const id = useId();
   return (
     <div class="field">
-      <span class="row">
+      <span class="check">
         <input
           id={id}
           type="checkbox"

@@ -5,6 +5,7 @@ import { asProblem, type Problem } from '../../../shared/problem';
 import { ErrorMessage } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { StatusMessage } from '../common/form-parts';
+import { useCreatedNotice } from '../common/created-notice';
 import { NewVariant } from './new-variant';
 import { ProductDetails } from './product-details';
 import type { Product } from './variant-draft';
@@ -15,6 +16,7 @@ export function ProductPage() {
   const { api } = useDashboard();
   const { params, query } = useRoute();
   const id = Number(params.id);
+  const created = useCreatedNotice(query);
   const [product, setProduct] = useState<Product>();
   const [problem, setProblem] = useState<Problem>();
 
@@ -39,7 +41,7 @@ export function ProductPage() {
       {product === undefined && problem === undefined && <p>Loading…</p>}
       {product && (
         <>
-          {query.created && <StatusMessage text={`Product ${product.name} created.`} />}
+          {created && <StatusMessage text={`Product ${product.name} created.`} />}
           <ProductDetails product={product} onSaved={setProduct} />
           <VariantList product={product} onChanged={load} />
           <NewVariant productId={product.id} onAdded={load} />

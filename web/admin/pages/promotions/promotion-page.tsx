@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { ConfirmButton } from '../common/confirm-button';
 import { StatusMessage } from '../common/form-parts';
+import { useCreatedNotice } from '../common/created-notice';
 import { useWrite } from '../common/use-write';
 import { type Promotion, promotionDraft } from './promotion-draft';
 import { PromotionForm } from './promotion-form';
@@ -15,6 +16,7 @@ export function PromotionPage() {
   const { api } = useDashboard();
   const { params, query } = useRoute();
   const id = Number(params.id);
+  const created = useCreatedNotice(query);
   const path = { params: { path: { id } } };
   const [promotion, setPromotion] = useState<Promotion>();
   const [problem, setProblem] = useState<Problem>();
@@ -45,7 +47,7 @@ export function PromotionPage() {
       {promotion === undefined && problem === undefined && <p>Loading…</p>}
       {promotion && (
         <>
-          {query.created && <StatusMessage text={`Promotion ${promotion.name} created.`} />}
+          {created && <StatusMessage text={`Promotion ${promotion.name} created.`} />}
           <p class="muted">
             {promotion.code === null ? 'Automatic' : `Code ${promotion.code}`} · used {promotion.times_used}{' '}
             {promotion.times_used === 1 ? 'time' : 'times'}
