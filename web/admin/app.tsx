@@ -2,6 +2,7 @@ import { LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useStoreInfo } from '../shared/store-info';
 import { createDashboard, DashboardContext } from './context';
+import * as catalog from './pages/catalog-routes';
 import { Home } from './pages/home';
 import { NotFound } from './pages/not-found';
 import { OrderList } from './pages/order-list';
@@ -79,6 +80,13 @@ export function App() {
               <Route path="/admin/orders/:alias" component={OrderDetail} />
               <Route path="/admin/webhooks" component={WebhookList} />
               <Route path="/admin/webhooks/:id" component={WebhookDetail} />
+              <Route path="/admin/products" component={catalog.ProductList} />
+              <Route path="/admin/products/:id" component={catalog.ProductPage} />
+              <Route path="/admin/tax" component={catalog.TaxPage} />
+              <Route path="/admin/shipping" component={catalog.ShippingPage} />
+              <Route path="/admin/promotions" component={catalog.PromotionList} />
+              <Route path="/admin/promotions/new" component={catalog.NewPromotion} />
+              <Route path="/admin/promotions/:id" component={catalog.PromotionPage} />
               <Route default component={NotFound} />
             </Router>
           ) : (

@@ -1,0 +1,11 @@
+// The dashboard's catalog, tax, shipping and promotions pages, each loaded when first opened (preact-iso `lazy`), so
+// the dashboard's first load stays small.
+import { lazy } from 'preact-iso';
+
+export const ProductList = lazy(() => import('./products/product-list').then((m) => m.ProductList));
+export const ProductPage = lazy(() => import('./products/product-page').then((m) => m.ProductPage));
+export const TaxPage = lazy(() => import('./tax/tax-page').then((m) => m.TaxPage));
+export const ShippingPage = lazy(() => import('./shipping/shipping-page').then((m) => m.ShippingPage));
+export const PromotionList = lazy(() => import('./promotions/promotion-list').then((m) => m.PromotionList));
+export const NewPromotion = lazy(() => import('./promotions/promotion-new').then((m) => m.NewPromotion));
+export const PromotionPage = lazy(() => import('./promotions/promotion-page').then((m) => m.PromotionPage));

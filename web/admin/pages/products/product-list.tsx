@@ -1,0 +1,126 @@
+import { useEffect, useState } from 'preact/hooks';
+import { type Answer, ok } from '../../../api/client';
+import { asProblem, type Problem } from '../../../shared/problem';
+import { ErrorMessage, Field, Money, Pager, SelectField } from '../../../shared/ui';
+import { useDashboard } from '../../context';
+import { NewProduct } from './new-product';
+
+type Page = Answer<'/product/dashboard/api/products/', 'get'>;
+type Status = 'active' | 'archived' | 'all';
+const statuses: { value: Status; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'active', label: 'Active' },
+  { value: 'archived', label: 'Archived' },
+];
+
+/** /admin/products: every product with its variants' stock, searchable, and the form for a new one. */
+export function ProductList() {
+  const { api, currency } = useDashboard();
+  const [search, setSearch] = useState({ q: '', status: 'all' as Status });
+  const [draft, setDraft] = useState(search);
+  const [products, setProducts] = useState<Page['items']>();
+  const [next, setNext] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem>();
+
+  const load = (cursor?: string) => {
+    setProblem(undefined);
+    return ok(
+      api.GET('/product/dashboard/api/products/', {
+        params: {
+          query: {
+            limit: 20,
+            status: search.status,
+            q: search.q.trim() === '' ? undefined : search.q.trim(),
+            cursor,
+          },
+        },
+      }),
+    )
+      .then((page) => {
+        setProducts((before) => [...(cursor ? (before ?? []) : []), ...page.items]);
+        setNext(page.next_cursor);
+      })
+      .catch((err: unknown) => setProblem(asProblem(err)));
+  };
+
+  useEffect(() => {
+    setProducts(undefined);
+    void load();
+  }, [search]);
+
+  return (
+    <>
+      <h1>Products</h1>
+      <form
+        class="row filters"
+        aria-label="Search products"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch(draft);
+        }}
+      >
+        <Field
+          label="Name contains"
+          type="search"
+          name="q"
+          value={draft.q}
+          onInput={(e) => setDraft({ ...draft, q: e.currentTarget.value })}
+          error={undefined}
+        />
+        <SelectField
+          label="Status"
+          name="status"
+          value={draft.status}
+          onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value as Status })}
+        >
+          {statuses.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </SelectField>
+        <button type="submit">Search</button>
+      </form>
+      <ErrorMessage problem={problem} />
+      {products === undefined && problem === undefined && <p>Loading…</p>}
+      {products?.length === 0 && <p>No products match.</p>}
+      {products !== undefined && products.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Variants</th>
+                <th>Price</th>
+                <th class="num">Stock</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {products.map((product) => (
+                <tr key={product.id}>
+                  <td>
+                    <a href={`/admin/products/${product.id}`}>{product.name}</a>
+                  </td>
+                  <td>{product.variants.map((v) => v.name).join(', ')}</td>
+                  <td>{product.variants[0] && <Money amount={product.variants[0].price} currency={currency} />}</td>
+                  <td class="num">{stockText(product.variants)}</td>
+                  <td>{product.archived ? 'Archived' : 'Active'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager nextCursor={next} onNext={(cursor) => void load(cursor)} />
+      <NewProduct />
+    </>
+  );
+}
+
+/** Units on hand over the tracked variants; "not tracked" when none is. */
+function stockText(variants: Page['items'][number]['variants']): string {
+  const tracked = variants.filter((v) => v.track_inventory);
+  if (tracked.length === 0) return 'not tracked';
+  return String(tracked.reduce((sum, v) => sum + v.stock, 0));
+}

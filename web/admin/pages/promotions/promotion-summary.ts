@@ -1,0 +1,19 @@
+import type { Promotion } from './promotion-draft';
+import { actionKinds } from './promotion-kinds';
+
+/** What a promotion gives, in a few words: "Percent off the order: 10 %". Amounts as the API wrote them. */
+export function actionSummary(action: Promotion['action'], currency: string): string {
+  const kind = actionKinds[action.type];
+  if ('percent' in action) return `${kind}: ${action.percent} %`;
+  if ('amount' in action) return `${kind}: ${action.amount} ${currency}`;
+  return kind;
+}
+
+/** The window in the browser's time zone: "from … until …", or "always". */
+export function windowSummary(p: Pick<Promotion, 'starts_at' | 'expires_at'>): string {
+  const at = (iso: string) => new Date(iso).toLocaleString();
+  if (p.starts_at && p.expires_at) return `${at(p.starts_at)} to ${at(p.expires_at)}`;
+  if (p.starts_at) return `from ${at(p.starts_at)}`;
+  if (p.expires_at) return `until ${at(p.expires_at)}`;
+  return 'always';
+}

@@ -1,0 +1,92 @@
+import { useState } from 'preact/hooks';
+import { type Answer, ok } from '../../../api/client';
+import { ErrorMessage } from '../../../shared/ui';
+import { useDashboard } from '../../context';
+import { ConfirmButton } from '../common/confirm-button';
+import { StatusMessage } from '../common/form-parts';
+import { taxClassName, useTaxClasses } from '../common/tax-classes';
+import { useWrite } from '../common/use-write';
+import { ShippingMethodForm } from './shipping-method-form';
+
+export type ShippingMethod = Answer<'/shipping/dashboard/api/shipping-methods/', 'get'>[number];
+
+/** The shipping methods, inactive ones too: edit, delete (with its rates), create. */
+export function ShippingMethods(props: { methods: ShippingMethod[]; onChanged: () => void }) {
+  const { api } = useDashboard();
+  const { classes } = useTaxClasses();
+  const [editing, setEditing] = useState<number>();
+  const remove = useWrite();
+
+  const deleteMethod = (method: ShippingMethod) =>
+    void remove
+      .run(async () => {
+        await ok(api.DELETE('/shipping/dashboard/api/shipping-methods/{id}/', { params: { path: { id: method.id } } }));
+        if (editing === method.id) setEditing(undefined);
+        return `Shipping method ${method.name} deleted, with its rates.`;
+      })
+      .then((done) => {
+        if (done) props.onChanged();
+      });
+
+  const edited = props.methods.find((m) => m.id === editing);
+  return (
+    <section aria-labelledby="methods-heading">
+      <h2 id="methods-heading">Shipping methods</h2>
+      <ErrorMessage problem={remove.problem} />
+      <StatusMessage text={remove.status} />
+      {props.methods.length === 0 && <p>No shipping methods yet.</p>}
+      {props.methods.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Description</th>
+                <th>Tax class</th>
+                <th>Active</th>
+                <th>
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.methods.map((method) => (
+                <tr key={method.id}>
+                  <td>{method.name}</td>
+                  <td>{method.description}</td>
+                  <td>{taxClassName(classes, method.tax_class_id, 'Highest rate of the lines')}</td>
+                  <td>{method.is_active ? 'Yes' : 'No'}</td>
+                  <td class="row">
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Edit ${method.name}`}
+                      onClick={() => setEditing(method.id)}
+                    >
+                      Edit
+                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      warning={`Its rates are deleted too (is_active off retires ${method.name} instead).`}
+                      disabled={remove.busy}
+                      onConfirm={() => deleteMethod(method)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {edited && (
+        <ShippingMethodForm
+          key={edited.id}
+          method={edited}
+          onSaved={props.onChanged}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+      <ShippingMethodForm onSaved={props.onChanged} />
+    </section>
+  );
+}
