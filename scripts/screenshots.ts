@@ -77,7 +77,8 @@ async function signedIn(page: Page): Promise<void> {
  * Opens `url` (unless already there) and writes docs/screenshots/<name>.png once its h1 shows (and is not `unwanted`:
  * a sign-in page where the page itself was expected).
  */
-async function shoot(page: Page, name: string, url?: string, unwanted?: RegExp): Promise<boolean> {
+async function shoot(page: Page, shot: { name: string; url?: string; unwanted?: RegExp }): Promise<boolean> {
+  const { name, url, unwanted } = shot;
   try {
     if (url !== undefined) await page.goto(url);
     const title = await heading(page);
@@ -120,9 +121,9 @@ async function signInCustomer(page: Page, session: Session): Promise<void> {
 
 async function storefront(shop: Shop, browser: BrowserSession): Promise<string> {
   const guest = await browser.newPage();
-  await shoot(guest, 'storefront-products', '/');
+  await shoot(guest, { name: 'storefront-products', url: '/' });
   const mobile = await browser.newPage({ viewport: { width: 375, height: 740 } });
-  await shoot(mobile, 'storefront-products-375px', '/');
+  await shoot(mobile, { name: 'storefront-products-375px', url: '/' });
 
   const products = await call<{ items: { id: number; name: string; variants: { id: number; alias: string }[] }[] }>(
     shop,
@@ -130,7 +131,7 @@ async function storefront(shop: Shop, browser: BrowserSession): Promise<string> 
   );
   const variant = (alias: string) => products.items.flatMap((p) => p.variants).find((v) => v.alias === alias)?.id;
   const tshirt = products.items.find((p) => p.variants.some((v) => v.alias === 'demo-tshirt-s'));
-  await shoot(guest, 'storefront-product', `/products/${tshirt?.id ?? 1}`);
+  await shoot(guest, { name: 'storefront-product', url: `/products/${tshirt?.id ?? 1}` });
 
   // A customer who has ordered and paid, and has two more things in the cart.
   const session = await call<Session>(shop, { method: 'POST', path: '/user/storefront/api/signup/', body: CUSTOMER });
@@ -170,7 +171,7 @@ async function storefront(shop: Shop, browser: BrowserSession): Promise<string> 
   const customer = await browser.newPage();
   await customer.goto('/');
   await signInCustomer(customer, session);
-  await shoot(customer, 'storefront-cart', '/cart', /sign in/i);
+  await shoot(customer, { name: 'storefront-cart', url: '/cart', unwanted: /sign in/i });
   await customer.goto('/checkout');
   if ((await heading(customer)) !== undefined) {
     await fillIfThere(customer, /^Email/, CUSTOMER.email);
@@ -189,7 +190,7 @@ async function storefront(shop: Shop, browser: BrowserSession): Promise<string> 
     const standard = customer.getByLabel(/Standard/);
     if ((await standard.count()) === 1) await standard.check().catch(() => {});
   }
-  await shoot(customer, 'storefront-checkout');
+  await shoot(customer, { name: 'storefront-checkout' });
 
   // Paid through the sandbox's own checkout page, back to the confirmation page.
   const payment = await call<{ url: string }>(shop, {
@@ -209,13 +210,13 @@ async function storefront(shop: Shop, browser: BrowserSession): Promise<string> 
       .waitFor({ timeout: 10_000 })
       .catch(() => {});
   }
-  await shoot(customer, 'storefront-confirmation');
+  await shoot(customer, { name: 'storefront-confirmation' });
   return order.order_alias;
 }
 
 async function dashboard(browser: BrowserSession, orderAlias: string): Promise<void> {
   const admin = await browser.newPage();
-  await shoot(admin, 'dashboard-sign-in', '/admin/');
+  await shoot(admin, { name: 'dashboard-sign-in', url: '/admin/' });
   if ((await admin.getByLabel('Password').count()) === 1) {
     await admin.getByLabel('Email').fill(ADMIN.email);
     await admin.getByLabel('Password').fill(ADMIN.password);
@@ -223,9 +224,9 @@ async function dashboard(browser: BrowserSession, orderAlias: string): Promise<v
     await signedIn(admin);
   }
   const signInPage = /sign in/i;
-  await shoot(admin, 'dashboard-orders', '/admin/orders', signInPage);
-  await shoot(admin, 'dashboard-order', `/admin/orders/${orderAlias}`, signInPage);
-  await shoot(admin, 'dashboard-promotions', '/admin/promotions', signInPage);
+  await shoot(admin, { name: 'dashboard-orders', url: '/admin/orders', unwanted: signInPage });
+  await shoot(admin, { name: 'dashboard-order', url: `/admin/orders/${orderAlias}`, unwanted: signInPage });
+  await shoot(admin, { name: 'dashboard-promotions', url: '/admin/promotions', unwanted: signInPage });
 }
 
 mkdirSync(OUT, { recursive: true });
