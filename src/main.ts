@@ -7,6 +7,7 @@ import { purgeExpiredIdempotencyKeys } from './orders/idempotency.js';
 import { openRuntime } from './runtime.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+const NOTICE_AFTER_LOGS_MS = 100;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -67,8 +68,13 @@ async function main(): Promise<void> {
     { database: runtime.database.kind, currency: config.storeCurrency, url: config.publicBaseUrl },
     'storefront ready',
   );
-  // Printed, not logged: the demo admin's generated password is shown this once, on the terminal only (operations.md).
-  if (demoAdmin) console.log(dashboardNotice(demoAdmin, config.publicBaseUrl));
+  if (demoAdmin) {
+    // Printed, not logged: the demo admin's generated password is shown this once, on the terminal only
+    // (operations.md). Pino writes the start's log lines asynchronously (and its flush does not wait for a write under
+    // way): a moment's wait puts the notice below them, where a person looks, instead of among them.
+    await new Promise((resolve) => setTimeout(resolve, NOTICE_AFTER_LOGS_MS));
+    console.log(dashboardNotice(demoAdmin, config.publicBaseUrl));
+  }
 }
 
 main().catch((err: unknown) => {

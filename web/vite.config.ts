@@ -1,16 +1,35 @@
 // The storefront (/) and the dashboard (/admin/), built into dist/public, which the service serves
 // (src/webapp/webapp.routes.ts). `npm run dev` serves them from here with hot reload, the API proxied to the service.
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 const api = `http://127.0.0.1:${process.env.PORT ?? '8000'}`;
 
+/**
+ * `npm run dev`: a browser's navigation to a dashboard page (/admin/orders, a reload included) gets the dashboard's
+ * index.html, as the service answers it (src/webapp/); vite's own fallback would give the storefront's.
+ */
+function dashboardPages(): Plugin {
+  return {
+    name: 'dashboard-pages',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const pathname = (req.url ?? '').split('?')[0] ?? '';
+        const page = /^\/admin(\/|$)/.test(pathname) && path.extname(pathname) === '';
+        if (page && req.headers.accept?.includes('text/html')) req.url = '/admin/index.html';
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   root: here('.'),
   base: '/',
-  plugins: [preact()],
+  plugins: [preact(), dashboardPages()],
   build: {
     outDir: here('../dist/public'),
     emptyOutDir: true,
