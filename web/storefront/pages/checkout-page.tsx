@@ -1,18 +1,16 @@
 import { useLocation } from 'preact-iso';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { asProblem, fieldError, type Problem, problemMessage } from '../../shared/problem';
+import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Field, Money } from '../../shared/ui';
 import { type AddressForm, addressPayload, emptyAddress, type OrderPayload } from '../checkout/address';
 import { AddressFields } from '../checkout/address-fields';
+import { checkoutErrors } from '../checkout/checkout-errors';
 import { newIdempotencyKey, placeOrder } from '../checkout/place-order';
 import { ShippingMethodChoice, useShippingMethods } from '../checkout/shipping-methods';
 import { StoredAddressChoice, useStoredAddresses } from '../checkout/stored-addresses';
 import { useEstimate } from '../checkout/use-estimate';
 import { OrderFigures } from '../components/order-figures';
 import { useCart, useSession, useShop } from '../context';
-
-/** Codes whose error belongs beside a field of this page rather than under "Place order". */
-const PLACED_BESIDE = new Set(['promo_code_invalid', 'shipping_unavailable', 'address_required', 'email_required']);
 
 export function CheckoutPage() {
   const { api, cart, currency } = useShop();
@@ -87,21 +85,11 @@ export function CheckoutPage() {
     }
   }, [problem]);
 
-  const countryError =
-    checkHint.country
-    ?? (problem?.code === 'shipping_unavailable' || problem?.code === 'address_required'
-      ? problemMessage(problem)
-      : undefined)
-    ?? (shipping.methods?.length === 0 ? 'We do not ship to this country.' : undefined);
-  const lineError = (alias: string, index: number) =>
-    [fieldError(problem, `variants[${index}]`), fieldError(problem, `variants[alias=${alias}]`)]
-      .filter(Boolean)
-      .join('; ') || undefined;
-  const emailError = fieldError(problem, 'shipping_address.email') ?? fieldError(problem, 'billing_address.email');
-  const fieldNamed = (p: Problem) =>
-    (p.errors ?? []).length > 0
-    && (p.errors ?? []).every((e) => /^(shipping_address|billing_address|variants)[.[]/.test(e.field));
-  const generalProblem = problem && !PLACED_BESIDE.has(problem.code) && !fieldNamed(problem) ? problem : undefined;
+  const { countryError, lineError, emailError, general } = checkoutErrors({
+    problem,
+    hint: checkHint,
+    noShipping: shipping.methods?.length === 0,
+  });
 
   const applyCode = (event: Event) => {
     event.preventDefault();
@@ -265,7 +253,7 @@ export function CheckoutPage() {
           </p>
         )}
       </section>
-      <ErrorMessage problem={generalProblem} />
+      <ErrorMessage problem={general} />
       <button
         type="button"
         class="primary"
