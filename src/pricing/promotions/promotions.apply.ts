@@ -95,10 +95,11 @@ function applyInTurn(
 
 function applied(effects: readonly Effect[], lineCount: number): PromotionsApplied {
   const lines = Array.from({ length: lineCount }, (_, i) => {
-    const adjustments = effects.flatMap((e) => {
-      const amountMinor = e.lines[i] ?? 0;
-      return amountMinor > 0 ? [{ promotionId: e.promotion.id, amountMinor }] : [];
-    });
+    const adjustments: LineAdjustment[] = [];
+    for (const effect of effects) {
+      const amountMinor = effect.lines[i] ?? 0;
+      if (amountMinor > 0) adjustments.push({ promotionId: effect.promotion.id, amountMinor });
+    }
     return { discountMinor: sumMinor(adjustments.map((a) => a.amountMinor)), adjustments };
   });
   const shippingDiscountMinor = sumMinor(effects.map((e) => e.shippingMinor));
