@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { Batcher } from '../shared/batcher.js';
+import { tableHitNumbers } from './rate-limit-numbers.js';
 
 /**
  * Where the rate-limit counters live: in Redis when REDIS_URL is set, else in the PostgreSQL
@@ -28,29 +28,6 @@ type Callback = Parameters<Store['incr']>[1];
 const WARN_INTERVAL_MS = 60_000;
 const SWEEP_INTERVAL_MS = 5 * 60_000;
 
-/**
- * The hits of a batch in one statement, one row per key (`n` hits of it): a new key, or one whose window has ended,
- * starts a window at `n`; an open window counts on. The database's clock is the only one, so processes agree on
- * windows. Rows are taken in key order, so two processes' batches never wait on each other's rows crosswise.
- */
-const HITS = {
-  name: 'sf_rate_limit_hits',
-  text: `insert into rate_limit_counters as c (key, hits, window_ends_at)
-         select h.key, h.n, now() + make_interval(secs => h.window_ms / 1000)
-         from unnest($1::text[], $2::integer[], $3::double precision[]) as h(key, n, window_ms)
-         order by h.key
-         on conflict (key) do update set
-           hits = case when c.window_ends_at <= now() then excluded.hits
-                       else least(c.hits, 2147483647 - excluded.hits) + excluded.hits end,
-           window_ends_at = case when c.window_ends_at <= now() then excluded.window_ends_at else c.window_ends_at end
-         returning c.key, c.hits, ceil(extract(epoch from c.window_ends_at - now()) * 1000)::integer as ttl_ms`,
-};
-
-/** Hits gathered into one statement at most; a store of many busy processes sends fewer, larger statements. */
-const MAX_HITS_PER_STATEMENT = 1_000;
-/** Hits waiting at most; beyond, a hit is let through uncounted (fail open, as when the table is unreachable). */
-const MAX_HITS_WAITING = 20_000;
-
 const READ = {
   name: 'sf_rate_limit_read',
   text: `select hits, ceil(extract(epoch from window_ends_at - now()) * 1000)::integer as ttl_ms
@@ -64,48 +41,6 @@ interface CounterRow {
   ttl_ms: number;
 }
 
-interface Hit {
-  key: string;
-  windowMs: number;
-}
-
-/**
- * Counts hits in the table, one statement in flight per process: the hits that arrive meanwhile go together in the
- * next one (like placements, decision 0004), so a busy process does not make one round trip and one row lock per
- * request. Each hit still waits for its count and gets the one it would have had alone: the k-th of a key's n hits
- * in a statement that brought the row to `hits` is number `hits − n + k`. A key keeps the window of the hit that
- * opened it, as when its hits went one by one.
- */
-export function tableHitCounter(database: Pick<Database, 'run'>): (hit: Hit) => Promise<CounterRow> {
-  const batcher = new Batcher<Hit, CounterRow>(
-    async (hits) => {
-      const byKey = new Map<string, { n: number; windowMs: number }>();
-      for (const hit of hits) {
-        const seen = byKey.get(hit.key);
-        if (seen) seen.n++;
-        else byKey.set(hit.key, { n: 1, windowMs: hit.windowMs });
-      }
-      const keys = [...byKey.keys()];
-      const rows = await database.run<CounterRow & { key: string }>(HITS, [
-        keys,
-        keys.map((key) => byKey.get(key)?.n ?? 0),
-        keys.map((key) => byKey.get(key)?.windowMs ?? 0),
-      ]);
-      const counted = new Map(rows.map((row) => [row.key, row]));
-      const answered = new Map<string, number>();
-      return hits.map((hit) => {
-        const row = counted.get(hit.key);
-        if (!row) throw new Error(`rate-limit counter ${hit.key} was not counted`);
-        const before = answered.get(hit.key) ?? 0;
-        answered.set(hit.key, before + 1);
-        return { hits: row.hits - (byKey.get(hit.key)?.n ?? 1) + before + 1, ttl_ms: row.ttl_ms };
-      });
-    },
-    { maxBatch: MAX_HITS_PER_STATEMENT, maxInFlight: 1, maxQueued: MAX_HITS_WAITING },
-  );
-  return (hit) => batcher.submit(hit);
-}
-
 /** @fastify/rate-limit's store interface over the rate_limit_counters table. */
 function tableStore(database: Database, onError: (err: unknown) => void): StoreCtor {
   const answer = (callback: Callback) => ({
@@ -115,7 +50,7 @@ function tableStore(database: Database, onError: (err: unknown) => void): StoreC
       callback(err instanceof Error ? err : new Error(String(err)));
     },
   });
-  const countHit = tableHitCounter(database);
+  const numberHit = tableHitNumbers(database);
 
   return class TableRateLimitStore implements Store {
     // The plugin constructs the root store with its options (unused) and calls child() per limit.
@@ -124,9 +59,13 @@ function tableStore(database: Database, onError: (err: unknown) => void): StoreC
       private readonly prefix = '',
     ) {}
 
-    incr(key: string, callback: Callback, timeWindow: number): void {
+    // biome-ignore lint/complexity/useMaxParams: @fastify/rate-limit calls a store's incr with (key, callback, window, max).
+    incr(key: string, callback: Callback, timeWindow: number, max: number): void {
       const { ok, failed } = answer(callback);
-      countHit({ key: this.prefix + key, windowMs: timeWindow }).then((row) => ok([row]), failed);
+      numberHit({ key: this.prefix + key, windowMs: timeWindow, max }).then(
+        (hit) => ok([{ hits: hit.current, ttl_ms: hit.ttlMs }]),
+        failed,
+      );
     }
 
     read(key: string, callback: Callback): void {
