@@ -70,6 +70,14 @@ describe('rate-limit hit numbers', () => {
     expect(next.map((n) => n.current)).toEqual([6, 7, 8, 9]);
     expect(table.statements).toHaveLength(2);
     expect(next[0]?.ttlMs).toBe(60_000);
+    // The numbers ahead went at once: twice as many are claimed ahead next time (within half of the 20 left).
+    expect((await numberOf(hit)).current).toBe(10);
+    expect(table.statements.at(-1)?.counts).toEqual([9]);
+    // Hits one at a time, slower than that: half as many each time.
+    for (let i = 0; i < 8; i++) await numberOf(hit);
+    table.clock.now += 2_000;
+    await numberOf(hit);
+    expect(table.statements.at(-1)?.counts).toEqual([1 + 4]);
   });
 
   it('sends the keys that have hits waiting in one statement', async () => {

@@ -53,6 +53,8 @@ const MAX_KEYS_PER_STATEMENT = 1_000;
 const MAX_KEYS_WAITING = 20_000;
 /** Numbers claimed ahead for one key at most. */
 const MAX_AHEAD = 256;
+/** Numbers claimed ahead that went within this time: the key's hits come fast. */
+const HOT_MS = 1_000;
 /** How often keys whose window is over are forgotten. */
 const PRUNE_INTERVAL_MS = 10_000;
 
@@ -72,8 +74,13 @@ interface KeyState {
   endsAt: number;
   /** The highest number the table gave this key in the current window (0: none yet). */
   known: number;
-  /** How many numbers to claim ahead next time (grows while hits wait on claims, back to 0 with a new window). */
+  /** How many numbers to claim ahead next time (grows while hits come fast, back to 0 with a new window). */
   ahead: number;
+  /** Numbers claimed ahead by the last claim, and when it was answered. */
+  aheadLast: number;
+  answeredAt: number;
+  /** Hits that had to wait while a claim was under way. */
+  pressed: number;
   waiting: Waiter[];
   claiming: boolean;
 }
@@ -116,13 +123,17 @@ export function tableHitNumbers(
   };
 
   async function claim(states: KeyState[]): Promise<null[]> {
+    const at = now();
     const claims = states.map((state) => {
       const served = state.waiting.splice(0);
-      // Hits that had to wait together: this key's hits come faster than a round trip.
-      if (served.length > 1) state.ahead = Math.min(MAX_AHEAD, Math.max(served.length, 2 * state.ahead));
-      else state.ahead = Math.floor(state.ahead / 2);
+      // Hits came faster than a round trip: some waited on the claim before, or the numbers claimed ahead last time
+      // went within HOT_MS. Then more are claimed ahead (twice as many, up to MAX_AHEAD); else half as many.
+      const hot = state.pressed > 0 || (state.aheadLast > 0 && at - state.answeredAt < HOT_MS);
+      state.ahead = hot ? Math.min(MAX_AHEAD, Math.max(2 * state.ahead, served.length)) : Math.floor(state.ahead / 2);
+      state.pressed = 0;
       const left = state.max - state.known - served.length;
       const ahead = Math.max(0, Math.min(state.ahead, Math.floor(left / 2)));
+      state.aheadLast = ahead;
       return { state, served, n: served.length + ahead };
     });
     let rows: CounterRow[] | undefined;
@@ -137,7 +148,7 @@ export function tableHitNumbers(
       failure = err;
     }
     const counted = new Map((rows ?? []).map((row) => [row.key, row]));
-    const at = now();
+    const answeredAt = now();
     for (const { state, served, n } of claims) {
       state.claiming = false;
       const row = counted.get(state.key);
@@ -149,11 +160,12 @@ export function tableHitNumbers(
         continue;
       }
       state.known = row.hits;
-      state.endsAt = at + Math.max(0, row.ttl_ms);
+      state.answeredAt = answeredAt;
+      state.endsAt = answeredAt + Math.max(0, row.ttl_ms);
       state.next = row.hits - n + 1;
       state.last = row.hits;
       state.waiting.unshift(...served);
-      if (serve(state, at)) submit(state);
+      if (serve(state, answeredAt)) submit(state);
     }
     return claims.map(() => null);
   }
@@ -170,7 +182,19 @@ export function tableHitNumbers(
     if (at - prunedAt > PRUNE_INTERVAL_MS) prune(at);
     let state = keys.get(hit.key);
     if (!state) {
-      state = { ...hit, next: 1, last: 0, endsAt: 0, known: 0, ahead: 0, waiting: [], claiming: false };
+      state = {
+        ...hit,
+        next: 1,
+        last: 0,
+        endsAt: 0,
+        known: 0,
+        ahead: 0,
+        aheadLast: 0,
+        answeredAt: 0,
+        pressed: 0,
+        waiting: [],
+        claiming: false,
+      };
       keys.set(hit.key, state);
     }
     state.windowMs = hit.windowMs;
@@ -180,6 +204,7 @@ export function tableHitNumbers(
       state.next = state.last + 1;
       state.known = 0;
       state.ahead = 0;
+      state.aheadLast = 0;
     }
     if (state.waiting.length === 0 && state.next <= state.last && at < state.endsAt) {
       return Promise.resolve({ current: state.next++, ttlMs: state.endsAt - at });
@@ -187,7 +212,8 @@ export function tableHitNumbers(
     const pending = state;
     return new Promise<HitNumber>((resolve, reject) => {
       pending.waiting.push({ resolve, reject });
-      if (!pending.claiming) submit(pending);
+      if (pending.claiming) pending.pressed++;
+      else submit(pending);
     });
   };
 }
