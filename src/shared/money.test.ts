@@ -6,6 +6,7 @@ import {
   MoneyOverflowError,
   ROUNDING_MODES,
   type RoundingMode,
+  addMinor,
   allocate,
   compareDecimal,
   currencyFormat,
@@ -246,11 +247,32 @@ describe('multiplying amounts by decimals', () => {
       }),
     );
   });
+
+  it('matches the reference for amounts and factors of every size and scale, halves included', () => {
+    const amount = fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), safeAmount);
+    const units = fc.oneof(
+      fc.bigInt({ min: -1_000_000n, max: 1_000_000n }),
+      fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }),
+      fc.constantFrom(5n, 15n, 25n, -5n, 125n),
+    );
+    fc.assert(
+      fc.property(amount, fc.record({ units, scale: fc.integer({ min: 0, max: 18 }) }), mode, (a, factor, m) => {
+        const expected = referenceRound(BigInt(a) * factor.units, 10n ** BigInt(factor.scale), m);
+        const safe = expected <= BigInt(Number.MAX_SAFE_INTEGER) && expected >= -BigInt(Number.MAX_SAFE_INTEGER);
+        const got = () => multiplyByDecimal(a, factor, m);
+        if (safe) expect(got()).toBe(Number(expected));
+        else expect(got).toThrow(MoneyOverflowError);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(Object.is(multiplyByDecimal(-1, '0.4', 'half_up'), 0)).toBe(true);
+  });
 });
 
 describe('checked arithmetic', () => {
   it('adds, subtracts and multiplies within the safe range', () => {
     expect(sumMinor([1, 2, 3])).toBe(6);
+    expect(addMinor(5, -8)).toBe(-3);
     expect(subtractMinor(5, 8)).toBe(-3);
     expect(multiplyMinor(5029, 40)).toBe(201160);
   });
@@ -296,6 +318,7 @@ describe('checked arithmetic', () => {
       fc.property(fc.array(anySafe, { maxLength: 8 }), anySafe, anySafe, (amounts, a, b) => {
         expect(outcome(() => sumMinor(amounts))).toBe(exact(amounts.reduce((acc, x) => acc + BigInt(x), 0n)));
         expect(outcome(() => subtractMinor(a, b))).toBe(exact(BigInt(a) - BigInt(b)));
+        expect(outcome(() => addMinor(a, b))).toBe(exact(BigInt(a) + BigInt(b)));
         expect(outcome(() => multiplyMinor(a, b))).toBe(exact(BigInt(a) * BigInt(b)));
       }),
       { numRuns: 1000 },

@@ -117,6 +117,14 @@ export function sumMinor(amounts: Iterable<number>): number {
   return big === null ? total || 0 : toSafeMinor(big);
 }
 
+/** `a + b`, refused when it leaves the safe range. */
+export function addMinor(a: number, b: number): number {
+  assertMinor(a);
+  assertMinor(b);
+  const sum = a + b;
+  return Number.isSafeInteger(sum) ? sum || 0 : toSafeMinor(BigInt(a) + BigInt(b));
+}
+
 /** `a − b`, refused when it leaves the safe range. */
 export function subtractMinor(a: number, b: number): number {
   assertMinor(a);
@@ -241,7 +249,32 @@ export function shiftDecimal(value: Decimal | string, places: number): Decimal {
 export function multiplyByDecimal(amount: number, factor: Decimal | string, mode: RoundingMode): number {
   assertMinor(amount);
   const { units, scale } = asDecimal(factor);
+  if (scale <= MAX_NUMBER_SCALE) {
+    const times = Number(units);
+    const product = amount * times;
+    if (Number.isSafeInteger(times) && Number.isSafeInteger(product)) return roundDivSafe(product, 10 ** scale, mode);
+  }
   return toSafeMinor(roundDiv(BigInt(amount) * units, 10n ** BigInt(scale), mode));
+}
+
+/** Decimals up to this scale have a power of ten below 2^53: `roundDivSafe` can divide by it. */
+const MAX_NUMBER_SCALE = 15;
+
+/**
+ * `roundDiv` for a safe-integer numerator and a positive denominator below 2^53, in numbers. The quotient of the
+ * division as a double is truncated exactly: for |numerator| < 2^53 its error is below the distance to the next
+ * integer, so remainder and rounding are computed in integers as `roundDiv` does.
+ */
+function roundDivSafe(numerator: number, denominator: number, mode: RoundingMode): number {
+  const quotient = Math.trunc(numerator / denominator);
+  const remainder = numerator - quotient * denominator;
+  if (remainder === 0) return quotient || 0;
+  const away = numerator < 0 ? quotient - 1 : quotient + 1;
+  const twice = Math.abs(remainder) * 2;
+  if (twice > denominator) return away || 0;
+  if (twice < denominator) return quotient || 0;
+  if (mode === 'half_up') return away || 0;
+  return (quotient % 2 === 0 ? quotient : away) || 0;
 }
 
 /** `amount × percent / 100`, rounded once in `mode`: a tax at `"7.2500"` percent, a 10% discount. */

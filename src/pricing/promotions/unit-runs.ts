@@ -1,4 +1,4 @@
-import { allocate, multiplyMinor, sumMinor } from '../../shared/money.js';
+import { addMinor, allocate, multiplyMinor, sumMinor } from '../../shared/money.js';
 import { inScope } from './product-scope.js';
 import type { LineLeft, UnitRun, UnitTake } from './promotion.modules.js';
 import type { ProductScope } from './promotion.types.js';
@@ -37,11 +37,13 @@ export interface UnitGroup {
 
 /** Units in the lines of `scope`, cheapest first; equal values: the earlier line first. Units worth 0 are left out. */
 export function unitsInScope(lines: readonly LineLeft[], scope: ProductScope): UnitGroup[] {
-  const groups = lines.flatMap((line, index) =>
-    inScope(scope, line.productId)
-      ? line.units.filter((run) => run.valueMinor > 0).map((run) => ({ line: index, ...run }))
-      : [],
-  );
+  const groups: UnitGroup[] = [];
+  lines.forEach((line, index) => {
+    if (!inScope(scope, line.productId)) return;
+    for (const run of line.units) {
+      if (run.valueMinor > 0) groups.push({ line: index, valueMinor: run.valueMinor, count: run.count });
+    }
+  });
   return groups.sort((a, b) => a.valueMinor - b.valueMinor || a.line - b.line);
 }
 
@@ -92,14 +94,14 @@ export function spreadOverLine(lines: readonly LineLeft[], take: { line: number;
  */
 export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitTake[]): LineLeft[] {
   // Only the lines taken from are rebuilt; the others are passed on as they are.
-  const touched = new Map<number, { values: number[]; counts: number[] }>();
+  const touched: ({ values: number[]; counts: number[] } | undefined)[] = new Array(lines.length);
   const added: { line: number; valueMinor: number; count: number }[] = [];
   for (const take of takes) {
     const line = lines[take.line];
-    let runs = touched.get(take.line);
+    let runs = touched[take.line];
     if (line && !runs) {
       runs = { values: line.units.map((run) => run.valueMinor), counts: line.units.map((run) => run.count) };
-      touched.set(take.line, runs);
+      touched[take.line] = runs;
     }
     const at = runs ? runs.values.indexOf(take.valueMinor) : -1;
     const have = runs && at >= 0 ? (runs.counts[at] ?? 0) : 0;
@@ -115,7 +117,7 @@ export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitT
     added.push({ line: take.line, valueMinor: take.valueMinor - take.offMinor, count: take.count });
   }
   for (const unit of added) {
-    const runs = touched.get(unit.line);
+    const runs = touched[unit.line];
     if (!runs) continue;
     const at = runs.values.indexOf(unit.valueMinor);
     if (at >= 0) runs.counts[at] = (runs.counts[at] ?? 0) + unit.count;
@@ -125,7 +127,7 @@ export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitT
     }
   }
   return lines.map((line, i) => {
-    const runs = touched.get(i);
+    const runs = touched[i];
     if (!runs) return line;
     return {
       productId: line.productId,
@@ -142,14 +144,14 @@ function toRuns(runs: { values: readonly number[]; counts: readonly number[] }):
     const count = runs.counts[i] ?? 0;
     if (count > 0) units.push({ valueMinor, count });
   });
-  return units.sort((a, b) => a.valueMinor - b.valueMinor);
+  return units.length > 1 ? units.sort((a, b) => a.valueMinor - b.valueMinor) : units;
 }
 
 /** Minor units a take removes from each line (index as the lines). */
 export function takenPerLine(lineCount: number, takes: readonly UnitTake[]): number[] {
   const taken = new Array<number>(lineCount).fill(0);
   for (const take of takes) {
-    taken[take.line] = sumMinor([taken[take.line] ?? 0, multiplyMinor(take.offMinor, take.count)]);
+    taken[take.line] = addMinor(taken[take.line] ?? 0, multiplyMinor(take.offMinor, take.count));
   }
   return taken;
 }
