@@ -43,7 +43,9 @@ export function formatMinor(minor: number | bigint, exponent: number): string {
   if (typeof minor === 'number' && !Number.isSafeInteger(minor))
     throw new RangeError(`not a whole number of minor units: ${minor}`);
   const sign = minor < 0 ? '-' : '';
-  const digits = (minor < 0 ? -BigInt(minor) : BigInt(minor)).toString().padStart(exponent + 1, '0');
+  // A safe integer's decimal digits are exact as a number's; a bigint may be larger.
+  const magnitude = typeof minor === 'number' ? String(Math.abs(minor)) : (minor < 0 ? -minor : minor).toString();
+  const digits = magnitude.padStart(exponent + 1, '0');
   if (exponent === 0) return sign + digits;
   return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }
