@@ -161,7 +161,8 @@ export function tableHitNumbers(
       }
       state.known = row.hits;
       state.answeredAt = answeredAt;
-      state.endsAt = answeredAt + Math.max(0, row.ttl_ms);
+      // Dated from before the statement: numbers in hand are never used after their window ended in the table.
+      state.endsAt = at + Math.max(0, row.ttl_ms);
       state.next = row.hits - n + 1;
       state.last = row.hits;
       state.waiting.unshift(...served);
