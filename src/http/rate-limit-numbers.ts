@@ -2,7 +2,7 @@ import type { Database } from '../db/client.js';
 import { Batcher } from '../shared/batcher.js';
 
 /**
- * Numbers for the hits of a rate limit, from the shared `rate_limit_counters` table (decision 0011). Every hit of a
+ * Numbers for the hits of a rate limit, from the shared `rate_limit_counters` table (decision 0013). Every hit of a
  * key gets a number in its window, unique across the processes of the store; the limiter lets it through when the
  * number is at most the limit. So no more hits than the limit ever get through in a window, however many processes
  * count.
