@@ -156,11 +156,16 @@ const promotionsFixture = (ctx: SetupContext) =>
   });
 
 /** An estimate of `lines` lines of the promoted product, with ten automatic promotions and a code to apply. */
-function promotedEstimateScenario(lines: number): Scenario {
+function promotedEstimateScenario(
+  lines: number,
+  name = `estimate-promotions-${lines}`,
+  connections?: number,
+): Scenario {
   return {
-    name: `estimate-promotions-${lines}`,
+    name,
     method: 'POST',
     path: '/order/storefront/api/estimate/',
+    connections,
     async setup(ctx) {
       const { methodId } = await pricingFixture(ctx);
       const { variants } = await promotionsFixture(ctx);
@@ -519,4 +524,6 @@ export const domainScenarios: Scenario[] = [
   promotedEstimateScenario(1),
   promotedEstimateScenario(20),
   promotedEstimateScenario(200),
+  // One connection: latency is the server time of one promoted 200-line estimate (plus loopback).
+  promotedEstimateScenario(200, 'estimate-promotions-200-serial', 1),
 ];

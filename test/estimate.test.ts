@@ -562,12 +562,20 @@ describe('promo-code guessing', () => {
         headers: bearer(boss.access),
         payload: { name: 'P', variants: [{ alias: 'rl-1', name: 'P', price: '1.00' }] },
       });
+      await store.app.inject({
+        method: 'POST',
+        url: '/discount/dashboard/api/promo-codes/',
+        headers: bearer(boss.access),
+        payload: { code: 'REAL10', code_type: 'percentage', value: '10' },
+      });
       const guess = (code: string) =>
         store.app.inject({ method: 'POST', url, payload: { variants: [{ alias: 'rl-1' }], promocode: code } });
       for (const code of ['A1', 'B2', 'C3']) expectProblem(await guess(code), 422, 'promo_code_invalid');
       const limited = await guess('D4');
       expectProblem(limited, 429, 'rate_limited');
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      // Past the limit a good code is refused alike: the answer tells nothing about the code.
+      expectProblem(await guess('REAL10'), 429, 'rate_limited');
       const viaGet = await store.app.inject({
         method: 'GET',
         url,

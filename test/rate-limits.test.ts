@@ -103,6 +103,18 @@ describe.runIf(onPostgres)('rate limits on PostgreSQL', () => {
     });
   }
 
+  it('count requests sent at once exactly: of twice the limit, the limit passes and the rest is 429', async () => {
+    const t = await buildTestApp({ config: limits });
+    const inject: Inject = (opts) => t.app.inject(opts);
+    try {
+      const answers = await Promise.all(Array.from({ length: 2 * LIMIT }, () => limited.login!(inject)));
+      const statuses = answers.map((a) => a.statusCode).sort();
+      expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(LIMIT).fill(429)]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('let requests through when the counter table fails, instead of answering 500', async () => {
     const t = await buildTestApp({ config: limits });
     try {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import { tableHitNumbers } from './rate-limit-numbers.js';
 
 /**
  * Where the rate-limit counters live: in Redis when REDIS_URL is set, else in the PostgreSQL
@@ -27,20 +28,6 @@ type Callback = Parameters<Store['incr']>[1];
 const WARN_INTERVAL_MS = 60_000;
 const SWEEP_INTERVAL_MS = 5 * 60_000;
 
-/**
- * One hit in one statement: a new key, or one whose window has ended, starts a window at 1; an
- * open window counts on. The database's clock is the only one, so processes agree on windows.
- */
-const HIT = {
-  name: 'sf_rate_limit_hit',
-  text: `insert into rate_limit_counters as c (key, hits, window_ends_at)
-         values ($1, 1, now() + make_interval(secs => $2::double precision / 1000))
-         on conflict (key) do update set
-           hits = case when c.window_ends_at <= now() then 1 else least(c.hits, 2147483646) + 1 end,
-           window_ends_at = case when c.window_ends_at <= now() then excluded.window_ends_at else c.window_ends_at end
-         returning hits, ceil(extract(epoch from c.window_ends_at - now()) * 1000)::integer as ttl_ms`,
-};
-
 const READ = {
   name: 'sf_rate_limit_read',
   text: `select hits, ceil(extract(epoch from window_ends_at - now()) * 1000)::integer as ttl_ms
@@ -63,6 +50,7 @@ function tableStore(database: Database, onError: (err: unknown) => void): StoreC
       callback(err instanceof Error ? err : new Error(String(err)));
     },
   });
+  const numberHit = tableHitNumbers(database);
 
   return class TableRateLimitStore implements Store {
     // The plugin constructs the root store with its options (unused) and calls child() per limit.
@@ -71,9 +59,13 @@ function tableStore(database: Database, onError: (err: unknown) => void): StoreC
       private readonly prefix = '',
     ) {}
 
-    incr(key: string, callback: Callback, timeWindow: number): void {
+    // biome-ignore lint/complexity/useMaxParams: @fastify/rate-limit calls a store's incr with (key, callback, window, max).
+    incr(key: string, callback: Callback, timeWindow: number, max: number): void {
       const { ok, failed } = answer(callback);
-      database.run<CounterRow>(HIT, [this.prefix + key, timeWindow]).then(ok, failed);
+      numberHit({ key: this.prefix + key, windowMs: timeWindow, max }).then(
+        (hit) => ok([{ hits: hit.current, ttl_ms: hit.ttlMs }]),
+        failed,
+      );
     }
 
     read(key: string, callback: Callback): void {

@@ -65,6 +65,9 @@ function unstorable(text: string, instancePath: string): ErrorObject[] {
   return message ? [{ instancePath, schemaPath: '#/storableText', keyword: 'storableText', params: {}, message }] : [];
 }
 
+/** Text PostgreSQL can store: no NUL, no lone surrogate. */
+const storableText = (text: string) => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+
 const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Errors of this kind reported at most per request part: enough to fix the request, bounded for a hostile one. */
@@ -77,18 +80,28 @@ const MAX_TEXT_ERRORS = 50;
  */
 function unstorableStrings(data: unknown): ErrorObject[] {
   const errors: ErrorObject[] = [];
-  // Depth first, in the order the fields were sent: a stack whose children are pushed last to first.
-  const pending: { value: unknown; path: string; key?: string }[] = [{ value: data, path: '' }];
+  // Depth first, in the order the fields were sent: a stack whose children are pushed last to first. A node knows
+  // its parent and its key; its path is spelled out only for an error.
+  type Node = { value: unknown; parent?: Node; key?: string };
+  const pathOf = (node: Node): string => {
+    const tokens: string[] = [];
+    for (let at: Node | undefined = node; at?.parent; at = at.parent) tokens.push(pointerToken(at.key ?? ''));
+    return tokens
+      .reverse()
+      .map((token) => `/${token}`)
+      .join('');
+  };
+  const pending: Node[] = [{ value: data }];
   for (let next = pending.pop(); next && errors.length < MAX_TEXT_ERRORS; next = pending.pop()) {
-    const { value, path, key } = next;
-    if (key !== undefined) errors.push(...unstorable(key, path));
+    const { value, key } = next;
+    if (key !== undefined && !storableText(key)) errors.push(...unstorable(key, pathOf(next)));
     if (typeof value === 'string') {
-      errors.push(...unstorable(value, path));
+      if (!storableText(value)) errors.push(...unstorable(value, pathOf(next)));
     } else if (value !== null && typeof value === 'object') {
       const entries = Object.entries(value);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [childKey, child] = entries[i] as [string, unknown];
-        pending.push({ value: child, path: `${path}/${pointerToken(childKey)}`, key: childKey });
+        pending.push({ value: child, parent: next, key: childKey });
       }
     }
   }

@@ -15,7 +15,7 @@ import { preparedQuoteReads } from './order-quote.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
 import { quoteOrder } from './order-quote.service.js';
 import { PricedOrderSchema } from './order-result.schema.js';
-import { type Limiter, promoCodeGuard } from './promo-rate-limit.js';
+import { type Limiter, whileCountingPromoCode } from './promo-rate-limit.js';
 
 export interface EstimateDeps {
   db: Db;
@@ -36,6 +36,24 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
       response: { 200: PricedOrderSchema, ...problems(400, 401, 403, 404, 413, 415, 422) },
     };
     const reads = deps.cache.reads(preparedQuoteReads(deps.db));
+    const counting = whileCountingPromoCode(deps.promoLimiter);
+    /** The payload of a GET: the body, or the JSON in `?payload=`, validated like a POST's body. */
+    const payloadOfGet = ({ fromQuery, body }: { fromQuery: string | undefined; body: unknown }): OrderPayload => {
+      if (fromQuery !== undefined && body !== undefined) {
+        throw new DomainError('bad_request', {
+          detail: 'send the payload either as the body or as ?payload=, not both',
+        });
+      }
+      const payload = fromQuery !== undefined ? parseJson(fromQuery, 'the payload query parameter') : body;
+      if (payload === undefined) {
+        throw new DomainError('validation_error', {
+          detail: 'the order payload is missing',
+          errors: [{ field: 'variants', message: 'is required' }],
+        });
+      }
+      if (!validate(payload)) throw validationProblem((validate.errors ?? []) as ValidationIssue[], 'body');
+      return payload as OrderPayload;
+    };
     const estimate = async (request: FastifyRequest, payload: OrderPayload) =>
       presentPricedOrder(
         (await quoteOrder(deps, { db: deps.db, principal: request.principal, payload, reads })).priced,
@@ -44,7 +62,6 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
     app.get(
       url,
       {
-        preHandler: promoCodeGuard(deps.promoLimiter),
         // A GET's body is not parsed by Fastify: read it here, before the promo-code guard looks at it.
         preValidation: async (request) => {
           request.body = await readJsonBody(request.raw);
@@ -59,37 +76,22 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
           }),
         },
       },
-      async (request) => {
-        const fromQuery = request.query.payload;
-        const body = request.body;
-        if (fromQuery !== undefined && body !== undefined) {
-          throw new DomainError('bad_request', {
-            detail: 'send the payload either as the body or as ?payload=, not both',
-          });
-        }
-        const payload = fromQuery !== undefined ? parseJson(fromQuery, 'the payload query parameter') : body;
-        if (payload === undefined) {
-          throw new DomainError('validation_error', {
-            detail: 'the order payload is missing',
-            errors: [{ field: 'variants', message: 'is required' }],
-          });
-        }
-        if (!validate(payload)) throw validationProblem((validate.errors ?? []) as ValidationIssue[], 'body');
-        return estimate(request, payload as OrderPayload);
-      },
+      async (request) =>
+        counting(request, () =>
+          estimate(request, payloadOfGet({ fromQuery: request.query.payload, body: request.body })),
+        ),
     );
 
     app.post(
       url,
       {
-        preHandler: promoCodeGuard(deps.promoLimiter),
         schema: {
           ...common,
           summary: 'Estimate an order (the same as GET, for clients that cannot send a body on GET)',
           body: Payload,
         },
       },
-      async (request) => estimate(request, request.body),
+      async (request) => counting(request, () => estimate(request, request.body)),
     );
   };
 }

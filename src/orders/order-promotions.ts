@@ -3,16 +3,11 @@ import { normalisePromoCode } from '../pricing/promo-code.promotion.js';
 import { checkPromotion } from '../pricing/promotions/promotion.check.js';
 import type { PromotionOrder } from '../pricing/promotions/promotion.modules.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
-import { promotionFromRow } from '../promotions/promotions.mapper.js';
 import { DomainError } from '../shared/errors.js';
-import { hasPreviousOrders, type PromotionRow, type QuoteReads, redemptionsBy } from './order-quote.repository.js';
+import { hasPreviousOrders, type QuoteReads, type ReadPromotion, redemptionsBy } from './order-quote.repository.js';
 
 /** A promotion an order may get, with the version of it that was priced (placement refuses a newer one). */
-export interface CandidatePromotion {
-  promotion: Promotion;
-  /** `updated_at` of the row in epoch ms: any admin change to the promotion changes it. */
-  version: number;
-}
+export type CandidatePromotion = Pick<ReadPromotion, 'promotion' | 'version'>;
 
 export interface CandidateRequest {
   db: Db | Tx;
@@ -43,9 +38,9 @@ export async function candidatePromotions(
   if (code !== undefined && !coded) {
     throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(code)}` });
   }
-  const rows = coded ? [...automatic, coded] : automatic;
+  const found = coded ? [...automatic, coded] : automatic;
   const customer = { ...request.customer };
-  if (customer.userId !== null && customer.email === null && rows.some(countsByCustomer)) {
+  if (customer.userId !== null && customer.email === null && found.some((f) => countsByCustomer(f.promotion))) {
     customer.email = await request.userEmail();
   }
   let previous: Promise<boolean> | undefined;
@@ -53,35 +48,40 @@ export async function candidatePromotions(
     previous ??= hasPreviousOrders(request.db, customer);
     return previous;
   };
-  const checked = await Promise.all(
-    rows.map(async (row) => {
-      const [total, byCustomer, hasPrevious] = await Promise.all([
-        row.redemptionLimit !== null ? reads.timesUsed(row.id) : row.timesUsed,
-        row.usageLimitPerCustomer !== null ? redemptionsBy(request.db, row.id, customer) : 0,
-        row.newCustomersOnly ? hasOrdered() : false,
-      ]);
-      const promotion = promotionFromRow(row);
-      const check = checkPromotion({
-        promotion,
-        usage: { total, byCustomer },
-        customer: { ...customer, hasPreviousOrders: hasPrevious },
-        order: request.order,
-        now: request.now,
-      });
-      return { promotion, version: row.updatedAt.getTime(), check };
+  const check = (read: ReadPromotion, counts: { total: number; byCustomer: number; hasPrevious: boolean }) =>
+    checkPromotion({
+      promotion: read.promotion,
+      usage: { total: counts.total, byCustomer: counts.byCustomer },
+      customer: { ...customer, hasPreviousOrders: counts.hasPrevious },
+      order: request.order,
+      now: request.now,
+    });
+  // Counts are read only for the rules a promotion has; a promotion without limits is checked at once.
+  const checks = await Promise.all(
+    found.map((read) => {
+      const { promotion } = read;
+      if (promotion.redemptionLimit === null && !countsByCustomer(promotion)) {
+        return check(read, { total: read.timesUsed, byCustomer: 0, hasPrevious: false });
+      }
+      return Promise.all([
+        promotion.redemptionLimit !== null ? reads.timesUsed(promotion.id) : read.timesUsed,
+        promotion.usageLimitPerCustomer !== null ? redemptionsBy(request.db, promotion.id, customer) : 0,
+        promotion.newCustomersOnly ? hasOrdered() : false,
+      ]).then(([total, byCustomer, hasPrevious]) => check(read, { total, byCustomer, hasPrevious }));
     }),
   );
   const candidates: CandidatePromotion[] = [];
-  for (const { promotion, version, check } of checked) {
-    if (check.ok) candidates.push({ promotion, version });
-    else if (promotion.code !== null) {
-      throw new DomainError('promo_code_invalid', { detail: check.detail, extra: { rule: check.rule } });
+  found.forEach(({ promotion, version }, i) => {
+    const verdict = checks[i];
+    if (verdict?.ok) candidates.push({ promotion, version });
+    else if (verdict && promotion.code !== null) {
+      throw new DomainError('promo_code_invalid', { detail: verdict.detail, extra: { rule: verdict.rule } });
     }
-  }
+  });
   return { candidates, email: customer.email };
 }
 
 /** Whether a promotion's rules count a customer's earlier orders or uses (which a user's email takes part in). */
-function countsByCustomer(row: PromotionRow): boolean {
-  return row.usageLimitPerCustomer !== null || row.newCustomersOnly;
+function countsByCustomer(promotion: Promotion): boolean {
+  return promotion.usageLimitPerCustomer !== null || promotion.newCustomersOnly;
 }

@@ -1,6 +1,8 @@
 import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { isBuyable } from '../catalog/availability.js';
 import type { Db, Tx } from '../db/client.js';
+import type { Promotion } from '../pricing/promotions/promotion.types.js';
+import { promotionFromRow } from '../promotions/promotions.mapper.js';
 import { activePromotionRows, promotionRowByCode } from '../promotions/promotions.repository.js';
 import {
   addresses,
@@ -97,6 +99,24 @@ export interface ShippingRateRow {
 export type PromotionRow = typeof promotions.$inferSelect;
 
 /**
+ * A promotion as quotes read it: in the form pricing takes, mapped from its row once as it is read (so once per fill
+ * of the reference cache, not per quote), with the version of it read and its redemptions then.
+ */
+export interface ReadPromotion {
+  promotion: Promotion;
+  /** `updated_at` of the row in epoch ms: any admin change to the promotion changes it. */
+  version: number;
+  /** Redemptions when it was read: may be old, ask `QuoteReads.timesUsed` when a limit depends on it. */
+  timesUsed: number;
+}
+
+export function readPromotion(row: PromotionRow): ReadPromotion {
+  return { promotion: promotionFromRow(row), version: row.updatedAt.getTime(), timesUsed: row.timesUsed };
+}
+
+const readPromotionRow = (row: PromotionRow | undefined) => (row ? readPromotion(row) : undefined);
+
+/**
  * The reference data a quote reads. Implemented on a connection (`directQuoteReads`), with
  * prepared statements on the pool (`preparedQuoteReads`), and in memory over either
  * (`ReferenceCache.reads` in reference-cache.ts).
@@ -114,9 +134,9 @@ export interface QuoteReads {
    * The promotion a code names (normalised), archived ones excepted, switched-off ones included (the rules say why
    * they cannot be used). Its `timesUsed` may be old: ask `timesUsed` when it matters.
    */
-  promotionByCode(code: string): Promise<PromotionRow | undefined>;
+  promotionByCode(code: string): Promise<ReadPromotion | undefined>;
   /** The automatic promotions that are switched on and not archived (window, limits and conditions not checked). */
-  automaticPromotions(): Promise<PromotionRow[]>;
+  automaticPromotions(): Promise<ReadPromotion[]>;
   /** A promotion's redemptions so far (never cached: placements raise it). */
   timesUsed(promotionId: number): Promise<number>;
 }
@@ -178,8 +198,8 @@ export function directQuoteReads(db: Conn): QuoteReads {
       toShipping(
         await shippingQuery(db).where(and(eq(shippingMethods.id, methodId), eq(shippingMethods.isActive, true))),
       ),
-    promotionByCode: (code) => promotionRowByCode(db, code),
-    automaticPromotions: () => activePromotionRows(db),
+    promotionByCode: async (code) => readPromotionRow(await promotionRowByCode(db, code)),
+    automaticPromotions: async () => (await activePromotionRows(db)).map(readPromotion),
     timesUsed: (promotionId) => timesUsedOf(db, promotionId),
   };
 }
@@ -209,8 +229,8 @@ export function preparedQuoteReads(db: Db): QuoteReads {
     variantsByAlias: async (aliases) => toVariantMap(await variants.execute({ aliases })),
     taxRatesOf: (country) => rates.execute({ country }),
     shippingMethodWithRates: async (methodId) => toShipping(await shipping.execute({ methodId })),
-    promotionByCode: (code) => promotionRowByCode(db, code),
-    automaticPromotions: () => activePromotionRows(db),
+    promotionByCode: async (code) => readPromotionRow(await promotionRowByCode(db, code)),
+    automaticPromotions: async () => (await activePromotionRows(db)).map(readPromotion),
     timesUsed: async (id) => (await used.execute({ id }))[0]?.n ?? 0,
   };
 }

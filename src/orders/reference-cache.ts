@@ -1,8 +1,8 @@
 import { type ChangeFeed, EVERYTHING } from '../db/change-feed.js';
 import type {
   OrderableVariant,
-  PromotionRow,
   QuoteReads,
+  ReadPromotion,
   ShippingMethodRow,
   ShippingRateRow,
   TaxRateRow,
@@ -103,9 +103,9 @@ type Lookups = {
   variants: CachedLookup<string, OrderableVariant>;
   taxRates: CachedLookup<string, TaxRateRow[]>;
   shipping: CachedLookup<number, { method: ShippingMethodRow; rates: ShippingRateRow[] } | undefined>;
-  promotionsByCode: CachedLookup<string, PromotionRow | undefined>;
+  promotionsByCode: CachedLookup<string, ReadPromotion | undefined>;
   /** One entry (key `automatic`): the automatic promotions. */
-  automaticPromotions: CachedLookup<'automatic', PromotionRow[]>;
+  automaticPromotions: CachedLookup<'automatic', ReadPromotion[]>;
 };
 
 /** Which lookups hold data of each table that announces its changes (migration 0007). */

@@ -1,5 +1,6 @@
 import { currencyExponent } from '../shared/currency.js';
 import {
+  type Decimal,
   type RoundingMode,
   compareDecimal,
   multiplyByRatio,
@@ -45,13 +46,14 @@ export function priceOrder(input: PricingInput): PricedOrder {
     roundingMode: mode,
   });
 
+  const rates = lineRates();
   const priced: PricedLine[] = lines.map((line, i) => {
     const lineSubtotal = subtotals[i] ?? 0;
     const { discountMinor: lineDiscount, adjustments } = discounts.lines[i] ?? { discountMinor: 0, adjustments: [] };
     const rate = line.taxClass ? input.taxRates.get(line.taxClass.id) : undefined;
-    const taxRate = rate === undefined ? '0' : canonicalRate(rate);
+    const { text: taxRate, value: rateValue } = rates(rate ?? '0');
     const taxable = subtractMinor(lineSubtotal, lineDiscount);
-    const tax = taxOn(taxable, { rate: taxRate, inclusive: config.pricesIncludeTax, mode });
+    const tax = taxOn(taxable, { rate: rateValue, inclusive: config.pricesIncludeTax, mode });
     return {
       alias: line.alias,
       variantId: line.variantId,
@@ -75,7 +77,7 @@ export function priceOrder(input: PricingInput): PricedOrder {
   const shippingTax =
     shippingTaxRate === null
       ? 0
-      : taxOn(shippingCharged, { rate: shippingTaxRate, inclusive: config.pricesIncludeTax, mode });
+      : taxOn(shippingCharged, { rate: parseDecimal(shippingTaxRate), inclusive: config.pricesIncludeTax, mode });
 
   const estimatedTax = sumMinor([...priced.map((line) => line.taxMinor), shippingTax]);
   const linesTotal = sumMinor(priced.map((line) => line.totalMinor));
@@ -138,12 +140,28 @@ export function mergeLinesByAlias(lines: readonly PricingLine[]): PricingLine[] 
 }
 
 /**
+ * The lines' rates, canonical (`"7.25"`) and parsed, worked out once per rate of the order rather than once per line.
+ */
+function lineRates(): (rate: string) => { text: string; value: Decimal } {
+  const known = new Map<string, { text: string; value: Decimal }>();
+  return (rate) => {
+    let found = known.get(rate);
+    if (!found) {
+      const text = rate === '0' ? '0' : canonicalRate(rate);
+      found = { text, value: parseDecimal(text) };
+      known.set(rate, found);
+    }
+    return found;
+  };
+}
+
+/**
  * Tax on an amount at a percent rate, rounded once. Net prices: amount × rate / 100. Gross prices:
  * the tax inside the amount, amount × rate / (100 + rate); the net part is then the amount minus
  * that, so net + tax is always exactly the gross amount.
  */
-function taxOn(amount: number, input: { rate: string; inclusive: boolean; mode: RoundingMode }): number {
-  const rate = parseDecimal(input.rate);
+function taxOn(amount: number, input: { rate: Decimal; inclusive: boolean; mode: RoundingMode }): number {
+  const { rate } = input;
   if (rate.units === 0n) return 0;
   if (!input.inclusive) return percentOf(amount, rate, input.mode);
   const hundred = 100n * 10n ** BigInt(rate.scale);

@@ -6,6 +6,7 @@ import {
   MoneyOverflowError,
   ROUNDING_MODES,
   type RoundingMode,
+  addMinor,
   allocate,
   compareDecimal,
   currencyFormat,
@@ -246,11 +247,32 @@ describe('multiplying amounts by decimals', () => {
       }),
     );
   });
+
+  it('matches the reference for amounts and factors of every size and scale, halves included', () => {
+    const amount = fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), safeAmount);
+    const units = fc.oneof(
+      fc.bigInt({ min: -1_000_000n, max: 1_000_000n }),
+      fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }),
+      fc.constantFrom(5n, 15n, 25n, -5n, 125n),
+    );
+    fc.assert(
+      fc.property(amount, fc.record({ units, scale: fc.integer({ min: 0, max: 18 }) }), mode, (a, factor, m) => {
+        const expected = referenceRound(BigInt(a) * factor.units, 10n ** BigInt(factor.scale), m);
+        const safe = expected <= BigInt(Number.MAX_SAFE_INTEGER) && expected >= -BigInt(Number.MAX_SAFE_INTEGER);
+        const got = () => multiplyByDecimal(a, factor, m);
+        if (safe) expect(got()).toBe(Number(expected));
+        else expect(got).toThrow(MoneyOverflowError);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(Object.is(multiplyByDecimal(-1, '0.4', 'half_up'), 0)).toBe(true);
+  });
 });
 
 describe('checked arithmetic', () => {
   it('adds, subtracts and multiplies within the safe range', () => {
     expect(sumMinor([1, 2, 3])).toBe(6);
+    expect(addMinor(5, -8)).toBe(-3);
     expect(subtractMinor(5, 8)).toBe(-3);
     expect(multiplyMinor(5029, 40)).toBe(201160);
   });
@@ -265,6 +287,42 @@ describe('checked arithmetic', () => {
   it('refuses amounts that are not whole numbers', () => {
     expect(() => sumMinor([0.5])).toThrow(RangeError);
     expect(() => multiplyMinor(100, 1.5)).toThrow(RangeError);
+  });
+
+  it('sums past the safe range and back within it, as long as the total is safe', () => {
+    expect(sumMinor([Number.MAX_SAFE_INTEGER, 1, -2])).toBe(Number.MAX_SAFE_INTEGER - 1);
+    expect(sumMinor([-Number.MAX_SAFE_INTEGER, -5, 10])).toBe(-Number.MAX_SAFE_INTEGER + 5);
+    expect(Object.is(sumMinor([]), 0)).toBe(true);
+    expect(Object.is(multiplyMinor(0, -3), 0)).toBe(true);
+    expect(Object.is(subtractMinor(0, 0), 0)).toBe(true);
+  });
+
+  const anySafe = fc.oneof(
+    fc.integer({ min: -1_000_000, max: 1_000_000 }),
+    fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+    fc.constantFrom(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 52, 2 ** 26, -(2 ** 27)),
+  );
+  const exact = (value: bigint) =>
+    value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER) ? 'overflow' : Number(value);
+  const outcome = (f: () => number) => {
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof MoneyOverflowError) return 'overflow';
+      throw err;
+    }
+  };
+
+  it('gives the exact bigint result or refuses it, for sums, differences and products', () => {
+    fc.assert(
+      fc.property(fc.array(anySafe, { maxLength: 8 }), anySafe, anySafe, (amounts, a, b) => {
+        expect(outcome(() => sumMinor(amounts))).toBe(exact(amounts.reduce((acc, x) => acc + BigInt(x), 0n)));
+        expect(outcome(() => subtractMinor(a, b))).toBe(exact(BigInt(a) - BigInt(b)));
+        expect(outcome(() => addMinor(a, b))).toBe(exact(BigInt(a) + BigInt(b)));
+        expect(outcome(() => multiplyMinor(a, b))).toBe(exact(BigInt(a) * BigInt(b)));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 
@@ -311,6 +369,41 @@ describe('allocate', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  /** Largest remainder written out in bigint: floors, then one unit each to the largest remainders (lower index first). */
+  function referenceAllocate(total: number, ws: readonly number[]): number[] {
+    const sum = ws.reduce((acc, w) => acc + BigInt(w), 0n);
+    const magnitude = BigInt(Math.abs(total));
+    const floors = ws.map((w) => (magnitude * BigInt(w)) / sum);
+    const remainders = ws.map((w) => (magnitude * BigInt(w)) % sum);
+    let left = magnitude - floors.reduce((acc, f) => acc + f, 0n);
+    const byRemainder = ws
+      .map((_, i) => i)
+      .sort((i, j) => {
+        const [a, b] = [remainders[i] ?? 0n, remainders[j] ?? 0n];
+        return a === b ? i - j : a > b ? -1 : 1;
+      });
+    for (const i of byRemainder) {
+      if (left === 0n) break;
+      floors[i] = (floors[i] ?? 0n) + 1n;
+      left -= 1n;
+    }
+    return floors.map((f) => (total < 0 ? -Number(f) || 0 : Number(f)));
+  }
+
+  it('matches the largest-remainder reference, for amounts of every size', () => {
+    const small = fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 40 });
+    const total = fc.oneof(fc.integer({ min: -100_000, max: 100_000 }), safeAmount);
+    fc.assert(
+      fc.property(total, fc.oneof(small, weights), (t, ws) => {
+        fc.pre(ws.some((w) => w > 0));
+        expect(allocate(t, ws)).toEqual(referenceAllocate(t, ws));
+      }),
+      { numRuns: 1000 },
+    );
+    expect(allocate(Number.MAX_SAFE_INTEGER, [1, 1])).toEqual(referenceAllocate(Number.MAX_SAFE_INTEGER, [1, 1]));
+    expect(allocate(3, [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 1])).toEqual([2, 1, 0]);
   });
 
   it('is symmetric in the sign of the total', () => {

@@ -43,7 +43,9 @@ export function formatMinor(minor: number | bigint, exponent: number): string {
   if (typeof minor === 'number' && !Number.isSafeInteger(minor))
     throw new RangeError(`not a whole number of minor units: ${minor}`);
   const sign = minor < 0 ? '-' : '';
-  const digits = (minor < 0 ? -BigInt(minor) : BigInt(minor)).toString().padStart(exponent + 1, '0');
+  // A safe integer's decimal digits are exact as a number's; a bigint may be larger.
+  const magnitude = typeof minor === 'number' ? String(Math.abs(minor)) : (minor < 0 ? -minor : minor).toString();
+  const digits = magnitude.padStart(exponent + 1, '0');
   if (exponent === 0) return sign + digits;
   return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }
@@ -96,28 +98,49 @@ function assertMinor(amount: number, what = 'amount'): void {
   if (!Number.isSafeInteger(amount)) throw new RangeError(`${what} is not a whole number of minor units: ${amount}`);
 }
 
-/** Sum of amounts, refused when it leaves the safe range. */
+// Sums, differences and products of safe integers are computed as numbers while they stay safe: a double holds every
+// integer up to 2^53 − 1 exactly, and a result beyond that rounds to a value that is not a safe integer either, so
+// `Number.isSafeInteger` of the result tells exactly when to go on in bigint. (`|| 0` turns −0 into 0.)
+
+/** Sum of amounts, refused when it leaves the safe range (a partial sum beyond it is carried on in bigint). */
 export function sumMinor(amounts: Iterable<number>): number {
-  let total = 0n;
+  let total = 0;
+  let big: bigint | null = null;
   for (const amount of amounts) {
     assertMinor(amount);
-    total += BigInt(amount);
+    if (big !== null) {
+      big += BigInt(amount);
+      continue;
+    }
+    const next = total + amount;
+    if (Number.isSafeInteger(next)) total = next;
+    else big = BigInt(total) + BigInt(amount);
   }
-  return toSafeMinor(total);
+  return big === null ? total || 0 : toSafeMinor(big);
+}
+
+/** `a + b`, refused when it leaves the safe range. */
+export function addMinor(a: number, b: number): number {
+  assertMinor(a);
+  assertMinor(b);
+  const sum = a + b;
+  return Number.isSafeInteger(sum) ? sum || 0 : toSafeMinor(BigInt(a) + BigInt(b));
 }
 
 /** `a − b`, refused when it leaves the safe range. */
 export function subtractMinor(a: number, b: number): number {
   assertMinor(a);
   assertMinor(b);
-  return toSafeMinor(BigInt(a) - BigInt(b));
+  const difference = a - b;
+  return Number.isSafeInteger(difference) ? difference || 0 : toSafeMinor(BigInt(a) - BigInt(b));
 }
 
 /** An amount times a whole number (a unit price times a quantity). */
 export function multiplyMinor(amount: number, times: number): number {
   assertMinor(amount);
   assertMinor(times, 'multiplier');
-  return toSafeMinor(BigInt(amount) * BigInt(times));
+  const product = amount * times;
+  return Number.isSafeInteger(product) ? product || 0 : toSafeMinor(BigInt(amount) * BigInt(times));
 }
 
 /**
@@ -228,7 +251,32 @@ export function shiftDecimal(value: Decimal | string, places: number): Decimal {
 export function multiplyByDecimal(amount: number, factor: Decimal | string, mode: RoundingMode): number {
   assertMinor(amount);
   const { units, scale } = asDecimal(factor);
+  if (scale <= MAX_NUMBER_SCALE) {
+    const times = Number(units);
+    const product = amount * times;
+    if (Number.isSafeInteger(times) && Number.isSafeInteger(product)) return roundDivSafe(product, 10 ** scale, mode);
+  }
   return toSafeMinor(roundDiv(BigInt(amount) * units, 10n ** BigInt(scale), mode));
+}
+
+/** Decimals up to this scale have a power of ten below 2^53: `roundDivSafe` can divide by it. */
+const MAX_NUMBER_SCALE = 15;
+
+/**
+ * `roundDiv` for a safe-integer numerator and a positive denominator below 2^53, in numbers. The quotient of the
+ * division as a double is truncated exactly: for |numerator| < 2^53 its error is below the distance to the next
+ * integer, so remainder and rounding are computed in integers as `roundDiv` does.
+ */
+function roundDivSafe(numerator: number, denominator: number, mode: RoundingMode): number {
+  const quotient = Math.trunc(numerator / denominator);
+  const remainder = numerator - quotient * denominator;
+  if (remainder === 0) return quotient || 0;
+  const away = numerator < 0 ? quotient - 1 : quotient + 1;
+  const twice = Math.abs(remainder) * 2;
+  if (twice > denominator) return away || 0;
+  if (twice < denominator) return quotient || 0;
+  if (mode === 'half_up') return away || 0;
+  return (quotient % 2 === 0 ? quotient : away) || 0;
 }
 
 /** `amount × percent / 100`, rounded once in `mode`: a tax at `"7.2500"` percent, a 10% discount. */
@@ -259,20 +307,62 @@ export function multiplyByRatio(
  */
 export function allocate(total: number, weights: readonly number[]): number[] {
   assertMinor(total, 'total');
-  let sum = 0n;
+  let sum = 0;
   for (const weight of weights) {
     if (!Number.isSafeInteger(weight) || weight < 0)
       throw new RangeError(`weight ${weight} is not a non-negative integer`);
-    sum += BigInt(weight);
+    sum += weight;
   }
   if (total === 0) return weights.map(() => 0);
-  if (sum === 0n) throw new RangeError(`cannot allocate ${total} over weights that are all zero`);
-  const magnitude = BigInt(Math.abs(total));
+  if (sum === 0) throw new RangeError(`cannot allocate ${total} over weights that are all zero`);
+  const magnitude = Math.abs(total);
+  // Every product |total| × weight is at most |total| × Σ weights: below 2^53 the shares are computed as numbers,
+  // exactly (the quotient is corrected in integers); above it, in bigint.
+  const shares =
+    magnitude * sum <= Number.MAX_SAFE_INTEGER ? sharesOf(magnitude, weights, sum) : bigSharesOf(magnitude, weights);
+  return total < 0 ? shares.map((share) => -share || 0) : shares;
+}
+
+/** Largest-remainder shares of `magnitude` when every product `magnitude × weight` is a safe integer. */
+function sharesOf(magnitude: number, weights: readonly number[], sum: number): number[] {
+  const shares = new Array<number>(weights.length);
+  const remainders = new Array<number>(weights.length);
+  let left = magnitude;
+  for (let i = 0; i < weights.length; i++) {
+    const product = magnitude * (weights[i] ?? 0);
+    let floor = Math.floor(product / sum);
+    let remainder = product - floor * sum;
+    // The division is a double: put an off-by-one quotient right in integers.
+    if (remainder < 0) {
+      floor -= 1;
+      remainder += sum;
+    } else if (remainder >= sum) {
+      floor += 1;
+      remainder -= sum;
+    }
+    shares[i] = floor;
+    remainders[i] = remainder;
+    left -= floor;
+  }
+  if (left > 0) {
+    const order = Array.from(weights.keys()).sort((a, b) => (remainders[b] ?? 0) - (remainders[a] ?? 0) || a - b);
+    for (let k = 0; k < left; k++) {
+      const index = order[k] ?? 0;
+      shares[index] = (shares[index] ?? 0) + 1;
+    }
+  }
+  return shares;
+}
+
+/** The same in bigint, for products beyond the safe range. */
+function bigSharesOf(magnitude: number, weights: readonly number[]): number[] {
+  const big = BigInt(magnitude);
+  const sum = weights.reduce((acc, weight) => acc + BigInt(weight), 0n);
   const shares = weights.map((weight) => {
-    const product = magnitude * BigInt(weight);
+    const product = big * BigInt(weight);
     return { floor: product / sum, remainder: product % sum };
   });
-  let left = magnitude - shares.reduce((acc, share) => acc + share.floor, 0n);
+  let left = big - shares.reduce((acc, share) => acc + share.floor, 0n);
   const order = shares
     .map((share, index) => ({ index, remainder: share.remainder }))
     .sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
@@ -282,6 +372,5 @@ export function allocate(total: number, weights: readonly number[]): number[] {
     if (share) share.floor += 1n;
     left -= 1n;
   }
-  const sign = total < 0 ? -1 : 1;
-  return shares.map((share) => sign * Number(share.floor) || 0);
+  return shares.map((share) => Number(share.floor));
 }

@@ -1,4 +1,4 @@
-import { type RoundingMode, subtractMinor, sumMinor } from '../../shared/money.js';
+import { addMinor, type RoundingMode, subtractMinor, sumMinor } from '../../shared/money.js';
 import { checkConditions } from './promotion.check.js';
 import type { LineLeft } from './promotion.modules.js';
 import { promotionOrder } from './promotion-order.js';
@@ -87,7 +87,7 @@ function applyInTurn(
     const perLine = takenPerLine(lines.length, take.units);
     lines = applyUnitTakes(lines, take.units);
     shippingLeftMinor = subtractMinor(shippingLeftMinor, take.shippingMinor);
-    const amountMinor = sumMinor([...perLine, take.shippingMinor]);
+    const amountMinor = addMinor(sumMinor(perLine), take.shippingMinor);
     effects.push({ promotion, lines: perLine, shippingMinor: take.shippingMinor, amountMinor });
   }
   return { effects, totalMinor: sumMinor(effects.map((e) => e.amountMinor)) };
@@ -95,10 +95,11 @@ function applyInTurn(
 
 function applied(effects: readonly Effect[], lineCount: number): PromotionsApplied {
   const lines = Array.from({ length: lineCount }, (_, i) => {
-    const adjustments = effects.flatMap((e) => {
-      const amountMinor = e.lines[i] ?? 0;
-      return amountMinor > 0 ? [{ promotionId: e.promotion.id, amountMinor }] : [];
-    });
+    const adjustments: LineAdjustment[] = [];
+    for (const effect of effects) {
+      const amountMinor = effect.lines[i] ?? 0;
+      if (amountMinor > 0) adjustments.push({ promotionId: effect.promotion.id, amountMinor });
+    }
     return { discountMinor: sumMinor(adjustments.map((a) => a.amountMinor)), adjustments };
   });
   const shippingDiscountMinor = sumMinor(effects.map((e) => e.shippingMinor));

@@ -18,6 +18,43 @@ describe('unit runs', () => {
     expect(lineLeftMinor(after[0]!)).toBe(2900);
   });
 
+  it('rebuilds only the lines taken from, merging equal values into one run', () => {
+    const { lines } = freshContext([
+      [1, 500, 3],
+      [2, 800, 1],
+    ]);
+    const after = applyUnitTakes(lines, [
+      { line: 0, valueMinor: 500, count: 1, offMinor: 100 },
+      { line: 0, valueMinor: 500, count: 2, offMinor: 50 },
+    ]);
+    expect(after[1]).toBe(lines[1]);
+    expect(after[0]?.units).toEqual([
+      { valueMinor: 400, count: 1 },
+      { valueMinor: 450, count: 2 },
+    ]);
+    const again = applyUnitTakes(after, [
+      { line: 0, valueMinor: 400, count: 1, offMinor: 0 },
+      { line: 0, valueMinor: 450, count: 1, offMinor: 50 },
+    ]);
+    expect(again[0]?.units).toEqual([
+      { valueMinor: 400, count: 2 },
+      { valueMinor: 450, count: 1 },
+    ]);
+    expect(lineLeftMinor(again[0]!)).toBe(1250);
+  });
+
+  it('spreads over the runs of a line in proportion to what is left of each', () => {
+    const lines = applyUnitTakes(freshContext([[1, 1000, 3]]).lines, [
+      { line: 0, valueMinor: 1000, count: 1, offMinor: 500 },
+    ]);
+    const takes = spreadOverLine(lines, { line: 0, amountMinor: 101 });
+    expect(takes).toEqual([
+      { line: 0, valueMinor: 500, count: 1, offMinor: 20 },
+      { line: 0, valueMinor: 1000, count: 1, offMinor: 41 },
+      { line: 0, valueMinor: 1000, count: 1, offMinor: 40 },
+    ]);
+  });
+
   it('lists the units in scope cheapest first, leaving out units worth nothing', () => {
     const { lines } = freshContext([
       [1, 500, 2],

@@ -1,4 +1,4 @@
-import { allocate, multiplyMinor, sumMinor } from '../../shared/money.js';
+import { addMinor, allocate, multiplyMinor, sumMinor } from '../../shared/money.js';
 import { inScope } from './product-scope.js';
 import type { LineLeft, UnitRun, UnitTake } from './promotion.modules.js';
 import type { ProductScope } from './promotion.types.js';
@@ -23,6 +23,8 @@ export function linesAtPrice(
 
 /** Σ what is left of a line's units. */
 export function lineLeftMinor(line: LineLeft): number {
+  const [only, ...more] = line.units;
+  if (only && more.length === 0) return multiplyMinor(only.valueMinor, only.count);
   return sumMinor(line.units.map((run) => multiplyMinor(run.valueMinor, run.count)));
 }
 
@@ -35,11 +37,13 @@ export interface UnitGroup {
 
 /** Units in the lines of `scope`, cheapest first; equal values: the earlier line first. Units worth 0 are left out. */
 export function unitsInScope(lines: readonly LineLeft[], scope: ProductScope): UnitGroup[] {
-  const groups = lines.flatMap((line, index) =>
-    inScope(scope, line.productId)
-      ? line.units.filter((run) => run.valueMinor > 0).map((run) => ({ line: index, ...run }))
-      : [],
-  );
+  const groups: UnitGroup[] = [];
+  lines.forEach((line, index) => {
+    if (!inScope(scope, line.productId)) return;
+    for (const run of line.units) {
+      if (run.valueMinor > 0) groups.push({ line: index, valueMinor: run.valueMinor, count: run.count });
+    }
+  });
   return groups.sort((a, b) => a.valueMinor - b.valueMinor || a.line - b.line);
 }
 
@@ -64,19 +68,23 @@ export function firstUnits(groups: readonly UnitGroup[], limit: number | null): 
 export function spreadOverLine(lines: readonly LineLeft[], take: { line: number; amountMinor: number }): UnitTake[] {
   const line = lines[take.line];
   if (!line || take.amountMinor === 0) return [];
-  const shares = allocate(
-    take.amountMinor,
-    line.units.map((run) => multiplyMinor(run.valueMinor, run.count)),
-  );
-  return line.units.flatMap((run, i) => {
+  // One run (every unit of the line worth the same, the usual case) takes the whole amount.
+  const shares =
+    line.units.length === 1 && (line.units[0]?.count ?? 0) > 0 && (line.units[0]?.valueMinor ?? 0) > 0
+      ? [take.amountMinor]
+      : allocate(
+          take.amountMinor,
+          line.units.map((run) => multiplyMinor(run.valueMinor, run.count)),
+        );
+  const takes: UnitTake[] = [];
+  line.units.forEach((run, i) => {
     const share = shares[i] ?? 0;
     const each = Math.floor(share / run.count);
     const more = share - each * run.count;
-    const takes: UnitTake[] = [];
     if (more > 0) takes.push({ line: take.line, valueMinor: run.valueMinor, count: more, offMinor: each + 1 });
     if (each > 0) takes.push({ line: take.line, valueMinor: run.valueMinor, count: run.count - more, offMinor: each });
-    return takes;
   });
+  return takes;
 }
 
 /**
@@ -85,11 +93,18 @@ export function spreadOverLine(lines: readonly LineLeft[], take: { line: number;
  * module bug and throws.
  */
 export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitTake[]): LineLeft[] {
-  const counts = lines.map((line) => new Map(line.units.map((run) => [run.valueMinor, run.count])));
+  // Only the lines taken from are rebuilt; the others are passed on as they are.
+  const touched: ({ values: number[]; counts: number[] } | undefined)[] = new Array(lines.length);
   const added: { line: number; valueMinor: number; count: number }[] = [];
   for (const take of takes) {
-    const runs = counts[take.line];
-    const have = runs?.get(take.valueMinor) ?? 0;
+    const line = lines[take.line];
+    let runs = touched[take.line];
+    if (line && !runs) {
+      runs = { values: line.units.map((run) => run.valueMinor), counts: line.units.map((run) => run.count) };
+      touched[take.line] = runs;
+    }
+    const at = runs ? runs.values.indexOf(take.valueMinor) : -1;
+    const have = runs && at >= 0 ? (runs.counts[at] ?? 0) : 0;
     if (!runs || !Number.isSafeInteger(take.count) || take.count < 0 || take.count > have) {
       throw new RangeError(
         `takes ${take.count} units worth ${take.valueMinor} of line ${take.line}, which has ${have}`,
@@ -98,28 +113,45 @@ export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitT
     if (!Number.isSafeInteger(take.offMinor) || take.offMinor < 0 || take.offMinor > take.valueMinor) {
       throw new RangeError(`takes ${take.offMinor} off a unit worth ${take.valueMinor}`);
     }
-    runs.set(take.valueMinor, have - take.count);
+    runs.counts[at] = have - take.count;
     added.push({ line: take.line, valueMinor: take.valueMinor - take.offMinor, count: take.count });
   }
   for (const unit of added) {
-    const runs = counts[unit.line];
-    runs?.set(unit.valueMinor, (runs.get(unit.valueMinor) ?? 0) + unit.count);
+    const runs = touched[unit.line];
+    if (!runs) continue;
+    const at = runs.values.indexOf(unit.valueMinor);
+    if (at >= 0) runs.counts[at] = (runs.counts[at] ?? 0) + unit.count;
+    else {
+      runs.values.push(unit.valueMinor);
+      runs.counts.push(unit.count);
+    }
   }
-  return lines.map((line, i) => ({ ...line, units: toRuns(counts[i] ?? new Map()) }));
+  return lines.map((line, i) => {
+    const runs = touched[i];
+    if (!runs) return line;
+    return {
+      productId: line.productId,
+      unitPriceMinor: line.unitPriceMinor,
+      quantity: line.quantity,
+      units: toRuns(runs),
+    };
+  });
 }
 
-function toRuns(counts: ReadonlyMap<number, number>): UnitRun[] {
-  return [...counts.entries()]
-    .filter(([, count]) => count > 0)
-    .map(([valueMinor, count]) => ({ valueMinor, count }))
-    .sort((a, b) => a.valueMinor - b.valueMinor);
+function toRuns(runs: { values: readonly number[]; counts: readonly number[] }): UnitRun[] {
+  const units: UnitRun[] = [];
+  runs.values.forEach((valueMinor, i) => {
+    const count = runs.counts[i] ?? 0;
+    if (count > 0) units.push({ valueMinor, count });
+  });
+  return units.length > 1 ? units.sort((a, b) => a.valueMinor - b.valueMinor) : units;
 }
 
 /** Minor units a take removes from each line (index as the lines). */
 export function takenPerLine(lineCount: number, takes: readonly UnitTake[]): number[] {
   const taken = new Array<number>(lineCount).fill(0);
   for (const take of takes) {
-    taken[take.line] = sumMinor([taken[take.line] ?? 0, multiplyMinor(take.offMinor, take.count)]);
+    taken[take.line] = addMinor(taken[take.line] ?? 0, multiplyMinor(take.offMinor, take.count));
   }
   return taken;
 }

@@ -17,6 +17,9 @@ export function takeOffLines(
   const eligible = sumMinor(weights);
   const amount = Math.min(take.amountOf(eligible), eligible);
   if (amount === 0) return [];
-  const shares = allocate(amount, weights);
-  return shares.flatMap((amountMinor, line) => spreadOverLine(context.lines, { line, amountMinor }));
+  const takes: UnitTake[] = [];
+  allocate(amount, weights).forEach((amountMinor, line) => {
+    if (amountMinor > 0) takes.push(...spreadOverLine(context.lines, { line, amountMinor }));
+  });
+  return takes;
 }
