@@ -91,6 +91,26 @@ describe('running jobs', () => {
     expect(await database.db.select().from(jobs)).toHaveLength(1);
   });
 
+  it('calls what a transaction asked for after it commits, in order, and nothing of one that rolled back', async () => {
+    const queue = new JobQueue();
+    const calls: string[] = [];
+    await expect(
+      queue.transaction(database.db, async (tx) => {
+        queue.afterCommit(tx, () => calls.push('rolled back'));
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await queue.transaction(database.db, async (tx) => {
+      queue.afterCommit(tx, () => calls.push('first'));
+      queue.afterCommit(tx, () => calls.push('second'));
+      expect(calls).toEqual([]);
+    });
+    expect(calls).toEqual(['first', 'second']);
+    // Outside a transaction a statement commits as it runs: at once.
+    queue.afterCommit(database.db, () => calls.push('at once'));
+    expect(calls).toEqual(['first', 'second', 'at once']);
+  });
+
   it('enqueues a keyed job once, even after it ran', async () => {
     const queue = new JobQueue();
     let runs = 0;
