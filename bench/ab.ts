@@ -21,7 +21,8 @@ const USAGE = `Usage: node --import tsx bench/ab.ts <label>=<checkout> <label>=<
   Each checkout is a directory of this repository (at any commit) whose node_modules works.
 Environment: AB_ONLY (scenario names containing it, or "=name" for that name only; comma-separated; default "place"), AB_ROUNDS (8),
   AB_SECONDS (4 measured per slice), AB_WARMUP (1), AB_CONNECTIONS (10), BENCH_DATABASE_URL,
-  AB_ENV_<label> ("KEY=value KEY2=value": settings for that build only), AB_NODE_ARGS_<label> ("--cpu-prof
+  AB_ENV_<label> ("KEY=value KEY2=value": settings for that build only), AB_SCENARIO_<label> (the scenario that build
+  runs in place of each one AB_ONLY names, e.g. place-3-lines-webhook against place-3-lines of the same checkout), AB_NODE_ARGS_<label> ("--cpu-prof
   --cpu-prof-dir=/tmp/prof": node options for that build's app), AB_DRAIN (1: after each slice, wait until the build's
   job worker has no due job left, so its backlog does not run during the next build's slice; 0: don't wait).`;
 
@@ -129,8 +130,10 @@ async function startBuild(input: {
   const ctx = setupContext(server.baseUrl, { sql, dataDir, memos: new Map() });
   const requests: Build['requests'] = new Map();
   for (const name of names) {
-    const scenario = scenarios.find((s) => s.name === name);
-    if (!scenario) throw new BenchError(`no scenario ${name}`);
+    // Another scenario in this build's slices, measured against the others' `name` (the same app with a webhook).
+    const own = process.env[`AB_SCENARIO_${label}`] || name;
+    const scenario = scenarios.find((s) => s.name === own);
+    if (!scenario) throw new BenchError(`no scenario ${own}`);
     const { vary, ...fields } = (await scenario.setup?.(ctx)) ?? {};
     const { method, path: urlPath, headers, body } = scenario;
     requests.set(name, { spec: { method, path: urlPath, headers, body, ...fields }, vary });
