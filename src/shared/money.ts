@@ -43,7 +43,9 @@ export function formatMinor(minor: number | bigint, exponent: number): string {
   if (typeof minor === 'number' && !Number.isSafeInteger(minor))
     throw new RangeError(`not a whole number of minor units: ${minor}`);
   const sign = minor < 0 ? '-' : '';
-  const digits = (minor < 0 ? -BigInt(minor) : BigInt(minor)).toString().padStart(exponent + 1, '0');
+  // A safe integer's own text is exact (no exponent below 10^21): no bigint needed, and responses format dozens.
+  const magnitude = typeof minor === 'number' ? String(Math.abs(minor)) : (minor < 0 ? -minor : minor).toString();
+  const digits = magnitude.padStart(exponent + 1, '0');
   if (exponent === 0) return sign + digits;
   return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }
@@ -96,28 +98,43 @@ function assertMinor(amount: number, what = 'amount'): void {
   if (!Number.isSafeInteger(amount)) throw new RangeError(`${what} is not a whole number of minor units: ${amount}`);
 }
 
+// Sums, differences and products of safe integers are computed as numbers, without bigints (pricing and presenting
+// an order make dozens): the floating result is the exact one rounded, so an exact result within the safe range is
+// returned as it is, and one beyond it rounds to a number that is not a safe integer, which is refused.
+
+/** A result computed in floating point: exact when it is a safe integer; beyond that, an overflow. */
+function checkedResult(value: number, what: string): number {
+  if (!Number.isSafeInteger(value)) throw new MoneyOverflowError(what);
+  return value;
+}
+
 /** Sum of amounts, refused when it leaves the safe range. */
 export function sumMinor(amounts: Iterable<number>): number {
-  let total = 0n;
-  for (const amount of amounts) {
+  const all = Array.isArray(amounts) ? (amounts as readonly number[]) : [...amounts];
+  let total = 0;
+  for (const amount of all) {
     assertMinor(amount);
-    total += BigInt(amount);
+    total += amount;
+    // A partial sum beyond the safe range may have been rounded: the whole sum again, in bigints.
+    if (!Number.isSafeInteger(total)) return toSafeMinor(all.reduce((t, a) => t + BigInt(a), 0n));
   }
-  return toSafeMinor(total);
+  return total;
 }
 
 /** `a − b`, refused when it leaves the safe range. */
 export function subtractMinor(a: number, b: number): number {
   assertMinor(a);
   assertMinor(b);
-  return toSafeMinor(BigInt(a) - BigInt(b));
+  // −0 (−0 − 0) is 0.
+  return checkedResult(a - b, `${a} − ${b}`) + 0;
 }
 
 /** An amount times a whole number (a unit price times a quantity). */
 export function multiplyMinor(amount: number, times: number): number {
   assertMinor(amount);
   assertMinor(times, 'multiplier');
-  return toSafeMinor(BigInt(amount) * BigInt(times));
+  // −0 (a negative amount times 0) is 0.
+  return checkedResult(amount * times, `${amount} × ${times}`) + 0;
 }
 
 /**
