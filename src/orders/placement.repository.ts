@@ -92,23 +92,31 @@ function lockWaitTimedOut(err: unknown): boolean {
  */
 const MAX_BATCH = 32;
 
+/** A table's columns as [property, column name, column type]: read once, as every placed order goes through them. */
+type ColumnList = readonly (readonly [key: string, name: string, type: string])[];
+const columnList = (table: Table): ColumnList =>
+  Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column.columnType] as const);
+const ORDER_COLUMNS = columnList(orders);
+const LINE_COLUMNS = columnList(orderLines);
+const PROMOTION_COLUMNS = columnList(promotions);
+
 /** A row's values keyed by column name, as jsonb_populate_record reads them. */
-function byColumnName(table: Table, row: Record<string, unknown>): Record<string, unknown> {
+function byColumnName(columns: ColumnList, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    if (row[key] !== undefined) out[column.name] = row[key];
+  for (const [key, name] of columns) {
+    if (row[key] !== undefined) out[name] = row[key];
   }
   return out;
 }
 
-/** A row of `table` read as JSON (to_jsonb), keyed back by property, timestamps as dates. */
-function fromColumnNames<T extends Table>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
+/** A row read as JSON (to_jsonb), keyed back by property, timestamps as dates. */
+function fromColumnNames<T>(columns: ColumnList, json: Record<string, unknown>): T {
   const out: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = json[column.name];
-    out[key] = column.columnType === 'PgTimestamp' && typeof value === 'string' ? new Date(value) : value;
+  for (const [key, name, type] of columns) {
+    const value = json[name];
+    out[key] = type === 'PgTimestamp' && typeof value === 'string' ? new Date(value) : value;
   }
-  return out as T['$inferSelect'];
+  return out as T;
 }
 
 // The statements of a batch, each set-wise and of fixed text (prepared once per connection on PostgreSQL).
@@ -346,7 +354,7 @@ function readLocked(rows: LockedRow[]): Locked {
   const carts: Locked['carts'] = [];
   for (const { kind, row } of rows) {
     if (kind === 'promo') {
-      const promo = fromColumnNames(promotions, row);
+      const promo = fromColumnNames<typeof promotions.$inferSelect>(PROMOTION_COLUMNS, row);
       promos.set(promo.id, {
         promotion: promotionFromRow(promo),
         version: promo.updatedAt.getTime(),
@@ -414,8 +422,12 @@ function writeArguments(input: {
     recorded.set(n, events);
     placed.push({
       n,
-      order_row: byColumnName(orders, w.order),
-      lines: w.lines.map((l) => byColumnName(orderLines, { ...l, stockReserved: counted.has(l.variantId ?? -1) })),
+      order_row: byColumnName(ORDER_COLUMNS, w.order),
+      lines: w.lines.map((l) => {
+        const line = byColumnName(LINE_COLUMNS, l);
+        line.stock_reserved = counted.has(l.variantId ?? -1);
+        return line;
+      }),
       promotion_ids: decision.promotionIds,
       scope: claim?.scope ?? null,
       key: claim?.key ?? null,
