@@ -67,6 +67,9 @@ function unstorable(text: string, instancePath: string): ErrorObject[] {
 
 const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** Whether the database could not store this text (`unstorable` says why). */
+const unstorableText = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text);
+
 /** Errors of this kind reported at most per request part: enough to fix the request, bounded for a hostile one. */
 const MAX_TEXT_ERRORS = 50;
 
@@ -77,18 +80,30 @@ const MAX_TEXT_ERRORS = 50;
  */
 function unstorableStrings(data: unknown): ErrorObject[] {
   const errors: ErrorObject[] = [];
+  // A value's path is written only for an error: every request walks its whole body, and hardly any has one.
+  interface Visit {
+    value: unknown;
+    key?: string;
+    parent?: Visit;
+  }
+  const pathOf = (visit: Visit): string => {
+    let path = '';
+    for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent)
+      path = `/${pointerToken(at.key)}${path}`;
+    return path;
+  };
   // Depth first, in the order the fields were sent: a stack whose children are pushed last to first.
-  const pending: { value: unknown; path: string; key?: string }[] = [{ value: data, path: '' }];
+  const pending: Visit[] = [{ value: data }];
   for (let next = pending.pop(); next && errors.length < MAX_TEXT_ERRORS; next = pending.pop()) {
-    const { value, path, key } = next;
-    if (key !== undefined) errors.push(...unstorable(key, path));
+    const { value, key } = next;
+    if (key !== undefined && unstorableText(key)) errors.push(...unstorable(key, pathOf(next)));
     if (typeof value === 'string') {
-      errors.push(...unstorable(value, path));
+      if (unstorableText(value)) errors.push(...unstorable(value, pathOf(next)));
     } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [childKey, child] = entries[i] as [string, unknown];
-        pending.push({ value: child, path: `${path}/${pointerToken(childKey)}`, key: childKey });
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const childKey = keys[i] as string;
+        pending.push({ value: (value as Record<string, unknown>)[childKey], key: childKey, parent: next });
       }
     }
   }
