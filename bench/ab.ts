@@ -2,7 +2,7 @@
 // (see docs/benchmarks.md). Each build is built and started on a database of its own and gets every scenario's
 // setup; then each scenario is measured in short slices, the builds in turn (the order reversed every round), so
 // that a machine whose speed drifts, or that other work shares, affects every build alike.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +21,17 @@ const USAGE = `Usage: node --import tsx bench/ab.ts <label>=<checkout> <label>=<
   Each checkout is a directory of this repository (at any commit) whose node_modules works.
 Environment: AB_ONLY (scenario names containing it, or "=name" for that name only; comma-separated; default "place"), AB_ROUNDS (8),
   AB_SECONDS (4 measured per slice), AB_WARMUP (1), AB_CONNECTIONS (10), BENCH_DATABASE_URL,
-  AB_ENV_<label> ("KEY=value KEY2=value": settings for that build only).`;
+  AB_ENV_<label> ("KEY=value KEY2=value": settings for that build only), AB_SCENARIO_<label> (the scenario that build
+  runs in place of each one AB_ONLY names, e.g. place-3-lines-webhook against place-3-lines of the same checkout), AB_NODE_ARGS_<label> ("--cpu-prof
+  --cpu-prof-dir=/tmp/prof": node options for that build's app), AB_DRAIN (1: after each slice, wait until the build's
+  job worker has no due job left, so its backlog does not run during the next build's slice; 0: don't wait).`;
 
 interface Build {
   label: string;
   root: string;
   server: Server;
+  /** Queries on the build's own database (fixtures, its job backlog). */
+  sql: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
   /** Per scenario: the request after its setup on this build's database, and how it varies. */
   requests: Map<string, { spec: RequestSpec; vary: SetupResult['vary'] }>;
 }
@@ -37,6 +42,45 @@ interface Slice {
   non2xx: number;
   errors: number;
   loadAverage1m: number;
+  /** Due jobs (queued or running) right after the slice: work the slice's orders left to the job worker. */
+  jobsBacklog: number;
+  /** Seconds the job worker took to run that backlog (0 without AB_DRAIN, or without a jobs table). */
+  drainSeconds: number;
+  /**
+   * CPU time per measured request (ms) of the app's process and of its database's server processes, from the
+   * measurement's start until its jobs were drained (AB_DRAIN). Unlike req/s it hardly moves with other work on the
+   * machine. The server's shared processes (WAL writer, checkpointer) and autovacuum are not counted.
+   */
+  appCpuMsPerRequest: number;
+  dbCpuMsPerRequest: number;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** user + system CPU seconds of a process so far (Linux /proc); 0 when it is gone. */
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds so far of the build's app, and of each server process connected to its database (by pid). */
+async function cpuSeconds(build: Build): Promise<{ app: number; db: Map<number, number> }> {
+  const rows = await build.sql('select pid from pg_stat_activity where datname = current_database()');
+  const db = new Map(rows.map((r) => [Number(r.pid), processCpuSeconds(Number(r.pid))]));
+  return { app: build.server.pid === undefined ? 0 : processCpuSeconds(build.server.pid), db };
+}
+
+/** CPU seconds spent between two readings by the processes of the second (those that began meanwhile from 0). */
+function sumOverCommon(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, seconds] of after) sum += seconds - (before.get(pid) ?? 0);
+  return sum;
 }
 
 const numberFrom = (raw: string | undefined, fallback: number) => {
@@ -44,6 +88,11 @@ const numberFrom = (raw: string | undefined, fallback: number) => {
   if (!Number.isFinite(n) || n <= 0) throw new BenchError(`not a positive number: ${raw}`);
   return n;
 };
+
+/** Node options for one build's app, from `AB_NODE_ARGS_<label>` (a CPU profile of one build, say). */
+function nodeArgsFor(label: string): string[] {
+  return (process.env[`AB_NODE_ARGS_${label}`] ?? '').split(/\s+/).filter((arg) => arg !== '');
+}
 
 /** Extra settings for one build, from `AB_ENV_<label>="KEY=value KEY2=value"` (so a checkout can be compared with itself). */
 function envFor(label: string): Record<string, string> {
@@ -67,53 +116,102 @@ async function startBuild(input: {
   onCleanup(`drop database ${database.name}`, () => database.drop());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `sf-ab-${label}-`));
   onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
-  const server = await buildAndStartApp({ name: label, root: checkout, database, dataDir, env: envFor(label) });
+  const server = await buildAndStartApp({
+    name: label,
+    root: checkout,
+    database,
+    dataDir,
+    env: envFor(label),
+    nodeArgs: nodeArgsFor(label),
+  });
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   onCleanup(`close ${label}'s fixture pool`, () => pool.end());
   const sql = async (text: string, params?: unknown[]) => (await pool.query(text, params)).rows;
   const ctx = setupContext(server.baseUrl, { sql, dataDir, memos: new Map() });
   const requests: Build['requests'] = new Map();
   for (const name of names) {
-    const scenario = scenarios.find((s) => s.name === name);
-    if (!scenario) throw new BenchError(`no scenario ${name}`);
+    // Another scenario in this build's slices, measured against the others' `name` (the same app with a webhook).
+    const own = process.env[`AB_SCENARIO_${label}`] || name;
+    const scenario = scenarios.find((s) => s.name === own);
+    if (!scenario) throw new BenchError(`no scenario ${own}`);
     const { vary, ...fields } = (await scenario.setup?.(ctx)) ?? {};
     const { method, path: urlPath, headers, body } = scenario;
     requests.set(name, { spec: { method, path: urlPath, headers, body, ...fields }, vary });
   }
-  return { label, root: checkout, server, requests };
+  return { label, root: checkout, server, sql, requests };
 }
 
-async function slice(build: Build, name: string, options: { seconds: number; warmup: number; connections: number }) {
+/** Due jobs of the build (queued and due, or running); 0 for a build without a jobs table (before issue #16). */
+async function dueJobs(build: Build): Promise<number> {
+  const [table] = await build.sql(`select to_regclass('jobs') is not null as present`);
+  if (table?.present !== true) return 0;
+  const [row] = await build.sql(
+    `select count(*)::integer as n from jobs where (status = 'queued' and run_at <= now()) or status = 'running'`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Waits until the build's worker has run its due jobs; answers the seconds it took. */
+async function drain(build: Build): Promise<number> {
+  const started = performance.now();
+  while ((await dueJobs(build)) > 0) {
+    if (performance.now() - started > 600_000)
+      throw new BenchError(`${build.label}'s jobs did not drain in 10 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function slice(
+  build: Build,
+  name: string,
+  options: { seconds: number; warmup: number; connections: number; drain: boolean },
+): Promise<Slice> {
   const request = build.requests.get(name);
   if (!request) throw new Error(`${build.label} has no request for ${name}`);
   const { spec, vary } = request;
   const { headers, body } = encodeRequest(spec);
   const loadAverage1m = os.loadavg()[0] ?? 0;
-  const m = await measure(
-    {
-      url: `${build.server.baseUrl}${spec.path}`,
-      method: spec.method,
-      headers,
-      body,
-      vary:
-        vary
-        && (() => {
-          const next = vary();
-          const nextBody = next.body;
-          return {
-            headers: next.headers,
-            body: nextBody === undefined || typeof nextBody === 'string' ? nextBody : JSON.stringify(nextBody),
-          };
-        }),
-    },
-    options,
-  );
+  const load = {
+    url: `${build.server.baseUrl}${spec.path}`,
+    method: spec.method,
+    headers,
+    body,
+    vary:
+      vary
+      && (() => {
+        const next = vary();
+        const nextBody = next.body;
+        return {
+          headers: next.headers,
+          body: nextBody === undefined || typeof nextBody === 'string' ? nextBody : JSON.stringify(nextBody),
+        };
+      }),
+  };
+  // A build that runs no worker (JOBS_ENABLED=false) keeps its jobs queued: nothing to wait for.
+  const runsJobs = envFor(build.label).JOBS_ENABLED !== 'false';
+  const settle = async () => {
+    const backlog = runsJobs ? await dueJobs(build) : 0;
+    return { backlog, seconds: options.drain && backlog > 0 ? await drain(build) : 0 };
+  };
+  // The warm-up's own run, so that the CPU counted is the measured requests' (and their jobs', when drained).
+  await measure(load, { connections: options.connections, seconds: options.warmup, warmup: 0 });
+  await settle();
+  const before = await cpuSeconds(build);
+  const m = await measure(load, { ...options, warmup: 0 });
+  const { backlog: jobsBacklog, seconds: drainSeconds } = await settle();
+  const after = await cpuSeconds(build);
+  const perRequest = (s: number) => (m.requests > 0 ? (1000 * s) / m.requests : 0);
   return {
     requestsPerSecond: m.requestsPerSecond,
     latencyP99Ms: m.latencyP99Ms,
     non2xx: m.non2xx,
     errors: m.errors,
     loadAverage1m,
+    jobsBacklog,
+    drainSeconds,
+    appCpuMsPerRequest: perRequest(after.app - before.app),
+    dbCpuMsPerRequest: perRequest(sumOverCommon(before.db, after.db)),
   };
 }
 
@@ -135,6 +233,7 @@ async function main(): Promise<number> {
     seconds: numberFrom(process.env.AB_SECONDS, 4),
     warmup: numberFrom(process.env.AB_WARMUP, 1),
     connections: numberFrom(process.env.AB_CONNECTIONS, 10),
+    drain: (process.env.AB_DRAIN ?? '1') !== '0',
   };
   const needles = (process.env.AB_ONLY || 'place').toLowerCase().split(',');
   const names = scenarios
@@ -164,13 +263,26 @@ async function main(): Promise<number> {
       const own = slices[build.label] ?? [];
       const ratios = own.map((s, i) => s.requestsPerSecond / (first[i]?.requestsPerSecond ?? Number.NaN));
       const failed = own.reduce((n, s) => n + s.non2xx + s.errors, 0);
+      // Requests a second counting the time their jobs took after the slice.
+      const sustained = mean(
+        own.map((s) => (s.requestsPerSecond * options.seconds) / (options.seconds + s.drainSeconds)),
+      );
+      const backlog = mean(own.map((s) => s.jobsBacklog));
+      const cpu =
+        `cpu/req app ${mean(own.map((s) => s.appCpuMsPerRequest)).toFixed(3)} ms`
+        + ` db ${mean(own.map((s) => s.dbCpuMsPerRequest)).toFixed(3)} ms`;
       console.log(
         `  ${build.label.padEnd(10)} ${mean(own.map((s) => s.requestsPerSecond))
           .toFixed(0)
           .padStart(6)} req/s`
           + `  p99 ${mean(own.map((s) => s.latencyP99Ms)).toFixed(2)} ms`
           + `  × ${builds[0]?.label}: ${mean(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(2)).join(' ')})`
-          + `  load ${mean(own.map((s) => s.loadAverage1m)).toFixed(1)}${failed > 0 ? `  !! ${failed} non-2xx or errors` : ''}`,
+          + `  ${cpu}  load ${mean(own.map((s) => s.loadAverage1m)).toFixed(1)}`
+          + (backlog > 0
+            ? `  jobs left ${backlog.toFixed(0)}, drained in ${mean(own.map((s) => s.drainSeconds)).toFixed(2)} s`
+              + ` (${sustained.toFixed(0)} req/s with it)`
+            : '')
+          + (failed > 0 ? `  !! ${failed} non-2xx or errors` : ''),
       );
     }
   }

@@ -1,16 +1,17 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { redactedPaths } from '../src/app.js';
 import { createTokenService } from '../src/auth/tokens.js';
 import type { Config } from '../src/config.js';
+import { jobs } from '../src/db/schema.js';
 import { createMailer, EmailDeliveryError, type Mailer } from '../src/emails/mailer.js';
 import { orderEmailKinds, type OrderEmailKind } from '../src/emails/order-email.templates.js';
 import { type OrderEmailDeps, sendOrderEmail } from '../src/emails/order-emails.js';
-import { adminApi, guestAddress, placeGuestOrder } from './fixtures.js';
-import { buildTestApp, json, signInAdmin, TEST_JWT_SECRET, type TestApp } from './helpers.js';
+import { adminApi, apiAs, guestAddress, placeGuestOrder } from './fixtures.js';
+import { bearer, buildTestApp, json, signInAdmin, signUp, TEST_JWT_SECRET, type TestApp } from './helpers.js';
 import { type ReceivedEmail, type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
 const STORE = 'Lamps & <Co>';
@@ -339,6 +340,79 @@ describe('without SMTP_URL', () => {
     ]);
     const all = logs.slice(from).join('\n');
     for (const personal of ['gus.private', SHOPPER.email, 'Elm St', 'alert', 'bright', 'token=']) {
+      expect(all).not.toContain(personal);
+    }
+  });
+});
+
+describe('a store without SMTP_URL', () => {
+  const offlineLogs: string[] = [];
+  let offline: TestApp;
+  let variant = '';
+  beforeAll(async () => {
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        offlineLogs.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    // A job worker runs, as in production: it must find no email to send.
+    offline = await buildTestApp({
+      config: { smtpUrl: undefined, jobsEnabled: true },
+      logger: { level: 'info', stream, redact: { paths: redactedPaths, censor: '[redacted]' } },
+    });
+    const api = adminApi(offline, await signInAdmin(offline));
+    variant = 'offline-lamp';
+    await api.product({ name: 'Lamp', variants: [{ alias: variant, name: 'Lamp', price: '12.34', stock: 100 }] });
+  });
+  afterAll(() => offline.close());
+
+  const notSent = (alias: string) =>
+    offlineLogs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((e) => e.order_alias === alias && String(e.msg).startsWith('email not sent'));
+
+  it('queues no email job and logs each email an event calls for as not sent, once it has committed', async () => {
+    const placed = await placeGuestOrder(offline, {
+      variants: [{ alias: variant, quantity: 1 }],
+      shipping_address: SHOPPER,
+    });
+    const customer = await signUp(offline.app);
+    const own = json(
+      await offline.app.inject({
+        method: 'POST',
+        url: '/order/storefront/api/create/',
+        headers: bearer(customer.access),
+        payload: { variants: [{ alias: variant, quantity: 1 }], shipping_address: { ...guestAddress, email: '' } },
+      }),
+    );
+    const admin = apiAs(offline, await signInAdmin(offline));
+    const url = (alias: string) => `/order/dashboard/api/orders/${alias}/`;
+    for (const status of ['approved', 'processing', 'shipped']) await admin.patch(url(placed.order_alias), { status });
+    await admin.patch(url(own.order_alias), { status: 'cancelled' });
+
+    const emailJobs = await offline.database.db.select().from(jobs).where(eq(jobs.kind, 'email.send'));
+    expect(emailJobs).toEqual([]);
+    const line = (kind: string, alias: string, domain: string) =>
+      expect.objectContaining({
+        level: 30,
+        msg: 'email not sent (SMTP_URL not set)',
+        kind,
+        order_alias: alias,
+        recipient_domain: domain,
+      });
+    expect(notSent(placed.order_alias)).toEqual([
+      line('order_confirmation', placed.order_alias, 'example.com'),
+      line('order_shipped', placed.order_alias, 'example.com'),
+    ]);
+    // The customer's email comes from the account, filled in as the order is written.
+    const domain = customer.email.slice(customer.email.indexOf('@') + 1);
+    expect(notSent(own.order_alias)).toEqual([
+      line('order_confirmation', own.order_alias, domain),
+      line('order_cancelled', own.order_alias, domain),
+    ]);
+    const all = offlineLogs.join('\n');
+    for (const personal of ['gus.private', SHOPPER.email, customer.email, 'Elm St', 'alert']) {
       expect(all).not.toContain(personal);
     }
   });

@@ -91,6 +91,49 @@ describe('running jobs', () => {
     expect(await database.db.select().from(jobs)).toHaveLength(1);
   });
 
+  it('calls what a transaction asked for after it commits, in order, and nothing of one that rolled back', async () => {
+    const queue = new JobQueue();
+    const calls: string[] = [];
+    await expect(
+      queue.transaction(database.db, async (tx) => {
+        queue.afterCommit(tx, () => calls.push('rolled back'));
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await queue.transaction(database.db, async (tx) => {
+      queue.afterCommit(tx, () => calls.push('first'));
+      queue.afterCommit(tx, () => calls.push('second'));
+      expect(calls).toEqual([]);
+    });
+    expect(calls).toEqual(['first', 'second']);
+    // Outside a transaction a statement commits as it runs: at once.
+    queue.afterCommit(database.db, () => calls.push('at once'));
+    expect(calls).toEqual(['first', 'second', 'at once']);
+  });
+
+  it('marks many jobs done that finish together, and leaves one whose claim another worker took', async () => {
+    const queue = new JobQueue();
+    const warnings: string[] = [];
+    queue.handle('test.quick', async () => {});
+    queue.handle('test.stolen', async (job) => {
+      // As if this worker had stalled past its lease and another had claimed the job meanwhile.
+      await database.db.update(jobs).set({ lockedBy: 'another-worker' }).where(eq(jobs.id, job.id));
+    });
+    const ids = await enqueueJobs(database.db, queue, [
+      ...Array.from({ length: 20 }, (_, n) => ({ kind: 'test.quick', payload: { n } })),
+      { kind: 'test.stolen' },
+    ]);
+    work(queue, { concurrency: 32, log: { ...quiet, warn: (_: unknown, message: string) => warnings.push(message) } });
+    for (const id of ids.slice(0, 20)) expect(await finished(id)).toMatchObject({ status: 'done', attempts: 1 });
+    await until(
+      'the warning',
+      async () => warnings,
+      (w) => w.length > 0,
+    );
+    expect(warnings).toEqual(['job done after its lease was lost']);
+    expect(await rowOf(ids[20])).toMatchObject({ status: 'running', lockedBy: 'another-worker' });
+  });
+
   it('enqueues a keyed job once, even after it ran', async () => {
     const queue = new JobQueue();
     let runs = 0;

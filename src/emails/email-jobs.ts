@@ -3,7 +3,7 @@ import { type Job, type JobQueue, type JobRequest, PermanentJobError } from '../
 import type { JobPolicy } from '../jobs/retry-policy.js';
 import { EmailDeliveryError } from './mailer.js';
 import type { OrderEmailKind } from './order-email.templates.js';
-import { emailKindForEvent, type OrderEmailDeps, sendOrderEmail } from './order-emails.js';
+import { emailKindForEvent, logEmailNotSent, type OrderEmailDeps, sendOrderEmail } from './order-emails.js';
 
 /** The job that sends one customer email about one order event (`sendOrderEmail`). */
 export const EMAIL_JOB = 'email.send';
@@ -53,9 +53,12 @@ export function emailJobHandler(deps: OrderEmailDeps) {
 
 /**
  * Customer emails as background work: every order event that calls for an email enqueues an `email.send` job with
- * it (in its transaction), which a worker sends over SMTP (or logs as not sent, without SMTP_URL).
+ * it (in its transaction), which a worker sends over SMTP. Without SMTP_URL nothing would be sent, so no job is
+ * queued: the email is logged as not sent once the event has committed (`logEmailNotSent`). The handler is
+ * registered either way, for jobs queued by a process that has SMTP_URL (it logs them as not sent here).
  */
 export function registerEmailJobs(parts: { jobs: JobQueue; outbox: Outbox }, deps: OrderEmailDeps): void {
-  parts.outbox.onEvent('*', emailJobFor);
+  if (deps.mailer.configured) parts.outbox.onEvent('*', emailJobFor);
+  else parts.outbox.onCommitted('*', (event) => void logEmailNotSent(deps.log, event));
   parts.jobs.handle<EmailJobPayload>(EMAIL_JOB, emailJobHandler(deps), EMAIL_JOB_POLICY);
 }

@@ -21,6 +21,8 @@ export type SendOutcome = { sent: true; messageId: string } | { sent: false; rea
 
 export interface Mailer {
   readonly from: { name: string; address: string };
+  /** Whether emails go anywhere (SMTP_URL is set); if not, every send answers "not sent". */
+  readonly configured: boolean;
   /** Hands the email to the SMTP server; throws EmailDeliveryError when it is not taken. */
   send(email: OutgoingEmail): Promise<SendOutcome>;
   close(): void;
@@ -101,7 +103,12 @@ export function messageIdFor(input: { key: string; label: string; fromAddress: s
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Mailer {
   const from = config.mailFrom;
   if (config.smtpUrl === undefined) {
-    return { from, send: async () => ({ sent: false, reason: 'smtp_not_configured' }), close: () => {} };
+    return {
+      from,
+      configured: false,
+      send: async () => ({ sent: false, reason: 'smtp_not_configured' }),
+      close: () => {},
+    };
   }
   // Options in SMTP_URL's query (`?tls.rejectUnauthorized=false`, `&maxConnections=5`) win over these.
   const transport = nodemailer.createTransport({
@@ -113,6 +120,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Mail
   });
   return {
     from,
+    configured: true,
     async send(email) {
       try {
         const info = await transport.sendMail({

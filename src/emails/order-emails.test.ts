@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryError, withoutMailboxes } from './mailer.js';
-import { emailKindForEvent } from './order-emails.js';
+import type { EventRef } from '../events/outbox.js';
+import { emailKindForEvent, logEmailNotSent } from './order-emails.js';
 
 describe('the email an event calls for', () => {
   it.each([
@@ -17,6 +18,51 @@ describe('the email an event calls for', () => {
     ['payment.refunded', {}, null],
   ])('%s with %o: %s', (type, data, kind) => {
     expect(emailKindForEvent(type, data)).toBe(kind);
+  });
+});
+
+describe('an email not sent without SMTP_URL', () => {
+  const event = (type: EventRef['type'], data: Record<string, unknown>): EventRef => ({
+    id: 'evt-1',
+    type,
+    orderAlias: 'alias-1',
+    paymentId: null,
+    data,
+  });
+  const logged = (e: EventRef) => {
+    const lines: { fields: Record<string, unknown>; message: string }[] = [];
+    const log = { info: (fields: Record<string, unknown>, message: string) => void lines.push({ fields, message }) };
+    const result = logEmailNotSent(log, e);
+    return { result, lines };
+  };
+
+  it.each([
+    ['order.placed', { status: 'pending' }, 'order_confirmation'],
+    ['order.paid', { status: 'approved' }, 'payment_received'],
+    ['order.status_changed', { status: 'shipped' }, 'order_shipped'],
+    ['order.cancelled', { status: 'cancelled' }, 'order_cancelled'],
+    ['order.expired', { status: 'cancelled' }, 'order_expired'],
+  ] as const)('is logged for %s with %o as %s, with the recipient domain only', (type, data, kind) => {
+    const { result, lines } = logged(event(type, { ...data, email: 'jane.doe@example.com', note: 'personal' }));
+    expect(result).toEqual({ status: 'not_sent', reason: 'smtp_not_configured' });
+    expect(lines).toEqual([
+      {
+        fields: { kind, order_alias: 'alias-1', event_id: 'evt-1', recipient_domain: 'example.com' },
+        message: 'email not sent (SMTP_URL not set)',
+      },
+    ]);
+  });
+
+  it('says when the order has no email address, and logs nothing for an event that calls for no email', () => {
+    expect(logged(event('order.placed', { email: null })).lines).toEqual([
+      {
+        fields: { kind: 'order_confirmation', order_alias: 'alias-1', event_id: 'evt-1' },
+        message: 'email not sent (the order has no email address)',
+      },
+    ]);
+    expect(logged(event('order.status_changed', { status: 'processing', email: 'a@b.example' })).lines).toEqual([]);
+    expect(logged(event('payment.succeeded', { email: 'a@b.example' })).lines).toEqual([]);
+    expect(logged({ ...event('order.placed', { email: 'a@b.example' }), orderAlias: null }).lines).toEqual([]);
   });
 });
 

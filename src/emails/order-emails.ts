@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
+import type { EventRef } from '../events/outbox.js';
 import { orderPageLink } from '../orders/order-page-link.js';
 import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
 import { type Mailer, messageIdFor } from './mailer.js';
@@ -37,15 +38,22 @@ const DAY_SECONDS = 86_400;
 /** What the logs may say about a recipient: the domain only. */
 const domainOf = (email: string): string => email.slice(email.lastIndexOf('@') + 1);
 
+/** What the log says of an email that was not sent, for each reason (the same whichever path found it). */
+const NOT_SENT = {
+  order_not_found: 'email not sent (no such order)',
+  no_recipient: 'email not sent (the order has no email address)',
+  smtp_not_configured: 'email not sent (SMTP_URL not set)',
+} as const;
+
 export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): Promise<OrderEmailResult> {
   const about = { kind: job.kind, order_alias: job.orderAlias, event_id: job.eventId };
   const order = await findOrderByAlias(deps.db, job.orderAlias);
   if (!order) {
-    deps.log.warn(about, 'email not sent (no such order)');
+    deps.log.warn(about, NOT_SENT.order_not_found);
     return { status: 'not_sent', reason: 'order_not_found' };
   }
   if (!order.email) {
-    deps.log.info(about, 'email not sent (the order has no email address)');
+    deps.log.info(about, NOT_SENT.no_recipient);
     return { status: 'not_sent', reason: 'no_recipient' };
   }
   const lines = await linesOf(deps.db, order.id);
@@ -69,11 +77,32 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
   const outcome = await deps.mailer.send({ to: order.email, messageId, ...email });
   if (!outcome.sent) {
     // Never the address or the content: the domain says where it would have gone.
-    deps.log.info(logged, 'email not sent (SMTP_URL not set)');
+    deps.log.info(logged, NOT_SENT.smtp_not_configured);
     return { status: 'not_sent', reason: outcome.reason };
   }
   deps.log.info({ ...logged, message_id: outcome.messageId }, 'email sent');
   return { status: 'sent', messageId: outcome.messageId };
+}
+
+/**
+ * Without SMTP_URL no email job is queued: the email an event calls for is logged as not sent, with the fields
+ * `sendOrderEmail` logs, by the process that recorded the event once it has committed (`Outbox.onCommitted`).
+ * `event.data` is the order as the admin API shows it, so its email is the address the email would have gone to.
+ */
+export function logEmailNotSent(
+  log: { info(fields: Record<string, unknown>, message: string): void },
+  event: EventRef,
+): OrderEmailResult | undefined {
+  const kind = event.orderAlias === null ? null : emailKindForEvent(event.type, event.data);
+  if (kind === null) return undefined;
+  const about = { kind, order_alias: event.orderAlias, event_id: event.id };
+  const email = (event.data as { email?: unknown }).email;
+  if (typeof email !== 'string' || email === '') {
+    log.info(about, NOT_SENT.no_recipient);
+    return { status: 'not_sent', reason: 'no_recipient' };
+  }
+  log.info({ ...about, recipient_domain: domainOf(email) }, NOT_SENT.smtp_not_configured);
+  return { status: 'not_sent', reason: 'smtp_not_configured' };
 }
 
 /** The email an event calls for, if any: `data` is the order as the admin API shows it. */

@@ -9,14 +9,29 @@ const MAX_COUNTER = 0xfff;
  * below 2048 each millisecond; 62 more bits are random. Across processes, ids of the same millisecond sort in no
  * particular order.
  */
+/** Random bytes are drawn this many at a time (a placement batch makes dozens of ids; each draw is a system call). */
+const RANDOM_POOL_BYTES = 4096;
+
 export class EventIds {
   #ms = 0;
   #counter = 0;
+  #pool = Buffer.alloc(0);
+  #used = 0;
+
+  /** `n` fresh random bytes, never handed out twice. */
+  #random(n: number): Buffer {
+    if (this.#used + n > this.#pool.length) {
+      this.#pool = randomBytes(RANDOM_POOL_BYTES);
+      this.#used = 0;
+    }
+    this.#used += n;
+    return this.#pool.subarray(this.#used - n, this.#used);
+  }
 
   next(now: number = Date.now()): string {
     if (now > this.#ms) {
       this.#ms = now;
-      this.#counter = randomBytes(2).readUInt16BE(0) & 0x7ff;
+      this.#counter = this.#random(2).readUInt16BE(0) & 0x7ff;
     } else if (this.#counter < MAX_COUNTER) {
       this.#counter += 1;
     } else {
@@ -24,7 +39,7 @@ export class EventIds {
       this.#ms += 1;
       this.#counter = 0;
     }
-    const bytes = randomBytes(16);
+    const bytes = this.#random(16);
     bytes.writeUIntBE(this.#ms, 0, 6);
     bytes[6] = 0x70 | (this.#counter >> 8);
     bytes[7] = this.#counter & 0xff;

@@ -32,11 +32,19 @@ export interface EventRef {
 export type EventSubscriber = (event: EventRef) => JobRequest | readonly JobRequest[] | undefined;
 
 /**
+ * Told of an event in the process that recorded it, once its transaction has committed: for what follows an event
+ * and needs neither the database nor a retry (a log line). Not called for an event whose change rolled back, nor in
+ * other processes. It must not throw (the change has committed; what it throws is reported as a warning and dropped).
+ */
+export type CommittedListener = (event: EventRef) => void;
+
+/**
  * The event subscribers of this service, and the job queue their jobs go to. Built once per app (src/app.ts) next to
  * the JobQueue; modules subscribe while the app is built (`outbox.onEvent('order.placed', (e) => ({...}))`).
  */
 export class Outbox {
   readonly #subscribers: { type: EventType | '*'; subscriber: EventSubscriber }[] = [];
+  readonly #listeners: { type: EventType | '*'; listener: CommittedListener }[] = [];
   readonly #ids = new EventIds();
 
   constructor(readonly jobs: JobQueue) {}
@@ -49,6 +57,30 @@ export class Outbox {
   /** Subscribes to one type of event, or to every type with '*'. */
   onEvent(type: EventType | '*', subscriber: EventSubscriber): void {
     this.#subscribers.push({ type, subscriber });
+  }
+
+  /** Listens to one type of event, or to every type with '*', once each has committed (`CommittedListener`). */
+  onCommitted(type: EventType | '*', listener: CommittedListener): void {
+    this.#listeners.push({ type, listener });
+  }
+
+  /** Whether anyone listens for committed events (if not, the recorders need not keep them). */
+  hasCommittedListeners(): boolean {
+    return this.#listeners.length > 0;
+  }
+
+  /** Tells the listeners of these events, which have committed (`recordEvents` does; placement, after its batch). */
+  committed(events: readonly EventRef[]): void {
+    for (const event of events) {
+      for (const { type, listener } of this.#listeners) {
+        if (type !== '*' && type !== event.type) continue;
+        try {
+          listener(event);
+        } catch (err) {
+          process.emitWarning(err instanceof Error ? err : new Error(String(err)), 'CommittedListenerWarning');
+        }
+      }
+    }
   }
 
   /** The jobs the subscribers want for these events, in subscription order. */
@@ -89,7 +121,8 @@ export interface RecordedEvent {
  * Records events in the transaction `tx` of the change they report (one statement): each takes its order's next
  * sequence number (the order's row is updated, so concurrent changes of one order are numbered one after the other;
  * the callers hold the row's lock already), and the subscribers' jobs are enqueued with it. Run the transaction with
- * `outbox.jobs.transaction(db, …)` so this process's worker is woken for those jobs once it commits.
+ * `outbox.jobs.transaction(db, …)` so this process's worker is woken for those jobs, and the committed listeners are
+ * told, once it commits.
  */
 export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewEvent[]): Promise<RecordedEvent[]> {
   if (events.length === 0) return [];
@@ -116,6 +149,7 @@ export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewE
     deliveries: number;
   }>(tx, recordEventsStatement, [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))]);
   if (jobs.length > 0 || recorded.some((r) => r.deliveries > 0)) outbox.jobs.enqueuedIn(tx);
+  if (outbox.hasCommittedListeners()) outbox.jobs.afterCommit(tx, () => outbox.committed(refs));
   const byId = new Map(recorded.map((r) => [r.id, r]));
   return rows.map((r) => {
     const row = byId.get(r.id);

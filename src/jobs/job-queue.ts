@@ -76,8 +76,8 @@ interface Registered {
 export class JobQueue {
   readonly #handlers = new Map<string, Registered>();
   readonly #wakers = new Set<() => void>();
-  /** Transactions that enqueued jobs: woken for once they commit (`transaction`). */
-  readonly #enqueuedIn = new WeakSet<object>();
+  /** What to do once a transaction commits (`transaction`): wake the worker for the jobs it enqueued, and more. */
+  readonly #afterCommit = new WeakMap<object, (() => void)[]>();
 
   /** Registers the handler of a kind, with its retry policy (the defaults where not given). A kind has one handler. */
   handle<P extends Record<string, unknown>>(kind: string, run: JobHandler<P>, policy: Partial<JobPolicy> = {}): void {
@@ -112,22 +112,41 @@ export class JobQueue {
 
   /** Notes that `tx` enqueued jobs, so `transaction` wakes the worker once it commits. */
   enqueuedIn(tx: Db | Tx): void {
-    if (tx instanceof PgTransaction) this.#enqueuedIn.add(tx);
-    else this.wake();
+    const callbacks = tx instanceof PgTransaction ? this.#afterCommit.get(tx) : undefined;
+    if (callbacks?.includes(this.#wakeOnce)) return;
+    this.afterCommit(tx, this.#wakeOnce);
+  }
+
+  readonly #wakeOnce = () => this.wake();
+
+  /**
+   * Calls `callback` once `tx` has committed, when run by `transaction` (at once for `db`, whose statements commit
+   * as they run); never if it rolls back. For what must follow the change and not precede it: waking the worker, a
+   * log line that says what happened.
+   */
+  afterCommit(tx: Db | Tx, callback: () => void): void {
+    if (!(tx instanceof PgTransaction)) {
+      callback();
+      return;
+    }
+    const callbacks = this.#afterCommit.get(tx);
+    if (callbacks) callbacks.push(callback);
+    else this.#afterCommit.set(tx, [callback]);
   }
 
   /**
    * Runs `work` in one Drizzle transaction of `db`; after it commits, wakes this process's worker if the work
-   * enqueued jobs (`enqueueJob`, or `recordEvents` whose subscribers asked for some).
+   * enqueued jobs (`enqueueJob`, or `recordEvents` whose subscribers asked for some), and calls what the work asked
+   * for with `afterCommit`.
    */
   async transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-    let enqueued = false;
+    let callbacks: (() => void)[] = [];
     const result = await db.transaction(async (tx) => {
       const out = await work(tx);
-      enqueued = this.#enqueuedIn.has(tx);
+      callbacks = this.#afterCommit.get(tx) ?? [];
       return out;
     });
-    if (enqueued) this.wake();
+    for (const callback of callbacks) callback();
     return result;
   }
 }

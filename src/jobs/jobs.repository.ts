@@ -58,13 +58,17 @@ export const claimJobs: Statement = {
     returning j.id, j.kind, j.payload, j.attempts, j.max_attempts, j.give_up_at, j.created_at`,
 };
 
-/** Marks a job done, if the claim ($2 worker, $3 attempt) is still the job's. */
-export const finishJob: Statement = {
+/**
+ * Marks jobs done ($1 ids, $2 attempts), each if the claim (worker $3, that attempt) is still the job's; answers the
+ * ids it marked. One statement for the jobs a worker finished meanwhile, however many.
+ */
+export const finishJobs: Statement = {
   name: 'jobs_finish',
-  text: `update jobs set status = 'done', locked_by = null, locked_until = null, last_error = null,
+  text: `update jobs j set status = 'done', locked_by = null, locked_until = null, last_error = null,
       finished_at = now(), updated_at = now()
-    where id = $1 and locked_by = $2 and attempts = $3 and status = 'running'
-    returning id`,
+    from unnest($1::bigint[], $2::integer[]) as f(id, attempts)
+    where j.id = f.id and j.attempts = f.attempts and j.locked_by = $3 and j.status = 'running'
+    returning j.id`,
 };
 
 /**

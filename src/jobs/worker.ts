@@ -7,7 +7,7 @@ import {
   type ClaimedRow,
   claimJobs,
   failJob,
-  finishJob,
+  finishJobs,
   purgeFinishedJobs,
   releaseJobs,
   renewLeases,
@@ -75,10 +75,11 @@ function describeError(err: unknown): string {
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
 /**
- * Runs the jobs of the kinds `queue` has handlers for, sharing them with every other worker on the database. A job is
- * claimed in one short statement (FOR UPDATE SKIP LOCKED, so workers never wait on each other, and a lease), run
- * outside any transaction, and finished in another statement; while it runs its lease is renewed, so only a worker
- * that died (or lost the database) lets its jobs go to another.
+ * Runs the jobs of the kinds `queue` has handlers for, sharing them with every other worker on the database. Due jobs
+ * are claimed several at once in one short statement (FOR UPDATE SKIP LOCKED, so workers never wait on each other,
+ * and a lease), run outside any transaction, and those done by the same turn of the event loop are marked done in
+ * one statement; while a job runs its lease is renewed, so only a worker that died (or lost the database) lets its
+ * jobs go to another.
  */
 export function startJobWorker(options: JobWorkerOptions): JobWorker {
   const { database, queue, log, pollMs, concurrency } = options;
@@ -91,6 +92,39 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
   /** Another look is wanted once the current one ends (a wake came meanwhile, or the last claim was full). */
   let lookAgain = false;
   let pollTimer: NodeJS.Timeout | undefined;
+  /** Jobs done and not yet marked so: marked together, in one statement per turn of the event loop. */
+  let toFinish: { job: Job; recorded: (finished: boolean) => void; failed: (err: unknown) => void }[] = [];
+  let finishing: Promise<void> | undefined;
+
+  /** Marks the jobs done that finished meanwhile; the next turn's wait while one statement is on its way. */
+  function flushFinished(): void {
+    if (finishing || toFinish.length === 0) return;
+    const batch = toFinish;
+    toFinish = [];
+    finishing = database
+      .run<{ id: string | number }>(finishJobs, [batch.map((f) => f.job.id), batch.map((f) => f.job.attempt), id])
+      .then(
+        (rows) => {
+          const marked = new Set(rows.map((r) => Number(r.id)));
+          for (const f of batch) f.recorded(marked.has(f.job.id));
+        },
+        (err: unknown) => {
+          for (const f of batch) f.failed(err);
+        },
+      )
+      .finally(() => {
+        finishing = undefined;
+        flushFinished();
+      });
+  }
+
+  /** Whether the job was marked done (false: its lease was lost and another worker has it). */
+  function finish(job: Job): Promise<boolean> {
+    return new Promise<boolean>((recorded, failed) => {
+      toFinish.push({ job, recorded, failed });
+      if (toFinish.length === 1) setImmediate(flushFinished);
+    });
+  }
 
   async function claim(): Promise<boolean> {
     const free = concurrency - running.size;
@@ -184,10 +218,9 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
         await database.run(runJobAgain, [...claimOf, again.toISOString()]);
         return;
       }
-      const finished = await database.run(finishJob, claimOf);
+      const finished = await finish(job);
       // Its lease ran out before it finished (this process stalled) and another worker has it now: at least once.
-      if (finished.length === 0)
-        log.warn({ job: job.id, kind: job.kind, worker: id }, 'job done after its lease was lost');
+      if (!finished) log.warn({ job: job.id, kind: job.kind, worker: id }, 'job done after its lease was lost');
       return;
     }
     const next =

@@ -4,7 +4,7 @@ import { pgError } from '../db/errors.js';
 import { orderLines, orders, promotions } from '../db/schema.js';
 import { promotionFromRow } from '../promotions/promotions.mapper.js';
 import { Batcher, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
-import type { Outbox } from '../events/outbox.js';
+import type { EventRef, Outbox } from '../events/outbox.js';
 import type { JobRequest } from '../jobs/job-queue.js';
 import { jobRow } from '../jobs/job-queue.js';
 import { insertJobsFromJson } from '../jobs/jobs.repository.js';
@@ -92,23 +92,31 @@ function lockWaitTimedOut(err: unknown): boolean {
  */
 const MAX_BATCH = 32;
 
+/** A table's columns as [property, column name, column type]: read once, as every placed order goes through them. */
+type ColumnList = readonly (readonly [key: string, name: string, type: string])[];
+const columnList = (table: Table): ColumnList =>
+  Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column.columnType] as const);
+const ORDER_COLUMNS = columnList(orders);
+const LINE_COLUMNS = columnList(orderLines);
+const PROMOTION_COLUMNS = columnList(promotions);
+
 /** A row's values keyed by column name, as jsonb_populate_record reads them. */
-function byColumnName(table: Table, row: Record<string, unknown>): Record<string, unknown> {
+function byColumnName(columns: ColumnList, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    if (row[key] !== undefined) out[column.name] = row[key];
+  for (const [key, name] of columns) {
+    if (row[key] !== undefined) out[name] = row[key];
   }
   return out;
 }
 
-/** A row of `table` read as JSON (to_jsonb), keyed back by property, timestamps as dates. */
-function fromColumnNames<T extends Table>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
+/** A row read as JSON (to_jsonb), keyed back by property, timestamps as dates. */
+function fromColumnNames<T>(columns: ColumnList, json: Record<string, unknown>): T {
   const out: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = json[column.name];
-    out[key] = column.columnType === 'PgTimestamp' && typeof value === 'string' ? new Date(value) : value;
+  for (const [key, name, type] of columns) {
+    const value = json[name];
+    out[key] = type === 'PgTimestamp' && typeof value === 'string' ? new Date(value) : value;
   }
-  return out as T['$inferSelect'];
+  return out as T;
 }
 
 // The statements of a batch, each set-wise and of fixed text (prepared once per connection on PostgreSQL).
@@ -264,8 +272,17 @@ const writeDecided = {
       update cart_items i set quantity = i.quantity - o.quantity, updated_at = now() from ordered o
         where i.cart_id = o.cart_id and i.variant_id = o.variant_id and i.quantity > o.quantity
     )
-    select n, id, status, (select count(*)::integer from webhook_jobs) as deliveries from written`,
+    select n, id, status, email, (select count(*)::integer from webhook_jobs) as deliveries from written`,
 };
+
+/** A placed order as the write statement answers it. */
+interface WrittenRow {
+  n: number;
+  id: number;
+  status: string;
+  email: string | null;
+  deliveries: number;
+}
 
 interface LockedRow {
   kind: 'promo' | 'variant' | 'cart';
@@ -337,7 +354,7 @@ function readLocked(rows: LockedRow[]): Locked {
   const carts: Locked['carts'] = [];
   for (const { kind, row } of rows) {
     if (kind === 'promo') {
-      const promo = fromColumnNames(promotions, row);
+      const promo = fromColumnNames<typeof promotions.$inferSelect>(PROMOTION_COLUMNS, row);
       promos.set(promo.id, {
         promotion: promotionFromRow(promo),
         version: promo.updatedAt.getTime(),
@@ -389,6 +406,8 @@ function writeArguments(input: {
   const { batch, decisions, claimed, carts, outbox } = input;
   const placed: unknown[] = [];
   const jobs: JobRequest[] = [];
+  /** Each placed order's events (by its place in the batch), to tell the outbox's listeners once committed. */
+  const recorded = new Map<number, { id: string; type: PlacementEvents['list'][number]['type'] }[]>();
   const answered = new Set<string>();
   const stock = new Map<number, number>();
   const uses = new Map<number, number>();
@@ -400,10 +419,15 @@ function writeArguments(input: {
     const claim = w.decide.idempotency;
     if (claim) answered.add(keyId(claim));
     const events = w.events.list.map((e) => ({ id: outbox.newEventId(), ...e }));
+    recorded.set(n, events);
     placed.push({
       n,
-      order_row: byColumnName(orders, w.order),
-      lines: w.lines.map((l) => byColumnName(orderLines, { ...l, stockReserved: counted.has(l.variantId ?? -1) })),
+      order_row: byColumnName(ORDER_COLUMNS, w.order),
+      lines: w.lines.map((l) => {
+        const line = byColumnName(LINE_COLUMNS, l);
+        line.stock_reserved = counted.has(l.variantId ?? -1);
+        return line;
+      }),
       promotion_ids: decision.promotionIds,
       scope: claim?.scope ?? null,
       key: claim?.key ?? null,
@@ -436,7 +460,7 @@ function writeArguments(input: {
       const [scope, key] = id.split('\u0000');
       return { scope, key };
     });
-  return [
+  const values = [
     JSON.stringify(placed),
     JSON.stringify(released),
     JSON.stringify([...stock].map(([id, quantity]) => ({ id, quantity }))),
@@ -444,6 +468,27 @@ function writeArguments(input: {
     JSON.stringify([...ordered.values()]),
     JSON.stringify(jobs.map(jobRow)),
   ];
+  return { values, recorded, enqueued: jobs.length > 0, releases: released.length > 0 };
+}
+
+/** The placed orders' events as the outbox's committed listeners get them: with what the insert filled in. */
+function committedEvents(
+  batch: PlacementWrite[],
+  recorded: Map<number, { id: string; type: PlacementEvents['list'][number]['type'] }[]>,
+  rows: WrittenRow[],
+): EventRef[] {
+  return rows.flatMap((row) => {
+    const w = batch[row.n];
+    if (!w) return [];
+    const data = { ...w.events.data, order_id: Number(row.id), status: row.status, email: row.email };
+    return (recorded.get(row.n) ?? []).map((e) => ({
+      id: e.id,
+      type: e.type,
+      orderAlias: w.order.alias,
+      paymentId: null,
+      data,
+    }));
+  });
 }
 
 /**
@@ -459,6 +504,7 @@ async function placeBatch(
   { now, deadline, outbox }: { now: () => Date; deadline: number; outbox: Outbox },
 ): Promise<Decided[]> {
   let enqueued = false;
+  let committed: EventRef[] = [];
   const outcomes = await database.transaction(
     async (tx) => {
       const wanted = wantedKeys(batch);
@@ -499,13 +545,14 @@ async function placeBatch(
         },
       );
       const args = writeArguments({ batch, decisions, claimed, carts: locked.carts, outbox });
-      enqueued = args[5] !== '[]';
-      const anything = decisions.some((d) => d.outcome === 'placed') || args[1] !== '[]';
-      const [rows] = await tx.commitWith<[{ n: number; id: number; status: string; deliveries: number }]>([
-        anything ? { statement: writeDecided, values: args } : undefined,
+      enqueued = args.enqueued;
+      const anything = decisions.some((d) => d.outcome === 'placed') || args.releases;
+      const [rows] = await tx.commitWith<[WrittenRow]>([
+        anything ? { statement: writeDecided, values: args.values } : undefined,
       ]);
       const written = new Map(rows.map((r) => [r.n, r]));
       if (rows.some((r) => r.deliveries > 0)) enqueued = true;
+      if (outbox.hasCommittedListeners()) committed = committedEvents(batch, args.recorded, rows);
       // The batch has committed: a placement whose answer is missing fails alone (it must not be placed again).
       const failed = (message: string): Decided => ({ ok: false, failure: new Error(message) });
       const decided = (n: number): Decided => {
@@ -540,8 +587,9 @@ async function placeBatch(
     },
     { deadline },
   );
-  // Committed: this process's worker looks for the jobs the events asked for.
+  // Committed: this process's worker looks for the jobs the events asked for, and the outbox's listeners are told.
   if (enqueued) outbox.jobs.wake();
+  outbox.committed(committed);
   return outcomes;
 }
 

@@ -284,6 +284,31 @@ describe('checked arithmetic', () => {
     expect(() => percentOf(MAX_MINOR_UNITS, '1000000', 'half_up')).toThrow(MoneyOverflowError);
   });
 
+  it('gives the exact result, or refuses it, as bigint arithmetic would', () => {
+    const exactly = (value: bigint) =>
+      value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER) ? 'overflow' : Number(value);
+    const checked = (run: () => number) => {
+      try {
+        return run();
+      } catch (err) {
+        if (err instanceof MoneyOverflowError) return 'overflow';
+        throw err;
+      }
+    };
+    const anySafe = fc.oneof(
+      fc.integer(),
+      fc.maxSafeInteger(),
+      fc.constantFrom(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 0, -0),
+    );
+    fc.assert(
+      fc.property(fc.array(anySafe, { maxLength: 6 }), anySafe, anySafe, (amounts, a, b) => {
+        expect(checked(() => sumMinor(amounts))).toBe(exactly(amounts.reduce((t, x) => t + BigInt(x), 0n)));
+        expect(checked(() => subtractMinor(a, b))).toBe(exactly(BigInt(a) - BigInt(b)));
+        expect(checked(() => multiplyMinor(a, b))).toBe(exactly(BigInt(a) * BigInt(b)));
+      }),
+    );
+  });
+
   it('refuses amounts that are not whole numbers', () => {
     expect(() => sumMinor([0.5])).toThrow(RangeError);
     expect(() => multiplyMinor(100, 1.5)).toThrow(RangeError);
