@@ -56,7 +56,7 @@ describe('a purchase and a refund, from the storefront to the dashboard and back
     await shopper.getByRole('button', { name: 'Pay' }).click();
     await shopper.getByRole('heading', { name: 'Sandbox payment' }).waitFor();
     await shopper.getByRole('button', { name: 'Pay' }).click();
-    await poll(() => shopper.getByText('Paid', { exact: true }).count()).toBe(1);
+    await poll(() => shopper.getByText('Paid', { exact: true }).count()).toBeGreaterThan(0);
 
     const owner = await browser.newPage();
     owner.setDefaultTimeout(15_000);
