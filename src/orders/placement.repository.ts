@@ -1,5 +1,5 @@
-import { getTableColumns, type Table } from 'drizzle-orm';
 import { type Database, DeadlineExceeded } from '../db/client.js';
+import { byColumnName, columnList, fromColumnNames } from '../db/columns.js';
 import { pgError } from '../db/errors.js';
 import { orderLines, orders, promotions } from '../db/schema.js';
 import { promotionFromRow } from '../promotions/promotions.mapper.js';
@@ -92,32 +92,9 @@ function lockWaitTimedOut(err: unknown): boolean {
  */
 const MAX_BATCH = 32;
 
-/** A table's columns as [property, column name, column type]: read once, as every placed order goes through them. */
-type ColumnList = readonly (readonly [key: string, name: string, type: string])[];
-const columnList = (table: Table): ColumnList =>
-  Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column.columnType] as const);
 const ORDER_COLUMNS = columnList(orders);
 const LINE_COLUMNS = columnList(orderLines);
 const PROMOTION_COLUMNS = columnList(promotions);
-
-/** A row's values keyed by column name, as jsonb_populate_record reads them. */
-function byColumnName(columns: ColumnList, row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, name] of columns) {
-    if (row[key] !== undefined) out[name] = row[key];
-  }
-  return out;
-}
-
-/** A row read as JSON (to_jsonb), keyed back by property, timestamps as dates. */
-function fromColumnNames<T>(columns: ColumnList, json: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, name, type] of columns) {
-    const value = json[name];
-    out[key] = type === 'PgTimestamp' && typeof value === 'string' ? new Date(value) : value;
-  }
-  return out as T;
-}
 
 // The statements of a batch, each set-wise and of fixed text (prepared once per connection on PostgreSQL).
 

@@ -1,0 +1,26 @@
+import { getTableColumns, type Table } from 'drizzle-orm';
+
+/** A table's columns as [property, column name, column type]: read once per table, not per row. */
+export type ColumnList = readonly (readonly [key: string, name: string, type: string])[];
+
+export const columnList = (table: Table): ColumnList =>
+  Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column.columnType] as const);
+
+/** A row's values keyed by column name, as jsonb_populate_record reads them. */
+export function byColumnName(columns: ColumnList, row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, name] of columns) {
+    if (row[key] !== undefined) out[name] = row[key];
+  }
+  return out;
+}
+
+/** A row read as JSON (to_jsonb), keyed back by property, timestamps as dates: what Drizzle's select gives. */
+export function fromColumnNames<T>(columns: ColumnList, json: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, name, type] of columns) {
+    const value = json[name];
+    out[key] = type === 'PgTimestamp' && typeof value === 'string' ? new Date(value) : value;
+  }
+  return out as T;
+}
