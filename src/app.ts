@@ -50,6 +50,7 @@ import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
 import { taxAdminRoutes } from './tax/tax.routes.js';
+import { WebhookConnections } from './webhooks/webhook-connections.js';
 import { registerWebhookJobs } from './webhooks/webhook-jobs.js';
 import { webhookAdminRoutes } from './webhooks/webhooks.routes.js';
 import { loadWebApps, type WebApps } from './webapp/webapp.js';
@@ -292,7 +293,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The service's own background work: webhook deliveries (scheduled, with their jobs, by the statements that record
   // events) and customer emails (a job per order event that calls for one).
-  registerWebhookJobs(jobs, { db, settings: config.webhooks });
+  const connections = new WebhookConnections(config.jobsConcurrency);
+  registerWebhookJobs(jobs, { database: deps.database, settings: config.webhooks, connections });
   registerEmailJobs({ jobs, outbox }, { db, tokens: deps.tokens, mailer, log: app.log, config });
   registerOrderExpiry({
     db,
@@ -325,6 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await worker?.stop();
     mailer.close();
+    connections.close();
   });
 
   return app;

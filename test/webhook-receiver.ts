@@ -6,6 +6,8 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The sender's port: requests on one kept-alive connection share it. */
+  remotePort: number | undefined;
 }
 
 /** How the receiver answers the n-th request (1-based) to a path: a status (after a delay), or never. */
@@ -35,7 +37,12 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request = {
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        remotePort: req.socket.remotePort,
+      };
       received.push(request);
       const n = (counts.get(request.path) ?? 0) + 1;
       counts.set(request.path, n);

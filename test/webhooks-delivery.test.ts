@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookSettings } from '../src/config.js';
 import { webhookDeliveries } from '../src/db/schema.js';
 import { RETRY_WINDOW_MS } from '../src/webhooks/retry-policy.js';
+import { WebhookConnections } from '../src/webhooks/webhook-connections.js';
 import { type DeliveryDeps, runDelivery, scheduleDeliveries } from '../src/webhooks/webhook-delivery.js';
 import type { WebhookEvent, WebhookEventType } from '../src/webhooks/webhook-events.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
@@ -70,7 +73,7 @@ function event(type: WebhookEventType = 'order.placed'): WebhookEvent {
 
 type DepsOverrides = Partial<Omit<DeliveryDeps, 'settings'>> & { settings?: Partial<WebhookSettings> };
 const deps = (overrides: DepsOverrides = {}): DeliveryDeps => ({
-  db: t.database.db,
+  database: t.database,
   random: () => 0.5,
   ...overrides,
   settings: { ...settings, ...overrides.settings },
@@ -352,6 +355,67 @@ describe('one endpoint never delays another', () => {
     expect(page.items[0].id).toBeGreaterThan(page.items[1].id);
     expect((await api('GET', `/endpoints/${broken.id}/deliveries/?status=succeeded`)).items).toEqual([]);
     expect((await api('GET', `/endpoints/${broken.id}/deliveries/?status=pending`)).items).toHaveLength(3);
+  });
+});
+
+describe('attempts made at once', () => {
+  it("are each made and logged once, and reuse the endpoint's kept-alive connections", async () => {
+    const hook = await endpoint({ events: ['payment.refunded'] });
+    const events = Array.from({ length: 24 }, () => event('payment.refunded'));
+    const ids = await Promise.all(events.map((e) => deliveryFor(hook.id, e)));
+    const connections = new WebhookConnections(4);
+    try {
+      const nexts = await Promise.all(ids.map((id) => runDelivery(deps({ connections }), id)));
+      expect(nexts).toEqual(ids.map(() => ({ kind: 'done' })));
+      // Again at once: every one is settled, so none is sent twice.
+      const again = await Promise.all(ids.map((id) => runDelivery(deps({ connections }), id)));
+      expect(again).toEqual(ids.map(() => ({ kind: 'done' })));
+    } finally {
+      connections.close();
+    }
+    const got = requestsTo(hook.path);
+    expect(got).toHaveLength(ids.length);
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(ids.length);
+    // At most 4 connections (the pool's size) carried the 24 deliveries.
+    expect(new Set(got.map((r) => r.remotePort)).size).toBeLessThanOrEqual(4);
+    for (const id of ids) {
+      const delivery = await detail(id);
+      expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, last_response_code: 204 });
+      expect(delivery.attempt_log).toHaveLength(1);
+    }
+  });
+  it('go out again on a new connection when the kept-alive one was closed as they were sent', async () => {
+    // A receiver that drops every connection at its second request, without answering it.
+    let seen = 0;
+    const sockets = new Set<number | undefined>();
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        seen += 1;
+        sockets.add(req.socket.remotePort);
+        const n = ((req.socket as { served?: number }).served ?? 0) + 1;
+        (req.socket as { served?: number }).served = n;
+        if (n === 2) req.socket.destroy();
+        else res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const hook = await endpoint({ events: ['payment.failed'], url: `http://127.0.0.1:${port}/dropping` });
+    const connections = new WebhookConnections(1);
+    try {
+      const first = await deliveryFor(hook.id, event('payment.failed'));
+      const second = await deliveryFor(hook.id, event('payment.failed'));
+      expect(await runDelivery(deps({ connections }), first)).toEqual({ kind: 'done' });
+      expect(await runDelivery(deps({ connections }), second)).toEqual({ kind: 'done' });
+      expect(seen).toBe(3);
+      expect(sockets.size).toBe(2);
+      expect((await detail(second)).attempt_log).toHaveLength(1);
+    } finally {
+      connections.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

@@ -9,7 +9,8 @@ const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY
  * placement's): `events` names a relation of the statement with columns `id`, `type`, `created_at` (timestamptz)
  * and `data` (jsonb). Each active endpoint subscribed to an event's type gets one pending delivery, due at once,
  * whose payload is the envelope receivers get (`{id, type, created_at, data}`); an event already delivered to an
- * endpoint gets no second one. With `jobs`, each new delivery gets its `webhook.deliver` job too, so the work exists
+ * endpoint gets no second one. A delivery is due from the statement's time in whole milliseconds, the precision of the
+ * attempt's clock (a JavaScript Date) that compares with it. With `jobs`, each new delivery gets its `webhook.deliver` job too, so the work exists
  * exactly when the event does. The endpoints read are locked FOR KEY SHARE: one deleted meanwhile waits for the
  * statement (and is then left out), so no delivery names a vanished endpoint. The CTEs are `webhook_subscribed`,
  * `webhook_scheduled` (returns `id` and `next_attempt_at`) and, with jobs, `webhook_jobs` (returns the jobs' `id`):
@@ -28,7 +29,7 @@ export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }
         select s.id, e.id::text, e.type, 'msg_' || replace(gen_random_uuid()::text, '-', ''),
           jsonb_build_object('id', e.id::text, 'type', e.type, 'created_at', ${isoText('e.created_at')},
             'data', e.data),
-          now()
+          date_trunc('milliseconds', now())
         from ${events} e join webhook_subscribed s on e.type::text = any(s.events)
         order by e.created_at, s.id
         on conflict do nothing

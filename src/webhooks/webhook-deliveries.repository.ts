@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, type webhookDeliveryStatuses, webhookEndpoints } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
@@ -10,28 +10,6 @@ export type DeliveryStatus = (typeof webhookDeliveryStatuses)[number];
 
 export const deliveryNotFound = (id: number) =>
   new DomainError('webhook_delivery_not_found', { detail: `webhook delivery ${id} not found` });
-
-/**
- * Takes a due pending delivery for one attempt: its next attempt moves to `leaseUntil`, so no one else attempts it
- * meanwhile, and if this process dies the delivery is due again then. Undefined when it is not due or not pending.
- */
-export async function claimDueDelivery(
-  db: Db,
-  claim: { id: number; now: Date; leaseUntil: Date },
-): Promise<DeliveryRow | undefined> {
-  const [row] = await db
-    .update(webhookDeliveries)
-    .set({ nextAttemptAt: claim.leaseUntil, updatedAt: claim.now })
-    .where(
-      and(
-        eq(webhookDeliveries.id, claim.id),
-        eq(webhookDeliveries.status, 'pending'),
-        lte(webhookDeliveries.nextAttemptAt, claim.now),
-      ),
-    )
-    .returning();
-  return row;
-}
 
 export async function deliveryById(db: Db | Tx, id: number): Promise<DeliveryRow | undefined> {
   const [row] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
@@ -90,72 +68,12 @@ export type DeliverySettlement =
   | { status: 'succeeded' | 'failed'; nextAttemptAt: null }
   | { status: 'pending'; nextAttemptAt: Date };
 
-/**
- * Logs the attempt and moves the delivery on, unless it was settled meanwhile (by a concurrent attempt): then it
- * stays as it is and is returned as it is. Undefined when the delivery is gone (its endpoint was deleted).
- */
-export async function recordAttempt(
-  tx: Tx,
-  input: { attempt: AttemptRecord; settlement: DeliverySettlement },
-): Promise<DeliveryRow | undefined> {
-  const { attempt, settlement } = input;
-  const [exists] = await tx
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.id, attempt.deliveryId))
-    .for('update');
-  if (!exists) return undefined;
-  await tx.insert(webhookAttempts).values(attempt);
-  const [row] = await tx
-    .update(webhookDeliveries)
-    .set({
-      status: settlement.status,
-      nextAttemptAt: settlement.nextAttemptAt,
-      attempts: sql`${webhookDeliveries.attempts} + 1`,
-      firstAttemptAt: sql`coalesce(${webhookDeliveries.firstAttemptAt}, ${attempt.attemptedAt.toISOString()}::timestamptz)`,
-      lastResponseCode: attempt.responseCode,
-      lastDurationMs: attempt.durationMs,
-      lastError: attempt.error,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(webhookDeliveries.id, attempt.deliveryId), eq(webhookDeliveries.status, 'pending')))
-    .returning();
-  return row ?? findDelivery(tx, attempt.deliveryId);
-}
-
 /** A pending delivery whose endpoint is off fails without an attempt; a redelivery by hand can send it later. */
 export async function failWithoutAttempt(db: Db, input: { id: number; reason: string }): Promise<void> {
   await db
     .update(webhookDeliveries)
     .set({ status: 'failed', nextAttemptAt: null, lastError: input.reason, updatedAt: new Date() })
     .where(and(eq(webhookDeliveries.id, input.id), eq(webhookDeliveries.status, 'pending')));
-}
-
-/** A successful attempt: the endpoint is not failing. */
-export async function noteEndpointSuccess(tx: Tx, endpointId: number): Promise<void> {
-  await tx
-    .update(webhookEndpoints)
-    .set({ failingSince: null })
-    .where(and(eq(webhookEndpoints.id, endpointId), sql`${webhookEndpoints.failingSince} is not null`));
-}
-
-/** A failed attempt: the endpoint is failing since its earliest failure not followed by a success, returned (null: gone). */
-export async function noteEndpointFailure(tx: Tx, input: { endpointId: number; failedAt: Date }): Promise<Date | null> {
-  const [row] = await tx
-    .update(webhookEndpoints)
-    .set({
-      failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${input.failedAt.toISOString()}::timestamptz)`,
-    })
-    .where(eq(webhookEndpoints.id, input.endpointId))
-    .returning({ failingSince: webhookEndpoints.failingSince });
-  return row?.failingSince ?? null;
-}
-
-export async function disableEndpoint(tx: Tx, input: { endpointId: number; reason: string }): Promise<void> {
-  await tx
-    .update(webhookEndpoints)
-    .set({ isActive: false, disabledReason: input.reason, updatedAt: new Date() })
-    .where(and(eq(webhookEndpoints.id, input.endpointId), eq(webhookEndpoints.isActive, true)));
 }
 
 /**

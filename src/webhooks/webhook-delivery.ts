@@ -1,23 +1,19 @@
 import { Webhook } from 'standardwebhooks';
 import type { WebhookSettings } from '../config.js';
-import type { Db, Statement, Tx } from '../db/client.js';
+import type { Database, Db, Statement, Tx } from '../db/client.js';
 import { runStatement } from '../db/statement-sql.js';
 import { scheduleDeliveriesSql } from './delivery-schedule.js';
 import { type Resolver, systemResolver } from './outbound-address.js';
-import { endpointFailedTooLong, nextRetryAt } from './retry-policy.js';
+import { nextRetryAt } from './retry-policy.js';
+import { deliveryStore } from './delivery-store.js';
 import {
-  claimDueDelivery,
   type DeliveryRow,
   type DeliverySettlement,
-  disableEndpoint,
-  failWithoutAttempt,
   deliveryById,
-  noteEndpointFailure,
-  noteEndpointSuccess,
-  recordAttempt,
+  failWithoutAttempt,
 } from './webhook-deliveries.repository.js';
-import { endpointById } from './webhook-endpoints.repository.js';
 import type { WebhookEvent } from './webhook-events.js';
+import type { WebhookConnections } from './webhook-connections.js';
 import { postWebhook } from './webhook-post.js';
 
 /** A delivery made due by scheduleDeliveries (or a redelivery): the attempt to queue. */
@@ -48,7 +44,7 @@ const scheduleOne: Statement = {
 };
 
 export interface DeliveryDeps {
-  db: Db;
+  database: Database;
   settings: WebhookSettings;
   /** The clock (tests move it). */
   now?: () => Date;
@@ -56,6 +52,8 @@ export interface DeliveryDeps {
   random?: () => number;
   /** DNS (tests resolve names their own way). */
   resolve?: Resolver;
+  /** Kept-alive connections per endpoint; without, each attempt opens a connection of its own. */
+  connections?: WebhookConnections;
 }
 
 /** What the `webhook.deliver` job does next (src/webhooks/webhook-jobs.ts): end, run again at `retryAt`, or end. */
@@ -79,18 +77,20 @@ function nextOf(row: Pick<DeliveryRow, 'status' | 'nextAttemptAt'>): DeliveryNex
  */
 export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promise<DeliveryNext> {
   const clock = deps.now ?? (() => new Date());
+  const db = deps.database.db;
+  const store = deliveryStore(deps.database);
   const attemptedAt = clock();
   const leaseUntil = new Date(attemptedAt.getTime() + deps.settings.timeoutMs + LEASE_MARGIN_MS);
-  const delivery = await claimDueDelivery(deps.db, { id: deliveryId, now: attemptedAt, leaseUntil });
-  if (!delivery) {
+  const claimed = await store.claim({ id: deliveryId, now: attemptedAt, leaseUntil });
+  if (!claimed) {
     // Not due or settled: reported as it stands. Gone (deleted with its endpoint): nothing is left to do.
-    const current = await deliveryById(deps.db, deliveryId);
+    const current = await deliveryById(db, deliveryId);
     return current ? nextOf(current) : { kind: 'failed' };
   }
-  const endpoint = await endpointById(deps.db, delivery.endpointId);
+  const { delivery, endpoint } = claimed;
   if (!endpoint?.isActive) {
     const reason = endpoint?.disabledReason ?? 'the endpoint is switched off';
-    await failWithoutAttempt(deps.db, { id: deliveryId, reason: `not sent: ${reason}` });
+    await failWithoutAttempt(db, { id: deliveryId, reason: `not sent: ${reason}` });
     return { kind: 'failed' };
   }
 
@@ -108,20 +108,18 @@ export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promi
     timeoutMs: deps.settings.timeoutMs,
     policy: deps.settings,
     resolve: deps.resolve ?? systemResolver,
+    agent: deps.connections?.for(endpoint.id, endpoint.url),
   });
 
   const finishedAt = clock();
   const settlement: DeliverySettlement = outcome.ok
     ? { status: 'succeeded', nextAttemptAt: null }
     : afterFailure(deps, { delivery, attemptedAt, failedAt: finishedAt });
-  const recorded = await deps.db.transaction(async (tx) => {
-    const { responseCode, durationMs, error, responseSnippet } = outcome;
-    const attempt = { deliveryId, attemptedAt, responseCode, durationMs, error, responseSnippet };
-    const row = await recordAttempt(tx, { attempt, settlement });
-    if (!row) return undefined;
-    if (outcome.ok) await noteEndpointSuccess(tx, endpoint.id);
-    else await switchOffIfFailingTooLong(tx, { endpointId: endpoint.id, failedAt: finishedAt });
-    return row;
+  const { responseCode, durationMs, error, responseSnippet } = outcome;
+  const recorded = await store.record({
+    attempt: { deliveryId, attemptedAt, responseCode, durationMs, error, responseSnippet },
+    settlement,
+    endpoint: { id: endpoint.id, ok: outcome.ok, at: finishedAt },
   });
   return recorded ? nextOf(recorded) : { kind: 'failed' };
 }
@@ -139,13 +137,4 @@ function afterFailure(
     random: deps.random ?? Math.random,
   });
   return retryAt ? { status: 'pending', nextAttemptAt: retryAt } : { status: 'failed', nextAttemptAt: null };
-}
-
-/** An endpoint that has failed every attempt for 24 hours is switched off, saying so. */
-async function switchOffIfFailingTooLong(tx: Tx, input: { endpointId: number; failedAt: Date }): Promise<void> {
-  const failingSince = await noteEndpointFailure(tx, input);
-  if (failingSince && endpointFailedTooLong(failingSince, input.failedAt)) {
-    const reason = `every delivery failed from ${failingSince.toISOString()} to ${input.failedAt.toISOString()}`;
-    await disableEndpoint(tx, { endpointId: input.endpointId, reason: `switched off: ${reason}` });
-  }
 }
