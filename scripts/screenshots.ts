@@ -96,13 +96,17 @@ async function shoot(page: Page, shot: { name: string; url?: string; unwanted?: 
   }
 }
 
-/** Fills the field labelled `label` if the page has exactly one (a select gets the option of that value or label). */
-async function fillIfThere(page: Page, label: string | RegExp, value: string): Promise<void> {
-  const field = page.getByLabel(label);
-  if ((await field.count()) !== 1) return;
+/**
+ * Fills the field labelled `label` if the page has exactly one (a select gets the option of that value or label).
+ * Only form controls count: getByLabel also finds a section labelled by its heading (checkout's "Promo code").
+ */
+async function fillIfThere(page: Page, label: string | RegExp, value: string): Promise<boolean> {
+  const field = page.getByLabel(label).and(page.locator('input, select, textarea'));
+  if ((await field.count()) !== 1) return false;
   const tag = await field.evaluate('(element) => element.tagName');
   if (tag === 'SELECT') await field.selectOption([{ value }, { label: value }]).catch(() => {});
   else await field.fill(value);
+  return true;
 }
 
 /** Signs the customer in to the storefront: through its sign-in page, else by the session the app keeps. */
@@ -174,6 +178,8 @@ async function storefront(shop: Shop, browser: BrowserSession): Promise<string> 
   await shoot(customer, { name: 'storefront-cart', url: '/cart', unwanted: /sign in/i });
   await customer.goto('/checkout');
   if ((await heading(customer)) !== undefined) {
+    // The h1 shows before the cart, the stored addresses and the shipping methods have loaded.
+    await settle(customer);
     await fillIfThere(customer, /^Email/, CUSTOMER.email);
     for (const [label, value] of Object.entries({
       'First name': ADDRESS.first_name,
@@ -186,9 +192,17 @@ async function storefront(shop: Shop, browser: BrowserSession): Promise<string> 
     })) {
       await fillIfThere(customer, new RegExp(`^${label}`), value);
     }
-    await fillIfThere(customer, /^Promo code/i, 'SAVE10');
     const standard = customer.getByLabel(/Standard/);
     if ((await standard.count()) === 1) await standard.check().catch(() => {});
+    // A code counts once applied: then the estimate is asked again and names the promotion with its code.
+    if (await fillIfThere(customer, /^Promo code/i, 'SAVE10')) {
+      await customer.getByRole('button', { name: 'Apply' }).click();
+      await customer
+        .getByText('(code SAVE10)')
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(() => {});
+    }
   }
   await shoot(customer, { name: 'storefront-checkout' });
 
