@@ -228,6 +228,38 @@ describe('admin orders', () => {
     expectProblem(await setStatus(order.order_alias, 'approved', alice), 403, 'forbidden');
   });
 
+  it('tells admins where the order may go next at every step, as the state machine says, and customers nothing of it', async () => {
+    const order = await placeAs(alice);
+    const adminView = async () =>
+      json(
+        await t.app.inject({
+          method: 'GET',
+          url: `/order/dashboard/api/orders/${order.order_alias}/`,
+          headers: bearer(admin.access),
+        }),
+      );
+    expect((await adminView()).next_statuses).toEqual(['approved', 'cancelled']);
+    const expected: Record<string, string[]> = {
+      approved: ['processing', 'cancelled'],
+      processing: ['shipped'],
+      shipped: ['delivered'],
+      delivered: [],
+    };
+    for (const [status, next] of Object.entries(expected)) {
+      const changed = json(await setStatus(order.order_alias, status));
+      expect(changed.next_statuses).toEqual(next);
+      expect((await adminView()).next_statuses).toEqual(next);
+    }
+    const own = json(
+      await t.app.inject({
+        method: 'GET',
+        url: `/order/storefront/api/orders/${order.order_alias}/`,
+        headers: bearer(alice.access),
+      }),
+    );
+    expect(own).not.toHaveProperty('next_statuses');
+  });
+
   it('cancelling gives back the stock and the promo-code use', async () => {
     const before = await stock();
     const order = await placeAs(alice, { promocode: 'ONEEACH' });

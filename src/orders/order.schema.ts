@@ -86,6 +86,15 @@ export const OrderDetail = Type.Object({
   updated_at: Type.String(),
 });
 
+/** An order as admins read it: with the statuses its state machine lets it move to next (src/orders/order-states.ts). */
+export const AdminOrderDetail = Type.Object({
+  ...OrderDetail.properties,
+  next_statuses: Type.Array(OrderStatusField, {
+    description:
+      'The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status',
+  }),
+});
+
 export const AliasParams = Type.Object({ order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) });
 
 /** How a guest proves an order is theirs: the `order_token` its placement answered with. */

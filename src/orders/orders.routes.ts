@@ -5,6 +5,7 @@ import type { Outbox } from '../events/outbox.js';
 import { principalOf, requireAdmin, requireUser } from '../http/auth.js';
 import { bearerAuth, Cursor, Id, optionalBearerAuth, problems } from '../http/schemas.js';
 import {
+  AdminOrderDetail,
   AliasParams,
   OrderDetail,
   OrderPage,
@@ -15,6 +16,7 @@ import {
 import { presentOrder, presentOrderSummary } from './order.presenter.js';
 import { linesOf, listOrders, type OrderFilter, type OrderRow } from './orders.repository.js';
 import { DomainError } from '../shared/errors.js';
+import { orderStates } from './order-states.js';
 import { changeOrderStatus, findVisibleOrder } from './orders.service.js';
 
 const Page = {
@@ -24,6 +26,11 @@ const Page = {
 
 async function detail(db: Db, order: Parameters<typeof presentOrder>[0]) {
   return presentOrder(order, await linesOf(db, order.id));
+}
+
+/** The order as admins read it: where it may go next is the state machine's answer, so no client keeps a copy. */
+async function adminDetail(db: Db, order: Parameters<typeof presentOrder>[0]) {
+  return { ...(await detail(db, order)), next_statuses: [...orderStates.transitions[order.status]] };
 }
 
 export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
@@ -130,13 +137,16 @@ export function orderAdminRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: 'One order',
+          summary: 'One order, with the statuses it may move to next',
           params: AliasParams,
-          response: { 200: OrderDetail, ...problems(401, 403, 404, 422) },
+          response: { 200: AdminOrderDetail, ...problems(401, 403, 404, 422) },
         },
       },
       async (request) =>
-        detail(deps.db, await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal })),
+        adminDetail(
+          deps.db,
+          await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal }),
+        ),
     );
 
     app.patch(
@@ -156,7 +166,7 @@ export function orderAdminRoutes(deps: {
             },
             { additionalProperties: false, examples: [{ status: 'approved' }, { status: 'cancelled', refund: true }] },
           ),
-          response: { 200: OrderDetail, ...problems(401, 403, 404, 409, 422) },
+          response: { 200: AdminOrderDetail, ...problems(401, 403, 404, 409, 422) },
         },
       },
       async (request) => {
@@ -169,7 +179,7 @@ export function orderAdminRoutes(deps: {
           });
         const changed =
           refund === true ? await deps.cancelWithRefund(alias) : await changeOrderStatus(deps, alias, status);
-        return detail(deps.db, changed);
+        return adminDetail(deps.db, changed);
       },
     );
   };

@@ -2477,7 +2477,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One order */
+        /** One order, with the statuses it may move to next */
         get: {
             parameters: {
                 query?: never;
@@ -2533,6 +2533,8 @@ export type paths = {
                                 total: string;
                                 unit_price: string;
                             }[];
+                            /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
+                            next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
                             note: string;
                             order_alias: string;
                             order_id: number;
@@ -2685,6 +2687,8 @@ export type paths = {
                                 total: string;
                                 unit_price: string;
                             }[];
+                            /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
+                            next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
                             note: string;
                             order_alias: string;
                             order_id: number;

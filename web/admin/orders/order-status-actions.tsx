@@ -37,8 +37,8 @@ export function OrderStatusActions(props: { order: Order; onChanged: () => Promi
     await onChanged();
   }
 
-  const next = nextStatuses(order.status);
-  const canCancel = cancellable(order.status);
+  const next = nextStatuses(order);
+  const canCancel = cancellable(order);
   const refundRequired = write.problem?.code === 'refund_required';
   return (
     <section aria-labelledby="order-status">

@@ -1,4 +1,3 @@
-import { NEXT_STATUSES } from './order-transitions';
 import type { Order } from './types';
 
 export type OrderStatus = Order['status'];
@@ -25,14 +24,15 @@ export const PAYMENT_STATUSES = Object.keys({
   failed: 0,
 } satisfies Record<PaymentStatus, 0>) as PaymentStatus[];
 
-const transitions: Record<OrderStatus, readonly OrderStatus[]> = NEXT_STATUSES;
-
-/** The statuses an order in `status` may move to, cancelled aside (the dashboard offers cancelling on its own). */
-export function nextStatuses(status: OrderStatus): readonly OrderStatus[] {
-  return transitions[status].filter((to) => to !== 'cancelled');
+/**
+ * The statuses the order may move to, cancelled aside (the dashboard offers cancelling on its own): the API's
+ * `next_statuses`, the service's state machine answering, so the dashboard keeps no copy of it.
+ */
+export function nextStatuses(order: Pick<Order, 'next_statuses'>): readonly OrderStatus[] {
+  return order.next_statuses.filter((to) => to !== 'cancelled');
 }
 
-/** Whether an order in `status` may be cancelled. */
-export function cancellable(status: OrderStatus): boolean {
-  return transitions[status].includes('cancelled');
+/** Whether the order may be cancelled now. */
+export function cancellable(order: Pick<Order, 'next_statuses'>): boolean {
+  return order.next_statuses.includes('cancelled');
 }
