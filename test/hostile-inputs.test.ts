@@ -630,6 +630,53 @@ describe("integers past their column's range", () => {
   });
 });
 
+describe('numbers and names in paths and queries', () => {
+  it('takes integers only as decimal digits: a space, hex or an exponent is a 422 naming the field', async () => {
+    const get = (url: string, headers = asAdmin()): InjectOptions => ({ method: 'GET', url, headers });
+    const DECIMAL = /written in decimal digits/;
+    await expectFieldError(get('/product/storefront/api/products/%201/'), 'params.id', DECIMAL);
+    await expectFieldError(get('/product/storefront/api/products/0x10/'), 'params.id', DECIMAL);
+    await expectFieldError(get('/product/storefront/api/products/?cursor=1e3'), 'querystring.cursor', DECIMAL);
+    await expectFieldError(get('/order/dashboard/api/orders/?limit=+5'), 'querystring.limit', DECIMAL);
+    const plain = await t.app.inject(get(`/product/storefront/api/products/${fixtures.product_id}/`));
+    expect(plain.statusCode).toBe(200);
+  });
+
+  it('lists the allowed values when a status or type filter names none of them', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/order/dashboard/api/orders/?status=lost',
+      headers: asAdmin(),
+    });
+    expect(expectProblem(res, 422, 'validation_error').errors).toEqual([
+      {
+        field: 'querystring.status',
+        message: 'must be one of: "pending", "approved", "processing", "shipped", "delivered", "cancelled"',
+      },
+    ]);
+    const events = await t.app.inject({
+      method: 'GET',
+      url: '/event/dashboard/api/events/?type=nope',
+      headers: asAdmin(),
+    });
+    expect(expectProblem(events, 422, 'validation_error').errors[0].message).toMatch(
+      /^must be one of: "order.placed", /,
+    );
+  });
+
+  it('refuses a body sent to an action that takes none, and takes none or {}', async () => {
+    const endpoint = { url: 'https://hooks.example.com/a', events: ['order.placed'] };
+    const created = json(await t.app.inject(adminSends('POST', '/webhook/dashboard/api/endpoints/', endpoint)));
+    const rotate = `/webhook/dashboard/api/endpoints/${created.id}/rotate-secret/`;
+    const refused = await t.app.inject({ method: 'POST', url: rotate, headers: asAdmin(), payload: { x: 1 } });
+    expect(expectProblem(refused, 422, 'validation_error').errors).toEqual([
+      { field: 'body', message: 'must be empty' },
+    ]);
+    expect((await t.app.inject({ method: 'POST', url: rotate, headers: asAdmin(), payload: {} })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: rotate, headers: asAdmin() })).statusCode).toBe(200);
+  });
+});
+
 describe('date-times PostgreSQL or JavaScript cannot hold', () => {
   it('refuses year 0000 and leap seconds, naming the field', async () => {
     await expectFieldError(

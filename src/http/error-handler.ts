@@ -55,7 +55,19 @@ export function validationProblem(issues: readonly ValidationIssue[], context: s
       && (!anyOfPaths.has(i.instancePath)
         || (i.keyword !== 'anyOf' && !(i.keyword === 'type' && i.params.type === 'null'))),
   );
-  const errors = (relevant.length > 0 ? relevant : issues).map((i) => toFieldError(i, context));
+  // A union of literals (an order status in a query) fails with one "must be equal to constant" per literal: said
+  // once, with the values, as an enum's failure is.
+  const literals = new Map<string, unknown[]>();
+  for (const i of relevant) {
+    if (i.keyword === 'const')
+      literals.set(i.instancePath, [...(literals.get(i.instancePath) ?? []), i.params.allowedValue]);
+  }
+  const errors = (relevant.length > 0 ? relevant : issues).map((i) =>
+    toFieldError(
+      i.keyword === 'const' ? { ...i, keyword: 'enum', params: { allowedValues: literals.get(i.instancePath) } } : i,
+      context,
+    ),
+  );
   // Collapse the duplicates Ajv reports for anyOf branches on the same field.
   const unique = [...new Map(errors.map((e) => [`${e.field}\u0000${e.message}`, e])).values()];
   return new DomainError('validation_error', {
@@ -76,7 +88,10 @@ function problemFromFastifyError(error: FastifyError): DomainError | undefined {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new DomainError('payload_too_large', { detail: 'the request body is larger than 1 MiB' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new DomainError('unsupported_media_type', { detail: 'send the body as application/json' });
+      return new DomainError('unsupported_media_type', {
+        detail:
+          "this endpoint does not take a body of that content type (the API's JSON endpoints take application/json)",
+      });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new DomainError('invalid_content_length', { detail: 'the Content-Length header does not match the body' });
   }

@@ -123,8 +123,44 @@ function withStorableText(validate: ValidateFunction): ValidateFunction {
   return checked;
 }
 
+/** How a number in a path or query is written: decimal digits (Ajv's coercion alone reads " 1", "0x10", "1e3" too). */
+const WRITTEN = { integer: /^-?\d+$/, number: /^-?\d+(\.\d+)?$/ } as const;
+
+/** The top-level fields of a URL part's schema that are numbers, with how each must be written. */
+function numericFields(schema: object): [string, RegExp, string][] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties).flatMap(([key, field]): [string, RegExp, string][] => {
+    if (field.type === 'integer') return [[key, WRITTEN.integer, 'must be an integer written in decimal digits']];
+    if (field.type === 'number') return [[key, WRITTEN.number, 'must be a number written in decimal digits']];
+    return [];
+  });
+}
+
+/** A URL part's validator that first refuses numbers written otherwise than in decimal digits, then coerces. */
+function withDecimalNumbers(validate: ValidateFunction, fields: [string, RegExp, string][]): ValidateFunction {
+  if (fields.length === 0) return validate;
+  const checked = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
+    const values = (data ?? {}) as Record<string, unknown>;
+    const written: ErrorObject[] = fields.flatMap(([key, pattern, message]) => {
+      const value = values[key];
+      if (typeof value !== 'string' || pattern.test(value)) return [];
+      return [
+        { instancePath: `/${pointerToken(key)}`, schemaPath: '#/decimal', keyword: 'decimal', params: {}, message },
+      ];
+    });
+    const valid = validate(data, context);
+    checked.errors = valid && written.length === 0 ? null : [...written, ...(valid ? [] : (validate.errors ?? []))];
+    return checked.errors === null;
+  }) as ValidateFunction;
+  checked.schema = validate.schema;
+  checked.schemaEnv = validate.schemaEnv;
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  withStorableText((httpPart === 'body' ? bodyAjv : urlAjv).compile(schema));
+  httpPart === 'body'
+    ? withStorableText(bodyAjv.compile(schema))
+    : withStorableText(withDecimalNumbers(urlAjv.compile(schema), numericFields(schema)));
 
 /** A validator for a JSON document validated like a request body, for payloads that arrive elsewhere. */
 export function compileBodyValidator(schema: object) {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { refuseBody } from '../http/no-body.js';
 import { Type } from 'typebox';
 import { requireAdmin } from '../http/auth.js';
 import { refusePage } from '../http/html.js';
@@ -232,6 +233,7 @@ export function paymentAdminRoutes(deps: PaymentsDeps): FastifyPluginAsyncTypebo
     app.post(
       '/payment/dashboard/api/payments/:id/capture/',
       {
+        preValidation: refuseBody,
         schema: {
           ...common,
           summary: 'Record a cash-on-delivery payment as received',

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { refuseBody } from '../http/no-body.js';
 import { Type } from 'typebox';
 import type { WebhookSettings } from '../config.js';
 import type { Db } from '../db/client.js';
@@ -122,6 +123,7 @@ export function webhookAdminRoutes(deps: {
     app.post(
       `${base}/endpoints/:id/rotate-secret/`,
       {
+        preValidation: refuseBody,
         schema: {
           ...common,
           summary: 'Replace the signing secret; the answer shows the new one, this once. The old one stops at once',
@@ -173,6 +175,7 @@ export function webhookAdminRoutes(deps: {
     app.post(
       `${base}/deliveries/:id/redeliver/`,
       {
+        preValidation: refuseBody,
         schema: {
           ...common,
           summary: 'Send a delivery again: pending and due now, with a new 24-hour retry window',
