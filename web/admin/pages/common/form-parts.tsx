@@ -2,6 +2,8 @@
 // carry their label and error like `Field`, and the line that says a write succeeded.
 import type { JSX } from 'preact';
 import { useId } from 'preact/hooks';
+import type { Problem } from '../../../shared/problem';
+import { ErrorMessage } from '../../../shared/ui';
 
 type CheckboxProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'id' | 'label' | 'type'>;
 /** A labelled checkbox (the label after the box, as people expect) with its error below it. */
@@ -59,5 +61,35 @@ export function StatusMessage(props: { text: string | undefined }) {
     <p role="status" class="ok">
       {props.text}
     </p>
+  );
+}
+
+/**
+ * The end of a create-or-edit form: what the write did (its problem or its success), the submit button, and Close
+ * when the form edits a row shown in a list.
+ */
+export function FormFooter(props: {
+  write: { problem: Problem | undefined; status: string | undefined; busy: boolean };
+  submit: string;
+  /** Besides while the write runs (a form that has nothing to submit yet). */
+  disabled?: boolean;
+  onClose?: (() => void) | undefined;
+}) {
+  const { write, onClose } = props;
+  return (
+    <>
+      <ErrorMessage problem={write.problem} />
+      <StatusMessage text={write.status} />
+      <div class="row">
+        <button type="submit" disabled={write.busy || props.disabled}>
+          {props.submit}
+        </button>
+        {onClose && (
+          <button type="button" class="secondary" onClick={onClose}>
+            Close
+          </button>
+        )}
+      </div>
+    </>
   );
 }

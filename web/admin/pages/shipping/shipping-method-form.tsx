@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ok, type RequestBody } from '../../../api/client';
 import { fieldError } from '../../../shared/problem';
-import { ErrorMessage, Field } from '../../../shared/ui';
+import { Field } from '../../../shared/ui';
 import { useDashboard } from '../../context';
-import { CheckboxField, StatusMessage } from '../common/form-parts';
+import { CheckboxField, FormFooter } from '../common/form-parts';
 import { TaxClassSelect } from '../common/tax-class-select';
 import { useWrite } from '../common/use-write';
 import type { ShippingMethod } from './shipping-methods';
@@ -84,18 +84,11 @@ export function ShippingMethodForm(props: { method?: ShippingMethod; onSaved: ()
           error={error('is_active')}
         />
       </div>
-      <ErrorMessage problem={write.problem} />
-      <StatusMessage text={write.status} />
-      <div class="row">
-        <button type="submit" disabled={write.busy}>
-          {method ? 'Save shipping method' : 'Create shipping method'}
-        </button>
-        {props.onClose && (
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Close
-          </button>
-        )}
-      </div>
+      <FormFooter
+        write={write}
+        submit={method ? 'Save shipping method' : 'Create shipping method'}
+        onClose={props.onClose}
+      />
     </form>
   );
 }

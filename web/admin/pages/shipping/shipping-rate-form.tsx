@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { type Answer, ok, type RequestBody } from '../../../api/client';
 import { fieldError } from '../../../shared/problem';
-import { ErrorMessage, Field, SelectField } from '../../../shared/ui';
+import { Field, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
-import { StatusMessage } from '../common/form-parts';
+import { FormFooter } from '../common/form-parts';
 import { textOrNull } from '../common/form-values';
 import { useWrite } from '../common/use-write';
 import type { ShippingMethod } from './shipping-methods';
@@ -113,18 +113,12 @@ export function ShippingRateForm(props: {
         <Field label={`Base rate (${currency})`} {...money} {...text('base_rate')} />
         <Field label={`Per kg above the start (${currency})`} {...money} {...text('per_kg_rate')} />
       </div>
-      <ErrorMessage problem={write.problem} />
-      <StatusMessage text={write.status} />
-      <div class="row">
-        <button type="submit" disabled={write.busy || methods.length === 0}>
-          {rate ? 'Save shipping rate' : 'Create shipping rate'}
-        </button>
-        {props.onClose && (
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Close
-          </button>
-        )}
-      </div>
+      <FormFooter
+        write={write}
+        submit={rate ? 'Save shipping rate' : 'Create shipping rate'}
+        disabled={methods.length === 0}
+        onClose={props.onClose}
+      />
     </form>
   );
 }

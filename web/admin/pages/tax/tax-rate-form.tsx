@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { type Answer, ok, type RequestBody } from '../../../api/client';
 import { fieldError } from '../../../shared/problem';
-import { ErrorMessage, Field, SelectField } from '../../../shared/ui';
+import { Field, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
-import { CheckboxField, StatusMessage } from '../common/form-parts';
+import { CheckboxField, FormFooter } from '../common/form-parts';
 import type { TaxClass } from '../common/tax-classes';
 import { useWrite } from '../common/use-write';
 
@@ -103,18 +103,7 @@ export function TaxRateForm(props: { rate?: TaxRate; classes: TaxClass[]; onSave
           error={error('is_active')}
         />
       </div>
-      <ErrorMessage problem={write.problem} />
-      <StatusMessage text={write.status} />
-      <div class="row">
-        <button type="submit" disabled={write.busy}>
-          {rate ? 'Save tax rate' : 'Create tax rate'}
-        </button>
-        {props.onClose && (
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Close
-          </button>
-        )}
-      </div>
+      <FormFooter write={write} submit={rate ? 'Save tax rate' : 'Create tax rate'} onClose={props.onClose} />
     </form>
   );
 }
