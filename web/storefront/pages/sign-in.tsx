@@ -1,37 +1,23 @@
-import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { ok } from '../../api/client';
-import { asProblem, fieldError, type Problem, problemBeyondFields } from '../../shared/problem';
+import { fieldError, problemBeyondFields } from '../../shared/problem';
 import { ErrorMessage, Field } from '../../shared/ui';
 import { useShop } from '../context';
-import { mergeHeaders, nextPath, startSession } from '../sign-in';
+import { useSignIn } from '../sign-in';
 
 export function SignIn() {
-  const { api, session, cart } = useShop();
-  const { query, route } = useLocation();
+  const { api } = useShop();
+  const { busy, problem, signIn, next } = useSignIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Problem>();
 
   useEffect(() => {
     document.title = 'Sign in';
   }, []);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    try {
-      const signedIn = await ok(
-        api.POST('/user/storefront/api/login/', { body: { email, password }, headers: mergeHeaders(cart) }),
-      );
-      startSession({ signedIn, session, cart });
-      route(nextPath(query));
-    } catch (err) {
-      setProblem(asProblem(err));
-      setBusy(false);
-    }
+    void signIn((headers) => ok(api.POST('/user/storefront/api/login/', { body: { email, password }, headers })));
   };
 
   return (
@@ -62,7 +48,7 @@ export function SignIn() {
         </button>
       </form>
       <p>
-        New here? <a href={`/sign-up${query.next ? `?next=${encodeURIComponent(query.next)}` : ''}`}>Sign up</a>
+        New here? <a href={`/sign-up${next ? `?next=${encodeURIComponent(next)}` : ''}`}>Sign up</a>
       </p>
     </>
   );

@@ -1,17 +1,14 @@
-import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { ok } from '../../api/client';
-import { asProblem, fieldError, type Problem, problemBeyondFields } from '../../shared/problem';
+import { fieldError, problemBeyondFields } from '../../shared/problem';
 import { ErrorMessage, Field } from '../../shared/ui';
 import { useShop } from '../context';
-import { mergeHeaders, nextPath, startSession } from '../sign-in';
+import { useSignIn } from '../sign-in';
 
 export function SignUp() {
-  const { api, session, cart } = useShop();
-  const { query, route } = useLocation();
+  const { api } = useShop();
+  const { busy, problem, signIn, next } = useSignIn();
   const [form, setForm] = useState({ email: '', password: '', first_name: '', last_name: '' });
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Problem>();
 
   useEffect(() => {
     document.title = 'Sign up';
@@ -20,18 +17,9 @@ export function SignUp() {
   const set = (name: keyof typeof form) => (e: { currentTarget: HTMLInputElement }) =>
     setForm((before) => ({ ...before, [name]: e.currentTarget.value }));
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    try {
-      const signedIn = await ok(api.POST('/user/storefront/api/signup/', { body: form, headers: mergeHeaders(cart) }));
-      startSession({ signedIn, session, cart });
-      route(nextPath(query));
-    } catch (err) {
-      setProblem(asProblem(err));
-      setBusy(false);
-    }
+    void signIn((headers) => ok(api.POST('/user/storefront/api/signup/', { body: form, headers })));
   };
 
   return (
@@ -78,7 +66,7 @@ export function SignUp() {
         </button>
       </form>
       <p>
-        Have an account? <a href={`/sign-in${query.next ? `?next=${encodeURIComponent(query.next)}` : ''}`}>Sign in</a>
+        Have an account? <a href={`/sign-in${next ? `?next=${encodeURIComponent(next)}` : ''}`}>Sign in</a>
       </p>
     </>
   );
