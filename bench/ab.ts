@@ -14,7 +14,7 @@ import { measure } from './lib/load.js';
 import { createBenchDatabase } from './lib/postgres.js';
 import type { Server } from './lib/processes.js';
 import { gitRevision, machineInfo, writeJson } from './lib/report.js';
-import { encodeRequest, type RequestSpec, type SetupResult, scenarios, setupContext } from './scenarios.js';
+import { loadRequest, type RequestSpec, type SetupResult, scenarios, setupContext } from './scenarios.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const USAGE = `Usage: node --import tsx bench/ab.ts <label>=<checkout> <label>=<checkout> [...]
@@ -170,24 +170,8 @@ async function slice(
   const request = build.requests.get(name);
   if (!request) throw new Error(`${build.label} has no request for ${name}`);
   const { spec, vary } = request;
-  const { headers, body } = encodeRequest(spec);
   const loadAverage1m = os.loadavg()[0] ?? 0;
-  const load = {
-    url: `${build.server.baseUrl}${spec.path}`,
-    method: spec.method,
-    headers,
-    body,
-    vary:
-      vary
-      && (() => {
-        const next = vary();
-        const nextBody = next.body;
-        return {
-          headers: next.headers,
-          body: nextBody === undefined || typeof nextBody === 'string' ? nextBody : JSON.stringify(nextBody),
-        };
-      }),
-  };
+  const load = loadRequest(build.server.baseUrl, spec, vary);
   // A build that runs no worker (JOBS_ENABLED=false) keeps its jobs queued: nothing to wait for.
   const runsJobs = envFor(build.label).JOBS_ENABLED !== 'false';
   const settle = async () => {

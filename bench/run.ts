@@ -27,6 +27,7 @@ import pg from 'pg';
 import {
   baselineScenario,
   encodeRequest,
+  loadRequest,
   type RequestSpec,
   type Scenario,
   scenarios,
@@ -109,7 +110,6 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
   } catch (err) {
     throw new BenchError(`scenario ${scenario.name}: ${(err as Error).message}`);
   }
-  const { headers, body } = encodeRequest(spec);
   const request = `${spec.method} ${spec.path}`;
   const connections = scenario.connections ?? options.connections;
   console.log(
@@ -117,24 +117,11 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
   );
   const pairedBaseline = run.baselineNow ? await run.baselineNow() : undefined;
   const pairedOther = run.otherNow ? await run.otherNow() : undefined;
-  const measurement = await measure(
-    {
-      url: `${server.baseUrl}${spec.path}`,
-      method: spec.method,
-      headers,
-      body,
-      vary:
-        vary
-        && (() => {
-          const next = vary();
-          return {
-            headers: next.headers,
-            body: next.body === undefined || typeof next.body === 'string' ? next.body : JSON.stringify(next.body),
-          };
-        }),
-    },
-    { connections, seconds: options.duration, warmup: options.warmup },
-  );
+  const measurement = await measure(loadRequest(server.baseUrl, spec, vary), {
+    connections,
+    seconds: options.duration,
+    warmup: options.warmup,
+  });
   let extra: Record<string, number | string> | undefined;
   try {
     extra = await scenario.teardown?.(ctx);

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { domainScenarios } from './domain-scenarios.js';
 import { BenchError } from './lib/errors.js';
+import type { LoadRequest } from './lib/load.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -117,4 +118,24 @@ export function encodeRequest(spec: RequestSpec): { headers: Record<string, stri
   const hasContentType = Object.keys(headers).some((key) => key.toLowerCase() === 'content-type');
   if (!hasContentType) headers['content-type'] = 'application/json';
   return { headers, body: JSON.stringify(spec.body) };
+}
+
+/** What `measure` sends for a scenario's request to a server at `baseUrl`: the request encoded, each variation too. */
+export function loadRequest(baseUrl: string, spec: RequestSpec, vary: SetupResult['vary']): LoadRequest {
+  const { headers, body } = encodeRequest(spec);
+  return {
+    url: `${baseUrl}${spec.path}`,
+    method: spec.method,
+    headers,
+    body,
+    vary:
+      vary
+      && (() => {
+        const next = vary();
+        return {
+          headers: next.headers,
+          body: next.body === undefined || typeof next.body === 'string' ? next.body : JSON.stringify(next.body),
+        };
+      }),
+  };
 }
