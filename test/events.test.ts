@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema.js';
 import type { EventRef } from '../src/events/outbox.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
+import { WEBHOOK_SCHEDULE_JOB } from '../src/webhooks/delivery-schedule.js';
+import { scheduleEventDeliveries } from '../src/webhooks/webhook-delivery.js';
 import { hiddenFormFields } from './browser.js';
 import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import {
@@ -418,5 +420,77 @@ describe('event subscribers', () => {
     });
     expect(res.statusCode).toBe(409);
     expect(told.length).toBe(before);
+  });
+});
+
+describe('webhook deliveries of recorded events', () => {
+  // An app of its own without a worker, so the jobs its statements enqueue stay as they were written.
+  let w: TestApp;
+  let owner: SignedIn;
+  beforeAll(async () => {
+    w = await buildTestApp({ config: { jobsEnabled: false } });
+    owner = await signInAdmin(w);
+    await adminApi(w, owner).product({
+      name: 'Hooked',
+      variants: [{ alias: 'hooked', name: 'Hooked', price: '5.00', stock: 1000 }],
+    });
+  });
+  afterAll(() => w.close());
+
+  const placeHooked = () =>
+    placeGuestOrder(w, { variants: [{ alias: 'hooked', quantity: 1 }], shipping_address: guestAddress });
+  const eventIdsOf = async (alias: string) =>
+    (await apiAs(w, owner).get(`/event/dashboard/api/events/?order_alias=${alias}`)).items.map(
+      (e: { id: string }) => e.id,
+    ) as string[];
+  /** The `webhook.schedule` jobs that name one of these events, with the events each names. */
+  const scheduleJobsOf = async (eventIds: string[]) =>
+    (await w.database.db.select().from(jobs).where(eq(jobs.kind, WEBHOOK_SCHEDULE_JOB)))
+      .map((job) => ({ status: job.status, eventIds: (job.payload as { event_ids: string[] }).event_ids }))
+      .filter((job) => job.eventIds.some((id) => eventIds.includes(id)));
+  const deliveriesOf = async (eventIds: string[]) =>
+    (
+      await w.database.run<{ event_id: string; endpoint_id: number }>(
+        { name: 'test_deliveries_of_events', text: 'select event_id, endpoint_id from webhook_deliveries' },
+        [],
+      )
+    )
+      .filter((d) => eventIds.includes(d.event_id))
+      .map((d) => [d.event_id, Number(d.endpoint_id)]);
+  const endpoint = (events: string[], isActive = true) =>
+    adminApi(w, owner).post('/webhook/dashboard/api/endpoints/', {
+      url: 'https://hooks.example.com/events',
+      events,
+      is_active: isActive,
+    });
+
+  it('are left to one job per statement, which writes each once however often it runs', async () => {
+    const hook = await endpoint(['order.placed', 'order.status_changed']);
+    const order = await placeHooked();
+    await apiAs(w, owner).patch(adminOrderUrl(order.order_alias), { status: 'approved' });
+    const ids = await eventIdsOf(order.order_alias);
+    expect(ids).toHaveLength(2);
+
+    // Placement and the status change each enqueued one job naming its event; no delivery is written yet.
+    expect(
+      (await scheduleJobsOf(ids)).sort((a, b) => (a.eventIds[0] ?? '').localeCompare(b.eventIds[0] ?? '')),
+    ).toEqual([...ids].sort().map((id) => ({ status: 'queued', eventIds: [id] })));
+    expect(await deliveriesOf(ids)).toEqual([]);
+
+    // The job's work: one delivery per event for the endpoint, each with its attempt's job; run again, nothing more.
+    expect(await scheduleEventDeliveries(w.database, ids)).toBe(2);
+    expect(await scheduleEventDeliveries(w.database, ids)).toBe(0);
+    expect((await deliveriesOf(ids)).sort()).toEqual(ids.map((id) => [id, hook.id]).sort());
+    await adminApi(w, owner).delete(`/webhook/dashboard/api/endpoints/${hook.id}/`);
+  });
+
+  it('cost no job for events that no active endpoint is subscribed to', async () => {
+    const off = await endpoint(['order.placed'], false);
+    const other = await endpoint(['payment.refunded']);
+    const order = await placeHooked();
+    const ids = await eventIdsOf(order.order_alias);
+    expect(ids).toHaveLength(1);
+    expect(await scheduleJobsOf(ids)).toEqual([]);
+    for (const id of [off.id, other.id]) await adminApi(w, owner).delete(`/webhook/dashboard/api/endpoints/${id}/`);
   });
 });

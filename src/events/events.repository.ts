@@ -2,15 +2,16 @@ import { and, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Db, Statement } from '../db/client.js';
 import { events, orders } from '../db/schema.js';
 import { insertJobsFromJson } from '../jobs/jobs.repository.js';
-import { scheduleDeliveriesSql } from '../webhooks/delivery-schedule.js';
+import { deliveriesJobSql } from '../webhooks/delivery-schedule.js';
 
 export type EventRow = typeof events.$inferSelect;
 
 /**
  * Records events ($1: JSON rows with their position `n` in the call) and enqueues jobs ($2, see
  * `insertJobsFromJson`), in one statement: each order's `event_seq` goes up by its number of events, and its events
- * take the numbers in between, in the call's order. The webhook deliveries of the events are scheduled with them,
- * each with its job (`scheduleDeliveriesSql`); every row answered says how many (`deliveries`).
+ * take the numbers in between, in the call's order. If an endpoint is subscribed to some of them, the job that will
+ * schedule their webhook deliveries is enqueued with them (`deliveriesJobSql`); every row answered says whether
+ * (`schedule_jobs`).
  */
 export const recordEventsStatement: Statement = {
   name: 'events_record',
@@ -31,8 +32,8 @@ export const recordEventsStatement: Statement = {
         returning id, type, seq, created_at, data
     ), queued as (
       ${insertJobsFromJson('$2')}
-    ), ${scheduleDeliveriesSql('recorded', { jobs: true })}
-    select id::text as id, seq, created_at, (select count(*)::integer from webhook_jobs) as deliveries
+    ), ${deliveriesJobSql('recorded')}
+    select id::text as id, seq, created_at, (select count(*)::integer from webhook_schedule_job) as schedule_jobs
     from recorded`,
 };
 

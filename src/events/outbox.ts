@@ -27,7 +27,7 @@ export interface EventRef {
  * Per-event work: the jobs to enqueue for an event, in the event's own transaction, so the work exists exactly when
  * the event does. Pure (no I/O): placement folds these jobs into its one write statement. Work that needs the
  * database belongs in the job, which reads it when it runs. (Webhook deliveries, which depend on the endpoints
- * subscribed, are scheduled by the statements that record events themselves: `scheduleDeliveriesSql`.)
+ * subscribed, are scheduled by a job that the statements recording events enqueue themselves: `deliveriesJobSql`.)
  */
 export type EventSubscriber = (event: EventRef) => JobRequest | readonly JobRequest[] | undefined;
 
@@ -146,9 +146,9 @@ export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewE
     id: string;
     seq: number | null;
     created_at: Date | string;
-    deliveries: number;
+    schedule_jobs: number;
   }>(tx, recordEventsStatement, [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))]);
-  if (jobs.length > 0 || recorded.some((r) => r.deliveries > 0)) outbox.jobs.enqueuedIn(tx);
+  if (jobs.length > 0 || recorded.some((r) => r.schedule_jobs > 0)) outbox.jobs.enqueuedIn(tx);
   if (outbox.hasCommittedListeners()) outbox.jobs.afterCommit(tx, () => outbox.committed(refs));
   const byId = new Map(recorded.map((r) => [r.id, r]));
   return rows.map((r) => {

@@ -8,7 +8,7 @@ import type { EventRef, Outbox } from '../events/outbox.js';
 import type { JobRequest } from '../jobs/job-queue.js';
 import { jobRow } from '../jobs/job-queue.js';
 import { insertJobsFromJson } from '../jobs/jobs.repository.js';
-import { scheduleDeliveriesSql } from '../webhooks/delivery-schedule.js';
+import { deliveriesJobSql } from '../webhooks/delivery-schedule.js';
 import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from './idempotency.js';
 import type { PlacementEvents } from './order-events.js';
 import {
@@ -177,7 +177,8 @@ const buyerCounts = {
 
 /**
  * Everything decided, in one statement: the placed orders (a user's email filled in from the account), their lines,
- * redemptions, events (and the jobs the events' subscribers asked for) and keys' answers; claims of refused orders
+ * redemptions, events (with the jobs the events' subscribers asked for, and the job that will schedule their webhook
+ * deliveries when an endpoint wants them) and keys' answers; claims of refused orders
  * given back; stock and promotion uses taken; carts emptied of what was ordered. Every row it updates is locked
  * already, so it waits on nothing. An event's data is the order as built in TypeScript (`placementEvents`) with what
  * only the insert knows added: id, status, email, and the timestamps in the presenter's format (Date#toISOString).
@@ -217,7 +218,7 @@ const writeDecided = {
         returning id, type, created_at, data
     ), queued as (
       ${insertJobsFromJson('$6')}
-    ), ${scheduleDeliveriesSql('recorded', { jobs: true })}, lines as (
+    ), ${deliveriesJobSql('recorded')}, lines as (
       insert into order_lines (order_id, variant_id, product_id, alias, name, sku, quantity, unit_price, subtotal,
           discount, adjustments, tax_class_name, tax_rate, tax, total, stock_reserved)
         select w.id, l.variant_id, l.product_id, l.alias, l.name, l.sku, l.quantity, l.unit_price, l.subtotal,
@@ -249,7 +250,7 @@ const writeDecided = {
       update cart_items i set quantity = i.quantity - o.quantity, updated_at = now() from ordered o
         where i.cart_id = o.cart_id and i.variant_id = o.variant_id and i.quantity > o.quantity
     )
-    select n, id, status, email, (select count(*)::integer from webhook_jobs) as deliveries from written`,
+    select n, id, status, email, (select count(*)::integer from webhook_schedule_job) as schedule_jobs from written`,
 };
 
 /** A placed order as the write statement answers it. */
@@ -258,7 +259,8 @@ interface WrittenRow {
   id: number;
   status: string;
   email: string | null;
-  deliveries: number;
+  /** Jobs that will schedule the batch's webhook deliveries (0 or 1). */
+  schedule_jobs: number;
 }
 
 interface LockedRow {
@@ -528,7 +530,7 @@ async function placeBatch(
         anything ? { statement: writeDecided, values: args.values } : undefined,
       ]);
       const written = new Map(rows.map((r) => [r.n, r]));
-      if (rows.some((r) => r.deliveries > 0)) enqueued = true;
+      if (rows.some((r) => r.schedule_jobs > 0)) enqueued = true;
       if (outbox.hasCommittedListeners()) committed = committedEvents(batch, args.recorded, rows);
       // The batch has committed: a placement whose answer is missing fails alone (it must not be placed again).
       const failed = (message: string): Decided => ({ ok: false, failure: new Error(message) });

@@ -1,6 +1,16 @@
 /** The job that makes one attempt of one delivery (`runDelivery`), and runs again when the delivery must be retried. */
 export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
 
+/**
+ * The job that schedules the deliveries of recorded events (`scheduleEventDeliveries`), enqueued by the statement
+ * that records them (`deliveriesJobSql`). Payload: `{ event_ids: string[] }`.
+ */
+export const WEBHOOK_SCHEDULE_JOB = 'webhook.schedule';
+
+/** Whether endpoint row `endpoint` (an alias) takes events of type `type` (an SQL expression): who gets a delivery. */
+const subscribed = (endpoint: string, type: string) =>
+  `${endpoint}.is_active and ${type}::text = any(${endpoint}.events)`;
+
 /** The ISO 8601 text of a timestamptz as `Date#toISOString` writes it (what the API shows). */
 const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -16,12 +26,12 @@ const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY
  * `webhook_scheduled` (returns `id` and `next_attempt_at`) and, with jobs, `webhook_jobs` (returns the jobs' `id`):
  * put the text after `with` or a comma.
  *
- * One home for who gets a delivery: placement's write statement, the outbox's `recordEvents` statement and
- * `scheduleDeliveries` (one event alone) all use it.
+ * One home for who gets a delivery: the `webhook.schedule` job (`scheduleEventDeliveries`) and `scheduleDeliveries`
+ * (one event alone) use it, and `deliveriesJobSql` asks the same question.
  */
 export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }): string {
   const scheduled = `webhook_subscribed as (
-      select s.id, s.events from webhook_endpoints s
+      select s.id, s.is_active, s.events from webhook_endpoints s
       where s.is_active and s.events && array(select distinct e.type::text from ${events} e)
       for key share
     ), webhook_scheduled as (
@@ -30,7 +40,7 @@ export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }
           jsonb_build_object('id', e.id::text, 'type', e.type, 'created_at', ${isoText('e.created_at')},
             'data', e.data),
           date_trunc('milliseconds', now())
-        from ${events} e join webhook_subscribed s on e.type::text = any(s.events)
+        from ${events} e join webhook_subscribed s on ${subscribed('s', 'e.type')}
         order by e.created_at, s.id
         on conflict do nothing
         returning id, next_attempt_at
@@ -39,6 +49,25 @@ export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }
   return `${scheduled}, webhook_jobs as (
       insert into jobs (kind, payload)
         select '${WEBHOOK_DELIVERY_JOB}', jsonb_build_object('delivery_id', d.id) from webhook_scheduled d
+        returning id
+    )`;
+}
+
+/**
+ * The job that will schedule the deliveries of events, as a common table expression for a statement that records
+ * them (placement's, the outbox's): `events` names a relation of the statement with columns `id` (uuid), `type` and
+ * `created_at`. One `webhook.schedule` job carries the ids of the events that an active endpoint is subscribed to;
+ * there is none when no endpoint wants any of them. The deliveries themselves are written by that job
+ * (decision 0018), so recording an event costs one small job row per statement, however many endpoints and events.
+ * The CTE is `webhook_schedule_job` (returns the job's `id`): put the text after `with` or a comma.
+ */
+export function deliveriesJobSql(events: string): string {
+  return `webhook_schedule_job as (
+      insert into jobs (kind, payload)
+        select '${WEBHOOK_SCHEDULE_JOB}', jsonb_build_object('event_ids', jsonb_agg(e.id::text order by e.created_at, e.id))
+        from ${events} e
+        where exists (select 1 from webhook_endpoints s where ${subscribed('s', 'e.type')})
+        having count(*) > 0
         returning id
     )`;
 }

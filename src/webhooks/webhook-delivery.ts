@@ -35,6 +35,28 @@ export async function scheduleDeliveries(tx: Db | Tx, event: WebhookEvent): Prom
   return rows.map((r) => ({ id: Number(r.id), dueAt: new Date(r.next_attempt_at) }));
 }
 
+/**
+ * What the `webhook.schedule` job does: the deliveries of recorded events (`eventIds`), each with its
+ * `webhook.deliver` job, in one statement, for the endpoints subscribed now. Running it again for the same events
+ * adds nothing (one delivery per event and endpoint), so a job that ran before its worker died is safe to run again.
+ * Answers how many deliveries were made.
+ */
+export async function scheduleEventDeliveries(
+  database: Pick<Database, 'run'>,
+  eventIds: readonly string[],
+): Promise<number> {
+  const [row] = await database.run<{ deliveries: number }>(scheduleRecorded, [eventIds]);
+  return Number(row?.deliveries ?? 0);
+}
+
+const scheduleRecorded: Statement = {
+  name: 'webhook_schedule_recorded',
+  text: `with recorded as (
+      select id, type, created_at, data from events where id = any($1::uuid[])
+    ), ${scheduleDeliveriesSql('recorded', { jobs: true })}
+    select count(*)::integer as deliveries from webhook_jobs`,
+};
+
 const scheduleOne: Statement = {
   name: 'webhook_schedule_deliveries',
   text: `with input as (

@@ -1,10 +1,16 @@
 import type { JobQueue, JobRequest, RunAgain } from '../jobs/job-queue.js';
-import { WEBHOOK_DELIVERY_JOB } from './delivery-schedule.js';
-import { type DeliveryDeps, runDelivery } from './webhook-delivery.js';
+import { PermanentJobError } from '../jobs/job-queue.js';
+import { WEBHOOK_DELIVERY_JOB, WEBHOOK_SCHEDULE_JOB } from './delivery-schedule.js';
+import { type DeliveryDeps, runDelivery, scheduleEventDeliveries } from './webhook-delivery.js';
 
 /** The payload of a `webhook.deliver` job. */
 export interface DeliveryJobPayload extends Record<string, unknown> {
   delivery_id: number;
+}
+
+/** The payload of a `webhook.schedule` job (enqueued in SQL: `deliveriesJobSql`). */
+export interface ScheduleJobPayload extends Record<string, unknown> {
+  event_ids: string[];
 }
 
 /** The job that attempts delivery `deliveryId` (scheduled deliveries get theirs in SQL: `scheduleDeliveriesSql`). */
@@ -13,12 +19,21 @@ export function deliveryJob(deliveryId: number): JobRequest {
 }
 
 /**
- * Registers the `webhook.deliver` job: one attempt (`runDelivery`); a delivery to retry makes the job run again at
+ * Registers the `webhook.schedule` job (the deliveries of recorded events) and the `webhook.deliver` job: one attempt (`runDelivery`); a delivery to retry makes the job run again at
  * the delivery's next try (not counted as a failed job: the delivery's own 24-hour window decides), a settled one
  * ends it. A job fails (and is retried by the jobs' policy) only when the attempt could not be recorded (the
  * database). Jobs run concurrently (JOBS_CONCURRENCY), so a slow endpoint holds one slot, not the others.
  */
 export function registerWebhookJobs(queue: JobQueue, deps: DeliveryDeps): void {
+  // The deliveries of recorded events, made in one statement (idempotent); their attempts are jobs of this queue.
+  queue.handle<ScheduleJobPayload>(WEBHOOK_SCHEDULE_JOB, async (job) => {
+    const ids = job.payload.event_ids;
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
+      throw new PermanentJobError(`webhook.schedule job ${job.id} names no event ids`);
+    }
+    if ((await scheduleEventDeliveries(deps.database, ids)) > 0) queue.wake();
+  });
+
   queue.handle<DeliveryJobPayload>(WEBHOOK_DELIVERY_JOB, async (job): Promise<RunAgain | undefined> => {
     const next = await runDelivery(deps, Number(job.payload.delivery_id));
     return next.kind === 'retry' ? { runAgainAt: next.retryAt } : undefined;
