@@ -39,7 +39,7 @@ export async function candidatePromotions(
     throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(code)}` });
   }
   const found = coded ? [...automatic, coded] : automatic;
-  const customer = { ...request.customer };
+  const customer = { userId: request.customer.userId, email: request.customer.email };
   if (customer.userId !== null && customer.email === null && found.some((f) => countsByCustomer(f.promotion))) {
     customer.email = await request.userEmail();
   }
@@ -52,7 +52,7 @@ export async function candidatePromotions(
     checkPromotion({
       promotion: read.promotion,
       usage: { total: counts.total, byCustomer: counts.byCustomer },
-      customer: { ...customer, hasPreviousOrders: counts.hasPrevious },
+      customer: { userId: customer.userId, email: customer.email, hasPreviousOrders: counts.hasPrevious },
       order: request.order,
       now: request.now,
     });

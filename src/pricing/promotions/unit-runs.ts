@@ -149,7 +149,8 @@ function toRuns(runs: { values: readonly number[]; counts: readonly number[] }):
 
 /** Minor units a take removes from each line (index as the lines). */
 export function takenPerLine(lineCount: number, takes: readonly UnitTake[]): number[] {
-  const taken = new Array<number>(lineCount).fill(0);
+  const taken: number[] = [];
+  for (let i = 0; i < lineCount; i++) taken.push(0);
   for (const take of takes) {
     taken[take.line] = addMinor(taken[take.line] ?? 0, multiplyMinor(take.offMinor, take.count));
   }
