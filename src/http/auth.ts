@@ -19,9 +19,7 @@ declare module 'fastify' {
  */
 export function registerAuthentication(app: FastifyInstance, tokens: TokenService): void {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
-    const header = request.headers.authorization;
-    if (header === undefined) return;
+  const authenticate = async (request: FastifyRequest, header: string) => {
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
     if (!match?.[1]) {
       throw new DomainError('invalid_token', { detail: 'the Authorization header must be "Bearer <access token>"' });
@@ -31,6 +29,12 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenServic
     } catch (err) {
       if (request.routeOptions.config.ownBearerTokens !== true) throw err;
     }
+  };
+  // A callback hook: a guest's request (no header) goes on without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const header = request.headers.authorization;
+    if (header === undefined) done();
+    else authenticate(request, header).then(() => done(), done);
   });
 }
 

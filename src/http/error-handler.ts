@@ -286,9 +286,10 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
  * this hook answers in its place.
  */
 export function requireHostHeader(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       throw new DomainError('missing_host_header', { detail: 'an HTTP/1.1 request needs a Host header' });
     }
+    done();
   });
 }

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../db/client.js';
 import { normalisePromoCode } from '../pricing/promo-code.promotion.js';
-import { checkPromotion } from '../pricing/promotions/promotion.check.js';
+import { checkPromotion, type PromotionCheck } from '../pricing/promotions/promotion.check.js';
 import type { PromotionOrder } from '../pricing/promotions/promotion.modules.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import { DomainError } from '../shared/errors.js';
@@ -39,7 +39,7 @@ export async function candidatePromotions(
     throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(code)}` });
   }
   const found = coded ? [...automatic, coded] : automatic;
-  const customer = { ...request.customer };
+  const customer = { userId: request.customer.userId, email: request.customer.email };
   if (customer.userId !== null && customer.email === null && found.some((f) => countsByCustomer(f.promotion))) {
     customer.email = await request.userEmail();
   }
@@ -52,24 +52,26 @@ export async function candidatePromotions(
     checkPromotion({
       promotion: read.promotion,
       usage: { total: counts.total, byCustomer: counts.byCustomer },
-      customer: { ...customer, hasPreviousOrders: counts.hasPrevious },
+      customer: { userId: customer.userId, email: customer.email, hasPreviousOrders: counts.hasPrevious },
       order: request.order,
       now: request.now,
     });
-  // Counts are read only for the rules a promotion has; a promotion without limits is checked at once.
-  const checks = await Promise.all(
-    found.map((read) => {
-      const { promotion } = read;
-      if (promotion.redemptionLimit === null && !countsByCustomer(promotion)) {
-        return check(read, { total: read.timesUsed, byCustomer: 0, hasPrevious: false });
-      }
-      return Promise.all([
-        promotion.redemptionLimit !== null ? reads.timesUsed(promotion.id) : read.timesUsed,
-        promotion.usageLimitPerCustomer !== null ? redemptionsBy(request.db, promotion.id, customer) : 0,
-        promotion.newCustomersOnly ? hasOrdered() : false,
-      ]).then(([total, byCustomer, hasPrevious]) => check(read, { total, byCustomer, hasPrevious }));
-    }),
-  );
+  // Counts are read only for the rules a promotion has; a promotion without limits is checked at once (and when none
+  // has any, nothing is awaited).
+  let counted = false;
+  const pending = found.map((read): PromotionCheck | Promise<PromotionCheck> => {
+    const { promotion } = read;
+    if (promotion.redemptionLimit === null && !countsByCustomer(promotion)) {
+      return check(read, { total: read.timesUsed, byCustomer: 0, hasPrevious: false });
+    }
+    counted = true;
+    return Promise.all([
+      promotion.redemptionLimit !== null ? reads.timesUsed(promotion.id) : read.timesUsed,
+      promotion.usageLimitPerCustomer !== null ? redemptionsBy(request.db, promotion.id, customer) : 0,
+      promotion.newCustomersOnly ? hasOrdered() : false,
+    ]).then(([total, byCustomer, hasPrevious]) => check(read, { total, byCustomer, hasPrevious }));
+  });
+  const checks = counted ? await Promise.all(pending) : (pending as PromotionCheck[]);
   const candidates: CandidatePromotion[] = [];
   found.forEach(({ promotion, version }, i) => {
     const verdict = checks[i];

@@ -274,7 +274,8 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
   }
 
   // The lines' classes and the shipping method's: each takes its own rate for the address, else the default.
-  const classIds = new Set(lines.flatMap((l) => (l.taxClass ? [l.taxClass.id] : [])));
+  const classIds = new Set<number>();
+  for (const line of lines) if (line.taxClass) classIds.add(line.taxClass.id);
   if (shipping?.type === 'rate' && shipping.taxClassId != null) classIds.add(shipping.taxClassId);
   let taxRates = new Map<number, string>();
   if (shippingAddress && classIds.size > 0) {
@@ -318,7 +319,8 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     promotions: candidates.map((c) => c.promotion),
     customDiscount,
   });
-  const versions = new Map(candidates.map((c) => [c.promotion.id, c.version]));
+  const versions = new Map<number, number>();
+  for (const c of candidates) versions.set(c.promotion.id, c.version);
   return {
     priced,
     customer,

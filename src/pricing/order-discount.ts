@@ -22,9 +22,9 @@ export function orderDiscounts(input: {
   roundingMode: RoundingMode;
 }): OrderDiscounts {
   if (input.customDiscount) return customDiscount(input.customDiscount, input.lines);
-  const applied = applyPromotions(input);
-  const names = applied.promotions.map((p) => p.name);
-  return { ...applied, name: names.length > 0 ? names.join(', ') : null };
+  const { promotions, lines, shippingDiscountMinor, discountMinor } = applyPromotions(input);
+  const name = promotions.length > 0 ? promotions.map((p) => p.name).join(', ') : null;
+  return { promotions, lines, shippingDiscountMinor, discountMinor, name };
 }
 
 /** The admin's amount, capped at the subtotal, allocated over every line by largest remainder; shipping untouched. */

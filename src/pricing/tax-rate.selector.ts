@@ -1,4 +1,4 @@
-import { compareDecimal, formatDecimal, parseDecimal } from '../shared/money.js';
+import { formatDecimal, parseDecimal } from '../shared/money.js';
 import { placeKey, placeMatches } from './address-match.js';
 import type { PricingAddress } from './pricing.types.js';
 
@@ -68,6 +68,6 @@ export function resolveTaxRates(
  */
 export function canonicalRate(rate: string): string {
   const parsed = parseDecimal(rate, 4);
-  if (compareDecimal(parsed, '0') < 0) throw new RangeError(`tax rate ${rate} is negative`);
+  if (parsed.units < 0n) throw new RangeError(`tax rate ${rate} is negative`);
   return formatDecimal(parsed);
 }

@@ -213,6 +213,7 @@ export function formatDecimal(value: Decimal | string, options: { minScale?: num
 
 /** Both decimals on a common scale. */
 function aligned(a: Decimal, b: Decimal): [bigint, bigint, number] {
+  if (a.scale === b.scale) return [a.units, b.units, a.scale];
   const scale = Math.max(a.scale, b.scale);
   return [a.units * 10n ** BigInt(scale - a.scale), b.units * 10n ** BigInt(scale - b.scale), scale];
 }
@@ -345,7 +346,11 @@ function sharesOf(magnitude: number, weights: readonly number[], sum: number): n
     left -= floor;
   }
   if (left > 0) {
-    const order = Array.from(weights.keys()).sort((a, b) => (remainders[b] ?? 0) - (remainders[a] ?? 0) || a - b);
+    // The remainders add up to left × sum, each below sum: more than `left` of them are positive, and only those
+    // can get a unit.
+    const order: number[] = [];
+    for (let i = 0; i < weights.length; i++) if ((remainders[i] ?? 0) > 0) order.push(i);
+    order.sort((a, b) => (remainders[b] ?? 0) - (remainders[a] ?? 0) || a - b);
     for (let k = 0; k < left; k++) {
       const index = order[k] ?? 0;
       shares[index] = (shares[index] ?? 0) + 1;

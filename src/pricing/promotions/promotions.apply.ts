@@ -53,16 +53,23 @@ export function byPriority(a: Promotion, b: Promotion): number {
  * customer gets the better of the two. Tax is the caller's, on what is left.
  */
 export function applyPromotions(input: PromotionsInput): PromotionsApplied {
-  const ids = new Set(input.promotions.map((p) => p.id));
-  if (ids.size !== input.promotions.length) throw new RangeError('two promotions share an id');
+  const ids = new Set<number>();
+  for (const promotion of input.promotions) {
+    if (ids.has(promotion.id)) throw new RangeError('two promotions share an id');
+    ids.add(promotion.id);
+  }
   const order = promotionOrder(input.currency, input.lines);
-  const candidates = input.promotions.filter((p) => checkConditions(p, order).ok).sort(byPriority);
+  const combinable: Promotion[] = [];
+  const exclusives: Promotion[] = [];
+  for (const promotion of input.promotions) {
+    if (checkConditions(promotion, order).ok) (promotion.combinable ? combinable : exclusives).push(promotion);
+  }
   const start = { lines: linesAtPrice(input.lines), shippingLeftMinor: input.shippingFeeMinor };
   const apply = (promotions: readonly Promotion[]) => applyInTurn(promotions, { start, mode: input.roundingMode });
 
-  const combined = apply(candidates.filter((p) => p.combinable));
+  const combined = apply(combinable.sort(byPriority));
   let exclusive: Outcome | null = null;
-  for (const promotion of candidates.filter((p) => !p.combinable)) {
+  for (const promotion of exclusives.sort(byPriority)) {
     const alone = apply([promotion]);
     if (exclusive === null || alone.totalMinor > exclusive.totalMinor) exclusive = alone;
   }
@@ -79,30 +86,40 @@ function applyInTurn(
 ): Outcome {
   let { lines, shippingLeftMinor } = from.start;
   const effects: Effect[] = [];
+  let totalMinor = 0;
   for (const promotion of promotions) {
     const take = takeOf(promotion.action, { lines, shippingLeftMinor, roundingMode: from.mode });
     if (!Number.isSafeInteger(take.shippingMinor) || take.shippingMinor < 0 || take.shippingMinor > shippingLeftMinor) {
       throw new RangeError(`promotion ${promotion.id} takes ${take.shippingMinor} off a fee of ${shippingLeftMinor}`);
     }
     const perLine = takenPerLine(lines.length, take.units);
-    lines = applyUnitTakes(lines, take.units);
+    if (take.units.length > 0) lines = applyUnitTakes(lines, take.units);
     shippingLeftMinor = subtractMinor(shippingLeftMinor, take.shippingMinor);
     const amountMinor = addMinor(sumMinor(perLine), take.shippingMinor);
     effects.push({ promotion, lines: perLine, shippingMinor: take.shippingMinor, amountMinor });
+    totalMinor = addMinor(totalMinor, amountMinor);
   }
-  return { effects, totalMinor: sumMinor(effects.map((e) => e.amountMinor)) };
+  return { effects, totalMinor };
 }
 
 function applied(effects: readonly Effect[], lineCount: number): PromotionsApplied {
-  const lines = Array.from({ length: lineCount }, (_, i) => {
+  const lines: PromotionsApplied['lines'] = [];
+  let linesDiscountMinor = 0;
+  for (let i = 0; i < lineCount; i++) {
     const adjustments: LineAdjustment[] = [];
+    let discountMinor = 0;
     for (const effect of effects) {
       const amountMinor = effect.lines[i] ?? 0;
-      if (amountMinor > 0) adjustments.push({ promotionId: effect.promotion.id, amountMinor });
+      if (amountMinor > 0) {
+        adjustments.push({ promotionId: effect.promotion.id, amountMinor });
+        discountMinor = addMinor(discountMinor, amountMinor);
+      }
     }
-    return { discountMinor: sumMinor(adjustments.map((a) => a.amountMinor)), adjustments };
-  });
-  const shippingDiscountMinor = sumMinor(effects.map((e) => e.shippingMinor));
+    lines.push({ discountMinor, adjustments });
+    linesDiscountMinor = addMinor(linesDiscountMinor, discountMinor);
+  }
+  let shippingDiscountMinor = 0;
+  for (const effect of effects) shippingDiscountMinor = addMinor(shippingDiscountMinor, effect.shippingMinor);
   return {
     promotions: effects.map(({ promotion, amountMinor }) => ({
       id: promotion.id,
@@ -113,6 +130,6 @@ function applied(effects: readonly Effect[], lineCount: number): PromotionsAppli
     })),
     lines,
     shippingDiscountMinor,
-    discountMinor: sumMinor([...lines.map((l) => l.discountMinor), shippingDiscountMinor]),
+    discountMinor: addMinor(linesDiscountMinor, shippingDiscountMinor),
   };
 }

@@ -100,7 +100,11 @@ export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitT
     const line = lines[take.line];
     let runs = touched[take.line];
     if (line && !runs) {
-      runs = { values: line.units.map((run) => run.valueMinor), counts: line.units.map((run) => run.count) };
+      runs = { values: [], counts: [] };
+      for (const run of line.units) {
+        runs.values.push(run.valueMinor);
+        runs.counts.push(run.count);
+      }
       touched[take.line] = runs;
     }
     const at = runs ? runs.values.indexOf(take.valueMinor) : -1;
@@ -140,16 +144,17 @@ export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitT
 
 function toRuns(runs: { values: readonly number[]; counts: readonly number[] }): UnitRun[] {
   const units: UnitRun[] = [];
-  runs.values.forEach((valueMinor, i) => {
+  for (let i = 0; i < runs.values.length; i++) {
     const count = runs.counts[i] ?? 0;
-    if (count > 0) units.push({ valueMinor, count });
-  });
+    if (count > 0) units.push({ valueMinor: runs.values[i] ?? 0, count });
+  }
   return units.length > 1 ? units.sort((a, b) => a.valueMinor - b.valueMinor) : units;
 }
 
 /** Minor units a take removes from each line (index as the lines). */
 export function takenPerLine(lineCount: number, takes: readonly UnitTake[]): number[] {
-  const taken = new Array<number>(lineCount).fill(0);
+  const taken: number[] = [];
+  for (let i = 0; i < lineCount; i++) taken.push(0);
   for (const take of takes) {
     taken[take.line] = addMinor(taken[take.line] ?? 0, multiplyMinor(take.offMinor, take.count));
   }
