@@ -158,6 +158,26 @@ describe('running jobs', () => {
     );
   });
 
+  it('runs a job enqueued while every slot is busy as soon as a slot frees, not at the next poll', async () => {
+    const queue = new JobQueue();
+    const ran: number[] = [];
+    // Each job enqueues the next while it holds the only slot: the wake-up comes with no slot free.
+    queue.handle<{ n: number }>('test.chain', async (job) => {
+      ran.push(job.payload.n);
+      if (job.payload.n < 5)
+        await enqueueJob(database.db, queue, { kind: 'test.chain', payload: { n: job.payload.n + 1 } });
+    });
+    work(queue, { pollMs: 600_000, concurrency: 1 });
+    await sleep(50);
+    await enqueueJob(database.db, queue, { kind: 'test.chain', payload: { n: 1 } });
+    await until(
+      'the chain of five jobs',
+      async () => ran.length,
+      (n) => n === 5,
+    );
+    expect(ran).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('runs a job no sooner than asked', async () => {
     const queue = new JobQueue();
     const ranAt: number[] = [];

@@ -138,7 +138,8 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
 
   function wake(): void {
     if (stopping) return;
-    if (looking) {
+    // Looking already, or no slot free (a job that enqueued more, say): the next job to finish looks.
+    if (looking || running.size >= concurrency) {
       lookAgain = true;
       return;
     }
