@@ -109,7 +109,7 @@ const noteEndpoints: Statement = {
   text: `with o as (
       select * from jsonb_to_recordset($1::jsonb) as o(id integer, reset boolean, since timestamptz)
     ), locked as (
-      select e.id from webhook_endpoints e where e.id = any($2::integer[]) order by e.id for update
+      select e.id from webhook_endpoints e where e.id = any($2::integer[]) order by e.id for no key update
     )
     update webhook_endpoints e
       set failing_since = case when o.reset then o.since else coalesce(e.failing_since, o.since) end
