@@ -38,18 +38,27 @@ export const enqueueJobs: Statement = {
 
 /**
  * Claims up to $3 due jobs of the kinds this worker runs ($1, with their leases in ms $2): queued ones whose time has
- * come, and running ones whose lease ran out (their worker died). Rows another worker is claiming are skipped, not
- * waited for; a row another worker claimed meanwhile is re-checked under its lock and left out.
+ * come, and running ones whose lease ran out (their worker died), the longest waiting first. Rows another worker is
+ * claiming are skipped, not waited for; a row another worker claimed meanwhile is re-checked under its lock and left
+ * out. Each kind of due row is read in index order (`jobs_queued_idx`, `jobs_lease_idx`) and only as far as the limit,
+ * so a claim costs the same with ten jobs queued or ten thousand.
  */
 export const claimJobs: Statement = {
   name: 'jobs_claim',
-  text: `with due as (
-      select id from jobs
-      where kind = any($1::text[])
-        and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until <= now()))
+  text: `with queued as (
+      select id, run_at as due_at from jobs
+      where status = 'queued' and run_at <= now() and kind = any($1::text[])
       order by run_at, id
       limit $3
       for update skip locked
+    ), expired as (
+      select id, locked_until as due_at from jobs
+      where status = 'running' and locked_until <= now() and kind = any($1::text[])
+      order by locked_until, id
+      limit $3
+      for update skip locked
+    ), due as (
+      select id from (select * from queued union all select * from expired) d order by due_at, id limit $3
     )
     update jobs j set status = 'running', locked_by = $4, attempts = j.attempts + 1, updated_at = now(),
       locked_until = now() + make_interval(secs => l.lease_ms / 1000.0)
