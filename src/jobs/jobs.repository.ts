@@ -36,6 +36,15 @@ export const enqueueJobs: Statement = {
   text: `${insertJobsFromJson('$1')} returning id`,
 };
 
+/** The jobs of a status due by a column (`due_at`), in its order, as far as the claim's limit; rows being claimed skipped. */
+function dueRows(status: 'queued' | 'running', column: 'run_at' | 'locked_until'): string {
+  return `select id, ${column} as due_at from jobs
+      where status = '${status}' and ${column} <= now() and kind = any($1::text[])
+      order by ${column}, id
+      limit $3
+      for update skip locked`;
+}
+
 /**
  * Claims up to $3 due jobs of the kinds this worker runs ($1, with their leases in ms $2): queued ones whose time has
  * come, and running ones whose lease ran out (their worker died), the longest waiting first. Rows another worker is
@@ -45,19 +54,7 @@ export const enqueueJobs: Statement = {
  */
 export const claimJobs: Statement = {
   name: 'jobs_claim',
-  text: `with queued as (
-      select id, run_at as due_at from jobs
-      where status = 'queued' and run_at <= now() and kind = any($1::text[])
-      order by run_at, id
-      limit $3
-      for update skip locked
-    ), expired as (
-      select id, locked_until as due_at from jobs
-      where status = 'running' and locked_until <= now() and kind = any($1::text[])
-      order by locked_until, id
-      limit $3
-      for update skip locked
-    ), due as (
+  text: `with queued as (${dueRows('queued', 'run_at')}), expired as (${dueRows('running', 'locked_until')}), due as (
       select id from (select * from queued union all select * from expired) d order by due_at, id limit $3
     )
     update jobs j set status = 'running', locked_by = $4, attempts = j.attempts + 1, updated_at = now(),
