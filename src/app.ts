@@ -297,8 +297,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  // The service's own background work: webhook deliveries (scheduled, with their jobs, by the statements that record
-  // events) and customer emails (a job per order event that calls for one).
+  // The service's own background work: webhook deliveries (made by a job that the statements recording events
+  // enqueue) and customer emails (a job per order event that calls for one).
   const connections = new WebhookConnections(config.jobsConcurrency);
   registerWebhookJobs(jobs, { database: deps.database, settings: config.webhooks, connections });
   registerEmailJobs({ jobs, outbox }, { db, tokens: deps.tokens, mailer, log: app.log, config });

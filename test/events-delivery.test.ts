@@ -11,7 +11,7 @@ import { buildTestApp, signInAdmin, type TestApp } from './helpers.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 import { type Behaviour, type Receiver, startReceiver } from './webhook-receiver.js';
 
-// The whole path of an event, through the app's own job worker: a change records its event, the event's webhook
+// The whole path of an event, through the app's own job worker: a change records its event, the jobs of its webhook
 // deliveries and emails are queued in the same transaction, and the worker sends them to a real HTTP receiver and a
 // real SMTP server on 127.0.0.1. Retries are shortened (WEBHOOK_RETRY_BASE_MS, JOBS_POLL_MS).
 

@@ -6,6 +6,8 @@ import type { EventRef } from '../src/events/outbox.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { WEBHOOK_SCHEDULE_JOB } from '../src/webhooks/delivery-schedule.js';
 import { scheduleEventDeliveries } from '../src/webhooks/webhook-delivery.js';
+import { registerWebhookJobs } from '../src/webhooks/webhook-jobs.js';
+import { JobQueue, PermanentJobError } from '../src/jobs/job-queue.js';
 import { hiddenFormFields } from './browser.js';
 import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import {
@@ -482,6 +484,25 @@ describe('webhook deliveries of recorded events', () => {
     expect(await scheduleEventDeliveries(w.database, ids)).toBe(0);
     expect((await deliveriesOf(ids)).sort()).toEqual(ids.map((id) => [id, hook.id]).sort());
     await adminApi(w, owner).delete(`/webhook/dashboard/api/endpoints/${hook.id}/`);
+  });
+
+  it('refuse for good a schedule job that names no event ids (no retries of what can never succeed)', async () => {
+    const queue = new JobQueue();
+    registerWebhookJobs(queue, { database: w.database, settings: w.config.webhooks });
+    const schedule = queue.handlerOf(WEBHOOK_SCHEDULE_JOB);
+    expect(schedule?.policy).toMatchObject({ giveUpAfterMs: 86_400_000 });
+    const job = (payload: Record<string, unknown>) => ({
+      id: 1,
+      kind: WEBHOOK_SCHEDULE_JOB,
+      payload,
+      attempt: 1,
+      createdAt: new Date(),
+      signal: new AbortController().signal,
+    });
+    for (const payload of [{}, { event_ids: 'x' }, { event_ids: ['not-a-uuid'] }, { event_ids: [7] }]) {
+      await expect(schedule?.run(job(payload))).rejects.toBeInstanceOf(PermanentJobError);
+    }
+    await expect(schedule?.run(job({ event_ids: [] }))).resolves.toBeUndefined();
   });
 
   it('cost no job for events that no active endpoint is subscribed to', async () => {

@@ -15,19 +15,19 @@ const subscribed = (endpoint: string, type: string) =>
 const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The deliveries of events, as common table expressions for a statement that records those events (the outbox's,
- * placement's): `events` names a relation of the statement with columns `id`, `type`, `created_at` (timestamptz)
- * and `data` (jsonb). Each active endpoint subscribed to an event's type gets one pending delivery, due at once,
- * whose payload is the envelope receivers get (`{id, type, created_at, data}`); an event already delivered to an
- * endpoint gets no second one. A delivery is due from the statement's time in whole milliseconds, the precision of the
- * attempt's clock (a JavaScript Date) that compares with it. With `jobs`, each new delivery gets its `webhook.deliver` job too, so the work exists
- * exactly when the event does. The endpoints read are locked FOR KEY SHARE: one deleted meanwhile waits for the
- * statement (and is then left out), so no delivery names a vanished endpoint. The CTEs are `webhook_subscribed`,
- * `webhook_scheduled` (returns `id` and `next_attempt_at`) and, with jobs, `webhook_jobs` (returns the jobs' `id`):
- * put the text after `with` or a comma.
+ * The deliveries of events, as common table expressions for a statement that schedules them (the `webhook.schedule`
+ * job's, `scheduleEventDeliveries`; `scheduleDeliveries` for one event): `events` names a relation of the statement
+ * with columns `id`, `type`, `created_at` (timestamptz) and `data` (jsonb). Each active endpoint subscribed to an
+ * event's type gets one pending delivery, due at once, whose payload is the envelope receivers get
+ * (`{id, type, created_at, data}`); an event already delivered to an endpoint gets no second one, so running it again
+ * adds nothing. A delivery is due from the statement's time in whole milliseconds, the precision of the attempt's
+ * clock (a JavaScript Date) that compares with it. With `jobs`, each new delivery gets its `webhook.deliver` job too,
+ * so the work exists exactly when the delivery does. The endpoints read are locked FOR KEY SHARE: one deleted
+ * meanwhile waits for the statement (and is then left out), so no delivery names a vanished endpoint. The CTEs are
+ * `webhook_subscribed`, `webhook_scheduled` (returns `id` and `next_attempt_at`) and, with jobs, `webhook_jobs`
+ * (returns the jobs' `id`): put the text after `with` or a comma.
  *
- * One home for who gets a delivery: the `webhook.schedule` job (`scheduleEventDeliveries`) and `scheduleDeliveries`
- * (one event alone) use it, and `deliveriesJobSql` asks the same question.
+ * One home for who gets a delivery, with `subscribed`, which `deliveriesJobSql` asks too.
  */
 export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }): string {
   const scheduled = `webhook_subscribed as (

@@ -23,8 +23,8 @@ export interface DueDelivery {
 }
 
 /**
- * The deliveries of one event, alone (the statements that record events schedule theirs, with their jobs, in the
- * same statement: `scheduleDeliveriesSql`): one pending delivery, due at once, for each active endpoint subscribed to
+ * The deliveries of one event, alone (recorded events get theirs from the `webhook.schedule` job their statement
+ * enqueued: `scheduleEventDeliveries`): one pending delivery, due at once, for each active endpoint subscribed to
  * the event's type. Returns the deliveries made (none twice for an event and an endpoint, however often it is
  * called), so their attempts can be queued in the same transaction (`deliveryJob`).
  */
