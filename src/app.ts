@@ -274,6 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     tokens: deps.tokens,
     autoApprovePaidOrders: config.autoApprovePaidOrders,
+    paymentCapture: config.paymentCapture,
   };
   await app.register(orderRoutes({ db }));
   await app.register(

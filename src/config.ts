@@ -20,6 +20,8 @@ export interface Config {
   publicBaseUrl: string;
   /** Enabled payment plugin ids or package names; undefined means every installed plugin. */
   paymentPlugins: string[] | undefined;
+  /** `automatic`: money is taken when the payer pays; `manual`: only authorized, an admin captures it (PAYMENT_CAPTURE). */
+  paymentCapture: 'automatic' | 'manual';
   admin: { email: string; password: string } | undefined;
   seedDemo: boolean;
   logLevel: string;
@@ -271,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
     paymentPlugins,
+    paymentCapture: oneOf(env, 'PAYMENT_CAPTURE', { allowed: ['automatic', 'manual'] as const, fallback: 'automatic' }),
     admin:
       adminEmail !== undefined && adminPassword !== undefined
         ? { email: adminEmail.toLowerCase(), password: adminPassword }

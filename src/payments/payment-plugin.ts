@@ -24,11 +24,30 @@ export interface OrderSummary {
   totalItems: number;
 }
 
+/**
+ * How the money of an attempt is taken: `automatic` captures it as soon as the payer pays; `manual` only authorizes
+ * it (the gateway holds it) and the store captures all or part of it later, or voids it (PAYMENT_CAPTURE).
+ * A plugin is asked for `manual` only when it declares the `authorize` capability.
+ */
+export type CaptureMethod = 'automatic' | 'manual';
+
+/**
+ * What a plugin can do, declared on the plugin: the service offers only these (an admin's capture, void or refund
+ * through a plugin without the capability is refused, or only recorded where the money moves outside the service).
+ * - `authorize`: can hold money without taking it (start() with captureMethod `manual`);
+ * - `capture`: can take held money (gateway.capture); `partial_capture`: less than was held;
+ * - `void`: can release held money (gateway.void);
+ * - `refund`: can give captured money back (gateway.refund); `partial_refund`: part of it.
+ */
+export type PaymentCapability = 'authorize' | 'capture' | 'partial_capture' | 'void' | 'refund' | 'partial_refund';
+
 export interface StartInput {
   /** The service's reference for this attempt: give it to the gateway and send it back in events. */
   reference: string;
   order: OrderSummary;
   amount: Money;
+  /** `manual`: authorize only (the plugin declared `authorize`); `automatic` otherwise. */
+  captureMethod: CaptureMethod;
   returnUrl: string;
   cancelUrl: string;
   /** Stable for this attempt; pass it to the gateway's own idempotency mechanism. */
@@ -42,8 +61,25 @@ export interface StartResult {
   gatewayRef: string;
 }
 
-/** Normalised kinds of gateway event (Medusa-style): what happened to the money. */
-export type WebhookEventKind = 'pending' | 'succeeded' | 'failed' | 'expired' | 'refunded' | 'ignored';
+/**
+ * Normalised kinds of gateway event (Medusa-style): what happened to the money.
+ * - `succeeded`: paid and captured (automatic capture): amount = the amount captured;
+ * - `authorized`: held, not taken (manual capture): amount = the amount authorized;
+ * - `captured`: held money taken: amount = the TOTAL captured so far on this payment;
+ * - `voided`: the authorization was released (what was not captured is given back to the payer);
+ * - `refunded`: amount = the TOTAL refunded so far on this payment;
+ * - `pending`, `failed`, `expired`: the attempt is waiting, refused, or timed out; `ignored`: nothing to do.
+ */
+export type WebhookEventKind =
+  | 'pending'
+  | 'authorized'
+  | 'succeeded'
+  | 'captured'
+  | 'voided'
+  | 'failed'
+  | 'expired'
+  | 'refunded'
+  | 'ignored';
 
 export interface WebhookEvent {
   /** The gateway's event id: the same event delivered twice has the same id. */
@@ -52,10 +88,13 @@ export interface WebhookEvent {
   /** How to find the payment: the service's reference, or a gateway id the service stored. */
   match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string };
   /**
-   * succeeded: the amount captured; refunded: the TOTAL refunded so far on this payment (not this
-   * refund alone), so repeated or reordered refund events can't double-count.
+   * succeeded: the amount captured; authorized: the amount held; captured and refunded: the TOTAL captured or
+   * refunded so far on this payment (not this one movement alone), so repeated or reordered events can't
+   * double-count.
    */
   amount?: Money;
+  /** authorized: when the gateway lets the authorization lapse, if it says. */
+  authorizationExpiresAt?: Date;
   /** A gateway id of the money movement to remember for later events (e.g. a PaymentIntent id). */
   gatewayPaymentRef?: string;
 }
@@ -65,6 +104,30 @@ export interface WebhookRequest {
   /** The body exactly as received: signatures are computed over these bytes. */
   rawBody: Buffer;
 }
+
+/** The service's operation on an attempt: a capture, void or refund, each with a key stable across retries. */
+interface OperationInput {
+  reference: string;
+  gatewayRef: string | null;
+  gatewayPaymentRef: string | null;
+  /** Stable for this one operation: a retry after a timeout passes the same key, so the gateway does it once. */
+  idempotencyKey: string;
+}
+
+export interface CaptureInput extends OperationInput {
+  /** This capture's amount (not cumulative); less than authorized only with `partial_capture`. */
+  amount: Money;
+  /**
+   * Whether this is the last capture of the authorization: the gateway releases what it does not take (Stripe's
+   * behaviour for every capture). The service always sends true today.
+   */
+  final: boolean;
+}
+
+export type VoidInput = OperationInput;
+
+/** What a pending attempt that the payer abandoned (they chose another method) tells the gateway. */
+export type CancelAttemptInput = Omit<OperationInput, 'idempotencyKey'>;
 
 export interface RefundInput {
   reference: string;
@@ -91,7 +154,11 @@ export class PluginConfigError extends Error {
   }
 }
 
-/** Thrown by start() or refund() when the gateway refuses or can't be reached (answered 502). */
+/**
+ * Thrown by start(), capture(), void() or refund() when the gateway refuses or can't be reached (answered 502).
+ * `retryable`: the outcome is unknown or the gateway is briefly unavailable; the service keeps the operation open
+ * and a retry sends the same idempotency key.
+ */
 export class GatewayError extends Error {
   constructor(
     message: string,
@@ -125,6 +192,15 @@ export interface PaymentGateway {
   parseWebhook(request: WebhookRequest): Promise<WebhookEvent[]>;
   /** Present when the gateway can refund; otherwise refunds are only recorded. */
   refund?(input: RefundInput): Promise<{ gatewayRef: string }>;
+  /** Takes (part of) authorized money: with the `capture` capability. */
+  capture?(input: CaptureInput): Promise<{ gatewayRef: string }>;
+  /** Releases an authorization: with the `void` capability. */
+  void?(input: VoidInput): Promise<void>;
+  /**
+   * Best effort: closes a pending attempt the payer abandoned for another (a Checkout Session expired), so it can no
+   * longer be paid. A payment that still arrives is recorded all the same (the order shows overpaid).
+   */
+  cancelAttempt?(input: CancelAttemptInput): Promise<void>;
   /** Pages or endpoints the plugin serves itself (the sandbox's checkout page). No database access. */
   routes?(app: FastifyInstance): Promise<void>;
 }
@@ -142,8 +218,10 @@ export interface PaymentPlugin<Config = unknown> {
   readonly id: string;
   /** Shown to shoppers, e.g. "Cash on delivery". */
   readonly name: string;
-  /** True when an admin records the payment by hand (POST …/payments/{id}/capture/). */
+  /** True when an admin records the payment by hand (POST …/payments/{id}/capture/): cash on delivery. */
   readonly manualCapture?: boolean;
+  /** What the plugin can do (see PaymentCapability). Without it: `refund` and `partial_refund` when the gateway has refund(). */
+  readonly capabilities?: readonly PaymentCapability[];
   /** Names of the secrets create() reads with context.secret(name); the service makes them beforehand. */
   readonly secrets?: readonly string[];
   /**

@@ -13,6 +13,7 @@ import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
 import {
+  type CaptureMethod,
   GatewayError,
   type Money,
   type StartResult,
@@ -49,6 +50,13 @@ export interface PaymentsDeps {
   tokens: TokenService;
   /** An order becoming paid moves from pending to approved (`AUTO_APPROVE_PAID_ORDERS`; default true). */
   autoApprovePaidOrders?: boolean;
+  /** PAYMENT_CAPTURE: `manual` has plugins that can authorize only hold the money (default `automatic`). */
+  paymentCapture?: 'automatic' | 'manual';
+}
+
+/** How an attempt through this plugin takes the money: held only when the store captures by hand and it can. */
+export function captureMethodFor(deps: Pick<PaymentsDeps, 'paymentCapture'>, plugin: EnabledPlugin): CaptureMethod {
+  return deps.paymentCapture === 'manual' && plugin.capabilities.has('authorize') ? 'manual' : 'automatic';
 }
 
 /** An attempt whose gateway call has not come back may be this old before another replaces it. */
@@ -170,6 +178,7 @@ export async function startPayment(
       returnUrl,
       cancelUrl,
       idempotencyKey: `start-${payment.reference}`,
+      captureMethod: captureMethodFor(deps, plugin),
     });
   } catch (err) {
     await deps.outbox.jobs.transaction(deps.db, async (tx) => {

@@ -2,14 +2,43 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError } from '../config.js';
-import { type PaymentGateway, type PaymentPlugin, type PluginContext, PluginConfigError } from './payment-plugin.js';
+import {
+  type PaymentCapability,
+  type PaymentGateway,
+  type PaymentPlugin,
+  type PluginContext,
+  PluginConfigError,
+} from './payment-plugin.js';
 
 /** A plugin that is installed, configured and enabled. */
 export interface EnabledPlugin {
   id: string;
   name: string;
   manualCapture: boolean;
+  /** What the plugin declared it can do (PaymentCapability), checked against the gateway's methods at start. */
+  capabilities: ReadonlySet<PaymentCapability>;
   gateway: PaymentGateway;
+}
+
+/** The gateway method each capability needs: a plugin declaring one without the other does not start. */
+const capabilityMethods: Partial<Record<PaymentCapability, keyof PaymentGateway>> = {
+  capture: 'capture',
+  partial_capture: 'capture',
+  void: 'void',
+  refund: 'refund',
+  partial_refund: 'refund',
+};
+
+/** A plugin's capabilities: as declared, or, for a plugin that declares none, refunds when it can refund. */
+function capabilitiesOf(plugin: PaymentPlugin<unknown>, gateway: PaymentGateway): ReadonlySet<PaymentCapability> {
+  const declared: readonly PaymentCapability[] =
+    plugin.capabilities ?? (gateway.refund ? ['refund', 'partial_refund'] : []);
+  for (const capability of declared) {
+    const method = capabilityMethods[capability];
+    if (method !== undefined && typeof gateway[method] !== 'function')
+      throw new PluginConfigError(`plugin ${plugin.id} declares ${capability} but its gateway has no ${method}()`);
+  }
+  return new Set(declared);
 }
 
 export interface PaymentRegistry {
@@ -157,7 +186,13 @@ export async function loadPaymentPlugins(options: RegistryOptions): Promise<Paym
         return deliver(id, request);
       },
     });
-    enabled.set(id, { id, name: plugin.name, manualCapture: plugin.manualCapture === true, gateway });
+    enabled.set(id, {
+      id,
+      name: plugin.name,
+      manualCapture: plugin.manualCapture === true,
+      capabilities: capabilitiesOf(plugin, gateway),
+      gateway,
+    });
   }
 
   return {

@@ -67,6 +67,7 @@ describe('checkout links', () => {
       amount: { amountMinor: 5, currency: 'KWD', exponent: 3 },
       returnUrl: params.returnUrl,
       cancelUrl: params.cancelUrl,
+      captureMethod: 'automatic',
       idempotencyKey: 'k',
     });
     expect(started.gatewayRef).toBe('sbx_pay_9');
@@ -110,6 +111,7 @@ describe('checkout decision', () => {
       amount: { amountMinor: 100, currency: 'USD', exponent: 2 },
       returnUrl: params.returnUrl,
       cancelUrl: params.cancelUrl,
+      captureMethod: 'automatic',
       idempotencyKey: 'k',
     });
     const form = new URL(started.redirectUrl).searchParams;

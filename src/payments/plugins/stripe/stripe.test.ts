@@ -190,6 +190,7 @@ describe('Stripe gateway', () => {
         amount: money(100, 'USD', 2),
         returnUrl: 'http://127.0.0.1/r',
         cancelUrl: 'http://127.0.0.1/c',
+        captureMethod: 'automatic',
         idempotencyKey: 'start-pay_1',
       })
       .then(
