@@ -278,7 +278,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(orderRoutes({ db }));
   await app.register(
-    orderAdminRoutes({ db, outbox, cancelWithRefund: (alias) => cancelOrderWithRefund(payments, alias) }),
+    orderAdminRoutes({
+      db,
+      outbox,
+      cancelWithRefund: (alias, options) => cancelOrderWithRefund(payments, alias, options),
+    }),
   );
   await app.register(eventAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens: deps.tokens }));

@@ -10,6 +10,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { OrderStatus } from '../src/orders/order-states.js';
+import { orderLedger, orderPaymentStatus } from '../src/payments/order-ledger.js';
+import type { PaymentState } from '../src/payments/payment-states.js';
 import { promotionFromPromoCode } from '../src/promotions/promo-codes.bridge.js';
 import { formatDecimal } from '../src/shared/money.js';
 import { onPostgres, testDatabaseUrl } from './helpers.js';
@@ -330,6 +333,120 @@ describe('migration 0015 (promotions on orders)', () => {
             and column_name in ('legacy_promo_code_id', 'promo_code_id')`,
         ),
       ).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+/** The last commit before migration 0020 (the order ledger): payments kept running totals only. */
+const BEFORE_LEDGER = 'dbcc690';
+
+describe('migration 0020 (the order ledger)', () => {
+  it('records each payment’s money in the ledger, counts past goodwill refunds as credit, and sets the statuses the ledger gives', {
+    timeout: 180_000,
+  }, async () => {
+    const db = await open();
+    try {
+      await db.migrate(migrationsAt(BEFORE_LEDGER));
+      // Orders of 100.00 (o5 is cancelled, o6 is free) and their payments as the old bookkeeping left them.
+      const cases: { alias: string; status: string; total: number; payments: [string, number, number, number][] }[] = [
+        // A goodwill refund of 5.00 after paying in full: the bug (it showed partially_paid and asked for 5.00).
+        { alias: 'o1', status: 'approved', total: 10000, payments: [['partially_refunded', 10000, 10000, 500]] },
+        { alias: 'o2', status: 'approved', total: 10000, payments: [['refunded', 10000, 10000, 10000]] },
+        {
+          alias: 'o3',
+          status: 'pending',
+          total: 10000,
+          payments: [
+            ['succeeded', 6000, 6000, 0],
+            ['pending', 4000, 0, 0],
+          ],
+        },
+        { alias: 'o4', status: 'pending', total: 10000, payments: [['failed', 10000, 0, 0]] },
+        { alias: 'o5', status: 'cancelled', total: 10000, payments: [['refunded', 10000, 10000, 10000]] },
+        { alias: 'o6', status: 'pending', total: 0, payments: [] },
+        {
+          alias: 'o7',
+          status: 'approved',
+          total: 10000,
+          payments: [
+            ['succeeded', 10000, 10000, 0],
+            ['partially_refunded', 10000, 10000, 2500],
+          ],
+        },
+        { alias: 'o8', status: 'approved', total: 10000, payments: [['succeeded', 10000, 10000, 0]] },
+      ];
+      for (const [i, c] of cases.entries()) {
+        await db.exec(`
+          insert into orders (alias, email, status, currency, prices_include_tax, subtotal, discount, shipping_fee,
+              shipping_tax, estimated_tax, total_without_tax, total, total_items)
+            values ('${c.alias}', 'a@example.com', '${c.status}', 'USD', false, ${c.total}, 0, 0, 0, 0, ${c.total},
+              ${c.total}, 1);
+          ${c.payments
+            .map(
+              ([state, amount, captured, refunded], j) => `
+            insert into payments (reference, order_id, plugin_id, status, amount, currency, amount_captured,
+                amount_refunded)
+              values ('pay_${i}_${j}', ${i + 1}, 'sandbox', '${state}', ${amount}, 'USD', ${captured}, ${refunded});`,
+            )
+            .join('\n')}`);
+      }
+      await db.migrate(headFolder);
+
+      const orders = await db.query<Record<string, unknown>>(
+        `select alias, payment_status, amount_captured::int as captured, amount_refunded::int as refunded,
+                amount_credited::int as credited from orders order by id`,
+      );
+      expect(orders).toEqual([
+        { alias: 'o1', payment_status: 'partially_refunded', captured: 10000, refunded: 500, credited: 500 },
+        { alias: 'o2', payment_status: 'refunded', captured: 10000, refunded: 10000, credited: 10000 },
+        { alias: 'o3', payment_status: 'partially_paid', captured: 6000, refunded: 0, credited: 0 },
+        { alias: 'o4', payment_status: 'unpaid', captured: 0, refunded: 0, credited: 0 },
+        { alias: 'o5', payment_status: 'refunded', captured: 10000, refunded: 10000, credited: 0 },
+        { alias: 'o6', payment_status: 'paid', captured: 0, refunded: 0, credited: 0 },
+        // Paid twice, 25.00 of the 100.00 overpaid given back: 75.00 still owed back, nothing credited.
+        { alias: 'o7', payment_status: 'overpaid', captured: 20000, refunded: 2500, credited: 0 },
+        { alias: 'o8', payment_status: 'paid', captured: 10000, refunded: 0, credited: 0 },
+      ]);
+      // The statuses are the ledger's own (src/payments/order-ledger.ts), computed from the migrated figures.
+      const rows = await db.query<{ alias: string; status: string; total: string; payment_status: string }>(
+        'select alias, status, total, payment_status from orders order by id',
+      );
+      for (const row of rows) {
+        const payments = await db.query<Record<string, string>>(
+          `select p.status, p.amount, p.amount_authorized, p.amount_captured, p.amount_refunded, p.amount_voided
+             from payments p join orders o on o.id = p.order_id where o.alias = '${row.alias}' order by p.id`,
+        );
+        const [{ credit }] = (await db.query<{ credit: string }>(
+          `select coalesce(sum(credit), 0) as credit from payment_operations po join orders o on o.id = po.order_id
+            where o.alias = '${row.alias}' and po.kind = 'refund' and po.status = 'succeeded'`,
+        )) as [{ credit: string }];
+        const ledger = orderLedger({
+          order: { total: Number(row.total), status: row.status as OrderStatus },
+          credited: Number(credit),
+          payments: payments.map((p) => ({
+            state: p.status as PaymentState,
+            amount: Number(p.amount),
+            captureMethod: 'automatic',
+            authorized: Number(p.amount_authorized),
+            captured: Number(p.amount_captured),
+            refunded: Number(p.amount_refunded),
+            voided: Number(p.amount_voided),
+          })),
+        });
+        expect(orderPaymentStatus(ledger), row.alias).toBe(row.payment_status);
+      }
+      expect(
+        await db.query(
+          `select kind, source, amount::int as amount, credit::int as credit from payment_operations
+            where order_id = 7 order by id`,
+        ),
+      ).toEqual([
+        { kind: 'capture', source: 'system', amount: 10000, credit: 0 },
+        { kind: 'capture', source: 'system', amount: 10000, credit: 0 },
+        { kind: 'refund', source: 'system', amount: 2500, credit: 0 },
+      ]);
     } finally {
       await db.close();
     }

@@ -142,7 +142,7 @@ describe('a guest back from paying', () => {
     const { page } = await openAsBrowser(t, await sandboxDecision(order, 'decline'));
     expect(page?.statusCode).toBe(200);
     expect(page?.body).toContain('data-payment-outcome="failed"');
-    expect(page?.body).toContain('data-payment-status="failed"');
+    expect(page?.body).toContain('data-payment-status="unpaid"');
   });
 
   it("sends the payer to the storefront's return_url with order_alias and the outcome, query kept", async () => {

@@ -94,7 +94,7 @@ describe('webhooks under concurrency', () => {
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, p.paymentId));
     expect(payment).toMatchObject({ status: 'partially_refunded', amountCaptured: 4000, amountRefunded: 2500 });
-    expect((await orderOf(p)).payment_status).toBe('partially_paid');
+    expect((await orderOf(p)).payment_status).toBe('partially_refunded');
   });
 
   it('opens one attempt when the same start is sent many times at once', async () => {

@@ -169,7 +169,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
       const { started, page, fields } = await startSandbox(order);
       expect(started).toMatchObject({ order_alias: order.alias, amount: '24.68', currency: 'USD' });
       expect(started.url.startsWith(`${t.config.publicBaseUrl}/payment/sandbox/checkout/?`)).toBe(true);
-      expect((await s.orderOf(order)).payment_status).toBe('pending');
+      expect((await s.orderOf(order)).payment_status).toBe('unpaid');
 
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
@@ -232,13 +232,13 @@ describe('sandbox and cash on delivery (USD store)', () => {
       const landing = await openAsBrowser(t, String(declined.headers.location));
       expect(landing.url.pathname).toBe(orderPagePath(order.alias));
       expect(landing.page?.body).toContain('data-payment-outcome="failed"');
-      expect((await s.orderOf(order)).payment_status).toBe('failed');
+      expect((await s.orderOf(order)).payment_status).toBe('unpaid');
       expect((await s.paymentsOf(order))[0]).toMatchObject({ id: first.started.payment_id, status: 'failed' });
 
       const second = await startSandbox(order);
       expect(second.started.payment_id).not.toBe(first.started.payment_id);
       expect(second.reference).not.toBe(first.reference);
-      expect((await s.orderOf(order)).payment_status).toBe('pending');
+      expect((await s.orderOf(order)).payment_status).toBe('unpaid');
       expect((await s.submit(withDecision(second.fields, 'pay'))).statusCode).toBe(303);
       expect((await s.orderOf(order)).payment_status).toBe('paid');
       const statuses = (await s.paymentsOf(order)).map((p: { id: number; status: string }) => [p.id, p.status]);
@@ -301,7 +301,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
       });
       expectProblem(asJson, 415, 'unsupported_media_type');
 
-      expect((await s.orderOf(order)).payment_status).toBe('pending');
+      expect((await s.orderOf(order)).payment_status).toBe('unpaid');
       expect((await s.paymentsOf(order))[0]).toMatchObject({ status: 'pending', amount_captured: '0.00' });
       expect(
         await t.database.db
@@ -344,7 +344,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
         expectProblem(res, 400, 'invalid_signature');
       }
       expect(await eventsFor('evt_forged_1')).toEqual([]);
-      expect((await s.orderOf(order)).payment_status).toBe('pending');
+      expect((await s.orderOf(order)).payment_status).toBe('unpaid');
 
       const ok = await s.sendWebhook(body, signed(body, WEBHOOK_SECRET, now - 240));
       expect(ok.statusCode).toBe(200);
@@ -367,7 +367,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
         expect.objectContaining({ paymentId: started.payment_id, applied: true }),
       ]);
       expect((await s.paymentsOf(order))[0]).toMatchObject({ status: 'partially_refunded', amount_refunded: '2.00' });
-      expect((await s.orderOf(order)).payment_status).toBe('partially_paid');
+      expect((await s.orderOf(order)).payment_status).toBe('partially_refunded');
     });
 
     it('never moves a payment back: a late failure after success leaves the order paid', async () => {
@@ -404,7 +404,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
         const res = await s.sendWebhook(body, signed(body));
         expect(res.statusCode, body).toBe(200);
       }
-      expect((await s.orderOf(order)).payment_status).toBe('pending');
+      expect((await s.orderOf(order)).payment_status).toBe('unpaid');
     });
 
     it('refuses a signed body that is not a sandbox event', async () => {
@@ -433,7 +433,16 @@ describe('sandbox and cash on delivery (USD store)', () => {
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(json(res)).toMatchObject({ status: 'partially_refunded', amount_refunded: '1.25' });
-      expect((await s.orderOf(order)).payment_status).toBe('partially_paid');
+      const refunded = await s.orderOf(order);
+      // A goodwill refund is a credit: nothing becomes due, and the order cannot be billed again.
+      expect(refunded).toMatchObject({ payment_status: 'partially_refunded' });
+      expect(refunded.ledger).toMatchObject({
+        refunded: '1.25',
+        credited: '1.25',
+        balance_due: '0.00',
+        to_pay: '0.00',
+      });
+      expectProblem(await s.start('sandbox', order), 409, 'order_already_paid');
     });
   });
 
@@ -486,7 +495,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
         plugin_id: 'cash_on_delivery',
         status: 'pending',
       });
-      expect((await s.orderOf(order)).payment_status).toBe('pending');
+      expect((await s.orderOf(order)).payment_status).toBe('unpaid');
 
       const capture = `/payment/dashboard/api/payments/${started.payment_id}/capture/`;
       const customer = await signUp(t.app);
@@ -496,7 +505,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
         'forbidden',
       );
       expectProblem(await s.inject({ method: 'POST', url: capture }), 401, 'unauthorized');
-      expect((await s.orderOf(order)).payment_status).toBe('pending');
+      expect((await s.orderOf(order)).payment_status).toBe('unpaid');
 
       const captured = await s.inject({ method: 'POST', url: capture, headers: bearer(admin.access) });
       expect(captured.statusCode, captured.body).toBe(200);
@@ -516,7 +525,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
         payload: { amount: '5.00' },
       });
       expect(json(part)).toMatchObject({ status: 'partially_refunded', amount_refunded: '5.00' });
-      expect((await s.orderOf(order)).payment_status).toBe('partially_paid');
+      expect((await s.orderOf(order)).payment_status).toBe('partially_refunded');
       const rest = await s.inject({ method: 'POST', url: refund, headers: bearer(admin.access), payload: {} });
       expect(json(rest)).toMatchObject({ status: 'refunded', amount_refunded: '15.00' });
       expect((await s.orderOf(order)).payment_status).toBe('refunded');

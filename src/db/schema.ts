@@ -348,14 +348,15 @@ export interface AddressSnapshot {
 }
 
 export const orderStatuses = ['pending', 'approved', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+/** An order's payment status: a function of its ledger (src/payments/order-ledger.ts). */
 export const paymentStatuses = [
   'unpaid',
-  'pending',
-  'paid',
+  'authorized',
   'partially_paid',
-  'overpaid',
+  'paid',
+  'partially_refunded',
   'refunded',
-  'failed',
+  'overpaid',
 ] as const;
 
 /**
@@ -409,6 +410,17 @@ export const orders = pgTable(
      * UNPAID_ORDER_TTL_MINUTES, src/orders/order-expiry.ts). Null otherwise.
      */
     cancelReason: text('cancel_reason', { enum: ['expired'] }),
+    /**
+     * The order's ledger totals over all its payments, kept with every change of a payment in the same transaction
+     * (src/payments/order-ledger.ts): money authorized, captured and refunded, and what was credited (given back
+     * without changing the order's lines: the goodwill part of refunds).
+     */
+    amountAuthorized: minorUnits('amount_authorized').notNull().default(0),
+    amountCaptured: minorUnits('amount_captured').notNull().default(0),
+    amountRefunded: minorUnits('amount_refunded').notNull().default(0),
+    amountCredited: minorUnits('amount_credited').notNull().default(0),
+    /** Money held by open authorizations (authorized, not yet captured or voided). */
+    amountCapturable: minorUnits('amount_capturable').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -518,7 +530,10 @@ export const rateLimitCounters = pgTable(
 export const paymentStatesList = [
   'pending',
   'expired',
+  'superseded',
   'failed',
+  'authorized',
+  'voided',
   'succeeded',
   'partially_refunded',
   'refunded',
@@ -542,6 +557,16 @@ export const payments = pgTable(
     currency: text('currency').notNull(),
     amountCaptured: minorUnits('amount_captured').notNull().default(0),
     amountRefunded: minorUnits('amount_refunded').notNull().default(0),
+    /** How start() asked the gateway to take the money (PAYMENT_CAPTURE and the plugin's capabilities). */
+    captureMethod: text('capture_method', { enum: ['automatic', 'manual'] })
+      .notNull()
+      .default('automatic'),
+    /** Money the gateway holds for this attempt (manual capture), or held and taken at once (automatic). */
+    amountAuthorized: minorUnits('amount_authorized').notNull().default(0),
+    /** What of the authorization was released unused (a void, or the rest after a final partial capture). */
+    amountVoided: minorUnits('amount_voided').notNull().default(0),
+    /** When the gateway lets the authorization lapse, if it said. */
+    authorizationExpiresAt: timestamp('authorization_expires_at', { withTimezone: true }),
     /** The gateway's own id of the attempt (a Checkout Session id, say), once it has one. */
     gatewayRef: text('gateway_ref'),
     /** The gateway's id of the money movement (a PaymentIntent id), learnt from its events. */
@@ -555,6 +580,47 @@ export const payments = pgTable(
     index('payments_order_idx').on(t.orderId),
     index('payments_gateway_ref_idx').on(t.pluginId, t.gatewayRef),
     index('payments_gateway_payment_ref_idx').on(t.pluginId, t.gatewayPaymentRef),
+  ],
+);
+
+export const paymentOperationKinds = ['capture', 'void', 'refund'] as const;
+export const paymentOperationStatuses = ['pending', 'succeeded', 'failed'] as const;
+
+/**
+ * The ledger's records of money moving on a payment: captures and refunds (and voids) the store asked for, and those
+ * a gateway reported that the store did not ask for (`source` gateway). A payment's captured and refunded figures are
+ * the sums of its succeeded records; a pending record (its gateway call not yet answered, or answered with an
+ * unknown outcome) reserves its amount, so two admins can never refund more than was captured. `credit`: the part of a
+ * refund that was given back without changing the order (goodwill), decided when the refund is recorded.
+ * `request_key`: the Idempotency-Key of the admin request, so a retry resumes the same record and the gateway sees the
+ * same key (`gateway_key`).
+ */
+export const paymentOperations = pgTable(
+  'payment_operations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    orderId: integer('order_id').notNull(),
+    kind: text('kind', { enum: paymentOperationKinds }).notNull(),
+    status: text('status', { enum: paymentOperationStatuses }).notNull(),
+    source: text('source', { enum: ['admin', 'gateway', 'system'] }).notNull(),
+    amount: minorUnits('amount').notNull(),
+    credit: minorUnits('credit').notNull().default(0),
+    requestKey: text('request_key'),
+    gatewayKey: text('gateway_key').notNull(),
+    gatewayRef: text('gateway_ref'),
+    error: text('error'),
+    adminId: integer('admin_id'),
+    ...timestamps,
+  },
+  (t) => [
+    index('payment_operations_payment_idx').on(t.paymentId, t.id),
+    index('payment_operations_order_idx').on(t.orderId, t.id),
+    uniqueIndex('payment_operations_request_idx')
+      .on(t.paymentId, t.kind, t.requestKey)
+      .where(sql`${t.requestKey} is not null`),
   ],
 );
 
@@ -597,6 +663,9 @@ export const eventTypes = [
   'payment.succeeded',
   'payment.failed',
   'payment.refunded',
+  'payment.authorized',
+  'payment.captured',
+  'payment.voided',
 ] as const;
 
 /**

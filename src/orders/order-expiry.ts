@@ -59,12 +59,7 @@ export async function expireUnpaidOrders(deps: ExpiryDeps): Promise<string[]> {
         .select()
         .from(orders)
         .where(
-          and(
-            eq(orders.status, 'pending'),
-            inArray(orders.paymentStatus, ['unpaid', 'pending', 'failed']),
-            lt(orders.createdAt, cutoff),
-            exempt,
-          ),
+          and(eq(orders.status, 'pending'), eq(orders.paymentStatus, 'unpaid'), lt(orders.createdAt, cutoff), exempt),
         )
         .orderBy(asc(orders.id))
         .limit(1)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orderStatuses } from '../db/schema.js';
-import { amountOwed } from '../payments/payment-states.js';
+import { orderCharge } from '../payments/order-ledger.js';
 import { approvesOnPayment, orderStates } from './order-states.js';
 
 describe('order states', () => {
@@ -27,19 +27,26 @@ describe('order states', () => {
 });
 
 describe('approval on payment', () => {
+  type Status = 'unpaid' | 'authorized' | 'partially_paid' | 'paid' | 'overpaid';
+  const pending = (paymentStatus: Status, toPay = 0) => ({ status: 'pending', paymentStatus, toPay }) as const;
+
   it('approves a pending order that becomes paid, and nothing else', () => {
-    const pending = (paymentStatus: 'unpaid' | 'pending' | 'partially_paid' | 'paid' | 'overpaid') =>
-      ({ status: 'pending', paymentStatus }) as const;
     expect(approvesOnPayment(pending('unpaid'), pending('paid'))).toBe(true);
     expect(approvesOnPayment(pending('partially_paid'), pending('paid'))).toBe(true);
-    expect(approvesOnPayment(pending('unpaid'), pending('partially_paid'))).toBe(false);
+    expect(approvesOnPayment(pending('unpaid'), pending('partially_paid', 500))).toBe(false);
     expect(approvesOnPayment(pending('unpaid'), pending('overpaid'))).toBe(false);
     expect(approvesOnPayment(pending('paid'), pending('paid'))).toBe(false);
-    expect(approvesOnPayment(pending('unpaid'), { status: 'cancelled', paymentStatus: 'paid' })).toBe(false);
+    expect(approvesOnPayment(pending('unpaid'), { status: 'cancelled', paymentStatus: 'paid', toPay: 0 })).toBe(false);
   });
 
-  it('owes nothing once expired, the total otherwise', () => {
-    expect(amountOwed({ total: 1250, cancelReason: null })).toBe(1250);
-    expect(amountOwed({ total: 1250, cancelReason: 'expired' })).toBe(0);
+  it('approves an order whose whole amount is authorized (manual capture), and not once it is then captured', () => {
+    expect(approvesOnPayment(pending('unpaid'), pending('authorized'))).toBe(true);
+    expect(approvesOnPayment(pending('unpaid'), pending('authorized', 2000))).toBe(false);
+    expect(approvesOnPayment(pending('authorized'), pending('paid'))).toBe(false);
+  });
+
+  it('charges nothing once cancelled (expired too), the total otherwise', () => {
+    expect(orderCharge({ total: 1250, status: 'approved' })).toBe(1250);
+    expect(orderCharge({ total: 1250, status: 'cancelled' })).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import type { orderStatuses } from '../db/schema.js';
-import { orderBecamePaid, type OrderPaymentStatus } from '../payments/payment-states.js';
+import { type OrderPaymentStatus, paymentSecured } from '../payments/order-ledger.js';
 import { stateMachine } from '../shared/state-machine.js';
 
 export type OrderStatus = (typeof orderStatuses)[number];
@@ -20,12 +20,15 @@ export function statusChangeEvents(to: OrderStatus): ('order.status_changed' | '
 }
 
 /**
- * SPEC 11: an order whose payment status becomes paid moves from pending to approved (with AUTO_APPROVE_PAID_ORDERS),
- * in the transaction of the payment change. `before` and `after` are the order around that change.
+ * SPEC 11: an order whose payment status becomes paid, or authorized with nothing left to pay (manual capture: the
+ * money is held until the store captures it), moves from pending to approved (with AUTO_APPROVE_PAID_ORDERS), in the
+ * transaction of the payment change. `before` and `after` are the order around that change; `toPay`, what the
+ * customer is still asked to pay after it (the ledger's).
  */
 export function approvesOnPayment(
   before: { status: OrderStatus; paymentStatus: OrderPaymentStatus },
-  after: { status: OrderStatus; paymentStatus: OrderPaymentStatus },
+  after: { status: OrderStatus; paymentStatus: OrderPaymentStatus; toPay: number },
 ): boolean {
-  return after.status === 'pending' && after.paymentStatus === 'paid' && orderBecamePaid(before.paymentStatus, 'paid');
+  const secured = (after.paymentStatus === 'paid' || after.paymentStatus === 'authorized') && after.toPay === 0;
+  return after.status === 'pending' && secured && !paymentSecured(before.paymentStatus);
 }

@@ -1,5 +1,6 @@
 import type { AddressSnapshot } from '../db/schema.js';
 import { formatRate } from '../pricing/pricing.presenter.js';
+import { ledgerOfOrder } from '../payments/order-ledger.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { currencyFormat } from '../shared/money.js';
 import type { OrderLineRow, OrderRow } from './orders.repository.js';
@@ -22,6 +23,23 @@ export function presentOrderSummary(order: OrderRow) {
     shipping_fee: money.format(order.shippingFee),
     estimated_tax: money.format(order.estimatedTax),
     total: money.format(order.total),
+    ledger: presentLedger(order, money),
+  };
+}
+
+/** The order's ledger (src/payments/order-ledger.ts) in its currency. */
+function presentLedger(order: OrderRow, money: CurrencyFormat) {
+  const l = ledgerOfOrder(order);
+  return {
+    authorized: money.format(l.authorized),
+    captured: money.format(l.captured),
+    refunded: money.format(l.refunded),
+    credited: money.format(l.credited),
+    capturable: money.format(l.capturable),
+    refundable: money.format(l.refundable),
+    balance_due: money.format(l.balanceDue),
+    refund_due: money.format(l.refundDue),
+    to_pay: money.format(l.toPay),
   };
 }
 

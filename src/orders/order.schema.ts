@@ -38,6 +38,28 @@ const summaryFields = {
   shipping_fee: Money,
   estimated_tax: Money,
   total: Money,
+  ledger: Type.Object(
+    {
+      authorized: Type.String({ description: 'Money its payments were authorized for (held, or held and taken)' }),
+      captured: Type.String({ description: 'Money taken' }),
+      refunded: Type.String({ description: 'Money given back' }),
+      credited: Type.String({
+        description: 'Money given back without changing the order (the goodwill part of refunds): never owed again',
+      }),
+      capturable: Type.String({
+        description: 'Money open authorizations still hold (an admin may capture or void it)',
+      }),
+      refundable: Type.String({ description: 'captured − refunded' }),
+      balance_due: Type.String({
+        description:
+          'max(0, total − credited) − (captured − refunded), the total counting as 0.00 once cancelled; negative: '
+          + 'money owed back to the customer',
+      }),
+      refund_due: Type.String({ description: 'Money owed back: −balance_due when negative, else 0' }),
+      to_pay: Type.String({ description: 'What start-payment asks for: balance_due less what authorizations hold' }),
+    },
+    { description: "The order's money as a ledger (docs/payments.md)" },
+  ),
 };
 
 export const OrderSummary = Type.Object(summaryFields);

@@ -1,3 +1,4 @@
+import { idempotencyKeyFrom } from './idempotency.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
@@ -86,8 +87,8 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
 export function orderAdminRoutes(deps: {
   db: Db;
   outbox: Outbox;
-  /** `{"status": "cancelled", "refund": true}`: refunds through the plugins, then cancels (payments.admin.ts). */
-  cancelWithRefund: (alias: string) => Promise<OrderRow>;
+  /** `{"status": "cancelled", "refund": true}`: cancels, then refunds through the plugins (payments.admin.ts). */
+  cancelWithRefund: (alias: string, options: { requestKey?: string; adminId?: number | null }) => Promise<OrderRow>;
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['orders (admin)'], security: bearerAuth };
@@ -161,16 +162,21 @@ export function orderAdminRoutes(deps: {
             {
               status: OrderStatusSchema,
               refund: Type.Optional(
-                Type.Boolean({ description: 'with status cancelled: refund what the payments kept first' }),
+                Type.Boolean({
+                  description:
+                    'with status cancelled: one action that cancels the order, refunds all its payments took and '
+                    + 'voids what they hold (an Idempotency-Key makes a retry resume the same refunds)',
+                }),
               ),
             },
             { additionalProperties: false, examples: [{ status: 'approved' }, { status: 'cancelled', refund: true }] },
           ),
-          response: { 200: AdminOrderDetail, ...problems(401, 403, 404, 409, 422) },
+          response: { 200: AdminOrderDetail, ...problems(401, 403, 404, 409, 422, 502) },
         },
       },
       async (request) => {
         const { status, refund } = request.body;
+        const requestKey = idempotencyKeyFrom(request.headers['idempotency-key']);
         const alias = request.params.order_alias;
         if (refund === true && status !== 'cancelled')
           throw new DomainError('validation_error', {
@@ -178,7 +184,9 @@ export function orderAdminRoutes(deps: {
             errors: [{ field: 'refund', message: 'only with status cancelled' }],
           });
         const changed =
-          refund === true ? await deps.cancelWithRefund(alias) : await changeOrderStatus(deps, alias, status);
+          refund === true
+            ? await deps.cancelWithRefund(alias, { requestKey, adminId: request.principal?.userId ?? null })
+            : await changeOrderStatus(deps, alias, status);
         return adminDetail(deps.db, changed);
       },
     );

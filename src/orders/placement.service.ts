@@ -164,6 +164,12 @@ async function prepare(
     shippingAddress: quote.shippingAddress,
     billingAddress: quote.billingAddress,
     note: quote.note,
+    // Nothing moved yet: the ledger's totals (src/payments/order-ledger.ts) start at zero.
+    amountAuthorized: 0,
+    amountCaptured: 0,
+    amountRefunded: 0,
+    amountCredited: 0,
+    amountCapturable: 0,
   };
   const lines = priced.lines.map((line) => ({
     variantId: line.variantId,

@@ -1,95 +1,176 @@
 import type { paymentStatesList } from '../db/schema.js';
-import type { WebhookEventKind } from './payment-plugin.js';
+import type { CaptureMethod, WebhookEventKind } from './payment-plugin.js';
 
 export type PaymentState = (typeof paymentStatesList)[number];
 
 /**
- * The payment state machine as a table: from each state, the states an event may move it to.
- * Every transition goes up one order — pending, expired, failed, succeeded, partially refunded,
- * refunded — so a late or repeated event can never move a payment back, and the final state
- * depends only on which events arrived, not on the order they arrived in.
+ * One payment attempt's figures, in minor units of its currency. `authorized` ≥ `captured` ≥ `refunded`;
+ * `voided` is what of the authorization was released unused. `captured` and `refunded` are the sums of the ledger's
+ * succeeded records of the payment (payment_operations); the rest follows gateway events.
  */
-export const paymentTransitions: Readonly<Record<PaymentState, readonly PaymentState[]>> = {
-  pending: ['expired', 'failed', 'succeeded', 'partially_refunded', 'refunded'],
-  expired: ['failed', 'succeeded', 'partially_refunded', 'refunded'],
-  failed: ['succeeded', 'partially_refunded', 'refunded'],
-  succeeded: ['partially_refunded', 'refunded'],
-  partially_refunded: ['refunded'],
-  refunded: [],
-};
-
 export interface PaymentFigures {
   state: PaymentState;
   /** The attempt's amount: what the gateway was asked to charge. */
   amount: number;
+  /** How the gateway was asked to take it: at once, or held for the store to capture (manual). */
+  captureMethod: CaptureMethod;
+  authorized: number;
   captured: number;
   refunded: number;
+  voided: number;
+}
+
+/** Money of a payment that the ledger has asked the gateway to move and has no answer for yet. */
+export interface PendingMoney {
+  capture: number;
+  refund: number;
+}
+
+export const NOTHING_PENDING: PendingMoney = { capture: 0, refund: 0 };
+
+/**
+ * Where an attempt may go before any money moved: it waits (pending), is abandoned (expired by the gateway, or
+ * superseded by another attempt the payer chose), or fails. Once money is held or taken the state follows from the
+ * figures (`moneyState`) and these no longer apply, so a late or repeated event can never move a payment back, and
+ * the final state depends only on which events arrived, not on their order.
+ */
+export const paymentTransitions: Readonly<Record<PaymentState, readonly PaymentState[]>> = {
+  pending: ['expired', 'superseded', 'failed'],
+  expired: ['failed'],
+  superseded: ['failed'],
+  failed: [],
+  authorized: [],
+  voided: [],
+  succeeded: [],
+  partially_refunded: [],
+  refunded: [],
+};
+
+/** The state of a payment that holds or held money, from its figures; undefined when none ever moved. */
+export function moneyState(
+  f: Pick<PaymentFigures, 'authorized' | 'captured' | 'refunded' | 'voided'>,
+): PaymentState | undefined {
+  if (f.captured > 0)
+    return f.refunded === 0 ? 'succeeded' : f.refunded < f.captured ? 'partially_refunded' : 'refunded';
+  if (f.authorized > 0) return f.voided > 0 ? 'voided' : 'authorized';
+  return undefined;
+}
+
+/** Money the payment still holds: authorized, not captured, voided or being captured. */
+export function capturableOf(f: PaymentFigures, pending: PendingMoney = NOTHING_PENDING): number {
+  return Math.max(0, f.authorized - f.captured - f.voided - pending.capture);
+}
+
+/** Money the payment took and has not given back nor is giving back. */
+export function refundableOf(f: PaymentFigures, pending: PendingMoney = NOTHING_PENDING): number {
+  return Math.max(0, f.captured - f.refunded - pending.refund);
 }
 
 export interface PaymentEventInput {
   kind: WebhookEventKind;
-  /** succeeded: amount captured; refunded: cumulative refunded total. */
+  /** succeeded: amount captured; authorized: amount held; captured and refunded: the gateway's running total. */
   amountMinor?: number;
 }
 
+export interface EventEffect {
+  next: PaymentFigures;
+  changed: boolean;
+  /** Money the event reports captured beyond what the ledger holds or has pending: a new capture record. */
+  capture: number;
+  /** The same for refunds: a new refund record. */
+  refund: number;
+}
+
 /**
- * Applies one event. Amounts only grow (max), states only climb the table; whatever does neither
- * leaves the payment as it was (`changed: false`).
+ * Applies one gateway event. Authorizations only grow (max); a running total of captures or refunds adds a record for
+ * what it reports beyond what the ledger has (succeeded and pending records together, so the gateway's report of a
+ * capture or refund the service is still waiting to hear back about is not counted twice). A refund is also news of
+ * a capture: of the attempt's whole amount when nothing was held first (automatic capture), of the refund otherwise.
+ * Whatever changes nothing leaves the payment as it was (`changed: false`).
  */
 export function applyPaymentEvent(
   current: PaymentFigures,
   event: PaymentEventInput,
-): { next: PaymentFigures; changed: boolean } {
-  let { state, captured, refunded } = current;
+  pending: PendingMoney = NOTHING_PENDING,
+): EventEffect {
+  let { state, authorized, voided } = current;
+  let capture = 0;
+  let refund = 0;
+  const captureUpTo = (total: number) => {
+    const more = total - current.captured - pending.capture - capture;
+    if (more > 0) capture += more;
+    authorized = Math.max(authorized, total);
+  };
   switch (event.kind) {
     case 'failed':
     case 'expired':
       if (paymentTransitions[state].includes(event.kind)) state = event.kind;
       break;
-    case 'succeeded': {
-      captured = Math.max(captured, event.amountMinor ?? current.amount);
-      if (paymentTransitions[state].includes('succeeded')) state = 'succeeded';
+    case 'authorized':
+      authorized = Math.max(authorized, event.amountMinor ?? current.amount);
+      break;
+    case 'succeeded':
+      captureUpTo(event.amountMinor ?? current.amount);
+      break;
+    case 'captured':
+      captureUpTo(event.amountMinor ?? current.amount);
+      break;
+    case 'voided': {
+      // Released: what was held and is neither taken nor being taken. Nothing held yet: nothing to release.
+      const released = authorized - current.captured - pending.capture;
+      if (released > voided) voided = released;
       break;
     }
     case 'refunded': {
-      refunded = Math.max(refunded, event.amountMinor ?? 0);
+      const total = event.amountMinor ?? 0;
+      const more = total - current.refunded - pending.refund;
+      if (more > 0) refund = more;
+      if (total > 0) captureUpTo(current.captureMethod === 'automatic' ? Math.max(current.amount, total) : total);
       break;
     }
     case 'pending':
     case 'ignored':
       break;
   }
-  if (refunded > 0) {
-    // A refund implies the attempt's amount was captured, even if that event is still on its way.
-    captured = Math.max(captured, current.amount, refunded);
-    const target: PaymentState = refunded >= captured ? 'refunded' : 'partially_refunded';
-    if (paymentTransitions[state].includes(target)) state = target;
-  }
-  const next = { ...current, state, captured, refunded };
+  const figures = {
+    amount: current.amount,
+    captureMethod: current.captureMethod,
+    authorized,
+    captured: current.captured + capture,
+    refunded: current.refunded + refund,
+    voided,
+  };
+  const next: PaymentFigures = { ...figures, state: moneyState(figures) ?? state };
   const changed =
-    next.state !== current.state || next.captured !== current.captured || next.refunded !== current.refunded;
-  return { next, changed };
+    next.state !== current.state
+    || next.authorized !== current.authorized
+    || next.voided !== current.voided
+    || capture > 0
+    || refund > 0;
+  return { next, changed, capture, refund };
 }
 
-export type OrderPaymentStatus = 'unpaid' | 'pending' | 'paid' | 'partially_paid' | 'overpaid' | 'refunded' | 'failed';
-
-export type OrderCancelReason = 'expired' | null;
-
-/** What an order owes: its total, or nothing once it expired unpaid (it will not be fulfilled). */
-export function amountOwed(order: { total: number; cancelReason: OrderCancelReason }): number {
-  return order.cancelReason === 'expired' ? 0 : order.total;
-}
-
-/** The order's payment status from all its payment attempts: money kept versus the order total. */
-export function orderPaymentStatus(total: number, attempts: readonly PaymentFigures[]): OrderPaymentStatus {
-  const captured = attempts.reduce((s, p) => s + p.captured, 0);
-  const refunded = attempts.reduce((s, p) => s + p.refunded, 0);
-  const net = captured - refunded;
-  if (captured > 0 && net <= 0) return 'refunded';
-  if (net > 0) return net === total ? 'paid' : net > total ? 'overpaid' : 'partially_paid';
-  if (attempts.some((p) => p.state === 'pending')) return 'pending';
-  if (attempts.length > 0) return 'failed';
-  return 'unpaid';
+/**
+ * A succeeded record of the ledger applied to a payment: a capture (a final one releases what it did not take, as
+ * gateways do), a refund, or a void of what is still held.
+ */
+export function applyOperation(
+  current: PaymentFigures,
+  op: { kind: 'capture' | 'refund' | 'void'; amount: number },
+  pending: PendingMoney = NOTHING_PENDING,
+): PaymentFigures {
+  const f = { ...current };
+  if (op.kind === 'capture') {
+    f.captured += op.amount;
+    f.authorized = Math.max(f.authorized, f.captured);
+    // A final capture: the rest of the authorization is released (pending captures still count as taken).
+    f.voided = Math.max(f.voided, f.authorized - f.captured - pending.capture);
+  } else if (op.kind === 'refund') {
+    f.refunded += op.amount;
+  } else {
+    f.voided = Math.max(f.voided, f.authorized - f.captured - pending.capture);
+  }
+  return { ...f, state: moneyState(f) ?? f.state };
 }
 
 /** Which of its two links a gateway sent the payer back through: done, or gave up. */
@@ -99,47 +180,52 @@ export type ReturnEnd = 'return' | 'cancel';
 export type PaymentOutcome = 'succeeded' | 'failed' | 'pending' | 'cancelled';
 
 /**
- * The attempt's outcome as the payer sees it. Money taken counts as succeeded even if refunded
- * since; an attempt still pending is cancelled when the payer left through the cancel link, and
- * pending otherwise (a gateway's webhook may reach the store after its payer does).
+ * The attempt's outcome as the payer sees it. Money taken or held counts as succeeded even if refunded or released
+ * since; an attempt still pending is cancelled when the payer left through the cancel link, and pending otherwise (a
+ * gateway's webhook may reach the store after its payer does).
  */
 export function paymentOutcome(state: PaymentState, end: ReturnEnd): PaymentOutcome {
   switch (state) {
     case 'succeeded':
     case 'partially_refunded':
     case 'refunded':
+    case 'authorized':
+    case 'voided':
       return 'succeeded';
     case 'failed':
       return 'failed';
     case 'expired':
+    case 'superseded':
       return 'cancelled';
     case 'pending':
       return end === 'cancel' ? 'cancelled' : 'pending';
   }
 }
 
-export type PaymentEventType = 'payment.succeeded' | 'payment.failed' | 'payment.refunded';
+export type PaymentEventType =
+  | 'payment.authorized'
+  | 'payment.succeeded'
+  | 'payment.captured'
+  | 'payment.voided'
+  | 'payment.failed'
+  | 'payment.refunded';
 
 /**
- * The events a payment's change from `before` to `after` records (SPEC 11): succeeded when it first holds money
- * (also when a refund is what told us it was captured: succeeded, then refunded), failed when it becomes failed,
- * refunded whenever the refunded total grows (in part or in full). A change that does none of these (pending,
- * expired, a repeat) records nothing.
+ * The events a payment's change from `before` to `after` records (docs/events.md): authorized when money is first
+ * held without being taken (manual capture); succeeded when it first holds money it took (either way of capturing,
+ * also when a refund is what told us it was captured); captured whenever the captured total grows on a payment that
+ * was authorized first (a capture of held money); voided when an authorization is released with nothing taken;
+ * failed when it becomes failed; refunded whenever the refunded total grows. A change that does none of these
+ * (pending, expired, a repeat) records nothing.
  */
 export function paymentEventTypes(before: PaymentFigures, after: PaymentFigures): PaymentEventType[] {
   const types: PaymentEventType[] = [];
+  if (before.authorized === 0 && after.authorized > 0 && after.captured === 0) types.push('payment.authorized');
   if (before.captured === 0 && after.captured > 0) types.push('payment.succeeded');
+  const heldFirst = before.authorized > before.captured || before.state === 'authorized';
+  if (after.captured > before.captured && heldFirst) types.push('payment.captured');
+  if (after.state === 'voided' && before.state !== 'voided') types.push('payment.voided');
   if (after.state === 'failed' && before.state !== 'failed') types.push('payment.failed');
   if (after.refunded > before.refunded) types.push('payment.refunded');
   return types;
-}
-
-const fullyPaid = (status: OrderPaymentStatus) => status === 'paid' || status === 'overpaid';
-
-/**
- * Whether the order became paid (order.paid): its payment status moved to `paid` (or straight to `overpaid`) from
- * one that was not fully paid. Back to paid after a partial refund and a new payment counts again.
- */
-export function orderBecamePaid(before: OrderPaymentStatus, after: OrderPaymentStatus): boolean {
-  return fullyPaid(after) && !fullyPaid(before);
 }

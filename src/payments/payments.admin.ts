@@ -1,120 +1,376 @@
 import { randomUUID } from 'node:crypto';
+import type { Tx } from '../db/client.js';
+import { recordEvents } from '../events/outbox.js';
+import { orderEvents } from '../orders/order-events.js';
+import { approvesOnPayment, orderStates } from '../orders/order-states.js';
+import { findOrderByAlias, linesOf, type OrderRow, setOrderStatus } from '../orders/orders.repository.js';
+import { cancelLockedOrder } from '../orders/orders.service.js';
+import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat, MoneyFormatError } from '../shared/money.js';
-import { currencyExponent } from '../shared/currency.js';
-import { GatewayError } from './payment-plugin.js';
-import { findOrderByAlias, type OrderRow } from '../orders/orders.repository.js';
-import { changeOrderStatus } from '../orders/orders.service.js';
-import { findOrderOfPayment, findPayment, type PaymentRow, paymentsOfOrder } from './payments.repository.js';
-import { applyEvent, type PaymentsDeps } from './payments.service.js';
+import { ledgerOfOrder, refundCredit } from './order-ledger.js';
+import { paymentChangeEvents } from './payment-events.js';
+import { GatewayError, type Money } from './payment-plugin.js';
+import { applyOperation, capturableOf, NOTHING_PENDING, type PendingMoney, refundableOf } from './payment-states.js';
+import {
+  figuresOf,
+  finishOperation,
+  findOperation,
+  findPayment,
+  insertOperation,
+  ledgerOf,
+  lockOperation,
+  lockOrderById,
+  lockPayment,
+  type OperationRow,
+  operationByRequestKey,
+  type PaymentRow,
+  pendingMoneyOf,
+  refreshOrderLedger,
+  savePaymentFigures,
+} from './payments.repository.js';
+import type { PaymentsDeps } from './payments.service.js';
+
+/**
+ * The store's own moves of a payment's money: capture, void and refund (and cancel-and-refund of an order). Each is a
+ * record of the ledger (payment_operations), in three steps: reserved in one transaction with the order and payment
+ * locked (the amount checked against what is capturable or refundable less what other records are already moving,
+ * so concurrent requests can never move more than there is), the gateway called outside any transaction, then the
+ * record settled with the payment's figures, the order's ledger and their events in one more. An admin request's
+ * Idempotency-Key is the record's key: a retry resumes the same record and sends the gateway the same key, so a
+ * capture retried after a timeout captures once. docs/payments.md tells the whole story.
+ */
+
+export type OperationKind = OperationRow['kind'];
+
+export interface OperationRequest {
+  paymentId: number;
+  /** Decimal text in the payment's currency; default: all that can be captured or refunded. */
+  amount?: string;
+  /** The request's Idempotency-Key. */
+  requestKey?: string;
+  adminId?: number | null;
+}
 
 const notFound = (id: number) => new DomainError('payment_not_found', { detail: `payment ${id} not found` });
 
-/**
- * Records the cash of a manual-capture payment (cash on delivery) as received: the same path as a
- * gateway's "succeeded" event, so the order's payment status follows.
- */
-export async function capturePayment(deps: PaymentsDeps, id: number): Promise<PaymentRow> {
-  const payment = await findPayment(deps.db, id);
-  if (!payment) throw notFound(id);
-  const plugin = deps.registry.get(payment.pluginId);
-  if (!plugin?.manualCapture) {
-    throw new DomainError('invalid_transition', {
-      detail: `payments through ${payment.pluginId} are captured by the gateway, not by hand`,
+const money = (amountMinor: number, currency: string): Money => ({
+  amountMinor,
+  currency,
+  exponent: currencyExponent(currency),
+});
+
+function parseAmount(text: string, currency: string): number {
+  try {
+    const amount = currencyFormat(currency).parse(text);
+    if (amount > 0) return amount;
+  } catch (err) {
+    if (!(err instanceof MoneyFormatError)) throw err;
+    throw new DomainError('validation_error', {
+      detail: `amount ${err.message}`,
+      errors: [{ field: 'amount', message: err.message }],
     });
   }
-  if (payment.status !== 'pending')
-    throw new DomainError('invalid_transition', { detail: `payment ${id} is ${payment.status}, not pending` });
-  // Cash taken for an order already paid would make it overpaid: refuse it rather than record it.
-  // (Checked before the capture's transaction: a payment completing in between is not caught here.)
-  const order = await findOrderOfPayment(deps.db, payment);
-  if (order && (order.paymentStatus === 'paid' || order.paymentStatus === 'overpaid'))
-    throw new DomainError('order_already_paid', {
-      detail: `order ${order.alias} is already ${order.paymentStatus}; this payment has nothing to collect`,
-    });
-  await applyEvent(deps, payment.pluginId, {
-    eventId: `admin-capture:${payment.id}`,
-    kind: 'succeeded',
-    match: { reference: payment.reference },
-    amount: { amountMinor: payment.amount, currency: payment.currency, exponent: currencyExponent(payment.currency) },
+  throw new DomainError('validation_error', {
+    detail: 'amount must be more than 0',
+    errors: [{ field: 'amount', message: 'must be more than 0' }],
   });
-  return (await findPayment(deps.db, id)) ?? payment;
 }
 
-/**
- * Refunds part or all of what a payment kept, through the plugin when it can refund (otherwise the
- * refund is only recorded: money returned outside the service). The refund is recorded as a
- * running total, so the gateway's own refund webhook for it changes nothing more.
- */
-export async function refundPayment(
+/** The amount a new record may move, checked against what the payment has (the rules of each kind, in one place). */
+function amountFor(
   deps: PaymentsDeps,
-  id: number,
-  amountText: string | undefined,
-): Promise<PaymentRow> {
-  const payment = await findPayment(deps.db, id);
-  if (!payment) throw notFound(id);
+  kind: OperationKind,
+  input: { payment: PaymentRow; pending: PendingMoney; amount: string | undefined },
+): number {
+  const { payment, pending } = input;
   const format = currencyFormat(payment.currency);
-  const refundable = payment.amountCaptured - payment.amountRefunded;
-  if (!['succeeded', 'partially_refunded'].includes(payment.status) || refundable <= 0) {
-    throw new DomainError('invalid_transition', {
-      detail: `payment ${id} is ${payment.status}; only money that was received can be refunded`,
-    });
-  }
-  let amount = refundable;
-  if (amountText !== undefined) {
-    try {
-      amount = format.parse(amountText);
-    } catch (err) {
-      if (err instanceof MoneyFormatError)
-        throw new DomainError('validation_error', {
-          detail: `amount ${err.message}`,
-          errors: [{ field: 'amount', message: err.message }],
-        });
-      throw err;
-    }
-    if (amount <= 0 || amount > refundable) {
-      throw new DomainError('validation_error', {
-        detail: `amount must be more than 0 and at most ${format.format(refundable)}`,
-        errors: [{ field: 'amount', message: `must be between 0 and ${format.format(refundable)}` }],
-      });
-    }
-  }
-  const total = payment.amountRefunded + amount;
   const plugin = deps.registry.get(payment.pluginId);
-  const exponent = currencyExponent(payment.currency);
-  if (plugin?.gateway.refund) {
-    try {
-      await plugin.gateway.refund({
-        reference: payment.reference,
-        gatewayRef: payment.gatewayRef,
-        gatewayPaymentRef: payment.gatewayPaymentRef,
-        amount: { amountMinor: amount, currency: payment.currency, exponent },
-        idempotencyKey: `refund-${payment.reference}-${total}`,
+  const figures = figuresOf(payment);
+  const asked = input.amount === undefined ? undefined : parseAmount(input.amount, payment.currency);
+  if (kind === 'refund') {
+    const refundable = refundableOf(figures, pending);
+    if (figures.captured === 0)
+      throw new DomainError('invalid_transition', {
+        detail: `payment ${payment.id} is ${payment.status}; only money that was received can be refunded`,
       });
-    } catch (err) {
-      if (err instanceof GatewayError) throw new DomainError('payment_gateway_error', { detail: err.message });
-      throw err;
-    }
+    if (refundable === 0)
+      throw new DomainError('refund_exceeds_refundable', {
+        detail: `nothing is left to refund on payment ${payment.id}${pending.refund > 0 ? ' (a refund is in progress)' : ''}`,
+        extra: { refundable: format.format(0) },
+      });
+    const amount = asked ?? refundable;
+    if (amount > refundable)
+      throw new DomainError('refund_exceeds_refundable', {
+        detail: `at most ${format.format(refundable)} ${payment.currency} can be refunded on payment ${payment.id}`,
+        extra: { refundable: format.format(refundable) },
+        errors: [{ field: 'amount', message: `must be at most ${format.format(refundable)}` }],
+      });
+    if (amount < refundable && plugin?.capabilities.has('refund') && !plugin.capabilities.has('partial_refund'))
+      throw new DomainError('operation_not_supported', {
+        detail: `${payment.pluginId} refunds only in full (${format.format(refundable)})`,
+      });
+    return amount;
   }
-  await applyEvent(deps, payment.pluginId, {
-    eventId: `admin-refund:${payment.id}:${total}:${randomUUID()}`,
-    kind: 'refunded',
-    match: { reference: payment.reference },
-    amount: { amountMinor: total, currency: payment.currency, exponent },
+  if (plugin?.manualCapture && figures.authorized === 0) {
+    // Cash on delivery: the admin records the cash, the attempt's amount, once.
+    if (kind === 'void' || payment.status !== 'pending' || pending.capture > 0)
+      throw new DomainError('invalid_transition', {
+        detail: `payment ${payment.id} is ${payment.status}; only a pending cash payment can be recorded`,
+      });
+    if (asked !== undefined && asked !== payment.amount)
+      throw new DomainError('validation_error', {
+        detail: `the cash of this payment is ${format.format(payment.amount)}`,
+        errors: [{ field: 'amount', message: `must be ${format.format(payment.amount)}` }],
+      });
+    return payment.amount;
+  }
+  const capturable = capturableOf(figures, pending);
+  if (capturable === 0)
+    throw new DomainError('invalid_transition', {
+      detail: `payment ${payment.id} is ${payment.status}; it holds no authorized money to ${kind}`,
+    });
+  if (plugin && !plugin.capabilities.has(kind))
+    throw new DomainError('operation_not_supported', { detail: `${payment.pluginId} cannot ${kind} a payment` });
+  if (kind === 'void') return capturable;
+  const amount = asked ?? capturable;
+  if (amount > capturable)
+    throw new DomainError('capture_exceeds_capturable', {
+      detail: `at most ${format.format(capturable)} ${payment.currency} can be captured on payment ${payment.id}`,
+      extra: { capturable: format.format(capturable) },
+      errors: [{ field: 'amount', message: `must be at most ${format.format(capturable)}` }],
+    });
+  if (amount < capturable && plugin && !plugin.capabilities.has('partial_capture'))
+    throw new DomainError('operation_not_supported', {
+      detail: `${payment.pluginId} captures only in full (${format.format(capturable)})`,
+    });
+  return amount;
+}
+
+/** A record found by its request's key: the same request again, or a misuse of the key. */
+function sameRequest(op: OperationRow, request: OperationRequest, payment: PaymentRow): OperationRow {
+  if (request.amount !== undefined && parseAmount(request.amount, payment.currency) !== op.amount)
+    throw new DomainError('idempotency_key_reused', {
+      detail: 'this Idempotency-Key was used with a different request; use a new key',
+    });
+  if (op.status === 'failed')
+    throw new DomainError('operation_failed', {
+      detail: `this ${op.kind} failed: ${op.error ?? 'the gateway refused it'}; send it again with a new Idempotency-Key`,
+      extra: { operation_id: op.id },
+    });
+  return op;
+}
+
+/** Step 1: the record, reserved under the order's and payment's locks (or the one this request's key made). */
+async function reserve(deps: PaymentsDeps, kind: OperationKind, request: OperationRequest): Promise<OperationRow> {
+  const found = await findPayment(deps.db, request.paymentId);
+  if (!found) throw notFound(request.paymentId);
+  return deps.db.transaction(async (tx) => {
+    const order = await lockOrderById(tx, found.orderId);
+    const payment = await lockPayment(tx, found.id);
+    if (!order || !payment) throw notFound(request.paymentId);
+    if (request.requestKey !== undefined) {
+      const earlier = await operationByRequestKey(tx, { paymentId: payment.id, kind, requestKey: request.requestKey });
+      if (earlier) return sameRequest(earlier, request, payment);
+    }
+    return reserveLocked(tx, deps, { kind, order, payment, request });
   });
-  return (await findPayment(deps.db, id)) ?? payment;
+}
+
+async function reserveLocked(
+  tx: Tx,
+  deps: PaymentsDeps,
+  input: { kind: OperationKind; order: OrderRow; payment: PaymentRow; request: Omit<OperationRequest, 'paymentId'> },
+): Promise<OperationRow> {
+  const { kind, order, payment, request } = input;
+  const { ledger, pending } = await ledgerOf(tx, order, { withPending: true });
+  const pendingHere = pending.get(payment.id) ?? NOTHING_PENDING;
+  const amount = amountFor(deps, kind, { payment, pending: pendingHere, amount: request.amount });
+  if (kind === 'capture' && figuresOf(payment).authorized === 0 && ledger.balanceDue <= 0)
+    // Cash for an order paid by other means meanwhile would only have to be given back.
+    throw new DomainError('order_already_paid', {
+      detail: `order ${order.alias} is ${order.paymentStatus}; this payment has nothing to collect`,
+    });
+  return insertOperation(tx, {
+    paymentId: payment.id,
+    orderId: order.id,
+    kind,
+    status: 'pending',
+    source: 'admin',
+    amount,
+    // Decided now, with every other record of the order counted: what this refund gives beyond money owed back.
+    credit: kind === 'refund' ? refundCredit(ledger, amount) : 0,
+    requestKey: request.requestKey ?? null,
+    gatewayKey: `${kind}-${payment.reference}-${randomUUID()}`,
+    adminId: request.adminId ?? null,
+  });
+}
+
+/** Step 2: the gateway call for a pending record; what the plugin can't do moves outside the service (recorded). */
+async function callGateway(deps: PaymentsDeps, op: OperationRow, payment: PaymentRow): Promise<string | null> {
+  const gateway = deps.registry.get(payment.pluginId)?.gateway;
+  const base = {
+    reference: payment.reference,
+    gatewayRef: payment.gatewayRef,
+    gatewayPaymentRef: payment.gatewayPaymentRef,
+    idempotencyKey: op.gatewayKey,
+  };
+  if (op.kind === 'capture' && gateway?.capture)
+    return (await gateway.capture({ ...base, amount: money(op.amount, payment.currency), final: true })).gatewayRef;
+  if (op.kind === 'void' && gateway?.void) {
+    await gateway.void(base);
+    return null;
+  }
+  if (op.kind === 'refund' && gateway?.refund)
+    return (await gateway.refund({ ...base, amount: money(op.amount, payment.currency) })).gatewayRef;
+  return null;
 }
 
 /**
- * The admin's `{"status": "cancelled", "refund": true}`: refunds in full every payment of the order that kept money
- * (through its plugin, as `refundPayment`), then cancels it. A refund that fails stops there (the order is not
- * cancelled; what was refunded stays refunded) and can be sent again.
+ * Step 3: settles a record (once: a concurrent retry that settled it first wins) with the payment's new figures, the
+ * order's ledger and the events of the change, in one transaction.
  */
-export async function cancelOrderWithRefund(deps: PaymentsDeps, alias: string): Promise<OrderRow> {
+async function settle(
+  deps: PaymentsDeps,
+  opId: number,
+  result: { status: 'succeeded' | 'failed'; gatewayRef?: string | null; error?: string },
+): Promise<void> {
+  await deps.outbox.jobs.transaction(deps.db, async (tx) => {
+    // Read without a lock first: the order is locked before the record, the order every payment write follows.
+    const op0 = await findOperation(tx, opId);
+    if (!op0) throw new Error(`payment operation ${opId} vanished`);
+    const order = await lockOrderById(tx, op0.orderId);
+    const payment = await lockPayment(tx, op0.paymentId);
+    const op = await lockOperation(tx, opId);
+    if (!order || !payment || !op || op.status !== 'pending') return;
+    await finishOperation(tx, op.id, {
+      status: result.status,
+      gatewayRef: result.gatewayRef ?? null,
+      error: result.error ?? null,
+    });
+    if (result.status === 'failed') return;
+    const stillPending = (await pendingMoneyOf(tx, [payment.id])).get(payment.id) ?? NOTHING_PENDING;
+    const before = figuresOf(payment);
+    const figures = applyOperation(before, op, stillPending);
+    const saved = await savePaymentFigures(tx, { id: payment.id, figures });
+    await recordChange(tx, deps, { order, before, payment: saved });
+  });
+}
+
+/**
+ * After a payment's figures changed (the order locked): the order's ledger and status again, the payment's events,
+ * order.paid when it became paid, and the approval that follows (AUTO_APPROVE_PAID_ORDERS).
+ */
+export async function recordChange(
+  tx: Tx,
+  deps: Pick<PaymentsDeps, 'outbox' | 'autoApprovePaidOrders'>,
+  change: { order: OrderRow; before: ReturnType<typeof figuresOf>; payment: PaymentRow },
+): Promise<OrderRow> {
+  const { order } = change;
+  const orderAfter = await refreshOrderLedger(tx, order);
+  const events = await paymentChangeEvents(tx, { before: change.before, payment: change.payment, order, orderAfter });
+  let result = orderAfter;
+  const { toPay } = ledgerOfOrder(orderAfter);
+  if (deps.autoApprovePaidOrders !== false && approvesOnPayment(order, { ...orderAfter, toPay })) {
+    result = await setOrderStatus(tx, order.id, 'approved');
+    events.push(...orderEvents(['order.status_changed'], result, await linesOf(tx, order.id)));
+  }
+  await recordEvents(tx, deps.outbox, events);
+  return result;
+}
+
+/** Steps 2 and 3 for a reserved record; a gateway's refusal settles it failed, an unknown outcome leaves it open. */
+async function run(deps: PaymentsDeps, op: OperationRow): Promise<PaymentRow> {
+  const payment = await findPayment(deps.db, op.paymentId);
+  if (!payment) throw notFound(op.paymentId);
+  if (op.status === 'pending') {
+    let gatewayRef: string | null;
+    try {
+      gatewayRef = await callGateway(deps, op, payment);
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err;
+      // Refused: nothing moved, the reservation is released. Unreachable or unsure: the record stays open and a
+      // retry with the same Idempotency-Key sends the gateway the same key.
+      if (!err.retryable) await settle(deps, op.id, { status: 'failed', error: err.message });
+      throw new DomainError('payment_gateway_error', {
+        detail: err.retryable ? `${err.message}; send the same request again (same Idempotency-Key)` : err.message,
+        extra: { operation_id: op.id, retryable: err.retryable },
+      });
+    }
+    await settle(deps, op.id, { status: 'succeeded', gatewayRef });
+  }
+  return (await findPayment(deps.db, op.paymentId)) ?? payment;
+}
+
+/** Captures authorized money (all or part), or records the cash of a cash-on-delivery payment as received. */
+export async function capturePayment(deps: PaymentsDeps, request: OperationRequest): Promise<PaymentRow> {
+  return run(deps, await reserve(deps, 'capture', request));
+}
+
+/** Releases what an authorization still holds. */
+export async function voidPayment(deps: PaymentsDeps, request: Omit<OperationRequest, 'amount'>): Promise<PaymentRow> {
+  return run(deps, await reserve(deps, 'void', request));
+}
+
+/**
+ * Gives back part or all of what a payment took, through the plugin when it can refund (otherwise the refund is only
+ * recorded: money returned outside the service). What it gives beyond money owed back is a credit, so a refund never
+ * makes the customer owe anything.
+ */
+export async function refundPayment(deps: PaymentsDeps, request: OperationRequest): Promise<PaymentRow> {
+  return run(deps, await reserve(deps, 'refund', request));
+}
+
+/**
+ * The admin's `{"status": "cancelled", "refund": true}`, one action: in one transaction the order is cancelled (stock
+ * and promotion uses given back; it then charges nothing, so all its money is owed back) and a record is reserved for
+ * every payment's refundable money (a refund) and held money (a void); then each goes to its gateway. A gateway that
+ * refuses leaves the order cancelled with its money shown as refund due (overpaid), to refund again; the answer is
+ * then that gateway's 502.
+ */
+export async function cancelOrderWithRefund(
+  deps: PaymentsDeps,
+  alias: string,
+  options: { requestKey?: string; adminId?: number | null } = {},
+): Promise<OrderRow> {
   const order = await findOrderByAlias(deps.db, alias);
   if (!order) throw new DomainError('order_not_found', { detail: `order ${alias} not found` });
-  for (const payment of await paymentsOfOrder(deps.db, order.id)) {
-    if (payment.amountCaptured - payment.amountRefunded > 0) await refundPayment(deps, payment.id, undefined);
-  }
-  return changeOrderStatus(deps, alias, 'cancelled');
+  const ops = await deps.outbox.jobs.transaction(deps.db, async (tx) => {
+    const locked = await lockOrderById(tx, order.id);
+    if (!locked) throw new DomainError('order_not_found', { detail: `order ${alias} not found` });
+    orderStates.assert(locked.status, 'cancelled', `order ${alias}`);
+    const cancelled = await cancelLockedOrder(tx, deps.outbox, { order: locked, reason: null });
+    const { payments, pending } = await ledgerOf(tx, cancelled, { withPending: true });
+    const reserved: OperationRow[] = [];
+    for (const found of payments) {
+      const payment = (await lockPayment(tx, found.id)) ?? found;
+      const figures = figuresOf(payment);
+      const here = pending.get(payment.id) ?? NOTHING_PENDING;
+      const key = (kind: string) => (options.requestKey ? `${options.requestKey}:${kind}` : undefined);
+      const request = { adminId: options.adminId ?? null };
+      if (refundableOf(figures, here) > 0)
+        reserved.push(
+          await reserveLocked(tx, deps, {
+            kind: 'refund',
+            order: cancelled,
+            payment,
+            request: { ...request, requestKey: key('refund') },
+          }),
+        );
+      const plugin = deps.registry.get(payment.pluginId);
+      if (capturableOf(figures, here) > 0 && plugin?.capabilities.has('void'))
+        reserved.push(
+          await reserveLocked(tx, deps, {
+            kind: 'void',
+            order: cancelled,
+            payment,
+            request: { ...request, requestKey: key('void') },
+          }),
+        );
+    }
+    await refreshOrderLedger(tx, cancelled);
+    return reserved;
+  });
+  for (const op of ops) await run(deps, op);
+  return (await findOrderByAlias(deps.db, alias)) ?? order;
 }

@@ -1,15 +1,21 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { orders, paymentEvents, payments } from '../db/schema.js';
-import { amountOwed, type OrderCancelReason, orderPaymentStatus, type PaymentFigures } from './payment-states.js';
+import { orders, paymentEvents, paymentOperations, payments } from '../db/schema.js';
+import type { OrderRow } from '../orders/orders.repository.js';
+import { type OrderLedger, orderLedger, orderPaymentStatus } from './order-ledger.js';
+import { NOTHING_PENDING, type PaymentFigures, type PendingMoney } from './payment-states.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
+export type OperationRow = typeof paymentOperations.$inferSelect;
 
 export const figuresOf = (p: PaymentRow): PaymentFigures => ({
   state: p.status,
   amount: p.amount,
+  captureMethod: p.captureMethod,
+  authorized: p.amountAuthorized,
   captured: p.amountCaptured,
   refunded: p.amountRefunded,
+  voided: p.amountVoided,
 });
 
 export function paymentsOfOrder(db: Db | Tx, orderId: number): Promise<PaymentRow[]> {
@@ -100,8 +106,10 @@ export async function savePaymentFigures(
     .update(payments)
     .set({
       status: figures.state,
+      amountAuthorized: figures.authorized,
       amountCaptured: figures.captured,
       amountRefunded: figures.refunded,
+      amountVoided: figures.voided,
       updatedAt: new Date(),
       ...extra,
     })
@@ -111,22 +119,142 @@ export async function savePaymentFigures(
   return row;
 }
 
+/** Money of each payment (by id) that pending ledger records are moving. */
+export async function pendingMoneyOf(db: Db | Tx, paymentIds: readonly number[]): Promise<Map<number, PendingMoney>> {
+  const pending = new Map<number, PendingMoney>();
+  if (paymentIds.length === 0) return pending;
+  const rows = await db
+    .select({ paymentId: paymentOperations.paymentId, kind: paymentOperations.kind, amount: paymentOperations.amount })
+    .from(paymentOperations)
+    .where(and(inArray(paymentOperations.paymentId, [...paymentIds]), eq(paymentOperations.status, 'pending')));
+  for (const row of rows) {
+    const money = pending.get(row.paymentId) ?? { ...NOTHING_PENDING };
+    if (row.kind === 'capture') money.capture += row.amount;
+    if (row.kind === 'refund') money.refund += row.amount;
+    pending.set(row.paymentId, money);
+  }
+  return pending;
+}
+
+/** What the order's succeeded refunds credited (their goodwill part). */
+async function creditedOf(tx: Tx, orderId: number): Promise<number> {
+  const [row] = await tx
+    .select({ credit: sql<string>`coalesce(sum(${paymentOperations.credit}), 0)` })
+    .from(paymentOperations)
+    .where(
+      and(
+        eq(paymentOperations.orderId, orderId),
+        eq(paymentOperations.kind, 'refund'),
+        eq(paymentOperations.status, 'succeeded'),
+      ),
+    );
+  return Number(row?.credit ?? 0);
+}
+
 /**
- * Recomputes and stores an order's payment status from all its attempts (call with the order locked), against what
- * it owes (`amountOwed`: nothing once expired, so money arriving after expiry shows as overpaid).
+ * The order's ledger (src/payments/order-ledger.ts) from its payments and records; `withPending` counts records not
+ * yet answered as done (what a new capture or refund must leave room for). Call with the order locked.
  */
-export async function refreshOrderPaymentStatus(
+export async function ledgerOf(
   tx: Tx,
-  order: { id: number; total: number; cancelReason: OrderCancelReason },
-) {
-  const status = orderPaymentStatus(amountOwed(order), (await paymentsOfOrder(tx, order.id)).map(figuresOf));
+  order: Pick<OrderRow, 'id' | 'total' | 'status'>,
+  options: { withPending: boolean },
+): Promise<{ ledger: OrderLedger; payments: PaymentRow[]; pending: Map<number, PendingMoney> }> {
+  const attempts = await paymentsOfOrder(tx, order.id);
+  const pending = options.withPending
+    ? await pendingMoneyOf(
+        tx,
+        attempts.map((p) => p.id),
+      )
+    : new Map<number, PendingMoney>();
+  const ledger = orderLedger({
+    order,
+    credited: await creditedOf(tx, order.id),
+    payments: attempts.map(figuresOf),
+    pending: attempts.map((p) => pending.get(p.id) ?? NOTHING_PENDING),
+  });
+  return { ledger, payments: attempts, pending };
+}
+
+/**
+ * Recomputes and stores an order's ledger totals and payment status from its payments and records (call with the
+ * order locked, after any change of its payments or its status).
+ */
+export async function refreshOrderLedger(tx: Tx, order: Pick<OrderRow, 'id' | 'total' | 'status'>): Promise<OrderRow> {
+  const { ledger } = await ledgerOf(tx, order, { withPending: false });
   const [row] = await tx
     .update(orders)
-    .set({ paymentStatus: status, updatedAt: new Date() })
+    .set({
+      paymentStatus: orderPaymentStatus(ledger),
+      amountAuthorized: ledger.authorized,
+      amountCaptured: ledger.captured,
+      amountRefunded: ledger.refunded,
+      amountCredited: ledger.credited,
+      amountCapturable: ledger.capturable,
+      updatedAt: new Date(),
+    })
     .where(eq(orders.id, order.id))
     .returning();
   if (!row) throw new Error(`order ${order.id} vanished`);
   return row;
+}
+
+export type NewOperation = Omit<typeof paymentOperations.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
+
+export async function insertOperation(tx: Tx, values: NewOperation): Promise<OperationRow> {
+  const [row] = await tx.insert(paymentOperations).values(values).returning();
+  if (!row) throw new Error('insert returned no payment operation');
+  return row;
+}
+
+/** The record an admin request with this Idempotency-Key made on the payment, if any. */
+export async function operationByRequestKey(
+  tx: Tx,
+  key: { paymentId: number; kind: OperationRow['kind']; requestKey: string },
+): Promise<OperationRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(paymentOperations)
+    .where(
+      and(
+        eq(paymentOperations.paymentId, key.paymentId),
+        eq(paymentOperations.kind, key.kind),
+        eq(paymentOperations.requestKey, key.requestKey),
+      ),
+    );
+  return row;
+}
+
+export async function findOperation(db: Db | Tx, id: number): Promise<OperationRow | undefined> {
+  const [row] = await db.select().from(paymentOperations).where(eq(paymentOperations.id, id));
+  return row;
+}
+
+export async function lockOperation(tx: Tx, id: number): Promise<OperationRow | undefined> {
+  const [row] = await tx.select().from(paymentOperations).where(eq(paymentOperations.id, id)).for('update');
+  return row;
+}
+
+export async function finishOperation(
+  tx: Tx,
+  id: number,
+  values: { status: 'succeeded' | 'failed'; gatewayRef?: string | null; error?: string | null; credit?: number },
+): Promise<OperationRow> {
+  const [row] = await tx
+    .update(paymentOperations)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(paymentOperations.id, id))
+    .returning();
+  if (!row) throw new Error(`payment operation ${id} vanished`);
+  return row;
+}
+
+export function operationsOfOrder(db: Db | Tx, orderId: number): Promise<OperationRow[]> {
+  return db
+    .select()
+    .from(paymentOperations)
+    .where(eq(paymentOperations.orderId, orderId))
+    .orderBy(asc(paymentOperations.id));
 }
 
 export async function findOrderOfPayment(db: Db, payment: PaymentRow) {

@@ -7,7 +7,7 @@ import { bearerAuth, IdParams, optionalBearerAuth, problems, StrictObject } from
 import { AliasParams, OrderTokenHeader } from '../orders/order.schema.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
 import { Payment, presentPayment } from './payment.presenter.js';
-import { capturePayment, refundPayment } from './payments.admin.js';
+import { capturePayment, refundPayment, voidPayment } from './payments.admin.js';
 import { ORDER_PAGE_LINK_SECONDS } from '../orders/order-page-link.js';
 import { resolveReturn, RETURN_PATH } from './payment-return.js';
 import { orderAliasOf, paymentsOfOrder } from './payments.repository.js';
@@ -230,19 +230,73 @@ export function paymentAdminRoutes(deps: PaymentsDeps): FastifyPluginAsyncTypebo
       },
     );
 
+    const AmountBody = (what: string) =>
+      Type.Union(
+        [
+          StrictObject({
+            amount: Type.Optional(
+              Type.String({ maxLength: 32, description: `Decimal in the payment's currency. Default: ${what}` }),
+            ),
+          }),
+          Type.Null(),
+        ],
+        { examples: [{ amount: '10.00' }, {}] },
+      );
+    const idempotent = {
+      headers: Type.Object({
+        'idempotency-key': Type.Optional(
+          Type.String({
+            description:
+              'Sending the request again with the same key resumes the same operation: it moves the money once',
+          }),
+        ),
+      }),
+    };
+    const operationOf = (request: {
+      params: { id: number };
+      headers: Record<string, unknown>;
+      principal: { userId: number } | null;
+    }) => ({
+      paymentId: request.params.id,
+      requestKey: idempotencyKeyFrom(request.headers['idempotency-key'] as string | undefined),
+      adminId: request.principal?.userId ?? null,
+    });
+
     app.post(
       '/payment/dashboard/api/payments/:id/capture/',
+      {
+        schema: {
+          ...common,
+          summary: 'Capture authorized money (all or part), or record a cash-on-delivery payment as received',
+          description:
+            'With PAYMENT_CAPTURE=manual a payment is only authorized; this takes the money, through the gateway. '
+            + 'A partial capture releases the rest (as gateways do). Cash on delivery: records the cash, in full.',
+          params: IdParams,
+          ...idempotent,
+          body: AmountBody('all that is capturable'),
+          response: { 200: Payment, ...problems(401, 403, 404, 409, 422, 502) },
+        },
+      },
+      async (request) => {
+        const payment = await capturePayment(deps, { ...operationOf(request), amount: request.body?.amount });
+        return presentPayment(payment, await orderAliasOf(deps.db, payment));
+      },
+    );
+
+    app.post(
+      '/payment/dashboard/api/payments/:id/void/',
       {
         preValidation: refuseBody,
         schema: {
           ...common,
-          summary: 'Record a cash-on-delivery payment as received',
+          summary: 'Release what an authorization still holds (the payer is not charged it)',
           params: IdParams,
-          response: { 200: Payment, ...problems(401, 403, 404, 409) },
+          ...idempotent,
+          response: { 200: Payment, ...problems(401, 403, 404, 409, 502) },
         },
       },
       async (request) => {
-        const payment = await capturePayment(deps, request.params.id);
+        const payment = await voidPayment(deps, operationOf(request));
         return presentPayment(payment, await orderAliasOf(deps.db, payment));
       },
     );
@@ -253,23 +307,18 @@ export function paymentAdminRoutes(deps: PaymentsDeps): FastifyPluginAsyncTypebo
         schema: {
           ...common,
           summary: 'Refund a payment, in full or in part (through the gateway when the plugin can)',
+          description:
+            'At most what the payment took and has not given back (`refundable`; more is a 422 '
+            + '`refund_exceeds_refundable` naming it). What a refund gives beyond money owed back is a credit: '
+            + 'it never makes the customer owe anything (docs/payments.md).',
           params: IdParams,
-          body: Type.Union(
-            [
-              StrictObject({
-                amount: Type.Optional(
-                  Type.String({ maxLength: 32, description: 'Default: everything still refundable' }),
-                ),
-              }),
-              Type.Null(),
-            ],
-            { examples: [{ amount: '10.00' }, {}] },
-          ),
+          ...idempotent,
+          body: AmountBody('everything still refundable'),
           response: { 200: Payment, ...problems(401, 403, 404, 409, 422, 502) },
         },
       },
       async (request) => {
-        const payment = await refundPayment(deps, request.params.id, request.body?.amount);
+        const payment = await refundPayment(deps, { ...operationOf(request), amount: request.body?.amount });
         return presentPayment(payment, await orderAliasOf(deps.db, payment));
       },
     );

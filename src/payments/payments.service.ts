@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal, TokenService } from '../auth/tokens.js';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
-import { orderEvents } from '../orders/order-events.js';
-import { approvesOnPayment, statusChangeEvents } from '../orders/order-states.js';
-import { linesOf, setOrderStatus } from '../orders/orders.repository.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
@@ -23,18 +20,21 @@ import {
 } from './payment-plugin.js';
 import { returnLinks } from './payment-return.js';
 import { paymentChangeEvents } from './payment-events.js';
-import { applyPaymentEvent } from './payment-states.js';
+import { refundCredit } from './order-ledger.js';
+import { applyPaymentEvent, NOTHING_PENDING } from './payment-states.js';
+import { recordChange } from './payments.admin.js';
 import {
   figuresOf,
   findPaymentForEvent,
+  insertOperation,
+  ledgerOf,
   lockOrderById,
   lockPayment,
   markEvent,
   type PaymentRow,
-  paymentsOfOrder,
   pendingEventsFor,
   recordEventOnce,
-  refreshOrderPaymentStatus,
+  refreshOrderLedger,
   savePaymentFigures,
 } from './payments.repository.js';
 import type { EnabledPlugin, PaymentRegistry } from './plugin-registry.js';
@@ -120,19 +120,13 @@ export async function startPayment(
     if (!order) throw new DomainError('order_not_found', { detail: `order ${input.orderAlias} not found` });
     if (order.status === 'cancelled')
       throw new DomainError('order_not_payable', { detail: 'a cancelled order cannot be paid' });
-    const attempts = await paymentsOfOrder(tx, order.id);
-    const kept = attempts.reduce((sum, p) => sum + p.amountCaptured - p.amountRefunded, 0);
-    const unpaid = order.total - kept;
-    if (unpaid <= 0) throw new DomainError('order_already_paid', { detail: `order ${order.alias} is already paid` });
-    const open = attempts.find((p) => p.pluginId === plugin.id && p.status === 'pending' && p.amount === unpaid);
-    // One open attempt per order, whatever its plugin: a second could take the money twice.
-    const other = attempts.find((p) => p.status === 'pending' && p.id !== open?.id);
-    if (other) {
-      throw new DomainError('payment_in_progress', {
-        detail: `payment ${other.id} through ${other.pluginId} is open for this order; it must fail or be cancelled first`,
-        extra: { open_payment_id: other.id, open_payment_plugin: other.pluginId },
-      });
+    const { ledger, payments: attempts } = await ledgerOf(tx, order, { withPending: true });
+    const unpaid = ledger.toPay;
+    if (unpaid <= 0) {
+      const why = ledger.capturable > 0 ? 'its payment is authorized' : 'nothing is due';
+      throw new DomainError('order_already_paid', { detail: `order ${order.alias}: ${why}` });
     }
+    const open = attempts.find((p) => p.pluginId === plugin.id && p.status === 'pending' && p.amount === unpaid);
     if (open?.redirectUrl) {
       // The gateway only knows the service's return links, so the storefront's latest URLs can still apply.
       if (input.returnUrl === undefined && input.cancelUrl === undefined) return { payment: open, reused: true };
@@ -146,7 +140,14 @@ export async function startPayment(
         headers: { 'retry-after': '2' },
       });
     }
-    if (open) await savePaymentFigures(tx, { id: open.id, figures: { ...figuresOf(open), state: 'expired' } });
+    // The payer chose again (another method, or the same for a new amount): every other open attempt is superseded.
+    // Its gateway is told to close it (after the commit); a payment that still arrives through it is recorded.
+    const superseded: PaymentRow[] = [];
+    for (const other of attempts.filter((p) => p.status === 'pending')) {
+      superseded.push(
+        await savePaymentFigures(tx, { id: other.id, figures: { ...figuresOf(other), state: 'superseded' } }),
+      );
+    }
     const [payment] = await tx
       .insert(payments)
       .values({
@@ -155,15 +156,16 @@ export async function startPayment(
         pluginId: plugin.id,
         amount: unpaid,
         currency: order.currency,
+        captureMethod: captureMethodFor(deps, plugin),
         returnUrl: input.returnUrl ?? null,
         cancelUrl: input.cancelUrl ?? null,
       })
       .returning();
     if (!payment) throw new Error('insert returned no payment');
-    await refreshOrderPaymentStatus(tx, order);
-    return { payment, reused: false };
+    return { payment, reused: false, superseded };
   });
   if (opened.reused) return present(opened.payment, visible.alias);
+  await closeSuperseded(deps, opened.superseded ?? []);
 
   const { payment } = opened;
   // The gateway returns the payer to this service, which then knows the outcome to pass on; the
@@ -178,14 +180,14 @@ export async function startPayment(
       returnUrl,
       cancelUrl,
       idempotencyKey: `start-${payment.reference}`,
-      captureMethod: captureMethodFor(deps, plugin),
+      captureMethod: payment.captureMethod,
     });
   } catch (err) {
     await deps.outbox.jobs.transaction(deps.db, async (tx) => {
       const order = (await lockOrderById(tx, visible.id)) ?? visible;
       const before = figuresOf(payment);
       const failed = await savePaymentFigures(tx, { id: payment.id, figures: { ...before, state: 'failed' } });
-      const orderAfter = await refreshOrderPaymentStatus(tx, order);
+      const orderAfter = await refreshOrderLedger(tx, order);
       await recordEvents(
         tx,
         deps.outbox,
@@ -237,19 +239,28 @@ export async function applyEvent(
     const payment = await lockPayment(tx, found.id);
     if (!order || !payment) return 'unmatched';
 
+    const { ledger, pending } = await ledgerOf(tx, order, { withPending: true });
+    const pendingHere = pending.get(payment.id) ?? NOTHING_PENDING;
     const before = figuresOf(payment);
     let figures = before;
+    let captured = 0;
+    let refunded = 0;
+    let authorizationExpiresAt = payment.authorizationExpiresAt;
     const step = (
       kind: WebhookEventKind,
       amountMinor: number | undefined,
       currency: string | null | undefined,
     ): boolean => {
       if (currency && currency !== payment.currency) return false;
-      const result = applyPaymentEvent(figures, { kind, amountMinor });
+      const result = applyPaymentEvent(figures, { kind, amountMinor }, pendingHere);
       figures = result.next;
+      captured += result.capture;
+      refunded += result.refund;
       return result.changed;
     };
     const changed = step(event.kind, event.amount?.amountMinor, event.amount?.currency);
+    if (changed && event.kind === 'authorized' && event.authorizationExpiresAt)
+      authorizationExpiresAt = event.authorizationExpiresAt;
     await markEvent(tx, eventRow, { paymentId: payment.id, applied: changed });
 
     let caughtUp = false;
@@ -261,25 +272,60 @@ export async function applyEvent(
         caughtUp ||= applied;
       }
     }
+    // Money the gateway reports moved that the ledger did not ask for (or has not heard back about): its records.
+    await recordGatewayMoney(tx, { payment, captured, refunded, credit: refundCredit(ledger, refunded) });
     let saved = payment;
     if (changed || caughtUp || learnt !== undefined) {
       saved = await savePaymentFigures(tx, {
         id: payment.id,
         figures,
-        extra: learnt !== undefined ? { gatewayPaymentRef: learnt } : {},
+        extra: {
+          ...(learnt !== undefined ? { gatewayPaymentRef: learnt } : {}),
+          ...(authorizationExpiresAt !== payment.authorizationExpiresAt ? { authorizationExpiresAt } : {}),
+        },
       });
     }
-    if (changed || caughtUp) {
-      const orderAfter = await refreshOrderPaymentStatus(tx, order);
-      const events = await paymentChangeEvents(tx, { before, payment: saved, order, orderAfter });
-      if (deps.autoApprovePaidOrders !== false && approvesOnPayment(order, orderAfter)) {
-        const approved = await setOrderStatus(tx, order.id, 'approved');
-        events.push(...orderEvents(statusChangeEvents('approved'), approved, await linesOf(tx, order.id)));
-      }
-      await recordEvents(tx, deps.outbox, events);
-    }
+    if (changed || caughtUp) await recordChange(tx, deps, { order, before, payment: saved });
     return changed ? 'applied' : 'ignored';
   });
+}
+
+/** The ledger's records of money a gateway reported moving on its own (source `gateway`), already succeeded. */
+async function recordGatewayMoney(
+  tx: Tx,
+  input: { payment: PaymentRow; captured: number; refunded: number; credit: number },
+): Promise<void> {
+  const { payment } = input;
+  const record = (kind: 'capture' | 'refund', amount: number, credit: number) =>
+    insertOperation(tx, {
+      paymentId: payment.id,
+      orderId: payment.orderId,
+      kind,
+      status: 'succeeded',
+      source: 'gateway',
+      amount,
+      credit,
+      gatewayKey: `${kind}-${payment.reference}-${randomBytes(8).toString('hex')}`,
+    });
+  if (input.captured > 0) await record('capture', input.captured, 0);
+  if (input.refunded > 0) await record('refund', input.refunded, input.credit);
+}
+
+/** Best effort: asks the gateways of superseded attempts to close them, so they can no longer take money. */
+async function closeSuperseded(deps: PaymentsDeps, superseded: readonly PaymentRow[]): Promise<void> {
+  for (const attempt of superseded) {
+    const gateway = deps.registry.get(attempt.pluginId)?.gateway;
+    if (!gateway?.cancelAttempt) continue;
+    try {
+      await gateway.cancelAttempt({
+        reference: attempt.reference,
+        gatewayRef: attempt.gatewayRef,
+        gatewayPaymentRef: attempt.gatewayPaymentRef,
+      });
+    } catch (err) {
+      deps.log.warn({ err, paymentId: attempt.id }, 'a superseded payment attempt could not be closed at its gateway');
+    }
+  }
 }
 
 /**

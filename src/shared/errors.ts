@@ -59,11 +59,13 @@ export const errorCodes = {
   promo_code_taken: { status: 409, title: 'Promo code already exists' },
   promotion_archived: { status: 409, title: 'Promotion archived' },
   invalid_transition: { status: 409, title: 'Status cannot change that way' },
-  order_already_paid: { status: 409, title: 'Order already paid' },
+  order_already_paid: { status: 409, title: 'Nothing is due on this order' },
   order_not_payable: { status: 409, title: 'Order cannot be paid' },
   payment_in_progress: { status: 409, title: 'A payment start for this order is in progress' },
   webhook_endpoint_inactive: { status: 409, title: 'Webhook endpoint switched off' },
   refund_required: { status: 409, title: 'Money was paid for this order: refund it to cancel' },
+  operation_not_supported: { status: 409, title: 'The payment plugin cannot do that' },
+  operation_failed: { status: 409, title: 'That payment operation failed' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415
@@ -81,6 +83,8 @@ export const errorCodes = {
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with another request' },
   email_required: { status: 422, title: 'A guest order needs an email' },
   amount_too_large: { status: 422, title: 'Amount too large' },
+  refund_exceeds_refundable: { status: 422, title: 'Refund larger than what can be refunded' },
+  capture_exceeds_capturable: { status: 422, title: 'Capture larger than what is authorized' },
   variant_unavailable: { status: 422, title: 'Product variant cannot be bought' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
