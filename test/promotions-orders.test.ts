@@ -214,6 +214,32 @@ describe('the issue\'s "done" scenario: an automatic 10 % this week and SUMMER5 
   });
 });
 
+describe('two automatic buy-get promotions stacked (issue #24 item 6)', () => {
+  it('use each tee once: two "buy 1 get 1 free" on three tees take one tee off, at estimate and placement', async () => {
+    const buy1get1 = { type: 'buy_x_get_y', buy_quantity: 1, get_quantity: 1, percent: '100' } as const;
+    const first = await promotion({ name: 'Tees 2 for 1', priority: 1, action: buy1get1 });
+    await promotion({ name: 'Also 2 for 1', action: buy1get1 });
+    // The first: a tee bought, a tee free (24.99). The second finds one tee left: no deal.
+    // Tax 8.25 %: tees 74.97 − 24.99 = 49.98 → 4.123… → 4.12; shipping 10.00 → 0.825 → 0.83. Estimated tax 4.95.
+    // Total = 74.97 − 24.99 + 10.00 + 4.95 = 64.93.
+    const payload = basket({ variants: [{ alias: 'po-tee', quantity: 3 }] });
+    const estimated = await estimate(payload);
+    expect(estimated.statusCode, estimated.body).toBe(200);
+    const quote = json(estimated);
+    expect(quote).toMatchObject({
+      subtotal: '74.97',
+      discount: '24.99',
+      discount_name: 'Tees 2 for 1',
+      promotions: [{ id: first.id, kind: 'buy_x_get_y', amount: '24.99' }],
+      estimated_tax: '4.95',
+      total: '64.93',
+    });
+    const placed = await place({ ...payload, expected_total: '64.93' }, { url: guestCreateUrl });
+    expect(placed.statusCode, placed.body).toBe(201);
+    expect(figures(json(placed))).toEqual(quote);
+  });
+});
+
 describe('limits of automatic promotions under concurrency', () => {
   it('gives an automatic promotion limited to 2 redemptions to exactly 2 of 6 racing guest orders, placing all 6', async () => {
     const limited = await promotion({

@@ -43,6 +43,12 @@ export interface LineLeft {
   quantity: number;
   /** Sorted by `valueMinor` ascending, one run per value; the counts add up to `quantity`. */
   units: readonly UnitRun[];
+  /**
+   * The units among `units` that a buy-get promotion applied before already used, bought to qualify or given, by what
+   * is left of them (runs as in `units`; empty until a buy-get applies). A later buy-get uses only the others; the
+   * other actions see every unit. The bookkeeping is `claimed-units.ts`.
+   */
+  claimed: readonly UnitRun[];
 }
 
 /** What an action acts on: the amounts left by the promotions applied before it. */
@@ -61,10 +67,22 @@ export interface UnitTake {
   offMinor: number;
 }
 
+/** `count` units of line `line` whose left value is `valueMinor` (before the action's takes) that an action used up. */
+export interface UnitClaim {
+  line: number;
+  valueMinor: number;
+  count: number;
+}
+
 /** What an action takes off: from units of lines, and from the shipping fee. Never more than is left. */
 export interface ActionTake {
   units: readonly UnitTake[];
   shippingMinor: number;
+  /**
+   * The units a buy-get deal used, bought to qualify or given (discounted): no later buy-get may use them again.
+   * Only open units (not claimed before) may be claimed; absent or empty for every other action.
+   */
+  claims?: readonly UnitClaim[];
 }
 
 export type ActionOf<T extends PromotionActionType> = Extract<PromotionAction, { type: T }>;

@@ -1,4 +1,5 @@
 import { addMinor, type RoundingMode, subtractMinor, sumMinor } from '../../shared/money.js';
+import { claimUnits } from './claimed-units.js';
 import { checkConditions } from './promotion.check.js';
 import type { LineLeft } from './promotion.modules.js';
 import { promotionOrder } from './promotion-order.js';
@@ -93,6 +94,8 @@ function applyInTurn(
       throw new RangeError(`promotion ${promotion.id} takes ${take.shippingMinor} off a fee of ${shippingLeftMinor}`);
     }
     const perLine = takenPerLine(lines.length, take.units);
+    // A buy-get's units are claimed before its takes, which name them by their values before it (claimed-units.ts).
+    if (take.claims && take.claims.length > 0) lines = claimUnits(lines, take.claims);
     if (take.units.length > 0) lines = applyUnitTakes(lines, take.units);
     shippingLeftMinor = subtractMinor(shippingLeftMinor, take.shippingMinor);
     const amountMinor = addMinor(sumMinor(perLine), take.shippingMinor);

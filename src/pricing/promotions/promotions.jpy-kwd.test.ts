@@ -87,6 +87,22 @@ describe('promotions priced in JPY: bento ¥980 × 3 (8%), tea ¥1,500 (10%), su
     expect(totals(price(action))).toEqual([980, 0, 307, 3767]);
   });
 
+  it('two buy a bento, get a bento at 50% stacked: the second finds one bento left, no deal (¥490, not ¥735)', () => {
+    const bentoForBento: PromotionAction = {
+      type: 'buy_x_get_y',
+      buyQuantity: 1,
+      buyProducts: [1],
+      getQuantity: 1,
+      getProducts: [1],
+      percent: '50',
+      repeat: true,
+    };
+    // bento 2940 − 490 = 2450 × 8% = 196; tea 150; 4440 − 490 + 346 = 4296
+    const o = price(bentoForBento, bentoForBento);
+    expect(o.promotions.map((p) => [p.id, p.amountMinor])).toEqual([[1, 490]]);
+    expect(totals(o)).toEqual([490, 0, 346, 4296]);
+  });
+
   it('shipping_percentage: half of ¥770, taxed at 10% on the ¥385 left (38.5 → 39)', () => {
     const shipping = { type: 'custom', name: 'Yamato', amountMinor: 770 } as const;
     const o = priceWith({ config, lines, taxRates, shipping }, [{ type: 'shipping_percentage', percent: '50' }]);
@@ -156,6 +172,23 @@ describe('promotions priced in KWD: dates 12.345 × 3 (5%), oud 1.250 × 7 (unta
       repeat: true,
     };
     expect(totals(price(action))).toEqual([625, 0, 1852, 47012]);
+  });
+
+  it('buy_x_get_y stacked: two buy a date get a date at 50% on three dates give 6.1725 → 6.173 once, not 3.086 more', () => {
+    const dateForDate: PromotionAction = {
+      type: 'buy_x_get_y',
+      buyQuantity: 1,
+      buyProducts: [1],
+      getQuantity: 1,
+      getProducts: [1],
+      percent: '50',
+      repeat: true,
+    };
+    // The half-price date is given; the second promotion may not give it again. Dates 37.035 − 6.173 = 30.862,
+    // tax 1.5431 → 1.543; 45.785 − 6.173 + 1.543 = 41.155
+    const o = price(dateForDate, dateForDate);
+    expect(o.promotions.map((p) => [p.id, p.amountMinor])).toEqual([[1, 6173]]);
+    expect(totals(o)).toEqual([6173, 0, 1543, 41155]);
   });
 
   it('shipping_fixed: 1.000 off a taxable 2.500, taxed at 5% on the 1.500 left', () => {

@@ -4,7 +4,9 @@ import { formatDecimal, ROUNDING_MODES, sumMinor } from '../../shared/money.js';
 import { priceOrder } from '../pricing.calculator.js';
 import type { PricingInput, PricingLine } from '../pricing.types.js';
 import { inScope } from './product-scope.js';
+import { testPromotion } from './promotion.testing.js';
 import type { Promotion, PromotionAction, PromotionCondition } from './promotion.types.js';
+import { applyPromotions } from './promotions.apply.js';
 
 const percent = fc.oneof(
   fc.constantFrom('10', '50', '100', '33.3333'),
@@ -204,6 +206,74 @@ describe('promotions on random orders in USD, JPY and KWD, net and gross', () =>
         }
         const applied = o.promotions.map((p) => input.promotions.find((q) => q.id === p.id));
         if (applied.some((p) => p && !p.combinable)) expect(applied).toHaveLength(1);
+      }),
+      runs,
+    );
+  });
+});
+
+describe('stacked buy-get promotions on random orders', () => {
+  /** Percentages that take an exact amount off a unit whose price is a multiple of 4 minor units. */
+  const exactPercent = fc.constantFrom('25', '50', '75', '100');
+  const buyGets = fc.uniqueArray(
+    fc.record({
+      id: fc.integer({ min: 1, max: 50 }),
+      priority: fc.integer({ min: -2, max: 2 }),
+      combinable: fc.boolean(),
+      action: fc.record({
+        type: fc.constant('buy_x_get_y' as const),
+        buyQuantity: fc.integer({ min: 1, max: 4 }),
+        buyProducts: scope,
+        getQuantity: fc.integer({ min: 1, max: 3 }),
+        getProducts: scope,
+        percent: exactPercent,
+        repeat: fc.boolean(),
+      }),
+    }),
+    { selector: (p) => p.id, minLength: 1, maxLength: 4 },
+  );
+  const cart = fc.array(
+    fc.record({
+      productId: fc.integer({ min: 1, max: 4 }),
+      unitPriceMinor: fc.integer({ min: 1, max: 50_000 }).map((n) => n * 4),
+      quantity: fc.integer({ min: 1, max: 12 }),
+    }),
+    { minLength: 1, maxLength: 4 },
+  );
+
+  it('never uses more units than the cart holds: units discounted plus units bought to qualify, over every promotion', () => {
+    fc.assert(
+      fc.property(buyGets, cart, (picked, lines) => {
+        const stack = picked.map((p) => testPromotion(p));
+        const result = applyPromotions({
+          promotions: stack,
+          lines,
+          shippingFeeMinor: 0,
+          currency: 'USD',
+          roundingMode: 'half_up',
+        });
+        const subtotal = sumMinor(lines.map((l) => l.unitPriceMinor * l.quantity));
+        expect(result.discountMinor).toBeLessThanOrEqual(subtotal);
+        let used = 0;
+        for (const applied of result.promotions) {
+          const promotion = stack.find((p) => p.id === applied.id);
+          if (promotion?.action.type !== 'buy_x_get_y') throw new Error(`promotion ${applied.id} is not a buy-get`);
+          const { buyQuantity, getQuantity, percent, repeat } = promotion.action;
+          // A unit is given at most once and at its full price, so each one given takes exactly price × percent.
+          let given = 0;
+          result.lines.forEach((line, i) => {
+            const off = line.adjustments.find((a) => a.promotionId === applied.id)?.amountMinor ?? 0;
+            // Whole numbers: a price is a multiple of 4 minor units, a percentage a multiple of 25.
+            const each = ((lines[i]?.unitPriceMinor ?? 0) / 4) * (Number(percent) / 25);
+            expect(off % each).toBe(0);
+            given += off / each;
+          });
+          expect(given % getQuantity).toBe(0);
+          const deals = given / getQuantity;
+          if (!repeat) expect(deals).toBeLessThanOrEqual(1);
+          used += given + deals * buyQuantity;
+        }
+        expect(used).toBeLessThanOrEqual(sumMinor(lines.map((l) => l.quantity)));
       }),
       runs,
     );

@@ -140,6 +140,50 @@ describe('promotions priced in USD', () => {
     });
   });
 
+  describe('two buy-get promotions stacked: tees 25.00 × 2 and mugs 12.00 × 6, subtotal 122.00', () => {
+    const mugs = { ...mug, quantity: 6 };
+    const anyThreeForTwo = promotion(
+      1,
+      {
+        type: 'buy_x_get_y',
+        buyQuantity: 2,
+        buyProducts: null,
+        getQuantity: 1,
+        getProducts: null,
+        percent: '100',
+        repeat: true,
+      },
+      { name: '3 for 2', priority: 1 },
+    );
+    const mugsTwoForOne = promotion(
+      2,
+      {
+        type: 'buy_x_get_y',
+        buyQuantity: 1,
+        buyProducts: [2],
+        getQuantity: 1,
+        getProducts: [2],
+        percent: '100',
+        repeat: true,
+      },
+      { name: 'Mugs 2 for 1' },
+    );
+
+    it('use each unit once: 3 for 2 frees two mugs (tees and two mugs bought), 2 for 1 the two mugs left: 36.00 off', () => {
+      // Tees untouched: tax 5.00; mugs 72.00 − 36.00 = 36.00 × 5% = 1.80; 122.00 − 36.00 + 6.80 = 92.80
+      const o = price([mugsTwoForOne, anyThreeForTwo], { lines: [tee, mugs] });
+      expect(figures(o)).toEqual([
+        [0, 500, 5500],
+        [3600, 180, 3780],
+        [3600, 0, 680, 9280],
+      ]);
+      expect(o.promotions.map((p) => [p.name, p.amountMinor])).toEqual([
+        ['3 for 2', 2400],
+        ['Mugs 2 for 1', 1200],
+      ]);
+    });
+  });
+
   describe('shipping discounts on taxable shipping (10.00, taxed at 10%)', () => {
     // lines untouched: tax 5.00 + 0.60
     it('shipping_percentage: 50% off, tax on the 5.00 left', () => {

@@ -1,4 +1,5 @@
 import { addMinor, allocate, multiplyMinor, sumMinor } from '../../shared/money.js';
+import { claimedAfterTakes } from './claimed-units.js';
 import { inScope } from './product-scope.js';
 import type { LineLeft, UnitRun, UnitTake } from './promotion.modules.js';
 import type { ProductScope } from './promotion.types.js';
@@ -18,6 +19,7 @@ export function linesAtPrice(
     unitPriceMinor: line.unitPriceMinor,
     quantity: line.quantity,
     units: [{ valueMinor: line.unitPriceMinor, count: line.quantity }],
+    claimed: [],
   }));
 }
 
@@ -138,6 +140,14 @@ export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitT
       unitPriceMinor: line.unitPriceMinor,
       quantity: line.quantity,
       units: toRuns(runs),
+      // Units a buy-get used stay used at their new value (claimed-units.ts); no buy-get yet, nothing to carry.
+      claimed:
+        line.claimed.length === 0
+          ? line.claimed
+          : claimedAfterTakes(
+              line.claimed,
+              takes.filter((take) => take.line === i),
+            ),
     };
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionOf } from '../promotion.modules.js';
+import { claimUnits } from '../claimed-units.js';
 import { freshContext, type TestLine } from '../promotion.testing.js';
 import { takenPerLine } from '../unit-runs.js';
 import { buyXGetY } from './buy-x-get-y.js';
@@ -70,6 +71,38 @@ describe('buy_x_get_y', () => {
 
   it('rounds a percentage per unit: 3 for 2 at 50% off the third unit of 0.99 (0.495 → 0.50)', () => {
     expect(taken({ ...buy2get1, percent: '50' }, [[1, 99, 3]])).toEqual([50]);
+  });
+
+  it('names the units its deals used: the free ones, and the dearest of the others as the ones bought to qualify', () => {
+    // Buy 1 get 1 free on a tee 25.00 × 2 and a mug 12.00 × 3: two deals; the two cheapest (mugs) free, the tees qualify.
+    const take = buyXGetY.take(
+      { ...buy2get1, buyQuantity: 1 },
+      freshContext([
+        [1, 2500, 2],
+        [2, 1200, 3],
+      ]),
+    );
+    expect(takenPerLine(2, take.units)).toEqual([0, 2400]);
+    expect(take.claims).toEqual([
+      { line: 1, valueMinor: 1200, count: 2 },
+      { line: 0, valueMinor: 2500, count: 2 },
+    ]);
+  });
+
+  it('claims no unit when it takes nothing off', () => {
+    const take = buyXGetY.take(buy2get1, freshContext([[1, 1000, 2]]));
+    expect(take).toEqual({ units: [], shippingMinor: 0, claims: [] });
+  });
+
+  it('counts only the units no buy-get used before: of three 50.00 units, two used leave no deal', () => {
+    const context = freshContext([[1, 5000, 3]]);
+    const lines = claimUnits(context.lines, [{ line: 0, valueMinor: 5000, count: 2 }]);
+    const buy1get1 = { ...buy2get1, buyQuantity: 1 };
+    expect(buyXGetY.take(buy1get1, { ...context, lines }).units).toEqual([]);
+    // Four units, two used: the other two make a deal.
+    const four = freshContext([[1, 5000, 4]]);
+    const twoUsed = claimUnits(four.lines, [{ line: 0, valueMinor: 5000, count: 2 }]);
+    expect(takenPerLine(1, buyXGetY.take(buy1get1, { ...four, lines: twoUsed }).units)).toEqual([5000]);
   });
 
   it('refuses deals of no units', () => {

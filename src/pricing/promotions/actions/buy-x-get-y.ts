@@ -1,29 +1,41 @@
 import { sumMinor } from '../../../shared/money.js';
+import { openLines } from '../claimed-units.js';
 import { inScope } from '../product-scope.js';
 import type { ActionOf, LineLeft, PromotionActionModule } from '../promotion.modules.js';
 import { parsePercent, percentOff } from '../promotion-amounts.js';
 import type { UnitGroup } from '../unit-runs.js';
-import { unitsInScope } from '../unit-runs.js';
+import { firstUnits, unitsInScope } from '../unit-runs.js';
 import { takeOffUnits } from './off-units.js';
 import { unitCount } from './unit-count.js';
 
 /**
  * For every `buyQuantity` units bought from `buyProducts`, `getQuantity` units of `getProducts` get `percent` off
- * (100: free), rounded per unit. A unit serves once: either to qualify or to be discounted. As many deals as the
- * units allow (one with `repeat: false`); the discounted units are the cheapest of `getProducts` that still have a
- * value, the units that qualify being the others. Every bought unit counts to qualify, whatever is left of it.
+ * (100: free), rounded per unit. A unit serves once: either to qualify or to be discounted, in this promotion and in
+ * every buy-get applied after it (claimed-units.ts), so only the units no buy-get used before count here. As many
+ * deals as those units allow (one with `repeat: false`); the discounted units are the cheapest of `getProducts` that
+ * still have a value, the units that qualify the dearest of the others. Every bought unit counts to qualify, whatever
+ * is left of it.
  */
 export const buyXGetY: PromotionActionModule<'buy_x_get_y'> = {
   type: 'buy_x_get_y',
   take(action, context) {
     const percent = parsePercent(action.percent);
-    const gets = discountedUnits(action, context.lines);
-    return { units: takeOffUnits(gets, (value) => percentOff(value, percent, context.roundingMode)), shippingMinor: 0 };
+    const deals = dealUnits(action, openLines(context.lines));
+    const units = takeOffUnits(deals.given, (value) => percentOff(value, percent, context.roundingMode));
+    // A buy-get that takes nothing off is not applied (nor listed), so it uses up no units either.
+    const claims = units.length === 0 ? [] : [...deals.given, ...deals.qualifying];
+    return { units, shippingMinor: 0, claims };
   },
 };
 
-/** The units that get the discount: the cheapest get-units, leaving enough others to qualify. */
-export function discountedUnits(action: ActionOf<'buy_x_get_y'>, lines: readonly LineLeft[]): UnitGroup[] {
+/**
+ * The units of the deals among `lines` (the open ones): those given, the cheapest get-units, leaving enough others to
+ * qualify; and those bought to qualify, the dearest of the others.
+ */
+export function dealUnits(
+  action: ActionOf<'buy_x_get_y'>,
+  lines: readonly LineLeft[],
+): { given: UnitGroup[]; qualifying: UnitGroup[] } {
   const buy = unitCount(action.buyQuantity, { what: 'buy_quantity', min: 1 });
   const get = unitCount(action.getQuantity, { what: 'get_quantity', min: 1 });
   const getUnits = unitsInScope(lines, action.getProducts);
@@ -37,17 +49,46 @@ export function discountedUnits(action: ActionOf<'buy_x_get_y'>, lines: readonly
   let wanted = deals * get;
   // Units that may serve as get-units although they could qualify: what the buys leave of them.
   let sharedLeft = both - Math.max(0, deals * buy - counts.buyOnly);
-  const taken: UnitGroup[] = [];
+  const given: UnitGroup[] = [];
   for (const group of getUnits) {
     if (wanted === 0) break;
     const shared = buysToo(group);
     const count = Math.min(group.count, wanted, shared ? sharedLeft : group.count);
     if (count === 0) continue;
-    taken.push({ ...group, count });
+    given.push({ ...group, count });
     wanted -= count;
     if (shared) sharedLeft -= count;
   }
-  return taken;
+  return { given, qualifying: qualifyingUnits(lines, { scope: action.buyProducts, given, count: deals * buy }) };
+}
+
+/**
+ * `count` units of `scope` that are not given, the dearest first (equal values: the earlier line first; units worth 0
+ * last). The deals were counted so that there are enough; fewer is a bug and throws.
+ */
+function qualifyingUnits(
+  lines: readonly LineLeft[],
+  wanted: { scope: ActionOf<'buy_x_get_y'>['buyProducts']; given: readonly UnitGroup[]; count: number },
+): UnitGroup[] {
+  if (wanted.count === 0) return [];
+  const givenOf = (line: number, valueMinor: number) =>
+    sumMinor(wanted.given.filter((g) => g.line === line && g.valueMinor === valueMinor).map((g) => g.count));
+  const others: UnitGroup[] = [];
+  lines.forEach((line, index) => {
+    if (!inScope(wanted.scope, line.productId)) return;
+    for (const run of line.units) {
+      const count = run.count - givenOf(index, run.valueMinor);
+      if (count > 0) others.push({ line: index, valueMinor: run.valueMinor, count });
+    }
+  });
+  const picked = firstUnits(
+    others.sort((a, b) => b.valueMinor - a.valueMinor || a.line - b.line),
+    wanted.count,
+  );
+  if (sumMinor(picked.map((g) => g.count)) !== wanted.count) {
+    throw new RangeError(`buy_x_get_y found fewer than ${wanted.count} units to qualify`);
+  }
+  return picked;
 }
 
 /**
