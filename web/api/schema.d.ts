@@ -135,7 +135,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -144,7 +144,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -258,7 +258,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -267,7 +267,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -368,7 +368,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -377,7 +377,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -486,7 +486,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -495,7 +495,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -583,7 +583,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -687,7 +687,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -696,7 +696,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -941,7 +941,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -950,7 +950,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1150,7 +1150,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1486,7 +1486,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1495,7 +1495,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1693,7 +1693,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1752,7 +1752,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2095,7 +2095,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2104,7 +2104,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2132,7 +2132,7 @@ export type paths = {
                     cursor?: string;
                     limit?: number;
                     order_alias?: string;
-                    type?: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded";
+                    type?: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided";
                 };
                 header?: never;
                 path?: never;
@@ -2157,7 +2157,7 @@ export type paths = {
                                 id: string;
                                 /** @description The event's number among its order's events: 1, 2, 3… in the order they happened */
                                 sequence: number | null;
-                                type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded";
+                                type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided";
                             }[];
                             next_cursor: string | null;
                         };
@@ -2181,7 +2181,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2235,7 +2235,7 @@ export type paths = {
                             id: string;
                             /** @description The event's number among its order's events: 1, 2, 3… in the order they happened */
                             sequence: number | null;
-                            type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded";
+                            type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided";
                         };
                     };
                 };
@@ -2266,7 +2266,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2395,7 +2395,7 @@ export type paths = {
                     customer_id?: number;
                     email?: string;
                     limit?: number;
-                    payment_status?: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
+                    payment_status?: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                     status?: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                 };
                 header?: never;
@@ -2418,10 +2418,31 @@ export type paths = {
                                 discount: string;
                                 email: string | null;
                                 estimated_tax: string;
+                                /** @description The order's money as a ledger (docs/payments.md) */
+                                ledger: {
+                                    /** @description Money its payments were authorized for (held, or held and taken) */
+                                    authorized: string;
+                                    /** @description max(0, total − credited) − (captured − refunded), the total counting as 0.00 once cancelled; negative: money owed back to the customer */
+                                    balance_due: string;
+                                    /** @description Money open authorizations still hold (an admin may capture or void it) */
+                                    capturable: string;
+                                    /** @description Money taken */
+                                    captured: string;
+                                    /** @description Money given back without changing the order (the goodwill part of refunds): never owed again */
+                                    credited: string;
+                                    /** @description Money owed back: −balance_due when negative, else 0 */
+                                    refund_due: string;
+                                    /** @description captured − refunded */
+                                    refundable: string;
+                                    /** @description Money given back */
+                                    refunded: string;
+                                    /** @description What start-payment asks for: balance_due less what authorizations hold */
+                                    to_pay: string;
+                                };
                                 order_alias: string;
                                 order_id: number;
                                 /** @enum {string} */
-                                payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
+                                payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                                 shipping_fee: string;
                                 /** @enum {string} */
                                 status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
@@ -2451,7 +2472,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2515,6 +2536,27 @@ export type paths = {
                             discount_name: string | null;
                             email: string | null;
                             estimated_tax: string;
+                            /** @description The order's money as a ledger (docs/payments.md) */
+                            ledger: {
+                                /** @description Money its payments were authorized for (held, or held and taken) */
+                                authorized: string;
+                                /** @description max(0, total − credited) − (captured − refunded), the total counting as 0.00 once cancelled; negative: money owed back to the customer */
+                                balance_due: string;
+                                /** @description Money open authorizations still hold (an admin may capture or void it) */
+                                capturable: string;
+                                /** @description Money taken */
+                                captured: string;
+                                /** @description Money given back without changing the order (the goodwill part of refunds): never owed again */
+                                credited: string;
+                                /** @description Money owed back: −balance_due when negative, else 0 */
+                                refund_due: string;
+                                /** @description captured − refunded */
+                                refundable: string;
+                                /** @description Money given back */
+                                refunded: string;
+                                /** @description What start-payment asks for: balance_due less what authorizations hold */
+                                to_pay: string;
+                            };
                             lines: {
                                 /** @description What each applied promotion took off this line */
                                 adjustments: {
@@ -2539,7 +2581,7 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             /** @enum {string} */
-                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
+                            payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -2607,7 +2649,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2636,7 +2678,7 @@ export type paths = {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description with status cancelled: refund what the payments kept first */
+                        /** @description with status cancelled: one action that cancels the order, refunds all its payments took and voids what they hold (an Idempotency-Key makes a retry resume the same refunds) */
                         refund?: boolean;
                         status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
                     };
@@ -2669,6 +2711,27 @@ export type paths = {
                             discount_name: string | null;
                             email: string | null;
                             estimated_tax: string;
+                            /** @description The order's money as a ledger (docs/payments.md) */
+                            ledger: {
+                                /** @description Money its payments were authorized for (held, or held and taken) */
+                                authorized: string;
+                                /** @description max(0, total − credited) − (captured − refunded), the total counting as 0.00 once cancelled; negative: money owed back to the customer */
+                                balance_due: string;
+                                /** @description Money open authorizations still hold (an admin may capture or void it) */
+                                capturable: string;
+                                /** @description Money taken */
+                                captured: string;
+                                /** @description Money given back without changing the order (the goodwill part of refunds): never owed again */
+                                credited: string;
+                                /** @description Money owed back: −balance_due when negative, else 0 */
+                                refund_due: string;
+                                /** @description captured − refunded */
+                                refundable: string;
+                                /** @description Money given back */
+                                refunded: string;
+                                /** @description What start-payment asks for: balance_due less what authorizations hold */
+                                to_pay: string;
+                            };
                             lines: {
                                 /** @description What each applied promotion took off this line */
                                 adjustments: {
@@ -2693,7 +2756,7 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             /** @enum {string} */
-                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
+                            payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -2761,7 +2824,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2770,8 +2833,17 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (payment_gateway_error) */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2934,7 +3006,7 @@ export type paths = {
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
                             /** @enum {string} */
-                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
+                            payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the store currency's exact precision */
@@ -3004,7 +3076,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3013,7 +3085,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3184,7 +3256,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3409,7 +3481,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3577,7 +3649,7 @@ export type paths = {
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
                             /** @enum {string} */
-                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
+                            payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the store currency's exact precision */
@@ -3647,7 +3719,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3656,7 +3728,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3717,10 +3789,31 @@ export type paths = {
                                 discount: string;
                                 email: string | null;
                                 estimated_tax: string;
+                                /** @description The order's money as a ledger (docs/payments.md) */
+                                ledger: {
+                                    /** @description Money its payments were authorized for (held, or held and taken) */
+                                    authorized: string;
+                                    /** @description max(0, total − credited) − (captured − refunded), the total counting as 0.00 once cancelled; negative: money owed back to the customer */
+                                    balance_due: string;
+                                    /** @description Money open authorizations still hold (an admin may capture or void it) */
+                                    capturable: string;
+                                    /** @description Money taken */
+                                    captured: string;
+                                    /** @description Money given back without changing the order (the goodwill part of refunds): never owed again */
+                                    credited: string;
+                                    /** @description Money owed back: −balance_due when negative, else 0 */
+                                    refund_due: string;
+                                    /** @description captured − refunded */
+                                    refundable: string;
+                                    /** @description Money given back */
+                                    refunded: string;
+                                    /** @description What start-payment asks for: balance_due less what authorizations hold */
+                                    to_pay: string;
+                                };
                                 order_alias: string;
                                 order_id: number;
                                 /** @enum {string} */
-                                payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
+                                payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                                 shipping_fee: string;
                                 /** @enum {string} */
                                 status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
@@ -3741,7 +3834,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3808,6 +3901,27 @@ export type paths = {
                             discount_name: string | null;
                             email: string | null;
                             estimated_tax: string;
+                            /** @description The order's money as a ledger (docs/payments.md) */
+                            ledger: {
+                                /** @description Money its payments were authorized for (held, or held and taken) */
+                                authorized: string;
+                                /** @description max(0, total − credited) − (captured − refunded), the total counting as 0.00 once cancelled; negative: money owed back to the customer */
+                                balance_due: string;
+                                /** @description Money open authorizations still hold (an admin may capture or void it) */
+                                capturable: string;
+                                /** @description Money taken */
+                                captured: string;
+                                /** @description Money given back without changing the order (the goodwill part of refunds): never owed again */
+                                credited: string;
+                                /** @description Money owed back: −balance_due when negative, else 0 */
+                                refund_due: string;
+                                /** @description captured − refunded */
+                                refundable: string;
+                                /** @description Money given back */
+                                refunded: string;
+                                /** @description What start-payment asks for: balance_due less what authorizations hold */
+                                to_pay: string;
+                            };
                             lines: {
                                 /** @description What each applied promotion took off this line */
                                 adjustments: {
@@ -3830,7 +3944,7 @@ export type paths = {
                             order_alias: string;
                             order_id: number;
                             /** @enum {string} */
-                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
+                            payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -3889,7 +4003,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4059,7 +4173,7 @@ export type paths = {
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
                             /** @enum {string} */
-                            payment_status: "unpaid" | "pending" | "paid" | "partially_paid" | "overpaid" | "refunded" | "failed";
+                            payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the store currency's exact precision */
@@ -4129,7 +4243,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4138,7 +4252,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4206,7 +4320,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4252,16 +4366,26 @@ export type paths = {
                     content: {
                         "application/json": {
                             amount: string;
+                            /** @description Held (manual capture), or held and taken at once */
+                            amount_authorized: string;
                             amount_captured: string;
                             amount_refunded: string;
+                            /** @description What of the authorization was released unused */
+                            amount_voided: string;
+                            /** @description When the gateway lets the authorization lapse, if it said */
+                            authorization_expires_at: string | null;
+                            /** @description What an admin may still capture (or void) */
+                            capturable: string;
                             created_at: string;
                             currency: string;
                             id: number;
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
+                            /** @description What an admin may still refund: captured − refunded */
+                            refundable: string;
                             /** @enum {string} */
-                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
+                            status: "pending" | "expired" | "superseded" | "failed" | "authorized" | "voided" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         }[];
@@ -4294,7 +4418,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4322,17 +4446,30 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Record a cash-on-delivery payment as received */
+        /**
+         * Capture authorized money (all or part), or record a cash-on-delivery payment as received
+         * @description With PAYMENT_CAPTURE=manual a payment is only authorized; this takes the money, through the gateway. A partial capture releases the rest (as gateways do). Cash on delivery: records the cash, in full.
+         */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Sending the request again with the same key resumes the same operation: it moves the money once */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     id: number;
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Decimal in the payment's currency. Default: all that is capturable */
+                        amount?: string;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -4342,16 +4479,26 @@ export type paths = {
                     content: {
                         "application/json": {
                             amount: string;
+                            /** @description Held (manual capture), or held and taken at once */
+                            amount_authorized: string;
                             amount_captured: string;
                             amount_refunded: string;
+                            /** @description What of the authorization was released unused */
+                            amount_voided: string;
+                            /** @description When the gateway lets the authorization lapse, if it said */
+                            authorization_expires_at: string | null;
+                            /** @description What an admin may still capture (or void) */
+                            capturable: string;
                             created_at: string;
                             currency: string;
                             id: number;
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
+                            /** @description What an admin may still refund: captured − refunded */
+                            refundable: string;
                             /** @enum {string} */
-                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
+                            status: "pending" | "expired" | "superseded" | "failed" | "authorized" | "voided" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         };
@@ -4384,8 +4531,26 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (payment_gateway_error) */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4410,11 +4575,17 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Refund a payment, in full or in part (through the gateway when the plugin can) */
+        /**
+         * Refund a payment, in full or in part (through the gateway when the plugin can)
+         * @description At most what the payment took and has not given back (`refundable`; more is a 422 `refund_exceeds_refundable` naming it). What a refund gives beyond money owed back is a credit: it never makes the customer owe anything (docs/payments.md).
+         */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Sending the request again with the same key resumes the same operation: it moves the money once */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     id: number;
                 };
@@ -4423,7 +4594,7 @@ export type paths = {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Default: everything still refundable */
+                        /** @description Decimal in the payment's currency. Default: everything still refundable */
                         amount?: string;
                     } | null;
                 };
@@ -4437,16 +4608,26 @@ export type paths = {
                     content: {
                         "application/json": {
                             amount: string;
+                            /** @description Held (manual capture), or held and taken at once */
+                            amount_authorized: string;
                             amount_captured: string;
                             amount_refunded: string;
+                            /** @description What of the authorization was released unused */
+                            amount_voided: string;
+                            /** @description When the gateway lets the authorization lapse, if it said */
+                            authorization_expires_at: string | null;
+                            /** @description What an admin may still capture (or void) */
+                            capturable: string;
                             created_at: string;
                             currency: string;
                             id: number;
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
+                            /** @description What an admin may still refund: captured − refunded */
+                            refundable: string;
                             /** @enum {string} */
-                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
+                            status: "pending" | "expired" | "superseded" | "failed" | "authorized" | "voided" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         };
@@ -4479,7 +4660,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4488,8 +4669,118 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (payment_gateway_error) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/dashboard/api/payments/{id}/void/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Release what an authorization still holds (the payer is not charged it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Sending the request again with the same key resumes the same operation: it moves the money once */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            /** @description Held (manual capture), or held and taken at once */
+                            amount_authorized: string;
+                            amount_captured: string;
+                            amount_refunded: string;
+                            /** @description What of the authorization was released unused */
+                            amount_voided: string;
+                            /** @description When the gateway lets the authorization lapse, if it said */
+                            authorization_expires_at: string | null;
+                            /** @description What an admin may still capture (or void) */
+                            capturable: string;
+                            created_at: string;
+                            currency: string;
+                            id: number;
+                            order_alias: string;
+                            order_id: number;
+                            plugin_id: string;
+                            /** @description What an admin may still refund: captured − refunded */
+                            refundable: string;
+                            /** @enum {string} */
+                            status: "pending" | "expired" | "superseded" | "failed" | "authorized" | "voided" | "succeeded" | "partially_refunded" | "refunded";
+                            updated_at: string;
+                            url: string | null;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4601,16 +4892,26 @@ export type paths = {
                     content: {
                         "application/json": {
                             amount: string;
+                            /** @description Held (manual capture), or held and taken at once */
+                            amount_authorized: string;
                             amount_captured: string;
                             amount_refunded: string;
+                            /** @description What of the authorization was released unused */
+                            amount_voided: string;
+                            /** @description When the gateway lets the authorization lapse, if it said */
+                            authorization_expires_at: string | null;
+                            /** @description What an admin may still capture (or void) */
+                            capturable: string;
                             created_at: string;
                             currency: string;
                             id: number;
                             order_alias: string;
                             order_id: number;
                             plugin_id: string;
+                            /** @description What an admin may still refund: captured − refunded */
+                            refundable: string;
                             /** @enum {string} */
-                            status: "pending" | "expired" | "failed" | "succeeded" | "partially_refunded" | "refunded";
+                            status: "pending" | "expired" | "superseded" | "failed" | "authorized" | "voided" | "succeeded" | "partially_refunded" | "refunded";
                             updated_at: string;
                             url: string | null;
                         }[];
@@ -4634,7 +4935,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4779,7 +5080,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4788,7 +5089,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4924,7 +5225,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5021,7 +5322,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5134,7 +5435,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5143,7 +5444,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5381,7 +5682,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5493,7 +5794,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5502,7 +5803,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5733,7 +6034,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5742,7 +6043,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5806,7 +6107,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5880,7 +6181,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6064,7 +6365,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6270,7 +6571,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6345,7 +6646,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6440,7 +6741,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6672,7 +6973,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6720,7 +7021,7 @@ export type paths = {
                         }[];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6845,7 +7146,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6854,7 +7155,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7050,7 +7351,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7059,7 +7360,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7133,7 +7434,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7216,7 +7517,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7225,7 +7526,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7443,7 +7744,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7452,7 +7753,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7586,7 +7887,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7781,7 +8082,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7857,7 +8158,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7991,7 +8292,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8000,7 +8301,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8078,7 +8379,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8276,7 +8577,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8373,7 +8674,7 @@ export type paths = {
                     "application/json": {
                         description?: string;
                         /** @description The event types delivered to this endpoint */
-                        events: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded")[];
+                        events: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided")[];
                         /** @default true */
                         is_active?: boolean;
                         /** @description http:// or https://, without user name or password; see WEBHOOK_ALLOW_PRIVATE for private addresses */
@@ -8421,7 +8722,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8582,7 +8883,7 @@ export type paths = {
                     "application/json": {
                         description?: string;
                         /** @description The event types delivered to this endpoint */
-                        events?: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded")[];
+                        events?: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided")[];
                         /** @description true switches a disabled endpoint on again and clears disabled_reason */
                         is_active?: boolean;
                         /** @description http:// or https://, without user name or password; see WEBHOOK_ALLOW_PRIVATE for private addresses */
@@ -8637,7 +8938,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8729,7 +9030,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
                     headers: {
                         [name: string]: unknown;

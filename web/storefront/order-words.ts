@@ -11,12 +11,12 @@ const STATUS: Record<string, string> = {
 
 const PAYMENT: Record<string, string> = {
   unpaid: 'Not paid yet',
-  pending: 'Payment pending',
-  paid: 'Paid',
+  authorized: 'Payment authorized',
   partially_paid: 'Partly paid',
-  overpaid: 'Overpaid',
+  paid: 'Paid',
+  partially_refunded: 'Paid, partly refunded',
   refunded: 'Refunded',
-  failed: 'Payment failed',
+  overpaid: 'Paid (a refund is due)',
 };
 
 export function orderStatusText(status: string): string {
@@ -29,12 +29,15 @@ export function paymentStatusText(paymentStatus: string): string {
 
 /** Whether the order still waits for money the shopper can pay now. */
 export function awaitsPayment(order: { status: string; payment_status: string }): boolean {
-  return order.status !== 'cancelled' && ['unpaid', 'failed', 'partially_paid'].includes(order.payment_status);
+  return order.status !== 'cancelled' && ['unpaid', 'partially_paid'].includes(order.payment_status);
 }
 
 /** Whether the payment status can still change by itself (a webhook on its way): worth asking again. */
 export function paymentMayChange(order: { status: string; payment_status: string }): boolean {
-  return order.status !== 'cancelled' && !['paid', 'overpaid', 'refunded'].includes(order.payment_status);
+  return (
+    order.status !== 'cancelled'
+    && !['paid', 'overpaid', 'refunded', 'partially_refunded', 'authorized'].includes(order.payment_status)
+  );
 }
 
 /** "24 Nov 2026, 14:05" in the browser's language. */

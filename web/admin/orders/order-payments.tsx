@@ -17,7 +17,12 @@ function CaptureButton(props: { payment: Payment; onCaptured: (said: string) => 
   async function capture() {
     const captured = await write.run(
       () =>
-        ok(api.POST('/payment/dashboard/api/payments/{id}/capture/', { params: { path: { id: props.payment.id } } })),
+        ok(
+          api.POST('/payment/dashboard/api/payments/{id}/capture/', {
+            params: { path: { id: props.payment.id } },
+            body: {},
+          }),
+        ),
       () => '',
     );
     if (captured !== undefined) {

@@ -16,12 +16,12 @@ export const ORDER_STATUSES = Object.keys({
 /** Every payment status of an order. */
 export const PAYMENT_STATUSES = Object.keys({
   unpaid: 0,
-  pending: 0,
-  paid: 0,
+  authorized: 0,
   partially_paid: 0,
-  overpaid: 0,
+  paid: 0,
+  partially_refunded: 0,
   refunded: 0,
-  failed: 0,
+  overpaid: 0,
 } satisfies Record<PaymentStatus, 0>) as PaymentStatus[];
 
 /**

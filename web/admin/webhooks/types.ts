@@ -22,6 +22,9 @@ export const WEBHOOK_EVENT_TYPES = Object.keys({
   'payment.succeeded': 0,
   'payment.failed': 0,
   'payment.refunded': 0,
+  'payment.authorized': 0,
+  'payment.captured': 0,
+  'payment.voided': 0,
 } satisfies Record<WebhookEventType, 0>) as WebhookEventType[];
 
 export const DELIVERY_STATUSES = Object.keys({ pending: 0, succeeded: 0, failed: 0 } satisfies Record<
