@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,62 +6,10 @@ import { findUserByEmail } from '../src/auth/users.repository.js';
 import { verifyPassword } from '../src/auth/passwords.js';
 import { openDatabase } from '../src/db/client.js';
 import { createTestDatabase, onPostgres, type TestDatabase, testDatabaseUrl } from './helpers.js';
+import { freePort, type Running, run, waitReady } from './service-process.js';
 
-/**
- * These tests run the service as a real process (`src/main.ts` through tsx), the way `npm start`
- * does (tsx loaded into node itself, so signals reach the service directly), to check what only a process shows: start-up refusal, the data-dir lock, signals.
- */
-const root = path.resolve(import.meta.dirname, '..');
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function run(script: string, env: Record<string, string>, args: string[] = []): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src', script), ...args], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', TEST_DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function waitReady(port: number, proc: Running): Promise<void> {
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`process exited early: ${proc.output()}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`not ready in time: ${proc.output()}`);
-}
+// These tests run the service as a real process (test/service-process.ts), to check what only a process shows:
+// start-up refusal, the data-dir lock, signals.
 
 /** The first match of `pattern` in the process's output, once it has been written. */
 async function waitForOutput(proc: Running, pattern: RegExp): Promise<RegExpExecArray> {
