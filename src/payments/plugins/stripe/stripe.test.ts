@@ -167,6 +167,167 @@ describe('Stripe events', () => {
   });
 });
 
+describe('Stripe events for manual capture', () => {
+  const event = (type: string, object: Record<string, unknown>) =>
+    ({ id: 'evt_2', object: 'event', type, data: { object } }) as unknown as Stripe.Event;
+  // A manual-capture PaymentIntent as Stripe shows it once the payer has authorized, reduced to what the plugin reads.
+  const intent = {
+    id: 'pi_2',
+    object: 'payment_intent',
+    amount: 4500,
+    amount_capturable: 4500,
+    amount_received: 0,
+    capture_method: 'manual',
+    currency: 'jpy',
+    latest_charge: 'ch_2',
+    metadata: { payment_reference: 'pay_2', order_alias: 'o-2' },
+    status: 'requires_capture',
+  };
+  const match = { reference: 'pay_2', gatewayPaymentRef: 'pi_2' };
+
+  it('still teaches the payment its PaymentIntent from an unpaid checkout.session.completed', () => {
+    const session = {
+      id: 'cs_2',
+      object: 'checkout.session',
+      client_reference_id: 'pay_2',
+      amount_total: 4500,
+      currency: 'jpy',
+      payment_intent: 'pi_2',
+      payment_status: 'unpaid',
+    };
+    expect(normaliseStripeEvent(event('checkout.session.completed', session))).toEqual({
+      eventId: 'evt_2',
+      kind: 'pending',
+      match: { reference: 'pay_2' },
+      gatewayPaymentRef: 'pi_2',
+    });
+  });
+
+  it('reports amount_capturable_updated as authorized for the amount held, in whole yen', () => {
+    expect(normaliseStripeEvent(event('payment_intent.amount_capturable_updated', intent))).toEqual({
+      eventId: 'evt_2',
+      kind: 'authorized',
+      match,
+      gatewayPaymentRef: 'pi_2',
+      amount: money(4500, 'JPY', 0),
+    });
+  });
+
+  it("takes the authorization's expiry from the latest charge's card.capture_before when the event carries it", () => {
+    const charge = {
+      id: 'ch_2',
+      object: 'charge',
+      payment_method_details: { card: { capture_before: 1_800_000_000 } },
+    };
+    expect(
+      normaliseStripeEvent(event('payment_intent.amount_capturable_updated', { ...intent, latest_charge: charge })),
+    ).toMatchObject({ kind: 'authorized', authorizationExpiresAt: new Date(1_800_000_000_000) });
+  });
+
+  it('matches a PaymentIntent without the metadata reference by its id alone', () => {
+    expect(
+      normaliseStripeEvent(event('payment_intent.amount_capturable_updated', { ...intent, metadata: {} })).match,
+    ).toEqual({ gatewayPaymentRef: 'pi_2' });
+  });
+
+  it('ignores amount_capturable_updated with nothing left to capture', () => {
+    expect(
+      normaliseStripeEvent(event('payment_intent.amount_capturable_updated', { ...intent, amount_capturable: 0 })).kind,
+    ).toBe('ignored');
+  });
+
+  it('reports a manual PaymentIntent that succeeded as captured for the total received, in fils (KWD)', () => {
+    const kwd = { ...intent, currency: 'kwd', amount: 12340, amount_capturable: 0, amount_received: 10000 };
+    expect(normaliseStripeEvent(event('payment_intent.succeeded', { ...kwd, status: 'succeeded' }))).toEqual({
+      eventId: 'evt_2',
+      kind: 'captured',
+      match,
+      gatewayPaymentRef: 'pi_2',
+      amount: money(10000, 'KWD', 3),
+    });
+  });
+
+  it('leaves an automatically captured PaymentIntent to the Checkout Session events', () => {
+    const paid = { ...intent, capture_method: 'automatic_async', amount_capturable: 0, amount_received: 4500 };
+    expect(normaliseStripeEvent(event('payment_intent.succeeded', paid)).kind).toBe('ignored');
+    expect(normaliseStripeEvent(event('payment_intent.succeeded', { ...paid, capture_method: 'automatic' })).kind).toBe(
+      'ignored',
+    );
+  });
+
+  it('reports charge.captured as the running total captured on the charge', () => {
+    const charge = {
+      id: 'ch_2',
+      object: 'charge',
+      amount: 12340,
+      amount_captured: 10000,
+      amount_refunded: 2340,
+      captured: true,
+      currency: 'kwd',
+      payment_intent: 'pi_2',
+      metadata: { payment_reference: 'pay_2' },
+    };
+    expect(normaliseStripeEvent(event('charge.captured', charge))).toEqual({
+      eventId: 'evt_2',
+      kind: 'captured',
+      match: { gatewayPaymentRef: 'pi_2' },
+      gatewayPaymentRef: 'pi_2',
+      amount: money(10000, 'KWD', 3),
+    });
+    expect(
+      normaliseStripeEvent(event('charge.captured', { ...charge, currency: 'jpy', amount_captured: 3000 })),
+    ).toMatchObject({ kind: 'captured', amount: money(3000, 'JPY', 0) });
+  });
+
+  it("does not count a partial capture's released rest as refunded", () => {
+    // 123.400 KWD held, 100.000 captured: Stripe shows the 23.400 released as refunded on the charge.
+    const charge = {
+      id: 'ch_2',
+      object: 'charge',
+      amount: 123400,
+      amount_captured: 100000,
+      amount_refunded: 23400,
+      captured: true,
+      currency: 'kwd',
+      payment_intent: 'pi_2',
+      metadata: {},
+    };
+    expect(normaliseStripeEvent(event('charge.refunded', charge)).kind).toBe('ignored');
+    expect(normaliseStripeEvent(event('charge.refunded', { ...charge, amount_refunded: 33400 }))).toMatchObject({
+      kind: 'refunded',
+      amount: money(10000, 'KWD', 3),
+    });
+    // A released authorization is not a refund (payment_intent.canceled reports it).
+    expect(
+      normaliseStripeEvent(
+        event('charge.refunded', { ...charge, captured: false, amount_captured: 0, amount_refunded: 123400 }),
+      ).kind,
+    ).toBe('ignored');
+  });
+
+  it('reports a canceled PaymentIntent as voided only when it had been authorized and took nothing', () => {
+    const canceled = {
+      ...intent,
+      status: 'canceled',
+      amount_capturable: 0,
+      cancellation_reason: 'requested_by_customer',
+    };
+    expect(normaliseStripeEvent(event('payment_intent.canceled', canceled))).toEqual({
+      eventId: 'evt_2',
+      kind: 'voided',
+      match,
+      gatewayPaymentRef: 'pi_2',
+    });
+    for (const other of [
+      { ...canceled, latest_charge: null },
+      { ...canceled, capture_method: 'automatic' },
+      { ...canceled, amount_received: 1000 },
+      { ...canceled, latest_charge: { id: 'ch_2', object: 'charge', status: 'failed', captured: false } },
+    ])
+      expect(normaliseStripeEvent(event('payment_intent.canceled', other)).kind).toBe('ignored');
+  });
+});
+
 describe('Stripe gateway', () => {
   it('turns an unreachable Stripe into a retryable GatewayError without the key', async () => {
     const closed = http.createServer();
