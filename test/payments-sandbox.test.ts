@@ -421,7 +421,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
       }
     });
 
-    it('records an admin refund of a sandbox payment without calling any gateway', async () => {
+    it('refunds a sandbox payment through the sandbox (which moves no money) and records it', async () => {
       const order = await s.placeOrder('5.00');
       const { fields, started } = await startSandbox(order);
       await s.submit(withDecision(fields, 'pay'));
@@ -578,5 +578,52 @@ describe.each([
 
     const cod = await s.placeOrder(price, quantity);
     expect(json(await s.start('cash_on_delivery', cod))).toMatchObject({ amount: order.total, currency });
+  });
+});
+
+describe('sandbox told to fail, in a store that authorizes only (PAYMENT_CAPTURE=manual)', () => {
+  let t: TestApp;
+  let admin: SignedIn;
+  let s: ReturnType<typeof store>;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      config: { paymentPlugins: ['sandbox'], paymentCapture: 'manual' },
+      pluginEnv: { SANDBOX_FAIL_OPERATIONS: 'refund' },
+    });
+    admin = await signInAdmin(t);
+    s = store(t, admin);
+  });
+  afterAll(() => t.close());
+
+  it('links to a checkout signed for authorizing only, whose page offers Authorize instead of Pay', async () => {
+    const order = await s.placeOrder('8.00');
+    const started = json(await s.start('sandbox', order));
+    expect(new URL(started.url).searchParams.get('capture')).toBe('manual');
+    const page = await s.openCheckout(started.url);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/<button[^>]*value="authorize"[^>]*>Authorize<\/button>/);
+    expect(page.body).not.toMatch(/>Pay<\/button>/);
+    // Switching the signed link to paying at once is refused.
+    const fields = withDecision(formFields(page), 'pay');
+    expect((await s.submit(fields)).statusCode).toBe(400);
+    fields.set('capture', 'automatic');
+    expect((await s.submit(fields)).statusCode).toBe(400);
+  });
+
+  it('answers an admin refund the sandbox refuses (SANDBOX_FAIL_OPERATIONS=refund) with 502, recording nothing', async () => {
+    const order = await s.placeOrder('6.00');
+    const started = json(await s.start('sandbox', order));
+    // Paid by the sandbox's own succeeded event (this store's checkout only authorizes).
+    const body = eventBody('payment.succeeded', { reference: referenceOf(started.url), amount: 600 });
+    expect((await s.sendWebhook(body, signed(body))).statusCode).toBe(200);
+    const res = await s.inject({
+      method: 'POST',
+      url: `/payment/dashboard/api/payments/${started.payment_id}/refund/`,
+      headers: bearer(admin.access),
+      payload: { amount: '1.00' },
+    });
+    expectProblem(res, 502, 'payment_gateway_error');
+    expect(json(res).detail).toMatch(/refused refund on purpose \(SANDBOX_FAIL_OPERATIONS\)/);
+    expect((await s.paymentsOf(order))[0]).toMatchObject({ status: 'succeeded', amount_refunded: '0.00' });
   });
 });

@@ -8,7 +8,10 @@ import Stripe from 'stripe';
  * real `stripe` SDK end to end without leaving the machine. It speaks Stripe's wire format
  * (form-encoded bodies with bracket keys in, JSON objects and Stripe-style error documents out),
  * checks the secret key, honours Idempotency-Key, records every request, and keeps just enough
- * state (sessions, PaymentIntents, charges, refunds) to build realistic webhook events.
+ * state (sessions, PaymentIntents, charges, refunds) to build realistic webhook events. Sessions
+ * made with `payment_intent_data[capture_method]=manual` complete authorized only (PaymentIntent
+ * `requires_capture`), to be captured (in part: the rest is released and, as Stripe does, shown
+ * refunded on the charge) or canceled.
  */
 
 export const STANDIN_SECRET_KEY = 'sk_test_standin_0123456789abcdefghijklmn';
@@ -103,9 +106,33 @@ interface Charge {
   metadata: Record<string, string>;
   paid: boolean;
   payment_intent: string;
+  /** Only for an authorization: when Stripe lets it lapse. */
+  payment_method_details: { type: 'card'; card: { capture_before?: number } };
   refunded: boolean;
   status: 'pending' | 'succeeded' | 'failed';
 }
+
+type CaptureMethod = 'automatic' | 'automatic_async' | 'manual';
+
+interface PaymentIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_capturable: number;
+  amount_received: number;
+  canceled_at: number | null;
+  cancellation_reason: string | null;
+  capture_method: CaptureMethod;
+  created: number;
+  currency: string;
+  latest_charge: string;
+  livemode: false;
+  metadata: Record<string, string>;
+  status: 'processing' | 'requires_capture' | 'requires_payment_method' | 'succeeded' | 'canceled';
+}
+
+/** How long the stand-in's card authorizations last (Stripe: 7 days for most cards). */
+export const STANDIN_AUTHORIZATION_SECONDS = 7 * 24 * 3600;
 
 export interface StripeStandIn {
   /** Base URL, e.g. http://127.0.0.1:43123 */
@@ -128,6 +155,8 @@ export interface StripeStandIn {
   expireSession(id: string): Json;
   /** The charge of a PaymentIntent as Stripe shows it now (amount_refunded is the running total). */
   chargeOf(paymentIntentId: string): Json;
+  /** A PaymentIntent as Stripe shows it now (latest_charge as an id, as in webhooks). */
+  paymentIntentOf(paymentIntentId: string): Json;
   /** Refunds the stand-in created, in order. */
   refunds: Json[];
   /** Makes the next request to this route fail with a Stripe error (one shot). */
@@ -142,8 +171,9 @@ export async function startStripeStandIn(
   const webhookSecret = options.webhookSecret ?? STANDIN_WEBHOOK_SECRET;
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, Json>();
-  const paymentIntentData = new Map<string, Record<string, string>>();
+  const paymentIntentData = new Map<string, { metadata: Record<string, string>; captureMethod: CaptureMethod }>();
   const charges = new Map<string, Charge>();
+  const intents = new Map<string, PaymentIntent>();
   const refunds: Json[] = [];
   const idempotent = new Map<string, { route: string; rawBody: string; status: number; body: Json }>();
   const refusals = new Map<string, StripeError>();
@@ -219,9 +249,103 @@ export async function startStripeStandIn(
       success_url: str(body.success_url) ?? null,
       url: `https://checkout.stripe.test/c/pay/${sessionId}`,
     };
+    const intentData = obj(body.payment_intent_data);
+    const captureMethod = str(intentData?.capture_method) ?? 'automatic_async';
+    if (captureMethod !== 'automatic' && captureMethod !== 'automatic_async' && captureMethod !== 'manual')
+      throw invalid('Invalid capture_method', 'payment_intent_data[capture_method]');
     sessions.set(sessionId, session);
-    paymentIntentData.set(sessionId, stringMap(obj(body.payment_intent_data)?.metadata));
+    paymentIntentData.set(sessionId, { metadata: stringMap(intentData?.metadata), captureMethod });
     return session;
+  }
+
+  function intentOr404(paymentIntentId: string): { intent: PaymentIntent; charge: Charge } {
+    const intent = intents.get(paymentIntentId);
+    const charge = charges.get(paymentIntentId);
+    if (!intent || !charge)
+      throw new StripeRefusal({
+        status: 404,
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'intent',
+        message: `No such payment_intent: '${paymentIntentId}'`,
+      });
+    return { intent, charge };
+  }
+
+  const unexpectedState = (message: string) =>
+    new StripeRefusal({ status: 400, type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message });
+
+  /** Takes all or part of what is held; Stripe releases the rest and shows it refunded on the charge. */
+  function capturePaymentIntent(paymentIntentId: string, body: FormObject): Json {
+    const { intent, charge } = intentOr404(paymentIntentId);
+    if (intent.status !== 'requires_capture')
+      throw unexpectedState(
+        `This PaymentIntent could not be captured because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`,
+      );
+    const amount = body.amount_to_capture === undefined ? intent.amount_capturable : int(body.amount_to_capture);
+    if (amount === undefined || amount < 1) throw invalid('Invalid positive integer', 'amount_to_capture');
+    if (amount > intent.amount_capturable)
+      throw invalid(
+        `The amount to capture (${amount}) must be less than or equal to the amount capturable (${intent.amount_capturable}).`,
+        'amount_to_capture',
+        'amount_too_large',
+      );
+    if (THREE_DECIMAL.has(intent.currency) && amount % 10 !== 0)
+      throw invalid(
+        'Invalid amount: the last digit must be 0 for this currency.',
+        'amount_to_capture',
+        'amount_invalid',
+      );
+    Object.assign(charge, {
+      captured: true,
+      amount_captured: amount,
+      amount_refunded: charge.amount - amount,
+    });
+    Object.assign(intent, { status: 'succeeded', amount_received: amount, amount_capturable: 0 });
+    return structuredClone(intent) as unknown as Json;
+  }
+
+  /** Cancels a PaymentIntent that took nothing; a held amount is released (shown refunded on the charge). */
+  function cancelPaymentIntent(paymentIntentId: string, body: FormObject): Json {
+    const { intent, charge } = intentOr404(paymentIntentId);
+    if (intent.status === 'succeeded' || intent.status === 'canceled')
+      throw unexpectedState(
+        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+      );
+    if (intent.status === 'requires_capture') Object.assign(charge, { amount_refunded: charge.amount, refunded: true });
+    Object.assign(intent, {
+      status: 'canceled',
+      amount_capturable: 0,
+      canceled_at: now(),
+      cancellation_reason: str(body.cancellation_reason) ?? null,
+    });
+    return structuredClone(intent) as unknown as Json;
+  }
+
+  function expireOpenSession(sessionId: string): Json {
+    const session = sessionOr404(sessionId);
+    if (session.status !== 'open')
+      throw new StripeRefusal({
+        status: 400,
+        type: 'invalid_request_error',
+        message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of \`${String(session.status)}\`.`,
+      });
+    session.status = 'expired';
+    session.url = null;
+    return session;
+  }
+
+  function chargeById(chargeId: string): Json {
+    const charge = [...charges.values()].find((c) => c.id === chargeId);
+    if (!charge)
+      throw new StripeRefusal({
+        status: 404,
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'id',
+        message: `No such charge: '${chargeId}'`,
+      });
+    return structuredClone(charge) as unknown as Json;
   }
 
   function createRefund(body: FormObject): Json {
@@ -237,7 +361,7 @@ export async function startStripeStandIn(
         param: 'payment_intent',
         message: `No such payment_intent: '${paymentIntent}'`,
       });
-    if (charge.status !== 'succeeded')
+    if (charge.status !== 'succeeded' || !charge.captured)
       throw invalid(
         `This PaymentIntent (${paymentIntent}) does not have a successful charge to refund.`,
         'payment_intent',
@@ -279,6 +403,17 @@ export async function startStripeStandIn(
     const sessionPath = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)$/.exec(path);
     if (method === 'GET' && sessionPath?.[1]) return sessionOr404(sessionPath[1]);
     if (method === 'POST' && path === '/v1/refunds') return createRefund(body);
+    const expirePath = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)\/expire$/.exec(path);
+    if (method === 'POST' && expirePath?.[1]) return expireOpenSession(expirePath[1]);
+    const intentPath = /^\/v1\/payment_intents\/([A-Za-z0-9_]+)(?:\/(capture|cancel))?$/.exec(path);
+    if (intentPath?.[1]) {
+      if (method === 'GET' && !intentPath[2])
+        return structuredClone(intentOr404(intentPath[1]).intent) as unknown as Json;
+      if (method === 'POST' && intentPath[2] === 'capture') return capturePaymentIntent(intentPath[1], body);
+      if (method === 'POST' && intentPath[2] === 'cancel') return cancelPaymentIntent(intentPath[1], body);
+    }
+    const chargePath = /^\/v1\/charges\/([A-Za-z0-9_]+)$/.exec(path);
+    if (method === 'GET' && chargePath?.[1]) return chargeById(chargePath[1]);
     throw new StripeRefusal({
       status: 404,
       type: 'invalid_request_error',
@@ -386,24 +521,52 @@ export async function startStripeStandIn(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  /**
+   * The PaymentIntent and charge of a completed session: paid (card), pending (delayed method) or, with manual
+   * capture, authorized (the charge succeeded uncaptured, the PaymentIntent requires_capture).
+   */
   function chargeFor(sessionId: string, session: Json, paid: boolean): string {
     const paymentIntent = id('pi');
     const amount = Number(session.amount_total);
+    const { metadata = {}, captureMethod = 'automatic_async' } = paymentIntentData.get(sessionId) ?? {};
+    const authorized = captureMethod === 'manual';
+    const created = now();
+    const chargeId = id('ch');
     charges.set(paymentIntent, {
-      id: id('ch'),
+      id: chargeId,
       object: 'charge',
       amount,
-      amount_captured: paid ? amount : 0,
+      amount_captured: paid && !authorized ? amount : 0,
       amount_refunded: 0,
-      captured: paid,
-      created: now(),
+      captured: paid && !authorized,
+      created,
       currency: String(session.currency),
       livemode: false,
-      metadata: paymentIntentData.get(sessionId) ?? {},
-      paid,
+      metadata,
+      paid: paid || authorized,
       payment_intent: paymentIntent,
+      payment_method_details: {
+        type: 'card',
+        card: authorized ? { capture_before: created + STANDIN_AUTHORIZATION_SECONDS } : {},
+      },
       refunded: false,
-      status: paid ? 'succeeded' : 'pending',
+      status: paid || authorized ? 'succeeded' : 'pending',
+    });
+    intents.set(paymentIntent, {
+      id: paymentIntent,
+      object: 'payment_intent',
+      amount,
+      amount_capturable: authorized ? amount : 0,
+      amount_received: paid && !authorized ? amount : 0,
+      canceled_at: null,
+      cancellation_reason: null,
+      capture_method: captureMethod,
+      created,
+      currency: String(session.currency),
+      latest_charge: chargeId,
+      livemode: false,
+      metadata,
+      status: authorized ? 'requires_capture' : paid ? 'succeeded' : 'processing',
     });
     return paymentIntent;
   }
@@ -426,8 +589,9 @@ export async function startStripeStandIn(
     completeSession(sessionId, { paid = true } = {}) {
       const session = sessionOr404(sessionId);
       session.status = 'complete';
-      session.payment_status = paid ? 'paid' : 'unpaid';
       session.payment_intent = chargeFor(sessionId, session, paid);
+      // An authorization is not a payment: Stripe completes a manual-capture session unpaid.
+      session.payment_status = paid && paymentIntentData.get(sessionId)?.captureMethod !== 'manual' ? 'paid' : 'unpaid';
       return structuredClone(session);
     },
     settleSession(sessionId, outcome) {
@@ -438,6 +602,11 @@ export async function startStripeStandIn(
       charge.paid = outcome === 'paid';
       charge.captured = outcome === 'paid';
       charge.amount_captured = outcome === 'paid' ? charge.amount : 0;
+      const intent = intents.get(String(session.payment_intent));
+      if (intent) {
+        intent.status = outcome === 'paid' ? 'succeeded' : 'requires_payment_method';
+        intent.amount_received = charge.amount_captured;
+      }
       session.payment_status = outcome === 'paid' ? 'paid' : 'unpaid';
       return structuredClone(session);
     },
@@ -451,6 +620,9 @@ export async function startStripeStandIn(
       const charge = charges.get(paymentIntentId);
       if (!charge) throw new Error(`no charge for ${paymentIntentId}`);
       return structuredClone(charge) as unknown as Json;
+    },
+    paymentIntentOf(paymentIntentId) {
+      return structuredClone(intentOr404(paymentIntentId).intent) as unknown as Json;
     },
     refunds,
     refuseNext: (routeKey, error) => {

@@ -4813,7 +4813,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Sandbox checkout page (HTML): Pay or Decline
+         * Sandbox checkout page (HTML): Pay (or Authorize) or Decline
          * @description Opened from the url start-payment returned for the sandbox. A link whose signature does not match its parameters is a 400 page.
          */
         get: {

@@ -2,7 +2,7 @@ import { escapeHtml, htmlDocument } from '../../../http/html.js';
 import { formatMinor } from '../../../shared/money.js';
 import type { CheckoutParams } from './signing.js';
 
-/** The sandbox's pages: the checkout (Pay or Decline) and its error page. */
+/** The sandbox's pages: the checkout (Pay, or Authorize with manual capture, or Decline) and its error page. */
 
 // Shared with the service's other pages, so the escaping and the page headers have one home.
 export { escapeHtml, PAGE_HEADERS } from '../../../http/html.js';
@@ -29,16 +29,24 @@ export function displayAmount(params: Pick<CheckoutParams, 'amountMinor' | 'expo
 
 /**
  * The checkout page: what is being paid, and a form that re-sends the signed fields with the
- * payer's decision to `action` (the checkout route itself).
+ * payer's decision to `action` (the checkout route itself). With manual capture the payer
+ * authorizes: the money is held and the store captures it later.
  */
 export function renderCheckoutPage(input: { params: CheckoutParams; fields: URLSearchParams; action: string }): string {
   const hidden = [...input.fields]
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
+  const manual = input.params.captureMethod === 'manual';
+  const accept = manual
+    ? '<button type="submit" name="decision" value="authorize" class="pay">Authorize</button>'
+    : '<button type="submit" name="decision" value="pay" class="pay">Pay</button>';
+  const hold = manual
+    ? '\n<p class="note">Authorizing holds the amount; the store takes it (all or part) later, or releases it.</p>'
+    : '';
   return layout(
     'Sandbox payment',
     `<h1>Sandbox payment</h1>
-<p class="note">A test gateway run by the store itself: no money moves.</p>
+<p class="note">A test gateway run by the store itself: no money moves.</p>${hold}
 <dl>
 <dt>Order</dt><dd>${escapeHtml(input.params.orderAlias)}</dd>
 <dt>Amount</dt><dd class="amount">${escapeHtml(displayAmount(input.params))}</dd>
@@ -46,7 +54,7 @@ export function renderCheckoutPage(input: { params: CheckoutParams; fields: URLS
 <form method="post" action="${escapeHtml(input.action)}">
 ${hidden}
 <div class="buttons">
-<button type="submit" name="decision" value="pay" class="pay">Pay</button>
+${accept}
 <button type="submit" name="decision" value="decline">Decline</button>
 </div>
 </form>`,

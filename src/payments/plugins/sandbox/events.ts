@@ -12,13 +12,21 @@ export interface SandboxEvent {
   data: {
     /** The service's payment reference, given to start(). */
     reference: string;
-    /** Minor units. For payment.refunded: the total refunded so far, not this refund alone. */
+    /**
+     * Minor units. payment.authorized: the amount held; payment.captured and payment.refunded: the total captured or
+     * refunded so far, not this movement alone; payment.voided: the amount that was held (not reported on).
+     */
     amount: number;
     currency: string;
+    /** payment.authorized only, optional: Unix seconds when the hold lapses. */
+    authorization_expires_at?: number;
   };
 }
 
 const KINDS = {
+  'payment.authorized': 'authorized',
+  'payment.captured': 'captured',
+  'payment.voided': 'voided',
   'payment.succeeded': 'succeeded',
   'payment.failed': 'failed',
   'payment.expired': 'expired',
@@ -26,6 +34,12 @@ const KINDS = {
 } as const satisfies Record<string, WebhookEventKind>;
 
 export type SandboxEventType = keyof typeof KINDS;
+
+/** The kinds whose event carries an amount (the others' `amount` is informational only). */
+const WITH_AMOUNT: ReadonlySet<WebhookEventKind> = new Set(['authorized', 'captured', 'succeeded', 'refunded']);
+
+/** How long a sandbox authorization holds the money (payment.authorized's authorization_expires_at): 7 days, as cards. */
+export const AUTHORIZATION_SECONDS = 7 * 24 * 3600;
 
 export function sandboxEvent(type: SandboxEventType, data: SandboxEvent['data']): SandboxEvent {
   return { id: `evt_${randomBytes(12).toString('hex')}`, type, created: Math.floor(Date.now() / 1000), data };
@@ -54,7 +68,7 @@ export function normaliseSandboxEvent(rawBody: Buffer): WebhookEvent[] {
   ) {
     throw new WebhookSignatureError('the signed body is not a sandbox event');
   }
-  const { reference, amount, currency } = body.data;
+  const { reference, amount, currency, authorization_expires_at: expiresAt } = body.data;
   if (
     typeof reference !== 'string'
     || reference === ''
@@ -63,9 +77,10 @@ export function normaliseSandboxEvent(rawBody: Buffer): WebhookEvent[] {
     || amount < 0
     || typeof currency !== 'string'
     || !isSupportedCurrency(currency)
+    || (expiresAt !== undefined && (typeof expiresAt !== 'number' || !Number.isSafeInteger(expiresAt) || expiresAt < 0))
   ) {
     throw new WebhookSignatureError(
-      "the signed event's data is not a reference, an amount in minor units and a currency",
+      "the signed event's data is not a reference, an amount in minor units and a currency (and an optional expiry in Unix seconds)",
     );
   }
   const kind: WebhookEventKind = Object.hasOwn(KINDS, body.type) ? KINDS[body.type as SandboxEventType] : 'ignored';
@@ -75,7 +90,10 @@ export function normaliseSandboxEvent(rawBody: Buffer): WebhookEvent[] {
       eventId: body.id,
       kind,
       match: { reference },
-      ...(kind === 'succeeded' || kind === 'refunded' ? { amount: money } : {}),
+      ...(WITH_AMOUNT.has(kind) ? { amount: money } : {}),
+      ...(kind === 'authorized' && expiresAt !== undefined
+        ? { authorizationExpiresAt: new Date(expiresAt * 1000) }
+        : {}),
     },
   ];
 }

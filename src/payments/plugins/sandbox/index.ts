@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PaymentGateway, PaymentPlugin, PluginContext } from '../../payment-plugin.js';
 import { PAGE_HEADERS, renderCheckoutPage, renderErrorPage } from './checkout-page.js';
-import { normaliseSandboxEvent, sandboxEvent } from './events.js';
+import { AUTHORIZATION_SECONDS, normaliseSandboxEvent, type SandboxEvent, sandboxEvent } from './events.js';
+import {
+  failIfAsked,
+  readSimulatedFailures,
+  type SimulatedFailures,
+  sandboxGatewayRef,
+  sandboxOperations,
+} from './operations.js';
 import {
   CHECKOUT_LINK_SECONDS,
   SIGNATURE_HEADER,
@@ -12,13 +19,16 @@ import {
 } from './signing.js';
 
 export { signSandboxWebhook, verifySandboxWebhook, WEBHOOK_TOLERANCE_SECONDS } from './signing.js';
-export { type SandboxEvent, sandboxEvent } from './events.js';
+export { AUTHORIZATION_SECONDS, type SandboxEvent, sandboxEvent } from './events.js';
+export { FAIL_OPERATIONS_VARIABLE, SANDBOX_OPERATIONS, type SandboxOperation } from './operations.js';
 
 /**
  * Sandbox: a gateway the service hosts itself, so the whole payment flow works offline. start()
- * links to a checkout page of the service (signed, so its amount can't be altered); Pay or Decline
- * sends a signed webhook through the real webhook route and takes the payer back to the store.
- * There is no refund(): an admin refund of a sandbox payment is only recorded.
+ * links to a checkout page of the service (signed, so its amount and capture method can't be altered);
+ * Pay (or Authorize, with manual capture) or Decline sends a signed webhook through the real webhook
+ * route and takes the payer back to the store. Capture, void, refund and cancelAttempt hold no state
+ * and move no money: they check their input and answer a reference, or fail on purpose when
+ * SANDBOX_FAIL_OPERATIONS says so (README.md).
  */
 
 export const CHECKOUT_PATH = '/payment/sandbox/checkout/';
@@ -26,7 +36,10 @@ export const CHECKOUT_PATH = '/payment/sandbox/checkout/';
 /** Form bodies up to the service's usual limit. */
 const BODY_LIMIT = 1024 * 1024;
 
-type SandboxConfig = Record<string, never>;
+interface SandboxConfig {
+  /** Operations that fail on purpose, for tests (SANDBOX_FAIL_OPERATIONS). */
+  failures: SimulatedFailures;
+}
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply.code(status).headers(PAGE_HEADERS).send(html);
@@ -37,7 +50,10 @@ function queryOf(request: FastifyRequest): URLSearchParams {
   return new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
 }
 
-function createSandbox(context: PluginContext): PaymentGateway {
+/** What the payer may answer on the page: Pay, or Authorize when the attempt only holds the money. */
+const DECISIONS = { automatic: 'pay', manual: 'authorize' } as const;
+
+function createSandbox(config: SandboxConfig, context: PluginContext): PaymentGateway {
   const checkoutSecret = context.secret('checkout');
   const webhookSecret = context.secret('webhook');
   // The form posts back to this service wherever it is mounted (PUBLIC_BASE_URL may have a path).
@@ -60,7 +76,7 @@ function createSandbox(context: PluginContext): PaymentGateway {
       {
         schema: {
           ...schema,
-          summary: 'Sandbox checkout page (HTML): Pay or Decline',
+          summary: 'Sandbox checkout page (HTML): Pay (or Authorize) or Decline',
           description:
             'Opened from the url start-payment returned for the sandbox. A link whose signature does not match its parameters is a 400 page.',
         },
@@ -97,16 +113,25 @@ function createSandbox(context: PluginContext): PaymentGateway {
         if (!checkout.ok)
           return sendPage(reply, 400, renderErrorPage(`This payment form is not valid: ${checkout.reason}.`));
         const decision = form.getAll('decision');
-        if (decision.length !== 1 || (decision[0] !== 'pay' && decision[0] !== 'decline')) {
-          return sendPage(reply, 400, renderErrorPage('Choose Pay or Decline.'));
+        const { reference, amountMinor, currency, captureMethod } = checkout.params;
+        const accept = DECISIONS[captureMethod];
+        if (decision.length !== 1 || (decision[0] !== accept && decision[0] !== 'decline')) {
+          return sendPage(
+            reply,
+            400,
+            renderErrorPage(captureMethod === 'manual' ? 'Choose Authorize or Decline.' : 'Choose Pay or Decline.'),
+          );
         }
-        const pay = decision[0] === 'pay';
-        const { reference, amountMinor, currency } = checkout.params;
-        const rawBody = Buffer.from(
-          JSON.stringify(
-            sandboxEvent(pay ? 'payment.succeeded' : 'payment.failed', { reference, amount: amountMinor, currency }),
-          ),
-        );
+        const pay = decision[0] === accept;
+        const data = { reference, amount: amountMinor, currency };
+        let event: SandboxEvent;
+        if (!pay) event = sandboxEvent('payment.failed', data);
+        else if (captureMethod === 'automatic') event = sandboxEvent('payment.succeeded', data);
+        else {
+          const expiresAt = Math.floor(Date.now() / 1000) + AUTHORIZATION_SECONDS;
+          event = sandboxEvent('payment.authorized', { ...data, authorization_expires_at: expiresAt });
+        }
+        const rawBody = Buffer.from(JSON.stringify(event));
         let status: number;
         try {
           ({ status } = await context.deliverWebhook({
@@ -136,6 +161,7 @@ function createSandbox(context: PluginContext): PaymentGateway {
 
   return {
     async start(input) {
+      failIfAsked(config.failures, 'start');
       const fields = signCheckout(checkoutSecret, {
         reference: input.reference,
         amountMinor: input.amount.amountMinor,
@@ -144,17 +170,19 @@ function createSandbox(context: PluginContext): PaymentGateway {
         orderAlias: input.order.alias,
         returnUrl: input.returnUrl,
         cancelUrl: input.cancelUrl,
+        captureMethod: input.captureMethod,
         expiresAt: Math.floor(Date.now() / 1000) + CHECKOUT_LINK_SECONDS,
       });
       return {
         redirectUrl: `${context.publicBaseUrl}${CHECKOUT_PATH}?${fields.toString()}`,
-        gatewayRef: `sbx_${input.reference}`,
+        gatewayRef: sandboxGatewayRef(input.reference),
       };
     },
     async parseWebhook({ headers, rawBody }) {
       verifySandboxWebhook(webhookSecret, { header: headers[SIGNATURE_HEADER], rawBody });
       return normaliseSandboxEvent(rawBody);
     },
+    ...sandboxOperations(config.failures),
     // Own encapsulated scope even if a caller hands over the root instance: the form parser stays here.
     routes: async (app) => {
       await app.register(checkoutRoutes);
@@ -165,10 +193,12 @@ function createSandbox(context: PluginContext): PaymentGateway {
 const sandbox: PaymentPlugin<SandboxConfig> = {
   id: 'sandbox',
   name: 'Sandbox (test payments)',
+  capabilities: ['authorize', 'capture', 'partial_capture', 'void', 'refund', 'partial_refund'],
   secrets: ['checkout', 'webhook'],
-  // No settings. On by default only for a demo or development store (the embedded database).
-  configure: (_env, situation) => (situation.embeddedDatabase || situation.explicit ? {} : undefined),
-  create: (_config, context) => createSandbox(context),
+  // On by default only for a demo or development store (the embedded database). Its one setting is for tests.
+  configure: (env, situation) =>
+    situation.embeddedDatabase || situation.explicit ? { failures: readSimulatedFailures(env) } : undefined,
+  create: (config, context) => createSandbox(config, context),
 };
 
 export default sandbox;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { WebhookSignatureError } from '../../payment-plugin.js';
+import { type CaptureMethod, WebhookSignatureError } from '../../payment-plugin.js';
 
 /**
  * The sandbox's two signatures, both HMAC-SHA256 with a secret kept in DATA_DIR:
@@ -18,6 +18,8 @@ export interface CheckoutParams {
   orderAlias: string;
   returnUrl: string;
   cancelUrl: string;
+  /** `manual`: the page authorizes (holds) the amount instead of paying it. Signed, so a payer can't switch. */
+  captureMethod: CaptureMethod;
   /** Unix seconds after which the link is refused (an old attempt's page can't pay any more). */
   expiresAt: number;
 }
@@ -34,6 +36,7 @@ const FIELDS = [
   ['order', 'orderAlias'],
   ['return_url', 'returnUrl'],
   ['cancel_url', 'cancelUrl'],
+  ['capture', 'captureMethod'],
   ['expires', 'expiresAt'],
 ] as const satisfies readonly (readonly [string, keyof CheckoutParams])[];
 
@@ -55,7 +58,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/;
  * inside values from shifting one field into the next, so the text names one set of values only.
  */
 function checkoutMessage(values: readonly string[]): string {
-  return `sandbox-checkout-v1\n${asFields(values).toString()}`;
+  return `sandbox-checkout-v2\n${asFields(values).toString()}`;
 }
 
 function asFields(values: readonly string[]): URLSearchParams {
@@ -104,6 +107,7 @@ export function verifyCheckout(
     orderAlias = '',
     returnUrl = '',
     cancelUrl = '',
+    capture = '',
     expires = '',
   ] = values;
   if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs)
@@ -119,6 +123,8 @@ export function verifyCheckout(
   }
   if (![returnUrl, cancelUrl].every((url) => /^https?:\/\//.test(url)))
     return { ok: false, reason: "the link's return addresses are not valid" };
+  if (capture !== 'automatic' && capture !== 'manual')
+    return { ok: false, reason: "the link's capture method is not valid" };
   return {
     ok: true,
     params: {
@@ -129,6 +135,7 @@ export function verifyCheckout(
       orderAlias,
       returnUrl,
       cancelUrl,
+      captureMethod: capture,
       expiresAt: Number(expires),
     },
   };

@@ -1,9 +1,9 @@
 import Stripe from 'stripe';
-import type { PaymentGateway, PaymentPlugin } from '../../payment-plugin.js';
+import type { PaymentGateway, PaymentPlugin, WebhookEvent } from '../../payment-plugin.js';
 import { GatewayError, WebhookSignatureError } from '../../payment-plugin.js';
 import { toStripeAmount } from './stripe-amounts.js';
 import { readStripeSettings, type StripeSettings } from './stripe-config.js';
-import { METADATA_ORDER_ALIAS, METADATA_REFERENCE, normaliseStripeEvent } from './stripe-events.js';
+import { captureBeforeOf, METADATA_ORDER_ALIAS, METADATA_REFERENCE, normaliseStripeEvent } from './stripe-events.js';
 
 /**
  * The service gives up on an attempt whose gateway call has not come back after 60 s and opens
@@ -12,6 +12,8 @@ import { METADATA_ORDER_ALIAS, METADATA_REFERENCE, normaliseStripeEvent } from '
  */
 const REQUEST_TIMEOUT_MS = 15_000;
 const NETWORK_RETRIES = 2;
+/** Looking up an authorization's expiry while answering a webhook: one short try, the expiry is optional. */
+const EXPIRY_LOOKUP = { timeout: 5_000, maxNetworkRetries: 0 } as const;
 
 const firstLine = (text: string) => text.split('\n', 1)[0]?.trim() ?? '';
 
@@ -44,6 +46,12 @@ function gatewayError(action: string, err: unknown, settings: StripeSettings): u
   return new GatewayError(redact(`${action}: ${why}: ${firstLine(err.message)}`, settings), retryable);
 }
 
+/** The PaymentIntent an operation acts on, which the service learnt from the session's webhook. */
+function paymentIntentOf(input: { gatewayPaymentRef: string | null }): string {
+  if (!input.gatewayPaymentRef) throw new GatewayError('the payment has no Stripe PaymentIntent yet');
+  return input.gatewayPaymentRef;
+}
+
 function createStripeGateway(settings: StripeSettings): PaymentGateway {
   const stripe = new Stripe(settings.secretKey, {
     ...settings.api,
@@ -51,6 +59,23 @@ function createStripeGateway(settings: StripeSettings): PaymentGateway {
     maxNetworkRetries: NETWORK_RETRIES,
     appInfo: { name: 'storefront-stripe-plugin' },
   });
+
+  /**
+   * Stripe's webhook carries the PaymentIntent's latest charge as an id, and the hold's expiry (card.capture_before)
+   * is on the charge: asked for once, briefly. Without an answer the event goes on without the expiry.
+   */
+  async function withAuthorizationExpiry(
+    event: WebhookEvent,
+    charge: string | Stripe.Charge | null,
+  ): Promise<WebhookEvent> {
+    if (event.kind !== 'authorized' || event.authorizationExpiresAt || typeof charge !== 'string') return event;
+    try {
+      const expiresAt = captureBeforeOf(await stripe.charges.retrieve(charge, undefined, EXPIRY_LOOKUP));
+      return expiresAt ? { ...event, authorizationExpiresAt: expiresAt } : event;
+    } catch {
+      return event;
+    }
+  }
 
   return {
     async start(input) {
@@ -75,7 +100,11 @@ function createStripeGateway(settings: StripeSettings): PaymentGateway {
             cancel_url: input.cancelUrl,
             client_reference_id: input.reference,
             metadata,
-            payment_intent_data: { metadata },
+            // Manual: the card is authorized on Stripe's page and the money held until capture() or void().
+            payment_intent_data: {
+              metadata,
+              ...(input.captureMethod === 'manual' ? { capture_method: 'manual' } : {}),
+            },
             ...(input.order.email ? { customer_email: input.order.email } : {}),
           },
           { idempotencyKey: input.idempotencyKey },
@@ -113,15 +142,18 @@ function createStripeGateway(settings: StripeSettings): PaymentGateway {
       ) {
         throw new WebhookSignatureError('the signed payload is not a Stripe event');
       }
-      return [normaliseStripeEvent(event)];
+      const normalised = normaliseStripeEvent(event);
+      if (event.type === 'payment_intent.amount_capturable_updated')
+        return [await withAuthorizationExpiry(normalised, event.data.object.latest_charge)];
+      return [normalised];
     },
 
     async refund(input) {
-      if (!input.gatewayPaymentRef) throw new GatewayError('the payment has no Stripe PaymentIntent yet');
+      const paymentIntent = paymentIntentOf(input);
       const amount = toStripeAmount(input.amount);
       try {
         const refund = await stripe.refunds.create(
-          { payment_intent: input.gatewayPaymentRef, amount, metadata: { [METADATA_REFERENCE]: input.reference } },
+          { payment_intent: paymentIntent, amount, metadata: { [METADATA_REFERENCE]: input.reference } },
           { idempotencyKey: input.idempotencyKey },
         );
         return { gatewayRef: refund.id };
@@ -129,17 +161,65 @@ function createStripeGateway(settings: StripeSettings): PaymentGateway {
         throw gatewayError('the Stripe refund failed', err, settings);
       }
     },
+
+    // Stripe releases whatever a capture does not take: every capture is the last one.
+    async capture(input) {
+      const paymentIntent = paymentIntentOf(input);
+      if (!input.final)
+        throw new GatewayError(
+          'Stripe releases what a capture does not take; it cannot capture part and keep the rest',
+        );
+      const amount = toStripeAmount(input.amount);
+      try {
+        const intent = await stripe.paymentIntents.capture(
+          paymentIntent,
+          { amount_to_capture: amount },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        const charge = intent.latest_charge;
+        return { gatewayRef: (typeof charge === 'string' ? charge : charge?.id) ?? intent.id };
+      } catch (err) {
+        throw gatewayError('the Stripe capture failed', err, settings);
+      }
+    },
+
+    async void(input) {
+      const paymentIntent = paymentIntentOf(input);
+      try {
+        await stripe.paymentIntents.cancel(paymentIntent, {}, { idempotencyKey: input.idempotencyKey });
+      } catch (err) {
+        throw gatewayError('cancelling the Stripe PaymentIntent failed', err, settings);
+      }
+    },
+
+    // Best effort: a session already expired or completed is left as it is (a payment that still arrives is
+    // recorded all the same). Stripe refuses to expire a session that is not open, so its state is asked then.
+    async cancelAttempt(input) {
+      const sessionId = input.gatewayRef;
+      if (!sessionId?.startsWith('cs_')) return;
+      try {
+        await stripe.checkout.sessions.expire(sessionId);
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError) {
+          const session = await stripe.checkout.sessions.retrieve(sessionId).catch(() => undefined);
+          if (session !== undefined && session.status !== 'open') return;
+        }
+        throw gatewayError('expiring the Stripe Checkout Session failed', err, settings);
+      }
+    },
   };
 }
 
 /**
  * Stripe Checkout: start() opens a Checkout Session for the whole amount and sends the payer to
- * Stripe's page; Stripe's signed webhooks say how it went; refunds go through Stripe's Refunds
+ * Stripe's page (with manual capture, the card is only authorized); Stripe's signed webhooks say
+ * how it went; captures and voids go through the PaymentIntent, refunds through Stripe's Refunds
  * API. Settings and events: README.md beside this file.
  */
 const stripePlugin: PaymentPlugin<StripeSettings> = {
   id: 'stripe',
   name: 'Stripe',
+  capabilities: ['authorize', 'capture', 'partial_capture', 'void', 'refund', 'partial_refund'],
   configure: readStripeSettings,
   create: (settings) => createStripeGateway(settings),
 };

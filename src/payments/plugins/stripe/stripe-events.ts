@@ -29,22 +29,111 @@ function sessionEvent(eventId: string, session: Stripe.Checkout.Session, kind: W
   return amount ? { ...event, amount } : { ...event, kind: 'ignored' };
 }
 
-/**
- * Stripe's charge.refunded carries amount_refunded: the running total refunded on the charge,
- * which is exactly what a normalised 'refunded' event reports (so repeats can't double-count).
- */
-function chargeRefunded(eventId: string, charge: Stripe.Charge): WebhookEvent {
+/** A charge event is found by its PaymentIntent (learnt from the session events), else the metadata reference. */
+function chargeMatch(charge: Stripe.Charge): WebhookEvent['match'] | undefined {
   const paymentIntent = idOf(charge.payment_intent);
   const reference = referenceOf(charge.metadata);
-  const match =
-    paymentIntent !== undefined
-      ? { gatewayPaymentRef: paymentIntent }
-      : reference !== undefined
-        ? { reference }
-        : undefined;
-  const amount = fromStripeAmount(charge.amount_refunded, charge.currency);
-  if (!match || !amount) return { eventId, kind: 'ignored', match: {} };
+  if (paymentIntent !== undefined) return { gatewayPaymentRef: paymentIntent };
+  return reference !== undefined ? { reference } : undefined;
+}
+
+/**
+ * Stripe's charge.refunded carries amount_refunded: the running total refunded on the charge,
+ * which is what a normalised 'refunded' event reports (so repeats can't double-count). But Stripe
+ * counts an authorization's released part as refunded too: a charge captured in part shows the
+ * uncaptured rest in amount_refunded, and a voided one shows all of it. Only refunds of captured
+ * money are reported: amount_refunded minus what was never captured; a charge never captured
+ * (an authorization released) refunded nothing (payment_intent.canceled says 'voided').
+ */
+function chargeRefunded(eventId: string, charge: Stripe.Charge): WebhookEvent {
+  const match = chargeMatch(charge);
+  if (charge.captured === false) return { eventId, kind: 'ignored', match: {} };
+  const released =
+    typeof charge.amount_captured === 'number' && typeof charge.amount === 'number'
+      ? charge.amount - charge.amount_captured
+      : 0;
+  const amount = fromStripeAmount(charge.amount_refunded - released, charge.currency);
+  // Nothing of the captured money refunded (a partial capture's release alone): nothing to report.
+  if (!match || !amount || amount.amountMinor <= 0) return { eventId, kind: 'ignored', match: {} };
   return { eventId, kind: 'refunded', match, amount };
+}
+
+/** charge.captured: held money taken; amount_captured is the running total captured on the charge. */
+function chargeCaptured(eventId: string, charge: Stripe.Charge): WebhookEvent {
+  const match = chargeMatch(charge);
+  const amount = fromStripeAmount(charge.amount_captured, charge.currency);
+  if (!match || !amount || amount.amountMinor <= 0) return { eventId, kind: 'ignored', match: {} };
+  const gatewayPaymentRef = idOf(charge.payment_intent);
+  return { eventId, kind: 'captured', match, amount, ...(gatewayPaymentRef ? { gatewayPaymentRef } : {}) };
+}
+
+/**
+ * A PaymentIntent event is found by the reference start() put in its metadata, else by its id (which the service
+ * learns from checkout.session.completed, and keeps an early event for until then). It teaches that id too.
+ */
+function intentEvent(eventId: string, intent: Stripe.PaymentIntent, kind: WebhookEvent['kind']): WebhookEvent {
+  const reference = referenceOf(intent.metadata);
+  return {
+    eventId,
+    kind,
+    match: { ...(reference !== undefined ? { reference } : {}), gatewayPaymentRef: intent.id },
+    gatewayPaymentRef: intent.id,
+  };
+}
+
+const ignored = (eventId: string): WebhookEvent => ({ eventId, kind: 'ignored', match: {} });
+
+/**
+ * When Stripe lets the authorization lapse: the latest charge's card.capture_before, when the event carries the
+ * charge itself (webhooks carry only its id; the gateway then asks Stripe, see index.ts).
+ */
+export function captureBeforeOf(charge: string | Stripe.Charge | null | undefined): Date | undefined {
+  if (typeof charge !== 'object' || charge === null) return undefined;
+  const captureBefore = charge.payment_method_details?.card?.capture_before;
+  return typeof captureBefore === 'number' && Number.isSafeInteger(captureBefore) && captureBefore > 0
+    ? new Date(captureBefore * 1000)
+    : undefined;
+}
+
+/** payment_intent.amount_capturable_updated: money held (manual capture); amount_capturable is what is held now. */
+function amountCapturableUpdated(eventId: string, intent: Stripe.PaymentIntent): WebhookEvent {
+  const amount = fromStripeAmount(intent.amount_capturable, intent.currency);
+  // Nothing capturable any more (captured or released): the captured or canceled event reports that.
+  if (!amount || amount.amountMinor <= 0) return ignored(eventId);
+  const expiresAt = captureBeforeOf(intent.latest_charge);
+  return {
+    ...intentEvent(eventId, intent, 'authorized'),
+    amount,
+    ...(expiresAt ? { authorizationExpiresAt: expiresAt } : {}),
+  };
+}
+
+/**
+ * payment_intent.succeeded of a manual-capture PaymentIntent: held money taken; amount_received is the total
+ * captured. With automatic capture the session's own events already report the payment: ignored here, so one
+ * payment is not reported twice under two kinds.
+ */
+function intentSucceeded(eventId: string, intent: Stripe.PaymentIntent): WebhookEvent {
+  if (intent.capture_method !== 'manual') return ignored(eventId);
+  const amount = fromStripeAmount(intent.amount_received, intent.currency);
+  if (!amount || amount.amountMinor <= 0) return ignored(eventId);
+  return { ...intentEvent(eventId, intent, 'captured'), amount };
+}
+
+/**
+ * payment_intent.canceled: 'voided' for a manual-capture PaymentIntent that had a charge (was authorized) and took
+ * nothing; any other cancellation (one that never reached a charge, or a PaymentIntent with money received) is
+ * ignored. Stripe releases the hold on cancellation.
+ */
+function intentCanceled(eventId: string, intent: Stripe.PaymentIntent): WebhookEvent {
+  const charge = intent.latest_charge;
+  const authorized =
+    intent.capture_method === 'manual'
+    && intent.amount_received === 0
+    && charge !== null
+    && charge !== undefined
+    && (typeof charge === 'string' || (charge.status !== 'failed' && !charge.captured));
+  return authorized ? intentEvent(eventId, intent, 'voided') : ignored(eventId);
 }
 
 /** Translates a verified Stripe event; types the service doesn't follow come back as 'ignored'. */
@@ -53,7 +142,9 @@ export function normaliseStripeEvent(event: Stripe.Event): WebhookEvent {
     case 'checkout.session.completed': {
       const session = event.data.object;
       // Card payments are paid on completion; delayed methods (bank debits…) complete 'unpaid'
-      // and report later through async_payment_succeeded / _failed.
+      // and report later through async_payment_succeeded / _failed; with manual capture the session
+      // completes 'unpaid' too (held, not taken) and the PaymentIntent's events follow. 'pending'
+      // still teaches the payment its PaymentIntent id.
       return sessionEvent(event.id, session, session.payment_status === 'paid' ? 'succeeded' : 'pending');
     }
     case 'checkout.session.async_payment_succeeded':
@@ -64,7 +155,15 @@ export function normaliseStripeEvent(event: Stripe.Event): WebhookEvent {
       return sessionEvent(event.id, event.data.object, 'expired');
     case 'charge.refunded':
       return chargeRefunded(event.id, event.data.object);
+    case 'charge.captured':
+      return chargeCaptured(event.id, event.data.object);
+    case 'payment_intent.amount_capturable_updated':
+      return amountCapturableUpdated(event.id, event.data.object);
+    case 'payment_intent.succeeded':
+      return intentSucceeded(event.id, event.data.object);
+    case 'payment_intent.canceled':
+      return intentCanceled(event.id, event.data.object);
     default:
-      return { eventId: event.id, kind: 'ignored', match: {} };
+      return ignored(event.id);
   }
 }
