@@ -1,3 +1,4 @@
+import type { PaymentRegistry } from '../src/payments/plugin-registry.js';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -76,6 +77,8 @@ export interface TestApp {
   /** Connection string of the test database (PostgreSQL only), for a second process on it. */
   url: string | undefined;
   config: Config;
+  /** The enabled payment plugins, e.g. to watch or stand in for a gateway's call in a test. */
+  payments: PaymentRegistry;
   close(): Promise<void>;
 }
 
@@ -117,6 +120,7 @@ export async function buildTestApp(
     database: test.database,
     url: test.url,
     config,
+    payments,
     close: async () => {
       await app.close();
       await test.drop();

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paymentEvents } from '../src/db/schema.js';
+import { GatewayError } from '../src/payments/payment-plugin.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { hiddenFormFields, openAsBrowser } from './browser.js';
 import { adminApi, placeGuestOrder } from './fixtures.js';
@@ -625,5 +626,145 @@ describe('sandbox told to fail, in a store that authorizes only (PAYMENT_CAPTURE
     expectProblem(res, 502, 'payment_gateway_error');
     expect(json(res).detail).toMatch(/refused refund on purpose \(SANDBOX_FAIL_OPERATIONS\)/);
     expect((await s.paymentsOf(order))[0]).toMatchObject({ status: 'succeeded', amount_refunded: '0.00' });
+  });
+});
+
+describe('authorize, then capture (PAYMENT_CAPTURE=manual, sandbox)', () => {
+  let t: TestApp;
+  let admin: SignedIn;
+  let s: ReturnType<typeof store>;
+  beforeAll(async () => {
+    t = await buildTestApp({ config: { paymentPlugins: ['sandbox'], paymentCapture: 'manual' } });
+    admin = await signInAdmin(t);
+    s = store(t, admin);
+  });
+  afterAll(() => t.close());
+
+  /** An order of `total` authorized through the sandbox's checkout page. */
+  async function authorized(total: string) {
+    const order = await s.placeOrder(total);
+    const started = json(await s.start('sandbox', order));
+    const page = await s.openCheckout(started.url);
+    expect((await s.submit(withDecision(formFields(page), 'authorize'))).statusCode).toBe(303);
+    return { order, paymentId: started.payment_id as number, reference: referenceOf(started.url) };
+  }
+  const admin$ = (url: string, payload?: object, headers: Record<string, string> = {}) =>
+    s.inject({ method: 'POST', url, headers: { ...bearer(admin.access), ...headers }, payload: payload ?? {} });
+  const capture = (id: number, payload?: object, headers?: Record<string, string>) =>
+    admin$(`/payment/dashboard/api/payments/${id}/capture/`, payload, headers);
+  const types = async (order: PlacedOrder) => {
+    const page = json(
+      await s.inject({
+        method: 'GET',
+        url: `/event/dashboard/api/events/?order_alias=${order.alias}&limit=100`,
+        headers: bearer(admin.access),
+      }),
+    );
+    return (page.items as { type: string }[]).map((e) => e.type).reverse();
+  };
+
+  it('holds the money: the order is authorized and approved, nothing to pay, the expiry shown', async () => {
+    const { order, paymentId } = await authorized('25.00');
+    const held = await s.orderOf(order);
+    expect(held).toMatchObject({ status: 'approved', payment_status: 'authorized' });
+    expect(held.ledger).toMatchObject({ authorized: '25.00', captured: '0.00', capturable: '25.00', to_pay: '0.00' });
+    expect((await s.paymentsOf(order))[0]).toMatchObject({ id: paymentId, status: 'authorized', capturable: '25.00' });
+    expect((await s.paymentsOf(order))[0].authorization_expires_at).toMatch(/^\d{4}-/);
+    expectProblem(await s.start('sandbox', order), 409, 'order_already_paid');
+    expect(await types(order)).toEqual(['order.placed', 'payment.authorized', 'order.status_changed']);
+  });
+
+  it('captures part of it, releasing the rest; the customer then pays the remainder', async () => {
+    const { order, paymentId } = await authorized('25.00');
+    const res = await capture(paymentId, { amount: '10.00' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json(res)).toMatchObject({
+      status: 'succeeded',
+      amount_authorized: '25.00',
+      amount_captured: '10.00',
+      amount_voided: '15.00',
+      capturable: '0.00',
+    });
+    const after = await s.orderOf(order);
+    expect(after).toMatchObject({ payment_status: 'partially_paid' });
+    expect(after.ledger).toMatchObject({ captured: '10.00', balance_due: '15.00', to_pay: '15.00' });
+    expect(json(await s.start('sandbox', order))).toMatchObject({ amount: '15.00' });
+    expect((await types(order)).slice(-2)).toEqual(['payment.succeeded', 'payment.captured']);
+  });
+
+  it('refuses a capture above what is held with 422 naming the figure, and one of nothing left with 409', async () => {
+    const { paymentId } = await authorized('25.00');
+    const over = await capture(paymentId, { amount: '25.01' });
+    expectProblem(over, 422, 'capture_exceeds_capturable');
+    expect(json(over)).toMatchObject({ capturable: '25.00' });
+    expect((await capture(paymentId)).statusCode).toBe(200);
+    expectProblem(await capture(paymentId), 409, 'invalid_transition');
+  });
+
+  it('voids an authorization: nothing taken, the order unpaid again, payment.voided recorded', async () => {
+    const { order, paymentId } = await authorized('12.00');
+    const res = await admin$(`/payment/dashboard/api/payments/${paymentId}/void/`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json(res)).toMatchObject({ status: 'voided', amount_voided: '12.00', capturable: '0.00' });
+    expect(await s.orderOf(order)).toMatchObject({ payment_status: 'unpaid', ledger: { to_pay: '12.00' } });
+    expect((await types(order)).at(-1)).toBe('payment.voided');
+    expectProblem(await capture(paymentId), 409, 'invalid_transition');
+  });
+
+  it('captures once when a capture is retried after a timeout with the same Idempotency-Key', async () => {
+    const { order, paymentId } = await authorized('20.00');
+    const gateway = t.payments.get('sandbox')?.gateway;
+    if (!gateway?.capture) throw new Error('the sandbox has no capture');
+    const real = gateway.capture.bind(gateway);
+    const keys: string[] = [];
+    const spy = vi.spyOn(gateway, 'capture').mockImplementation(async (input) => {
+      keys.push(input.idempotencyKey);
+      // The first call times out after the gateway took the money: its outcome is unknown to the store.
+      if (keys.length === 1) {
+        await real(input);
+        throw new GatewayError('the gateway did not answer in time', true);
+      }
+      return real(input);
+    });
+    try {
+      const first = await capture(paymentId, { amount: '20.00' }, { 'idempotency-key': 'cap-1' });
+      expectProblem(first, 502, 'payment_gateway_error');
+      expect(json(first)).toMatchObject({ retryable: true });
+      // The record stays open and holds its amount: another capture without the key finds nothing to take.
+      expectProblem(await capture(paymentId), 409, 'invalid_transition');
+      const again = await capture(paymentId, { amount: '20.00' }, { 'idempotency-key': 'cap-1' });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(json(again)).toMatchObject({ amount_captured: '20.00' });
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+      const third = await capture(paymentId, { amount: '20.00' }, { 'idempotency-key': 'cap-1' });
+      expect(json(third)).toMatchObject({ amount_captured: '20.00' });
+      expect(keys).toHaveLength(2);
+      expect(await s.orderOf(order)).toMatchObject({ payment_status: 'paid', ledger: { captured: '20.00' } });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('converges when the capture and refund webhooks arrive before the authorization, and repeats', async () => {
+    const order = await s.placeOrder('30.00');
+    const started = json(await s.start('sandbox', order));
+    const reference = referenceOf(started.url);
+    const events = [
+      eventBody('payment.refunded', { reference, amount: 500 }),
+      eventBody('payment.captured', { reference, amount: 3000 }),
+      eventBody('payment.authorized', { reference, amount: 3000 }),
+    ];
+    for (const body of [...events, ...events]) expect((await s.sendWebhook(body, signed(body))).statusCode).toBe(200);
+    expect((await s.paymentsOf(order))[0]).toMatchObject({
+      status: 'partially_refunded',
+      amount_authorized: '30.00',
+      amount_captured: '30.00',
+      amount_refunded: '5.00',
+    });
+    expect(await s.orderOf(order)).toMatchObject({
+      payment_status: 'partially_refunded',
+      ledger: { captured: '30.00', refunded: '5.00', credited: '5.00', balance_due: '0.00' },
+    });
   });
 });

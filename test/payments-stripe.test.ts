@@ -662,3 +662,88 @@ describe('amounts in currencies with other minor units', () => {
     });
   });
 });
+
+describe('authorize, then capture through Stripe (PAYMENT_CAPTURE=manual)', () => {
+  let t: TestApp;
+  let admin: SignedIn;
+  let s: ReturnType<typeof store>;
+
+  beforeAll(async () => {
+    t = await buildTestApp({
+      config: { paymentPlugins: ['stripe', 'cash_on_delivery'], paymentCapture: 'manual' },
+      pluginEnv: standin.env(),
+    });
+    admin = await signInAdmin(t);
+    s = store(t, admin);
+  });
+  afterAll(() => t.close());
+
+  /** A guest order authorized at Stripe: the session completed unpaid, then the PaymentIntent's capturable amount. */
+  async function authorized(price: string) {
+    const order = await s.startedGuestOrder(price);
+    const session = standin.completeSession(order.sessionId);
+    const paymentIntent = String(session.payment_intent);
+    expect((await s.deliver(stripeEvent('checkout.session.completed', session))).statusCode).toBe(200);
+    const intent = standin.paymentIntentOf(paymentIntent);
+    expect((await s.deliver(stripeEvent('payment_intent.amount_capturable_updated', intent))).statusCode).toBe(200);
+    return { ...order, paymentIntent };
+  }
+  const post = (url: string, payload?: object) =>
+    s.inject({ method: 'POST', url, headers: bearer(admin.access), ...(payload ? { payload } : {}) });
+
+  it('opens a manual-capture Checkout Session and holds the money: the order is authorized, nothing to pay', async () => {
+    const order = await authorized('20.00');
+    const [request] = sessionRequestsFor(order.alias);
+    expect(request?.body).toMatchObject({ payment_intent_data: { capture_method: 'manual' } });
+    expect(await s.order(order.alias, order.token)).toMatchObject({
+      status: 'approved',
+      payment_status: 'authorized',
+      ledger: { authorized: '20.00', capturable: '20.00', captured: '0.00', to_pay: '0.00' },
+    });
+  });
+
+  it('captures part through Stripe, and its webhooks (succeeded, charge.captured) add nothing more', async () => {
+    const order = await authorized('20.00');
+    const res = await post(`/payment/dashboard/api/payments/${order.paymentId}/capture/`, { amount: '15.00' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json(res)).toMatchObject({ amount_captured: '15.00', amount_voided: '5.00', capturable: '0.00' });
+    const captures = standin.requests.filter(
+      (r) => r.method === 'POST' && r.path === `/v1/payment_intents/${order.paymentIntent}/capture`,
+    );
+    expect(captures).toHaveLength(1);
+    expect(captures[0]?.body).toMatchObject({ amount_to_capture: '1500' });
+    expect(captures[0]?.idempotencyKey).toMatch(/^capture-pay_/);
+    const intent = standin.paymentIntentOf(order.paymentIntent);
+    await s.deliver(stripeEvent('payment_intent.succeeded', intent));
+    await s.deliver(stripeEvent('charge.captured', standin.chargeOf(order.paymentIntent)));
+    expect(await s.paymentRow(order.paymentId)).toMatchObject({ amountCaptured: 1500, amountVoided: 500 });
+    expect(await s.order(order.alias, order.token)).toMatchObject({
+      payment_status: 'partially_paid',
+      ledger: { captured: '15.00', balance_due: '5.00', to_pay: '5.00' },
+    });
+    // Stripe shows the released 5.00 as "refunded" on the charge: that is not money given back.
+    await s.deliver(stripeEvent('charge.refunded', standin.chargeOf(order.paymentIntent)));
+    expect(await s.paymentRow(order.paymentId)).toMatchObject({ amountRefunded: 0 });
+  });
+
+  it('voids an authorization through Stripe: the PaymentIntent is cancelled and nothing is taken', async () => {
+    const order = await authorized('9.00');
+    const res = await post(`/payment/dashboard/api/payments/${order.paymentId}/void/`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json(res)).toMatchObject({ status: 'voided', amount_voided: '9.00' });
+    expect(standin.paymentIntentOf(order.paymentIntent)).toMatchObject({ status: 'canceled' });
+    await s.deliver(stripeEvent('payment_intent.canceled', standin.paymentIntentOf(order.paymentIntent)));
+    expect(await s.order(order.alias, order.token)).toMatchObject({
+      payment_status: 'unpaid',
+      ledger: { captured: '0.00', capturable: '0.00', to_pay: '9.00' },
+    });
+  });
+
+  it('expires the Checkout Session of an attempt the payer abandoned for cash on delivery', async () => {
+    const order = await s.startedGuestOrder('7.00');
+    const cod = await s.start(order.alias, { 'x-order-token': order.token }, 'cash_on_delivery');
+    expect(cod.statusCode, cod.body).toBe(200);
+    expect(standin.session(order.sessionId)).toMatchObject({ status: 'expired' });
+    expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ id: order.paymentId, status: 'superseded' });
+  });
+});
