@@ -14,6 +14,13 @@ import { ProductPage } from './pages/product-page';
 import { SignIn } from './pages/sign-in';
 import { SignUp } from './pages/sign-up';
 
+/**
+ * The links the shop's router handles itself: its own pages. A link to a page the service serves (a gateway's page it
+ * hosts, such as the sandbox's checkout under /payment/, an API or HTML page of a module, the dashboard, /docs), or to
+ * another origin, is left to the browser; routed in the shop, it would show "not found".
+ */
+const SHOP_LINKS = /^\/(?!(admin|docs)(\/|$)|payment\/|[a-z_]+\/(storefront|dashboard)\/)/;
+
 export function App() {
   const shop = useMemo(createShop, []);
   const info = useStoreInfo(shop.api);
@@ -23,7 +30,7 @@ export function App() {
   if (info === undefined) return null;
   return (
     <ShopContext.Provider value={{ ...shop, currency: info.currency }}>
-      <LocationProvider>
+      <LocationProvider scope={SHOP_LINKS}>
         <SiteHeader storeName={info.name} />
         <main>
           <Router>

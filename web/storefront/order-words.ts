@@ -27,19 +27,6 @@ export function paymentStatusText(paymentStatus: string): string {
   return PAYMENT[paymentStatus] ?? paymentStatus;
 }
 
-/** Whether the order still waits for money the shopper can pay now. */
-export function awaitsPayment(order: { status: string; payment_status: string }): boolean {
-  return order.status !== 'cancelled' && ['unpaid', 'partially_paid'].includes(order.payment_status);
-}
-
-/** Whether the payment status can still change by itself (a webhook on its way): worth asking again. */
-export function paymentMayChange(order: { status: string; payment_status: string }): boolean {
-  return (
-    order.status !== 'cancelled'
-    && !['paid', 'overpaid', 'refunded', 'partially_refunded', 'authorized'].includes(order.payment_status)
-  );
-}
-
 /** "24 Nov 2026, 14:05" in the browser's language. */
 export function dateTimeText(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

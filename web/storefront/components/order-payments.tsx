@@ -1,61 +1,53 @@
-import { useEffect, useState } from 'preact/hooks';
-import { type Answer, ok } from '../../api/client';
-import { asProblem, type Problem } from '../../shared/problem';
-import { ErrorMessage, Money } from '../../shared/ui';
-import { useShop } from '../context';
-import { orderTokenHeader } from '../order-tokens';
+import { Money } from '../../shared/ui';
 import { dateTimeText } from '../order-words';
+import { isZeroAmount } from '../payment-step';
+import type { Payment, PaymentPlugin } from '../use-order';
 
-type Payment = Answer<'/payment/storefront/api/orders/{order_alias}/payments/', 'get'>[number];
-
+/** A payment attempt's state in the shopper's words. */
 const STATUS: Record<string, string> = {
-  pending: 'Waiting for the payment',
+  pending: 'Started, not paid yet',
   expired: 'Expired',
+  superseded: 'Replaced by another method',
   failed: 'Declined',
+  authorized: 'Authorized',
+  voided: 'Released, not taken',
   succeeded: 'Paid',
   partially_refunded: 'Partly refunded',
   refunded: 'Refunded',
 };
 
-const isZero = (amount: string) => /^[0.]*$/.test(amount);
+function statusText(payment: Payment, plugin: PaymentPlugin | undefined): string {
+  // Cash on delivery stays pending until the shop records the cash.
+  if (payment.status === 'pending' && plugin?.manual_capture) return 'To pay on delivery';
+  return STATUS[payment.status] ?? payment.status;
+}
 
-/** The order's payment attempts: what each took and what was refunded of it. Read again when `version` changes. */
-export function OrderPayments(props: { alias: string; version: string }) {
-  const { api } = useShop();
-  const [payments, setPayments] = useState<Payment[]>();
-  const [problem, setProblem] = useState<Problem>();
-
-  useEffect(() => {
-    ok(
-      api.GET('/payment/storefront/api/orders/{order_alias}/payments/', {
-        params: { path: { order_alias: props.alias }, header: orderTokenHeader(props.alias) },
-      }),
-    )
-      .then(setPayments)
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  }, [api, props.alias, props.version]);
-
+/** The order's payment attempts: what each took and what was refunded of it. */
+export function OrderPayments(props: { payments?: Payment[]; plugins: PaymentPlugin[] }) {
+  const { payments, plugins } = props;
   return (
     <section aria-labelledby="payments">
       <h2 id="payments">Payments and refunds</h2>
-      <ErrorMessage problem={problem} />
-      {payments === undefined && !problem && <p>Loading…</p>}
+      {payments === undefined && <p>Loading…</p>}
       {payments?.length === 0 && <p>No payment yet.</p>}
       {payments && payments.length > 0 && (
         <ul class="payments">
-          {payments.map((p) => (
-            <li key={p.id}>
-              <strong>{STATUS[p.status] ?? p.status}</strong>: <Money amount={p.amount} currency={p.currency} />{' '}
-              <span class="muted">
-                ({p.plugin_id.replace(/_/g, ' ')}, {dateTimeText(p.created_at)})
-              </span>
-              {!isZero(p.amount_refunded) && (
-                <div>
-                  Refunded <Money amount={p.amount_refunded} currency={p.currency} />
-                </div>
-              )}
-            </li>
-          ))}
+          {payments.map((p) => {
+            const plugin = plugins.find((m) => m.id === p.plugin_id);
+            return (
+              <li key={p.id}>
+                <strong>{statusText(p, plugin)}</strong>: <Money amount={p.amount} currency={p.currency} />{' '}
+                <span class="muted">
+                  ({plugin?.name ?? p.plugin_id.replace(/_/g, ' ')}, {dateTimeText(p.created_at)})
+                </span>
+                {!isZeroAmount(p.amount_refunded) && (
+                  <div>
+                    Refunded <Money amount={p.amount_refunded} currency={p.currency} />
+                  </div>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { Money } from '../../shared/ui';
 import { dateTimeText, orderStatusText, paymentStatusText } from '../order-words';
-import type { Order } from '../use-order';
+import type { Order, Payment, PaymentPlugin } from '../use-order';
 import { OrderFigures } from './order-figures';
 import { OrderPayments } from './order-payments';
 
@@ -24,8 +24,16 @@ function AddressLines(props: { address: Address }) {
   );
 }
 
-/** An order: when it was placed, its status and payment status in words, its lines and totals, where it goes. */
-export function OrderView(props: { order: Order; children?: ComponentChildren }) {
+/**
+ * An order: when it was placed, its status and payment status in words, its lines and totals, its payments and
+ * refunds, where it goes. `children` (what to do about paying) come right under its facts.
+ */
+export function OrderView(props: {
+  order: Order;
+  payments?: Payment[];
+  plugins: PaymentPlugin[];
+  children?: ComponentChildren;
+}) {
   const { order } = props;
   return (
     <>
@@ -48,7 +56,7 @@ export function OrderView(props: { order: Order; children?: ComponentChildren })
       {props.children}
       <h2>Items</h2>
       <OrderFigures figures={order} />
-      <OrderPayments alias={order.order_alias} version={`${order.payment_status} ${order.updated_at}`} />
+      <OrderPayments payments={props.payments} plugins={props.plugins} />
       {order.shipping_address && (
         <>
           <h2>Shipping address</h2>

@@ -1,41 +1,49 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type Answer, ok } from '../../api/client';
+import { ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage } from '../../shared/ui';
 import { useShop } from '../context';
 import { orderTokenHeader } from '../order-tokens';
-
-type Plugin = Answer<'/payment/storefront/api/plugins/', 'get'>[number];
+import type { PaymentPlugin } from '../use-order';
 
 /**
- * "Pay" with one of the store's payment plugins: starts the payment and sends the shopper to the gateway's page (the
- * sandbox's is served by the service), which sends them back to this order's page.
+ * "Pay 24.68 USD" with one of the store's payment plugins: starts the payment and sends the shopper to the gateway's
+ * page (the sandbox's is served by the service), which sends them back to this order's page. The same method as the
+ * attempt already open resumes that attempt, another one supersedes it (the API decides both).
  */
-export function PayOrder(props: { alias: string }) {
+export function PayOrder(props: {
+  alias: string;
+  toPay: string;
+  currency: string;
+  plugins: PaymentPlugin[];
+  /** The method chosen at first (the open attempt's, to resume it), else the first. */
+  preferredPluginId?: string | undefined;
+}) {
   const { api } = useShop();
-  const [plugins, setPlugins] = useState<Plugin[]>();
+  const { plugins, preferredPluginId } = props;
   const [chosen, setChosen] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem>();
+  const selected = chosen ?? plugins.find((p) => p.id === preferredPluginId)?.id ?? plugins[0]?.id;
 
+  // Back from the gateway's page may bring this page back as it was left (back-forward cache): busy no more.
   useEffect(() => {
-    ok(api.GET('/payment/storefront/api/plugins/'))
-      .then((list) => {
-        setPlugins(list);
-        setChosen(list[0]?.id);
-      })
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  }, [api]);
+    const restored = (event: PageTransitionEvent) => {
+      if (event.persisted) setBusy(false);
+    };
+    window.addEventListener('pageshow', restored);
+    return () => window.removeEventListener('pageshow', restored);
+  }, []);
 
   const pay = async (event: Event) => {
     event.preventDefault();
-    if (chosen === undefined) return;
+    if (selected === undefined) return;
     setBusy(true);
     setProblem(undefined);
     try {
       const started = await ok(
         api.POST('/payment/storefront/api/start-payment/{payment_plugin_id}/', {
-          params: { path: { payment_plugin_id: chosen }, header: orderTokenHeader(props.alias) },
+          params: { path: { payment_plugin_id: selected }, header: orderTokenHeader(props.alias) },
           body: { order_alias: props.alias, return_url: `${window.location.origin}/orders/${props.alias}` },
         }),
       );
@@ -46,7 +54,6 @@ export function PayOrder(props: { alias: string }) {
     }
   };
 
-  if (plugins === undefined) return problem ? <ErrorMessage problem={problem} /> : <p>Loading…</p>;
   if (plugins.length === 0) return <p>This shop takes no payments online yet.</p>;
   return (
     <form onSubmit={pay}>
@@ -58,7 +65,7 @@ export function PayOrder(props: { alias: string }) {
               type="radio"
               name="payment-plugin"
               value={p.id}
-              checked={p.id === chosen}
+              checked={p.id === selected}
               onChange={() => setChosen(p.id)}
             />
             <span>{p.name}</span>
@@ -66,8 +73,8 @@ export function PayOrder(props: { alias: string }) {
         ))}
       </fieldset>
       <ErrorMessage problem={problem} />
-      <button type="submit" disabled={busy || chosen === undefined}>
-        Pay
+      <button type="submit" disabled={busy || selected === undefined}>
+        Pay {props.toPay} {props.currency}
       </button>
     </form>
   );

@@ -2,13 +2,12 @@ import { useRoute } from 'preact-iso';
 import { useEffect } from 'preact/hooks';
 import { ErrorMessage } from '../../shared/ui';
 import { OrderView } from '../components/order-view';
-import { PayOrder } from '../components/pay-order';
+import { PaymentNextStep } from '../components/payment-next-step';
 import { SignInFirst } from '../components/sign-in-first';
 import { useSession } from '../context';
-import { awaitsPayment } from '../order-words';
 import { useOrder } from '../use-order';
 
-/** A customer's order: lines with their adjustments, promotions, totals, payments and refunds, status. */
+/** A customer's order: lines with their adjustments, promotions, totals, payments and refunds, status, what to pay. */
 export function AccountOrder() {
   const { params } = useRoute();
   const alias = params.alias ?? '';
@@ -21,7 +20,8 @@ export function AccountOrder() {
 }
 
 function SignedInOrder(props: { alias: string }) {
-  const { order, problem } = useOrder(props.alias, { follow: false });
+  const state = useOrder(props.alias);
+  const { order, problem } = state;
   return (
     <>
       <h1>Your order</h1>
@@ -31,13 +31,8 @@ function SignedInOrder(props: { alias: string }) {
       <ErrorMessage problem={problem} />
       {!order && !problem && <p>Loading…</p>}
       {order && (
-        <OrderView order={order}>
-          {awaitsPayment(order) && (
-            <section aria-labelledby="pay">
-              <h2 id="pay">Pay</h2>
-              <PayOrder alias={order.order_alias} />
-            </section>
-          )}
+        <OrderView order={order} payments={state.payments} plugins={state.plugins}>
+          <PaymentNextStep state={state} />
         </OrderView>
       )}
     </>

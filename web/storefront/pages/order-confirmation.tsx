@@ -2,8 +2,7 @@ import { useLocation, useRoute } from 'preact-iso';
 import { useEffect } from 'preact/hooks';
 import { ErrorMessage } from '../../shared/ui';
 import { OrderView } from '../components/order-view';
-import { PayOrder } from '../components/pay-order';
-import { awaitsPayment } from '../order-words';
+import { PaymentNextStep } from '../components/payment-next-step';
 import { useOrder } from '../use-order';
 
 /** What the gateway said when it sent the shopper back (`payment_status` in the return URL), in words. */
@@ -14,12 +13,16 @@ const RETURNED: Record<string, string> = {
   cancelled: 'The payment was cancelled. You can try again.',
 };
 
-/** Where the shopper lands after placing an order and after paying: it follows the order until it is paid. */
+/**
+ * Where the shopper lands after placing an order, after paying, and on Back from the gateway's page: it offers to pay
+ * (or to continue the payment started), and follows the order for a while when a gateway may still report.
+ */
 export function OrderConfirmation() {
   const { params } = useRoute();
   const { query } = useLocation();
   const alias = params.alias ?? '';
-  const { order, problem, following } = useOrder(alias, { follow: true });
+  const state = useOrder(alias);
+  const { order, problem } = state;
 
   useEffect(() => {
     document.title = 'Your order';
@@ -40,18 +43,8 @@ export function OrderConfirmation() {
       )}
       {!order && !problem && <p>Loading…</p>}
       {order && (
-        <OrderView order={order}>
-          <div aria-live="polite">
-            {following && order.payment_status !== 'unpaid' && (
-              <p class="muted">Waiting for the payment to be confirmed…</p>
-            )}
-          </div>
-          {awaitsPayment(order) && (
-            <section aria-labelledby="pay">
-              <h2 id="pay">Pay</h2>
-              <PayOrder alias={order.order_alias} />
-            </section>
-          )}
+        <OrderView order={order} payments={state.payments} plugins={state.plugins}>
+          <PaymentNextStep state={state} />
         </OrderView>
       )}
     </>
