@@ -1,6 +1,6 @@
 // The dashboard's orders and webhooks, driven in Chromium: an admin finds an order a guest placed and paid through the
-// API, refunds part of it, moves orders through their statuses, cancels a paid one with its refund, and watches a
-// webhook endpoint's deliveries.
+// API, refunds part of it through the refund dialog, moves orders through their statuses, cancels a paid one and
+// refunds it in one action, and watches a webhook endpoint's deliveries.
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,7 +152,7 @@ describe('the dashboard: orders and webhooks', () => {
     expect(browser.errors).toEqual([]);
   });
 
-  it('finds an order a guest paid, refunds part of it, and shows a refund over what was paid as the API refused it', async () => {
+  it('refunds part of a paid order through its confirmation: partially refunded, nothing due, the excess refused with the figure', async () => {
     const order = await placeOrder(shop, 'refund.me@example.com');
     expect(order.total).toBe('67.52');
     await payWithSandbox(shop, order);
@@ -166,36 +166,53 @@ describe('the dashboard: orders and webhooks', () => {
     expect(await page.getByRole('row').nth(1).textContent()).toMatch(/approved.*paid.*67\.52 USD/);
     await page.locator(`a[href="/admin/orders/${order.alias}"]`).click();
     await expect.poll(() => headingText(page)).toBe(`Order ${order.alias}`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Refund payment', exact: false }).count()).toBe(1);
+    const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
+    const ledger = payments.locator('dl.ledger');
+    await expect.poll(() => payments.textContent()).toMatch(/Balance due\s*0\.00 USD/);
+    expect(await ledger.textContent()).toMatch(/Total\s*67\.52 USD\s*Captured\s*67\.52 USD\s*Refunded\s*0\.00 USD/);
+    // Nothing is held, so nothing to capture or void.
+    expect(await payments.getByRole('button', { name: /^(Capture|Void) payment/ }).count()).toBe(0);
 
-    // More than was paid: the API's 422, beside the amount.
+    // The dialog starts from all that can be refunded; more than that is the API's 422, with the figure.
+    await payments.getByRole('button', { name: /^Refund payment \d+$/ }).click();
+    const dialog = page.getByRole('dialog', { name: /^Refund payment \d+$/ });
+    await expect.poll(() => page.getByLabel('Amount to refund').inputValue()).toBe('67.52');
+    expect(await page.evaluate('document.activeElement?.name')).toBe('amount');
     await page.getByLabel('Amount to refund').fill('1000.00');
-    await page.getByRole('button', { name: 'Refund', exact: true }).click();
-    await expect.poll(() => errorBeside(page, 'Amount to refund')).toMatch(/between 0 and 67\.52/);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    expect(await dialog.textContent()).toMatch(/Refund 1000\.00 USD to the customer\?/);
+    await dialog.getByRole('button', { name: 'Yes, refund 1000.00 USD' }).click();
+    await expect.poll(() => errorBeside(page, 'Amount to refund')).toMatch(/must be at most 67\.52/);
+    expect(await dialog.getByRole('alert').textContent()).toMatch(/At most 67\.52 USD can be refunded now/);
 
     await page.getByLabel('Amount to refund').fill('5.00');
-    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    expect(await dialog.textContent()).toMatch(/Refund 5\.00 USD to the customer\?/);
+    await dialog.getByRole('button', { name: 'Yes, refund 5.00 USD' }).click();
     await expect.poll(() => statusText(page)).toMatch(/Refunded 5\.00 USD of payment \d+: 5\.00 USD refunded in all/);
-    expect(await errorBeside(page, 'Amount to refund')).toBeNull();
-    const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
+    await expect.poll(() => dialog.count()).toBe(0);
     await expect
       .poll(() => payments.getByRole('row').nth(1).textContent())
-      .toMatch(/Sandbox.*partially refunded.*67\.52 USD.*67\.52 USD.*5\.00 USD/);
-    await expect.poll(() => payments.textContent()).toMatch(/Payment status: partially paid/);
+      .toMatch(/Sandbox.*partially refunded.*67\.52 USD.*0\.00 USD.*67\.52 USD.*5\.00 USD/);
+    await expect.poll(() => payments.textContent()).toMatch(/Payment status: partially refunded/);
+    // A goodwill refund is a credit: the customer owes nothing for it.
+    expect(await payments.textContent()).toMatch(
+      /Refunded\s*5\.00 USD\s*Credited[^0-9]*5\.00 USD\s*Balance due\s*0\.00 USD/,
+    );
     const events = page.locator('section', { has: page.getByRole('heading', { name: 'Events' }) });
     await expect.poll(() => events.textContent()).toMatch(/payment\.refunded.*5\.00 USD refunded in all/);
     expect(browser.errors).toEqual([]);
   });
 
-  it('moves an order through the statuses its state machine allows, and cancels a paid one with its refund', async () => {
+  it('moves an order through the statuses its state machine allows', async () => {
     const shipped = await placeOrder(shop);
     await payWithSandbox(shop, shipped);
     const page = await signedIn(browser, `/admin/orders/${shipped.alias}`);
     await expect.poll(() => headingText(page)).toBe(`Order ${shipped.alias}`);
     const status = page.locator('section', { has: page.getByRole('heading', { name: 'Status' }) });
     const offered = () => status.getByRole('button').allTextContents();
-    // Paid, so approved: it can go on to processing, or be cancelled; nothing else is offered.
-    await expect.poll(offered).toEqual(['Start processing', 'Cancel order']);
+    // Paid, so approved: it can go on to processing, or be cancelled with its refund; nothing else is offered.
+    await expect.poll(offered).toEqual(['Start processing', 'Cancel and refund']);
     await status.getByRole('button', { name: 'Start processing' }).click();
     await expect.poll(() => statusText(page)).toMatch(/now processing/);
     await expect.poll(offered).toEqual(['Mark as shipped']);
@@ -205,22 +222,34 @@ describe('the dashboard: orders and webhooks', () => {
     await expect.poll(() => statusText(page)).toMatch(/now delivered/);
     await expect.poll(offered).toEqual([]);
     await expect.poll(() => status.textContent()).toMatch(/changes no more/);
+    expect(browser.errors).toEqual([]);
+  });
 
-    // A paid order can't simply be cancelled: the API's refund_required is explained, then refund and cancel.
+  it('cancels and refunds a paid order in one action whose confirmation states the money', async () => {
     const paid = await placeOrder(shop);
     await payWithSandbox(shop, paid);
-    await page.goto(`/admin/orders/${paid.alias}`);
+    const page = await signedIn(browser, `/admin/orders/${paid.alias}`);
     await expect.poll(() => headingText(page)).toBe(`Order ${paid.alias}`);
-    await status.getByRole('button', { name: 'Cancel order' }).click();
-    await status.getByRole('button', { name: 'Yes, cancel the order' }).click();
-    await expect.poll(() => status.textContent()).toMatch(/has been paid, so it can't just be cancelled/);
-    await status.getByRole('button', { name: 'Refund and cancel' }).click();
-    await expect.poll(() => statusText(page)).toMatch(/refunded in full and cancelled/);
+    const status = page.locator('section', { has: page.getByRole('heading', { name: 'Status' }) });
+    await status.getByRole('button', { name: 'Cancel and refund' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel and refund' });
+    expect(await dialog.textContent()).toContain(
+      `Cancel order ${paid.alias.slice(0, 8)} and refund 67.52 USD? Stock is returned.`,
+    );
+    // "Keep the order" changes nothing.
+    await dialog.getByRole('button', { name: 'Keep the order' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await status.getByRole('button', { name: 'Cancel and refund' }).click();
+    await dialog.getByRole('button', { name: 'Yes, cancel and refund' }).click();
+    await expect.poll(() => statusText(page)).toMatch(/cancelled and its money given back \(refunded 67\.52 USD/);
     await expect.poll(() => page.locator('main > p').nth(1).textContent()).toMatch(/cancelled · payment refunded/);
     const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
     await expect
       .poll(() => payments.getByRole('row').nth(1).textContent())
-      .toMatch(/refunded.*67\.52 USD.*67\.52 USD.*67\.52 USD/);
+      .toMatch(/refunded.*67\.52 USD.*0\.00 USD.*67\.52 USD.*67\.52 USD/);
+    expect(await payments.textContent()).toMatch(/Balance due\s*0\.00 USD/);
+    expect(await payments.getByRole('button', { name: /^Refund payment/ }).count()).toBe(0);
+    expect(await status.getByRole('button').count()).toBe(0);
     expect(browser.errors).toEqual([]);
   });
 
@@ -313,6 +342,7 @@ describe('the dashboard: orders and webhooks', () => {
 
   it('shows the orders list, an order and the webhooks at 375 px without scrolling sideways', async () => {
     const order = await placeOrder(shop, 'a.rather.long.email.address.for.a.narrow.screen@example.com');
+    await payWithSandbox(shop, order);
     const page = await signedIn(browser, '/admin/orders', { width: 375, height: 740 });
     await expect.poll(() => page.locator(`a[href="/admin/orders/${order.alias}"]`).count()).toBe(1);
     expect(await scrollsSideways(page)).toBe(false);
@@ -322,6 +352,16 @@ describe('the dashboard: orders and webhooks', () => {
     await expect.poll(() => headingText(page)).toBe(`Order ${order.alias}`);
     await expect.poll(() => page.getByRole('heading', { name: 'Events' }).count()).toBe(1);
     expect(await scrollsSideways(page)).toBe(false);
+    // The tables reflow: no table scrolls inside its box, and the payment's actions are on screen.
+    const refund = page.getByRole('button', { name: /^Refund payment \d+$/ });
+    await expect.poll(() => refund.count()).toBe(1);
+    const box = await refund.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
+    expect(
+      await page.evaluate(
+        "[...document.querySelectorAll('.table-wrap')].filter((w) => w.scrollWidth > w.clientWidth).length",
+      ),
+    ).toBe(0);
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).click();
     await expect.poll(() => headingText(page)).toBe('Webhooks');
     await expect.poll(() => page.getByRole('heading', { name: 'Endpoints' }).count()).toBe(1);

@@ -69,8 +69,10 @@ describe('a purchase and a refund, from the storefront to the dashboard and back
     await owner.getByRole('button', { name: 'Search' }).click();
     await owner.locator(`a[href="/admin/orders/${alias}"]`).click();
     await poll(() => owner.getByRole('heading', { level: 1 }).textContent()).toBe(`Order ${alias}`);
+    await owner.getByRole('button', { name: /^Refund payment \d+$/ }).click();
     await owner.getByLabel('Amount to refund').fill('5.00');
-    await owner.getByRole('button', { name: 'Refund', exact: true }).click();
+    await owner.getByRole('button', { name: 'Continue' }).click();
+    await owner.getByRole('button', { name: 'Yes, refund 5.00 USD' }).click();
     await poll(async () => (await owner.getByRole('status').allTextContents()).join(' ')).toMatch(/Refunded 5\.00 USD/);
 
     await shopper.goto('/account/orders');

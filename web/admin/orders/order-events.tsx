@@ -33,7 +33,7 @@ export function OrderEvents(props: { events: Pages<OrderEvent> }) {
       {events.items?.length === 0 && <p>No events yet.</p>}
       {events.items !== undefined && events.items.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="reflow">
             <thead>
               <tr>
                 <th scope="col" class="num">
@@ -47,10 +47,12 @@ export function OrderEvents(props: { events: Pages<OrderEvent> }) {
             <tbody>
               {events.items.map((e) => (
                 <tr key={e.id}>
-                  <td class="num">{e.sequence}</td>
-                  <td>{e.type}</td>
-                  <td>{gist(e)}</td>
-                  <td>
+                  <td data-label="#" class="num">
+                    {e.sequence}
+                  </td>
+                  <td data-label="Event">{e.type}</td>
+                  <td data-label="After it">{gist(e)}</td>
+                  <td data-label="When">
                     <When iso={e.created_at} />
                   </td>
                 </tr>

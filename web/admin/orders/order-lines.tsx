@@ -12,7 +12,7 @@ export function OrderLines(props: { order: Order }) {
     <section aria-labelledby="order-lines">
       <h2 id="order-lines">Lines</h2>
       <div class="table-wrap">
-        <table>
+        <table class="reflow">
           <thead>
             <tr>
               <th scope="col">Item</th>
@@ -37,37 +37,51 @@ export function OrderLines(props: { order: Order }) {
           <tbody>
             {order.lines.map((line) => (
               <tr key={line.alias}>
-                <td>
-                  {line.name}
-                  <br />
-                  <small class="muted break">
-                    {line.alias}
-                    {line.sku && ` · SKU ${line.sku}`}
-                  </small>
+                <td data-label="Item">
+                  <div>
+                    {line.name}
+                    <br />
+                    <small class="muted break">
+                      {line.alias}
+                      {line.sku && ` · SKU ${line.sku}`}
+                    </small>
+                  </div>
                 </td>
-                <td class="num">{line.quantity}</td>
-                <td class="num">{money(line.unit_price)}</td>
-                <td class="num">{money(line.subtotal)}</td>
-                <td>
-                  {money(line.discount)}
-                  {line.adjustments.length > 0 && (
-                    <ul class="plain">
-                      {line.adjustments.map((a) => (
-                        <li key={a.promotion_id}>
-                          <small>
-                            {promotionName(a.promotion_id)}: {money(a.amount)}
-                          </small>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
+                <td data-label="Quantity" class="num">
+                  {line.quantity}
                 </td>
-                <td class="num">
-                  {money(line.tax)}
-                  <br />
-                  <small class="muted">{line.tax_rate} %</small>
+                <td data-label="Unit price" class="num">
+                  {money(line.unit_price)}
                 </td>
-                <td class="num">{money(line.total)}</td>
+                <td data-label="Subtotal" class="num">
+                  {money(line.subtotal)}
+                </td>
+                <td data-label="Discount">
+                  <div>
+                    {money(line.discount)}
+                    {line.adjustments.length > 0 && (
+                      <ul class="plain">
+                        {line.adjustments.map((a) => (
+                          <li key={a.promotion_id}>
+                            <small>
+                              {promotionName(a.promotion_id)}: {money(a.amount)}
+                            </small>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </div>
+                </td>
+                <td data-label="Tax" class="num">
+                  <div>
+                    {money(line.tax)}
+                    <br />
+                    <small class="muted">{line.tax_rate} %</small>
+                  </div>
+                </td>
+                <td data-label="Total" class="num">
+                  {money(line.total)}
+                </td>
               </tr>
             ))}
           </tbody>

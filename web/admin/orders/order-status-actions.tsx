@@ -3,6 +3,8 @@ import { ok } from '../../api/client';
 import { useDashboard } from '../context';
 import { Outcome } from '../outcome';
 import { useWrite } from '../use-write';
+import { isPositive } from './amounts';
+import { CancelAndRefundDialog } from './cancel-and-refund-dialog';
 import { cancellable, nextStatuses, type OrderStatus } from './order-statuses';
 import type { Order } from './types';
 
@@ -16,19 +18,25 @@ const MOVE_TO: Record<OrderStatus, string> = {
   cancelled: 'Cancel order',
 };
 
+/** Whether cancelling the order moves money: it kept some (captured − refunded) or an authorization holds some. */
+const hasMoney = (order: Order) => isPositive(order.ledger.refundable) || isPositive(order.ledger.capturable);
+
 /**
- * The status changes the order's state machine allows from where it is, and cancelling. Cancelling an order that
- * kept money is refused (409 refund_required); the admin is told why and offered to refund it in full and cancel.
+ * The status changes the order's state machine allows from where it is, and cancelling. An order with money is
+ * cancelled and refunded in one action, through a dialog that states the money; plain cancelling is refused by the
+ * API when the order kept money (409 refund_required: the page was older than the payment), which leads there too.
  */
 export function OrderStatusActions(props: { order: Order; onChanged: () => Promise<void> }) {
   const { order, onChanged } = props;
   const { api } = useDashboard();
   const write = useWrite();
   const [step, setStep] = useState<'none' | 'confirm' | 'refund'>('none');
+  const [said, setSaid] = useState<string>();
   const path = { order_alias: order.order_alias };
 
   /** Sends the change, then shows the order as it is now, whether the change was made or refused. */
-  async function change(body: { status: OrderStatus; refund?: boolean }, said: string) {
+  async function change(body: { status: OrderStatus }, said: string) {
+    setSaid(undefined);
     await write.run(
       () => ok(api.PATCH('/order/dashboard/api/orders/{order_alias}/', { params: { path }, body })),
       () => said,
@@ -39,7 +47,8 @@ export function OrderStatusActions(props: { order: Order; onChanged: () => Promi
 
   const next = nextStatuses(order);
   const canCancel = cancellable(order);
-  const refundRequired = write.problem?.code === 'refund_required';
+  const withMoney = hasMoney(order);
+  const refundRequired = write.problem?.code === 'refund_required' && step !== 'refund';
   return (
     <section aria-labelledby="order-status">
       <h2 id="order-status">Status</h2>
@@ -57,9 +66,23 @@ export function OrderStatusActions(props: { order: Order; onChanged: () => Promi
             {MOVE_TO[to]}
           </button>
         ))}
-        {canCancel && step === 'none' && (
+        {canCancel && step === 'none' && !withMoney && (
           <button type="button" class="secondary" disabled={write.busy} onClick={() => setStep('confirm')}>
             Cancel order
+          </button>
+        )}
+        {canCancel && withMoney && (
+          <button
+            type="button"
+            class="secondary"
+            disabled={write.busy}
+            onClick={() => {
+              write.reset();
+              setSaid(undefined);
+              setStep('refund');
+            }}
+          >
+            Cancel and refund
           </button>
         )}
       </div>
@@ -88,22 +111,12 @@ export function OrderStatusActions(props: { order: Order; onChanged: () => Promi
       {refundRequired && (
         <div class="panel warning">
           <p>
-            This order has been paid, so it can't just be cancelled. Refunding and cancelling gives back in full every
-            payment that kept money (through its payment method; one that can't refund is recorded as returned by hand),
-            then cancels the order.
+            This order has been paid, so it can't just be cancelled: cancel and refund it in one action, which gives
+            back every payment's money (through its payment method) and releases what authorizations hold.
           </p>
           <div class="row">
-            <button
-              type="button"
-              disabled={write.busy}
-              onClick={() =>
-                void change(
-                  { status: 'cancelled', refund: true },
-                  'The order is refunded in full and cancelled: its stock and promotion uses are given back.',
-                )
-              }
-            >
-              Refund and cancel
+            <button type="button" onClick={() => setStep('refund')}>
+              Cancel and refund
             </button>
             <button type="button" class="secondary" onClick={write.reset}>
               Keep the order
@@ -111,7 +124,23 @@ export function OrderStatusActions(props: { order: Order; onChanged: () => Promi
           </div>
         </div>
       )}
-      <Outcome done={write.done} problem={refundRequired ? undefined : write.problem} />
+      {step === 'refund' && (
+        <CancelAndRefundDialog
+          order={order}
+          onDone={async (message) => {
+            setStep('none');
+            write.reset();
+            setSaid(message);
+            await onChanged();
+          }}
+          onClose={() => {
+            setStep('none');
+            write.reset();
+            void onChanged();
+          }}
+        />
+      )}
+      <Outcome done={said ?? write.done} problem={refundRequired ? undefined : write.problem} />
     </section>
   );
 }

@@ -1,10 +1,11 @@
 import type { Answer } from '../../api/client';
 import { Money } from '../../shared/ui';
 import { shortAlias, When, words } from '../format';
+import { isPositive } from './amounts';
 
 export type OrderSummary = Answer<'/order/dashboard/api/orders/', 'get'>['items'][number];
 
-/** Orders as rows, each linking to its page. */
+/** Orders as rows, each linking to its page; an order that owes money back says how much beside its payment status. */
 export function OrderTable(props: { orders: OrderSummary[]; caption: string }) {
   return (
     <div class="table-wrap">
@@ -38,7 +39,17 @@ export function OrderTable(props: { orders: OrderSummary[]; caption: string }) {
               </td>
               <td class="break">{order.email ?? <span class="muted">none</span>}</td>
               <td>{words(order.status)}</td>
-              <td>{words(order.payment_status)}</td>
+              <td>
+                {words(order.payment_status)}
+                {isPositive(order.ledger.refund_due) && (
+                  <>
+                    <br />
+                    <small class="warning-text">
+                      refund due <Money amount={order.ledger.refund_due} currency={order.currency} />
+                    </small>
+                  </>
+                )}
+              </td>
               <td class="num">{order.total_items}</td>
               <td class="num">
                 <Money amount={order.total} currency={order.currency} />

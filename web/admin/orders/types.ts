@@ -9,3 +9,7 @@ export type Payment = Answer<'/payment/dashboard/api/orders/{order_alias}/paymen
 export type PaymentPlugin = Answer<'/payment/storefront/api/plugins/', 'get'>[number];
 /** One event of an order (placed, paid, status changed…). */
 export type OrderEvent = Answer<'/event/dashboard/api/events/', 'get'>['items'][number];
+/** The order's money as a ledger: what it charges, took, gave back and credited, what is due either way. */
+export type Ledger = Order['ledger'];
+/** What an admin may do with a payment's money (each a POST /payment/dashboard/api/payments/{id}/<kind>/). */
+export type PaymentAction = 'capture' | 'void' | 'refund';
