@@ -1,6 +1,6 @@
 import { formatMinor } from '../src/shared/money.js';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jobs, productVariants, promotions } from '../src/db/schema.js';
 import type { Outbox } from '../src/events/outbox.js';
 import type { JobQueue } from '../src/jobs/job-queue.js';
@@ -10,6 +10,7 @@ import {
   expireUnpaidOrders,
   scheduleOrderExpiry,
 } from '../src/orders/order-expiry.js';
+import { GatewayError } from '../src/payments/payment-plugin.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
@@ -135,6 +136,42 @@ describe('cancelling a paid order', () => {
     const payments = await apiAs(t, admin).get(`/payment/dashboard/api/orders/${order.order_alias}/payments/`);
     expect(payments).toMatchObject([{ status: 'refunded', amount_refunded: order.total }]);
     expect((await typesOf(order)).slice(-3)).toEqual(['order.status_changed', 'order.cancelled', 'payment.refunded']);
+  });
+
+  it('resumes the same refunds when cancel-and-refund is sent again with its Idempotency-Key after a timeout', async () => {
+    const order = await paidWithSandbox();
+    const gateway = t.payments.get('sandbox')?.gateway;
+    if (!gateway?.refund) throw new Error('the sandbox has no refund');
+    const real = gateway.refund.bind(gateway);
+    const keys: string[] = [];
+    const spy = vi.spyOn(gateway, 'refund').mockImplementation(async (input) => {
+      keys.push(input.idempotencyKey);
+      if (keys.length === 1) throw new GatewayError('the gateway did not answer in time', true);
+      return real(input);
+    });
+    try {
+      const send = () =>
+        t.app.inject({
+          method: 'PATCH',
+          url: orderUrl(order.order_alias),
+          headers: { ...authOf(admin), 'idempotency-key': 'cancel-once' },
+          payload: { status: 'cancelled', refund: true },
+        });
+      expectProblem(await send(), 502, 'payment_gateway_error');
+      // Cancelled, its money still owed back while the refund is unanswered.
+      expect(await orderOf(order)).toMatchObject({ status: 'cancelled', ledger: { refunded: '0.00' } });
+      const again = await send();
+      expect(again.statusCode, again.body).toBe(200);
+      expect(json(again)).toMatchObject({
+        status: 'cancelled',
+        payment_status: 'refunded',
+        ledger: { refunded: order.total, balance_due: '0.00' },
+      });
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('cancels an unpaid order with or without refund: true, and refuses refund with another status (422)', async () => {

@@ -19,6 +19,16 @@ export const Problem = Type.Object(
     code: Type.String({ description: 'Stable machine code (see docs/api.md)' }),
     errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
     request_id: Type.Optional(Type.String()),
+    refundable: Type.Optional(Type.String({ description: 'refund_exceeds_refundable: what can be refunded now' })),
+    capturable: Type.Optional(Type.String({ description: 'capture_exceeds_capturable: what can be captured now' })),
+    retryable: Type.Optional(
+      Type.Boolean({
+        description: 'payment_gateway_error: true when the outcome is unknown; send the same request, same key',
+      }),
+    ),
+    operation_id: Type.Optional(
+      Type.Integer({ description: 'the payment operation (capture, void, refund) concerned' }),
+    ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );

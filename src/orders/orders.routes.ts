@@ -158,6 +158,14 @@ export function orderAdminRoutes(deps: {
           summary:
             "Change an order's status (pending → approved → processing → shipped → delivered; cancelled from pending or approved)",
           params: AliasParams,
+          headers: Type.Object({
+            'idempotency-key': Type.Optional(
+              Type.String({
+                description:
+                  'With refund: true, sending the same request again with the same key resumes the same refunds',
+              }),
+            ),
+          }),
           body: Type.Object(
             {
               status: OrderStatusSchema,

@@ -335,18 +335,30 @@ export async function cancelOrderWithRefund(
 ): Promise<OrderRow> {
   const order = await findOrderByAlias(deps.db, alias);
   if (!order) throw new DomainError('order_not_found', { detail: `order ${alias} not found` });
+  const key = (kind: OperationKind) => (options.requestKey ? `${options.requestKey}:${kind}` : undefined);
   const ops = await deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const locked = await lockOrderById(tx, order.id);
     if (!locked) throw new DomainError('order_not_found', { detail: `order ${alias} not found` });
+    const { payments, pending } = await ledgerOf(tx, locked, { withPending: true });
+    if (locked.status === 'cancelled' && options.requestKey !== undefined) {
+      // The same request again (its gateway call was not answered): resume the records it made.
+      const earlier: OperationRow[] = [];
+      for (const payment of payments) {
+        for (const kind of ['refund', 'void'] as const) {
+          const requestKey = key(kind);
+          const op = requestKey && (await operationByRequestKey(tx, { paymentId: payment.id, kind, requestKey }));
+          if (op) earlier.push(op);
+        }
+      }
+      if (earlier.length > 0) return earlier.filter((op) => op.status === 'pending');
+    }
     orderStates.assert(locked.status, 'cancelled', `order ${alias}`);
     const cancelled = await cancelLockedOrder(tx, deps.outbox, { order: locked, reason: null });
-    const { payments, pending } = await ledgerOf(tx, cancelled, { withPending: true });
     const reserved: OperationRow[] = [];
     for (const found of payments) {
       const payment = (await lockPayment(tx, found.id)) ?? found;
       const figures = figuresOf(payment);
       const here = pending.get(payment.id) ?? NOTHING_PENDING;
-      const key = (kind: string) => (options.requestKey ? `${options.requestKey}:${kind}` : undefined);
       const request = { adminId: options.adminId ?? null };
       if (refundableOf(figures, here) > 0)
         reserved.push(

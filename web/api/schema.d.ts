@@ -2669,7 +2669,10 @@ export type paths = {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description With refund: true, sending the same request again with the same key resumes the same refunds */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     order_alias: string;
                 };
@@ -9132,6 +9135,8 @@ export type components = {
     schemas: {
         /** @description RFC 9457 problem details */
         Problem: {
+            /** @description capture_exceeds_capturable: what can be captured now */
+            capturable?: string;
             /** @description Stable machine code (see docs/api.md) */
             code: string;
             detail?: string;
@@ -9139,7 +9144,13 @@ export type components = {
                 field: string;
                 message: string;
             }[];
+            /** @description the payment operation (capture, void, refund) concerned */
+            operation_id?: number;
+            /** @description refund_exceeds_refundable: what can be refunded now */
+            refundable?: string;
             request_id?: string;
+            /** @description payment_gateway_error: true when the outcome is unknown; send the same request, same key */
+            retryable?: boolean;
             status: number;
             title: string;
             type: string;
