@@ -20,7 +20,11 @@ describe.skipIf(!onPostgres)('payments moved by two processes at once (PostgreSQ
   let token = '';
   const dirs: string[] = [];
 
-  const call = async (base: string, method: string, url: string, body?: unknown, headers = {}) => {
+  const call = async (
+    base: string,
+    request: { method: string; url: string; body?: unknown; headers?: Record<string, string> },
+  ) => {
+    const { method, url, body, headers = {} } = request;
     const res = await fetch(`${base}${url}`, {
       method,
       headers: {
@@ -62,9 +66,10 @@ describe.skipIf(!onPostgres)('payments moved by two processes at once (PostgreSQ
       body: JSON.stringify(ADMIN),
     });
     token = ((await login.json()) as { access: string }).access;
-    const product = await call(bases[0] ?? '', 'POST', '/product/dashboard/api/products/', {
-      name: 'Race',
-      variants: [{ alias: 'race-1', name: 'Race', price: '25.00', stock: 1000 }],
+    const product = await call(bases[0] ?? '', {
+      method: 'POST',
+      url: '/product/dashboard/api/products/',
+      body: { name: 'Race', variants: [{ alias: 'race-1', name: 'Race', price: '25.00', stock: 1000 }] },
     });
     expect(product.status).toBe(201);
   }, 120_000);
@@ -109,7 +114,7 @@ describe.skipIf(!onPostgres)('payments moved by two processes at once (PostgreSQ
   const refundAll = (paymentId: number, count: number, body: object) =>
     Promise.all(
       Array.from({ length: count }, (_, i) =>
-        call(bases[i % 2] ?? '', 'POST', `/payment/dashboard/api/payments/${paymentId}/refund/`, body),
+        call(bases[i % 2] ?? '', { method: 'POST', url: `/payment/dashboard/api/payments/${paymentId}/refund/`, body }),
       ),
     );
 
@@ -120,7 +125,7 @@ describe.skipIf(!onPostgres)('payments moved by two processes at once (PostgreSQ
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s !== 200).every((s) => s === 422)).toBe(true);
     expect(answers.find((a) => a.status === 422)?.body).toMatchObject({ code: 'refund_exceeds_refundable' });
-    const order = await call(bases[1] ?? '', 'GET', `/order/dashboard/api/orders/${alias}/`);
+    const order = await call(bases[1] ?? '', { method: 'GET', url: `/order/dashboard/api/orders/${alias}/` });
     expect(order.body).toMatchObject({
       payment_status: 'refunded',
       ledger: { captured: '25.00', refunded: '25.00', refundable: '0.00', balance_due: '0.00' },
@@ -132,7 +137,7 @@ describe.skipIf(!onPostgres)('payments moved by two processes at once (PostgreSQ
     const answers = await refundAll(paymentId, 12, { amount: '3.00' });
     expect(answers.filter((a) => a.status === 200)).toHaveLength(8);
     expect(answers.filter((a) => a.status === 422)).toHaveLength(4);
-    const order = await call(bases[0] ?? '', 'GET', `/order/dashboard/api/orders/${alias}/`);
+    const order = await call(bases[0] ?? '', { method: 'GET', url: `/order/dashboard/api/orders/${alias}/` });
     expect(order.body).toMatchObject({
       payment_status: 'partially_refunded',
       ledger: { refunded: '24.00', credited: '24.00', refundable: '1.00', balance_due: '0.00' },
@@ -143,17 +148,16 @@ describe.skipIf(!onPostgres)('payments moved by two processes at once (PostgreSQ
     const { alias, paymentId } = await paidOrder(3);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        call(
-          bases[i % 2] ?? '',
-          'POST',
-          `/payment/dashboard/api/payments/${paymentId}/refund/`,
-          { amount: '5.00' },
-          { 'idempotency-key': 'race-refund-once' },
-        ),
+        call(bases[i % 2] ?? '', {
+          method: 'POST',
+          url: `/payment/dashboard/api/payments/${paymentId}/refund/`,
+          body: { amount: '5.00' },
+          headers: { 'idempotency-key': 'race-refund-once' },
+        }),
       ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
-    const order = await call(bases[1] ?? '', 'GET', `/order/dashboard/api/orders/${alias}/`);
+    const order = await call(bases[1] ?? '', { method: 'GET', url: `/order/dashboard/api/orders/${alias}/` });
     expect(order.body).toMatchObject({ ledger: { refunded: '5.00' } });
   }, 60_000);
 });
