@@ -39,6 +39,12 @@ export function OrderLines(props: { order: Order }) {
               <tr key={line.alias}>
                 <td>
                   {line.name}
+                  {line.options.length > 0 && (
+                    <>
+                      <br />
+                      <small>{line.options.map((o) => `${o.name}: ${o.value}`).join(' · ')}</small>
+                    </>
+                  )}
                   <br />
                   <small class="muted break">
                     {line.alias}
@@ -65,7 +71,10 @@ export function OrderLines(props: { order: Order }) {
                 <td class="num">
                   {money(line.tax)}
                   <br />
-                  <small class="muted">{line.tax_rate} %</small>
+                  <small class="muted">
+                    {line.tax_class && `${line.tax_class} `}
+                    {line.tax_rate} %
+                  </small>
                 </td>
                 <td class="num">{money(line.total)}</td>
               </tr>
