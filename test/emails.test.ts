@@ -214,15 +214,15 @@ describe('customer emails over SMTP', () => {
 
   it('keeps a name with line breaks on one line of the text part', async () => {
     await t.database.db.execute(
-      sql`update order_lines set name = ${'Lamp\r\nSee https://evil.example'} where order_id = (select id from orders where alias = ${order.alias})`,
+      sql`update order_lines set product_name = ${'Lamp\r\nSee https://evil.example'} where order_id = (select id from orders where alias = ${order.alias})`,
     );
     try {
       const before = sink.received.length;
       await send('order_shipped', order.alias);
-      expect(onlyEmail(before).text).toContain('2 × Lamp See https://evil.example (12.34 USD each)');
+      expect(onlyEmail(before).text).toContain(`2 × Lamp See https://evil.example — ${PRODUCT} (12.34 USD each)`);
     } finally {
       await t.database.db.execute(
-        sql`update order_lines set name = ${PRODUCT} where order_id = (select id from orders where alias = ${order.alias})`,
+        sql`update order_lines set product_name = ${PRODUCT} where order_id = (select id from orders where alias = ${order.alias})`,
       );
     }
   });
@@ -467,7 +467,7 @@ describe('a store in KWD', () => {
       storeMailer.close();
     }
     const email = onlyEmail(before);
-    expect(email.text).toContain(`2 × Lamp (${unit} each): ${line}`);
+    expect(email.text).toContain(`2 × Dinar lamp — Lamp (${unit} each): ${line}`);
     expect(email.text).toContain(`Total: ${line}`);
     expect(email.html).toContain(`<strong>${line}</strong>`);
     // A name beyond ASCII arrives intact in the headers (encoded words) and both parts.

@@ -132,7 +132,12 @@ describe('events of placement', () => {
     const [placed] = events;
     expect(placed?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(placed?.data).toEqual(await adminOrder(order.order_alias));
-    expect(placed?.data).toMatchObject({ order_id: order.order_id, status: 'pending', email: guestAddress.email });
+    expect(placed?.data).toMatchObject({
+      order_id: order.order_id,
+      status: 'pending',
+      email: guestAddress.email,
+      lines: [{ name: 'Evented — One', product_name: 'Evented', variant_name: 'One', options: [] }],
+    });
     expect(placed?.created_at).toBe(placed?.data.created_at);
     expect(await apiAs(t, admin).get(`${eventsUrl}${placed?.id}/`)).toEqual(placed);
   });

@@ -452,3 +452,37 @@ describe('migration 0020 (the order ledger)', () => {
     }
   });
 });
+
+/** The last commit before migration 0021 (order lines keep their product's name and options). */
+const BEFORE_LINE_SNAPSHOT = 'dbcc690';
+
+describe('migration 0021 (order line product snapshot)', () => {
+  it("gives existing lines their product's name where the product is still there, and no options", {
+    timeout: 180_000,
+  }, async () => {
+    const db = await open();
+    try {
+      await db.migrate(migrationsAt(BEFORE_LINE_SNAPSHOT));
+      await db.exec(`
+        insert into products (name) values ('Organic Cotton T-Shirt'), ('Gone');
+        insert into orders (alias, email, currency, prices_include_tax, subtotal, discount, shipping_fee,
+            shipping_tax, estimated_tax, total_without_tax, total, total_items)
+          values ('o1', 'a@example.com', 'USD', false, 7500, 0, 0, 0, 0, 7500, 7500, 3);
+        insert into order_lines (order_id, product_id, alias, name, sku, quantity, unit_price, subtotal, discount,
+            tax_rate, tax, total)
+          values (1, 1, 'shirt-s', 'Small', 'TSHIRT-S', 1, 2500, 2500, 0, 0, 0, 2500),
+                 (1, 2, 'gone', 'Old', null, 1, 2500, 2500, 0, 0, 0, 2500),
+                 (1, null, 'unknown', 'Custom', null, 1, 2500, 2500, 0, 0, 0, 2500);
+        delete from products where name = 'Gone';
+      `);
+      await db.migrate(headFolder);
+      expect(await db.query('select alias, product_name, name, sku, options from order_lines order by id')).toEqual([
+        { alias: 'shirt-s', product_name: 'Organic Cotton T-Shirt', name: 'Small', sku: 'TSHIRT-S', options: [] },
+        { alias: 'gone', product_name: null, name: 'Old', sku: null, options: [] },
+        { alias: 'unknown', product_name: null, name: 'Custom', sku: null, options: [] },
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -321,3 +321,53 @@ describe('admin orders', () => {
     expect(await stock()).toBe(before);
   });
 });
+
+describe('order lines', () => {
+  it('keep the product, variant, SKU, options and tax class they were sold as, whatever the catalog does next', async () => {
+    const api = adminApi(t, admin);
+    const taxClass = await api.taxClass({ name: 'Apparel' });
+    const product = await api.product({
+      name: 'Organic Cotton T-Shirt',
+      tax_class_id: taxClass.id,
+      variants: [{ alias: 'lines-shirt-s', name: 'Small', sku: 'LINES-S', price: '25.00', stock: 10 }],
+    });
+    const sold = {
+      name: 'Organic Cotton T-Shirt — Small',
+      product_name: 'Organic Cotton T-Shirt',
+      variant_name: 'Small',
+      sku: 'LINES-S',
+      options: [],
+      tax_class: 'Apparel',
+      unit_price: '25.00',
+    };
+    const placed = await apiAs(t).post('/order/storefront/api/create/', {
+      variants: [{ alias: 'lines-shirt-s', quantity: 1 }],
+      shipping_address: address,
+    });
+    expect(placed.lines).toEqual([expect.objectContaining(sold)]);
+
+    const asCustomer = () =>
+      t.app.inject({
+        method: 'GET',
+        url: detailUrl(placed.order_alias),
+        headers: { 'x-order-token': placed.order_token },
+      });
+    const asAdmin = () => apiAs(t, admin).get(adminUrl(placed.order_alias));
+    expect(json(await asCustomer()).lines).toEqual([expect.objectContaining(sold)]);
+    expect((await asAdmin()).lines).toEqual([expect.objectContaining(sold)]);
+
+    const variantId = product.variants[0]?.id;
+    await api.patch(`/product/dashboard/api/products/${product.id}/`, { name: 'Recycled T-Shirt', tax_class_id: null });
+    await api.patch(`/product/dashboard/api/variants/${variantId}/`, { name: 'S', sku: 'LINES-S2' });
+    expect(json(await asCustomer()).lines).toEqual([expect.objectContaining(sold)]);
+    expect((await asAdmin()).lines).toEqual([expect.objectContaining(sold)]);
+
+    const next = await apiAs(t).post('/order/storefront/api/create/', {
+      variants: [{ alias: 'lines-shirt-s', quantity: 1 }],
+      shipping_address: address,
+    });
+    expect(next.lines).toEqual([
+      expect.objectContaining({ name: 'Recycled T-Shirt — S', sku: 'LINES-S2', tax_class: null }),
+    ]);
+  });
+});

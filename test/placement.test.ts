@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -323,6 +324,31 @@ describe('idempotency', () => {
     expect(second.statusCode).toBe(201);
     expect(second.body).toBe(first.body);
     expect(await stockOf(a.id)).toBe(9);
+  });
+
+  it('replays an answer stored before order lines carried their item, once migration 0022 has filled it in', async () => {
+    const a = await variant();
+    const payload = { variants: [{ alias: a.alias }], shipping_address: address };
+    const first = json(await place(guestCreate, payload, { 'idempotency-key': 'before-0021' }));
+    // The answer as placement stored it before migration 0021: its lines named by the variant alone, nothing more.
+    await t.database.db.execute(sql`
+      update idempotency_keys set response_body = jsonb_set(response_body, '{lines}', (
+        select jsonb_agg((l - 'product_name' - 'variant_name' - 'sku' - 'options' - 'tax_class')
+          || jsonb_build_object('name', l->>'variant_name'))
+        from jsonb_array_elements(response_body->'lines') as l))
+      where key = 'before-0021'`);
+    // The answer's schema requires the new fields: it cannot be written without them.
+    expect((await place(guestCreate, payload, { 'idempotency-key': 'before-0021' })).statusCode).toBe(500);
+
+    const migration = readFileSync(
+      new URL('../src/db/migrations/0022_stored_answers_line_fields.sql', import.meta.url),
+    );
+    for (const statement of migration.toString().split('--> statement-breakpoint')) {
+      await t.database.db.execute(sql.raw(statement));
+    }
+    const replay = await place(guestCreate, payload, { 'idempotency-key': 'before-0021' });
+    expect(replay.statusCode).toBe(201);
+    expect(json(replay)).toEqual({ ...first, lines: [{ ...first.lines[0], name: a.alias }] });
   });
 
   it('refuses the same key with another payload', async () => {

@@ -334,6 +334,15 @@ export interface LineAdjustmentRow {
   amount: number;
 }
 
+/**
+ * One option value of a sold variant ("Size": "Small"), as it was at placement. The catalog has no options yet: every
+ * line stores an empty list until it does.
+ */
+export interface LineOptionRow {
+  name: string;
+  value: string;
+}
+
 /** An address as it was when the order was placed (the seed's address object). */
 export interface AddressSnapshot {
   first_name: string;
@@ -441,8 +450,15 @@ export const orderLines = pgTable(
     variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
     productId: integer('product_id'),
     alias: text('alias').notNull(),
-    name: text('name').notNull(),
+    /**
+     * What was sold, as it was at placement (a later rename or deletion in the catalog changes none of it): the
+     * product's name (null on lines placed before migration 0020 whose product was gone by then), the variant's name
+     * (column `name`), its SKU and option values. `lineDisplayName` (src/orders/order-line.ts) makes one name of them.
+     */
+    productName: text('product_name'),
+    variantName: text('name').notNull(),
     sku: text('sku'),
+    options: jsonb('options').$type<LineOptionRow[]>().notNull().default([]),
     quantity: integer('quantity').notNull(),
     unitPrice: minorUnits('unit_price').notNull(),
     subtotal: minorUnits('subtotal').notNull(),

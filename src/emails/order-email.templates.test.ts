@@ -63,8 +63,10 @@ const line: OrderLineRow = {
   variantId: 1,
   productId: 1,
   alias: 'tea',
-  name: 'Sencha <50g>',
+  productName: 'Sencha <50g>',
+  variantName: '',
   sku: null,
+  options: [],
   quantity: 2,
   unitPrice: 1235,
   subtotal: 2470,
@@ -95,6 +97,28 @@ describe('order emails', () => {
     );
     expect(email.text).not.toContain('Shipping (');
     expect(email.html).toContain('<strong>2223 JPY</strong>');
+  });
+
+  it('names each line "Product — Variant" as it was sold, with its SKU', () => {
+    const shirt: OrderLineRow = {
+      ...line,
+      productName: 'Organic Cotton T-Shirt',
+      variantName: 'Small',
+      sku: 'TSHIRT-S',
+      quantity: 1,
+      unitPrice: 2500,
+      subtotal: 2500,
+    };
+    const email = renderOrderEmail({
+      kind: 'order_confirmation',
+      storeName: 'S',
+      order: orderIn('USD'),
+      lines: [shirt],
+      link,
+    });
+    expect(email.text).toContain('1 × Organic Cotton T-Shirt — Small (SKU TSHIRT-S) (25.00 USD each): 25.00 USD');
+    expect(email.html).toContain('Organic Cotton T-Shirt — Small<br><span');
+    expect(email.html).toContain('SKU TSHIRT-S</span>');
   });
 
   it('escapes every value of the HTML part, the link included', () => {

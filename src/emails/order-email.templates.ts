@@ -1,4 +1,5 @@
 import type { AddressSnapshot } from '../db/schema.js';
+import { lineDisplayName } from '../orders/order-line.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import { currencyFormat } from '../shared/money.js';
 import { html, type SafeHtml } from './html-template.js';
@@ -104,7 +105,8 @@ function addressLines(address: AddressSnapshot): string[] {
 }
 
 interface Figures {
-  lines: { quantity: number; name: string; unit: string; amount: string }[];
+  /** `name`: "Product — Variant" (lineDisplayName); `sku`: null when the variant has none. */
+  lines: { quantity: number; name: string; sku: string | null; unit: string; amount: string }[];
   /** `deducted`: an amount taken off (the discount), shown with a minus. */
   totals: { label: string; amount: string; deducted?: boolean; strong?: boolean }[];
 }
@@ -136,7 +138,8 @@ function figures(order: OrderRow, lines: OrderLineRow[]): Figures {
   return {
     lines: lines.map((l) => ({
       quantity: l.quantity,
-      name: oneLine(l.name),
+      name: oneLine(lineDisplayName(l)),
+      sku: l.sku === null || l.sku.trim() === '' ? null : oneLine(l.sku),
       unit: amount(l.unitPrice),
       amount: amount(l.subtotal),
     })),
@@ -159,7 +162,9 @@ function renderText(p: Parts): string {
     p.heading,
     p.says,
     [
-      ...p.figures.lines.map((l) => `${l.quantity} × ${l.name} (${l.unit} each): ${l.amount}`),
+      ...p.figures.lines.map(
+        (l) => `${l.quantity} × ${l.name}${l.sku ? ` (SKU ${l.sku})` : ''} (${l.unit} each): ${l.amount}`,
+      ),
       '',
       ...p.figures.totals.map((t) => `${t.label}: ${t.deducted ? '-' : ''}${t.amount}`),
     ].join('\n'),
@@ -177,7 +182,9 @@ function renderHtml(input: Parts): string {
   const f = input.figures;
   const lineRows = f.lines.map(
     (l) =>
-      html`<tr style="border-top:1px solid #e4e4e7"><td style="${CELL}">${l.name}</td><td style="${NUM}">${l.quantity}</td>
+      html`<tr style="border-top:1px solid #e4e4e7"><td style="${CELL}">${l.name}${
+        l.sku ? html`<br><span style="color:#71717a;font-size:12px">SKU ${l.sku}</span>` : html``
+      }</td><td style="${NUM}">${l.quantity}</td>
 <td style="${NUM}">${l.unit}</td><td style="${NUM}">${l.amount}</td></tr>`,
   );
   const totalRows = f.totals.map((t) => {

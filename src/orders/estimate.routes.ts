@@ -7,7 +7,6 @@ import { type ValidationIssue, validationProblem } from '../http/error-handler.j
 import { parseJson, readJsonBody } from '../http/raw-json.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
 import { compileBodyValidator } from '../http/validation.js';
-import { presentPricedOrder } from '../pricing/pricing.presenter.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { type OrderPayload, orderPayloadExamples, orderPayloadSchema } from './order-payload.schema.js';
@@ -15,6 +14,7 @@ import { preparedQuoteReads } from './order-quote.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
 import { quoteOrder } from './order-quote.service.js';
 import { PricedOrderSchema } from './order-result.schema.js';
+import { presentQuote } from './order.presenter.js';
 import { type Limiter, whileCountingPromoCode } from './promo-rate-limit.js';
 
 export interface EstimateDeps {
@@ -55,9 +55,7 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
       return payload as OrderPayload;
     };
     const estimate = async (request: FastifyRequest, payload: OrderPayload) =>
-      presentPricedOrder(
-        (await quoteOrder(deps, { db: deps.db, principal: request.principal, payload, reads })).priced,
-      );
+      presentQuote(await quoteOrder(deps, { db: deps.db, principal: request.principal, payload, reads }));
 
     app.get(
       url,

@@ -2,6 +2,7 @@ import type { AddressSnapshot } from '../db/schema.js';
 import { escapeHtml, htmlDocument } from '../http/html.js';
 import type { PaymentOutcome } from '../payments/payment-states.js';
 import { currencyFormat } from '../shared/money.js';
+import { lineDisplayName } from './order-line.js';
 import type { OrderLineRow, OrderRow } from './orders.repository.js';
 
 /**
@@ -54,7 +55,8 @@ export function renderOrderPage({ order, lines, outcome }: OrderPageInput): stri
   const rows = lines
     .map(
       (l) =>
-        `<tr><td>${escapeHtml(l.name)}</td><td class="num">${l.quantity}</td>`
+        `<tr><td>${escapeHtml(lineDisplayName(l))}${l.sku ? `<br><span class="note">SKU ${escapeHtml(l.sku)}</span>` : ''}</td>`
+        + `<td class="num">${l.quantity}</td>`
         + `<td class="num">${amount(l.unitPrice)}</td><td class="num">${amount(l.total)}</td></tr>`,
     )
     .join('\n');

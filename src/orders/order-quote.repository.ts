@@ -6,6 +6,7 @@ import { promotionFromRow } from '../promotions/promotions.mapper.js';
 import { activePromotionRows, promotionRowByCode } from '../promotions/promotions.repository.js';
 import {
   addresses,
+  type LineOptionRow,
   orders,
   products,
   productVariants,
@@ -26,6 +27,8 @@ export interface OrderableVariant {
   sku: string | null;
   productId: number;
   productName: string;
+  /** The variant's option values; empty until the catalog has options (an order line keeps them). */
+  options: LineOptionRow[];
   price: number;
   weightGrams: string | null;
   trackInventory: boolean;
@@ -71,7 +74,7 @@ function toVariantMap(rows: VariantQueryRow[]): Map<string, OrderableVariant> {
   return new Map(
     rows.map(({ archivedAt, productArchivedAt, ...row }) => [
       row.alias,
-      { ...row, buyable: isBuyable({ archivedAt, productArchivedAt }) },
+      { ...row, options: [], buyable: isBuyable({ archivedAt, productArchivedAt }) },
     ]),
   );
 }

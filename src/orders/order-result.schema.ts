@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { OrderStatusField, PaymentStatusField } from './order.schema.js';
+import { OrderStatusField, PaymentStatusField, soldItemFields } from './order.schema.js';
 
 const Money = Type.String({ description: "Decimal string with the store currency's exact precision" });
 const Nullable = Type.Union([Type.String(), Type.Null()]);
@@ -31,7 +31,7 @@ export const pricedOrderFields = {
     Type.Object({
       alias: Type.String(),
       product_variant_id: Type.Integer(),
-      name: Type.String(),
+      ...soldItemFields,
       quantity: Type.Integer(),
       unit_price: Money,
       subtotal: Money,

@@ -23,6 +23,30 @@ export const PaymentStatusSchema = Type.Union(paymentStatuses.map((s) => Type.Li
 export const OrderStatusField = StringEnum(orderStatuses);
 export const PaymentStatusField = StringEnum(paymentStatuses);
 
+/**
+ * What a line sells, as it was when the order was placed (or is priced now, in an estimate): the same fields in every
+ * answer that has lines (src/orders/order-line.ts).
+ */
+export const soldItemFields = {
+  name: Type.String({
+    description:
+      'What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product\'s name alone when '
+      + "the variant's name is empty or the same, the variant's alone when the product's is unknown",
+  }),
+  product_name: Nullable(
+    Type.String({
+      description:
+        "The product's name at placement; null only on a line placed before it was kept whose product was deleted",
+    }),
+  ),
+  variant_name: Type.String({ description: "The variant's name at placement" }),
+  sku: Nullable(Type.String({ description: "The variant's SKU at placement" })),
+  options: Type.Array(Type.Object({ name: Type.String(), value: Type.String() }), {
+    description: 'The option values of the variant at placement ("Size": "Small"); empty while the catalog has none',
+  }),
+  tax_class: Nullable(Type.String({ description: "The name of the product's tax class at placement; null: none" })),
+};
+
 const summaryFields = {
   order_id: Type.Integer(),
   order_alias: Type.String(),
@@ -85,8 +109,7 @@ export const OrderDetail = Type.Object({
     Type.Object({
       alias: Type.String(),
       product_variant_id: Nullable(Type.Integer()),
-      name: Type.String(),
-      sku: Nullable(Type.String()),
+      ...soldItemFields,
       quantity: Type.Integer(),
       unit_price: Money,
       subtotal: Money,

@@ -219,10 +219,11 @@ const writeDecided = {
     ), queued as (
       ${insertJobsFromJson('$6')}
     ), ${deliveriesJobSql('recorded')}, lines as (
-      insert into order_lines (order_id, variant_id, product_id, alias, name, sku, quantity, unit_price, subtotal,
-          discount, adjustments, tax_class_name, tax_rate, tax, total, stock_reserved)
-        select w.id, l.variant_id, l.product_id, l.alias, l.name, l.sku, l.quantity, l.unit_price, l.subtotal,
-          l.discount, l.adjustments, l.tax_class_name, l.tax_rate, l.tax, l.total, l.stock_reserved
+      insert into order_lines (order_id, variant_id, product_id, alias, product_name, name, sku, options, quantity,
+          unit_price, subtotal, discount, adjustments, tax_class_name, tax_rate, tax, total, stock_reserved)
+        select w.id, l.variant_id, l.product_id, l.alias, l.product_name, l.name, l.sku, l.options, l.quantity,
+          l.unit_price, l.subtotal, l.discount, l.adjustments, l.tax_class_name, l.tax_rate, l.tax, l.total,
+          l.stock_reserved
         from written w cross join lateral jsonb_populate_recordset(null::order_lines, w.lines) as l
     ), redemptions as (
       insert into promotion_redemptions (promotion_id, order_id, user_id, email)

@@ -2,7 +2,6 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import { hashCartToken } from '../cart/cart-token.js';
 import type { Database } from '../db/client.js';
-import { presentPricedOrder } from '../pricing/pricing.presenter.js';
 import { promotionOrder } from '../pricing/promotions/promotion-order.js';
 import { stockIsCounted } from '../catalog/availability.js';
 import { DomainError, invalidField } from '../shared/errors.js';
@@ -12,6 +11,8 @@ import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
 import { placementEvents } from './order-events.js';
+import { soldItem } from './order-line.js';
+import { presentQuote } from './order.presenter.js';
 import type { IdempotencyClaim, Refusal } from './placement.decide.js';
 import {
   DatabaseBusy,
@@ -118,7 +119,7 @@ async function prepare(
     order_alias: alias,
     payment_status: paymentStatus,
     ...(orderToken ? { order_token: orderToken } : {}),
-    ...presentPricedOrder(priced),
+    ...presentQuote(quote),
   };
   const cart =
     customer.userId !== null
@@ -171,22 +172,27 @@ async function prepare(
     amountCredited: 0,
     amountCapturable: 0,
   };
-  const lines = priced.lines.map((line) => ({
-    variantId: line.variantId,
-    productId: line.productId,
-    alias: line.alias,
-    name: line.name,
-    sku: variantOf(line.alias).sku,
-    quantity: line.quantity,
-    unitPrice: line.unitPriceMinor,
-    subtotal: line.subtotalMinor,
-    discount: line.discountMinor,
-    adjustments: line.adjustments.map((a) => ({ promotion_id: a.promotionId, amount: a.amountMinor })),
-    taxClassName: line.taxClass?.name ?? null,
-    taxRate: line.taxRate,
-    tax: line.taxMinor,
-    total: line.totalMinor,
-  }));
+  const lines = priced.lines.map((line) => {
+    const item = soldItem(variantOf(line.alias));
+    return {
+      variantId: line.variantId,
+      productId: line.productId,
+      alias: line.alias,
+      productName: item.productName,
+      variantName: item.variantName,
+      sku: item.sku,
+      options: item.options,
+      quantity: line.quantity,
+      unitPrice: line.unitPriceMinor,
+      subtotal: line.subtotalMinor,
+      discount: line.discountMinor,
+      adjustments: line.adjustments.map((a) => ({ promotion_id: a.promotionId, amount: a.amountMinor })),
+      taxClassName: line.taxClass?.name ?? null,
+      taxRate: line.taxRate,
+      tax: line.taxMinor,
+      total: line.totalMinor,
+    };
+  });
   const events = placementEvents(order, lines);
   const write: PlacementWrite = {
     decide: {
@@ -230,7 +236,7 @@ function checkExpectedTotal(deps: PlacementDeps, payload: OrderPayload, quote: O
     throw err;
   }
   if (expected === quote.priced.totalMinor) return;
-  const figures = presentPricedOrder(quote.priced);
+  const figures = presentQuote(quote);
   throw new DomainError('total_changed', {
     detail: `the order's total is ${figures.total} ${quote.priced.currency}, not the ${payload.expected_total} expected; nothing was placed`,
     extra: { expected_total: payload.expected_total, estimate: figures },

@@ -161,6 +161,7 @@ describe('ReferenceCache', () => {
               sku: null,
               productId: 1,
               productName: 'P',
+              options: [],
               price: 100,
               weightGrams: null,
               trackInventory: true,

@@ -49,9 +49,14 @@ describe('a purchase and a refund, from the storefront to the dashboard and back
     await shopper.getByRole('button', { name: 'Apply' }).click();
     const summary = shopper.getByRole('region', { name: 'Order summary' });
     await poll(() => summary.getByText('Save 10 %').first().count()).toBe(1);
+    // Every page names a line "Product — Variant", as the API does.
+    const shirt = /Organic Cotton T-Shirt — Small/;
+    await poll(() => summary.getByRole('row', { name: shirt }).count()).toBe(1);
     await shopper.getByRole('button', { name: 'Place order' }).click();
     await shopper.waitForURL(/\/orders\/[0-9a-f-]{36}$/);
     const alias = new URL(shopper.url()).pathname.split('/').pop() ?? '';
+    await poll(() => shopper.getByRole('row', { name: shirt }).textContent()).toMatch(/SKU TSHIRT-S/);
+    await poll(() => shopper.getByRole('row', { name: /Ceramic Coffee Mug — White/ }).count()).toBe(1);
     await shopper.getByRole('radio', { name: /Sandbox/ }).check();
     await shopper.getByRole('button', { name: 'Pay' }).click();
     await shopper.getByRole('heading', { name: 'Sandbox payment' }).waitFor();
@@ -69,6 +74,7 @@ describe('a purchase and a refund, from the storefront to the dashboard and back
     await owner.getByRole('button', { name: 'Search' }).click();
     await owner.locator(`a[href="/admin/orders/${alias}"]`).click();
     await poll(() => owner.getByRole('heading', { level: 1 }).textContent()).toBe(`Order ${alias}`);
+    await poll(() => owner.getByRole('row', { name: shirt }).textContent()).toMatch(/SKU TSHIRT-S/);
     await owner.getByRole('button', { name: /^Refund payment \d+$/ }).click();
     await owner.getByLabel('Amount to refund').fill('5.00');
     await owner.getByRole('button', { name: 'Continue' }).click();
@@ -79,6 +85,7 @@ describe('a purchase and a refund, from the storefront to the dashboard and back
     await shopper.locator(`a[href="/account/orders/${alias}"]`).click();
     const refunds = shopper.getByRole('region', { name: 'Payments and refunds' });
     await poll(() => refunds.textContent()).toMatch(/Refunded 5\.00 USD/);
+    expect(await shopper.getByRole('row', { name: shirt }).count()).toBe(1);
     expect(browser.errors).toEqual([]);
   });
 });

@@ -2565,15 +2565,25 @@ export type paths = {
                                 }[];
                                 alias: string;
                                 discount: string;
+                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
+                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                product_name: string | null;
                                 product_variant_id: number | null;
                                 quantity: number;
                                 sku: string | null;
                                 subtotal: string;
                                 tax: string;
+                                tax_class: string | null;
                                 tax_rate: string;
                                 total: string;
                                 unit_price: string;
+                                /** @description The variant's name at placement */
+                                variant_name: string;
                             }[];
                             /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
                             next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
@@ -2743,15 +2753,25 @@ export type paths = {
                                 }[];
                                 alias: string;
                                 discount: string;
+                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
+                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                product_name: string | null;
                                 product_variant_id: number | null;
                                 quantity: number;
                                 sku: string | null;
                                 subtotal: string;
                                 tax: string;
+                                tax_class: string | null;
                                 tax_rate: string;
                                 total: string;
                                 unit_price: string;
+                                /** @description The variant's name at placement */
+                                variant_name: string;
                             }[];
                             /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
                             next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
@@ -2990,19 +3010,30 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 discount: string;
+                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
+                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                product_name: string | null;
                                 product_variant_id: number;
                                 quantity: number;
+                                sku: string | null;
                                 /** @description Decimal string with the store currency's exact precision */
                                 subtotal: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 tax: string;
+                                tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 total: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 unit_price: string;
+                                /** @description The variant's name at placement */
+                                variant_name: string;
                             }[];
                             order_alias: string;
                             order_id: number;
@@ -3160,19 +3191,30 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 discount: string;
+                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
+                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                product_name: string | null;
                                 product_variant_id: number;
                                 quantity: number;
+                                sku: string | null;
                                 /** @description Decimal string with the store currency's exact precision */
                                 subtotal: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 tax: string;
+                                tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 total: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 unit_price: string;
+                                /** @description The variant's name at placement */
+                                variant_name: string;
                             }[];
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -3385,19 +3427,30 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 discount: string;
+                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
+                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                product_name: string | null;
                                 product_variant_id: number;
                                 quantity: number;
+                                sku: string | null;
                                 /** @description Decimal string with the store currency's exact precision */
                                 subtotal: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 tax: string;
+                                tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 total: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 unit_price: string;
+                                /** @description The variant's name at placement */
+                                variant_name: string;
                             }[];
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -3633,19 +3686,30 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 discount: string;
+                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
+                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                product_name: string | null;
                                 product_variant_id: number;
                                 quantity: number;
+                                sku: string | null;
                                 /** @description Decimal string with the store currency's exact precision */
                                 subtotal: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 tax: string;
+                                tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 total: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 unit_price: string;
+                                /** @description The variant's name at placement */
+                                variant_name: string;
                             }[];
                             order_alias: string;
                             order_id: number;
@@ -3933,15 +3997,25 @@ export type paths = {
                                 }[];
                                 alias: string;
                                 discount: string;
+                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
+                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                product_name: string | null;
                                 product_variant_id: number | null;
                                 quantity: number;
                                 sku: string | null;
                                 subtotal: string;
                                 tax: string;
+                                tax_class: string | null;
                                 tax_rate: string;
                                 total: string;
                                 unit_price: string;
+                                /** @description The variant's name at placement */
+                                variant_name: string;
                             }[];
                             note: string;
                             order_alias: string;
@@ -4157,19 +4231,30 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 discount: string;
+                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
+                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                product_name: string | null;
                                 product_variant_id: number;
                                 quantity: number;
+                                sku: string | null;
                                 /** @description Decimal string with the store currency's exact precision */
                                 subtotal: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 tax: string;
+                                tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 total: string;
                                 /** @description Decimal string with the store currency's exact precision */
                                 unit_price: string;
+                                /** @description The variant's name at placement */
+                                variant_name: string;
                             }[];
                             order_alias: string;
                             order_id: number;

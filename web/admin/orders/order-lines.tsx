@@ -40,6 +40,12 @@ export function OrderLines(props: { order: Order }) {
                 <td data-label="Item">
                   <div>
                     {line.name}
+                    {line.options.length > 0 && (
+                      <>
+                        <br />
+                        <small>{line.options.map((o) => `${o.name}: ${o.value}`).join(' · ')}</small>
+                      </>
+                    )}
                     <br />
                     <small class="muted break">
                       {line.alias}
@@ -76,7 +82,10 @@ export function OrderLines(props: { order: Order }) {
                   <div>
                     {money(line.tax)}
                     <br />
-                    <small class="muted">{line.tax_rate} %</small>
+                    <small class="muted">
+                      {line.tax_class && `${line.tax_class} `}
+                      {line.tax_rate} %
+                    </small>
                   </div>
                 </td>
                 <td data-label="Total" class="num">

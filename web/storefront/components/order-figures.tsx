@@ -7,13 +7,12 @@ export type Figures =
   | Answer<'/order/storefront/api/orders/{order_alias}/', 'get'>;
 
 /**
- * An order's lines (each with what every promotion took off it) and its totals: subtotal, each promotion by name,
- * shipping and its discount, tax, total. `lineError` puts an error (e.g. not enough stock) beside its line.
+ * An order's lines (each named "Product — Variant" by the API, with its SKU, option values and what every promotion
+ * took off it) and its totals: subtotal, each promotion by name, shipping and its discount, tax, total. `lineError`
+ * puts an error (e.g. not enough stock) beside its line.
  */
 export function OrderFigures(props: {
   figures: Figures;
-  /** What to call a line (the API's line name is the variant's alone): e.g. "T-Shirt (Small)" from the cart. */
-  lineLabel?: (alias: string) => string | undefined;
   lineError?: (alias: string, index: number) => string | undefined;
 }) {
   const { figures } = props;
@@ -41,7 +40,11 @@ export function OrderFigures(props: {
               return (
                 <tr key={line.alias}>
                   <th scope="row">
-                    {props.lineLabel?.(line.alias) ?? line.name}
+                    {line.name}
+                    {line.options.length > 0 && (
+                      <div class="detail">{line.options.map((o) => `${o.name}: ${o.value}`).join(' · ')}</div>
+                    )}
+                    {line.sku && <div class="detail">SKU {line.sku}</div>}
                     <div class="detail">{money(line.unit_price)} each</div>
                     {line.adjustments.map((a) => (
                       <div key={a.promotion_id} class="detail">

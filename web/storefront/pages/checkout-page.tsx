@@ -234,14 +234,7 @@ export function CheckoutPage() {
       <section aria-labelledby="summary" aria-live="polite">
         <h2 id="summary">Order summary</h2>
         {live.estimate ? (
-          <OrderFigures
-            figures={live.estimate}
-            lineLabel={(alias) => {
-              const line = items.find((i) => i.alias === alias);
-              return line && `${line.product_name} (${line.name})`;
-            }}
-            lineError={lineError}
-          />
+          <OrderFigures figures={live.estimate} lineError={lineError} />
         ) : (
           !live.problem && <p>Loading…</p>
         )}

@@ -1,0 +1,46 @@
+import type { LineOptionRow } from '../db/schema.js';
+
+/**
+ * What an order line keeps of the item sold, as it was at placement: the catalog may rename or delete the product
+ * and its variant afterwards, the order still says what was bought.
+ */
+export interface SoldItem {
+  /** Null only on lines placed before these were kept (migration 0021) whose product was gone by then. */
+  productName: string | null;
+  variantName: string;
+  sku: string | null;
+  /** The variant's option values ("Size": "Small"); empty while the catalog has no options. */
+  options: LineOptionRow[];
+}
+
+/** The item a variant is, as an order line keeps it (the variant as a quote read it, with its product's name). */
+export function soldItem(variant: {
+  productName: string;
+  name: string;
+  sku: string | null;
+  options: readonly LineOptionRow[];
+}): SoldItem {
+  return {
+    productName: variant.productName,
+    variantName: variant.name,
+    sku: variant.sku,
+    options: variant.options.map((o) => ({ name: o.name, value: o.value })),
+  };
+}
+
+/**
+ * What a line is called wherever one name is shown (answers' `name`, emails, the order page): "Product — Variant",
+ * or the product's name alone when the variant has no name of its own (empty, or the product's name again), or the
+ * variant's alone when the product's name is not known.
+ */
+export function lineDisplayName(item: { productName: string | null; variantName: string }): string {
+  const product = item.productName?.trim() ?? '';
+  const variant = item.variantName.trim();
+  if (product === '') return variant;
+  if (variant === '' || variant.toLowerCase() === product.toLowerCase()) return product;
+  return `${product} — ${variant}`;
+}
+
+/** A line's option values as answers show them (a copy: answers never share the stored or cached list). */
+export const presentOptions = (options: readonly LineOptionRow[]) =>
+  options.map((o) => ({ name: o.name, value: o.value }));
