@@ -177,7 +177,7 @@ describe('the dashboard: orders and webhooks', () => {
     await payments.getByRole('button', { name: /^Refund payment \d+$/ }).click();
     const dialog = page.getByRole('dialog', { name: /^Refund payment \d+$/ });
     await expect.poll(() => page.getByLabel('Amount to refund').inputValue()).toBe('67.52');
-    expect(await page.evaluate('document.activeElement?.name')).toBe('amount');
+    await expect.poll(() => page.evaluate('document.activeElement?.name')).toBe('amount');
     await page.getByLabel('Amount to refund').fill('1000.00');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     expect(await dialog.textContent()).toMatch(/Refund 1000\.00 USD to the customer\?/);
