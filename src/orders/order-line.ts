@@ -24,7 +24,7 @@ export function soldItem(variant: {
     productName: variant.productName,
     variantName: variant.name,
     sku: variant.sku,
-    options: variant.options.map((o) => ({ name: o.name, value: o.value })),
+    options: variant.options.length === 0 ? [] : variant.options.map((o) => ({ name: o.name, value: o.value })),
   };
 }
 
@@ -43,4 +43,4 @@ export function lineDisplayName(item: { productName: string | null; variantName:
 
 /** A line's option values as answers show them (a copy: answers never share the stored or cached list). */
 export const presentOptions = (options: readonly LineOptionRow[]) =>
-  options.map((o) => ({ name: o.name, value: o.value }));
+  options.length === 0 ? [] : options.map((o) => ({ name: o.name, value: o.value }));

@@ -32,16 +32,19 @@ export function presentOrderSummary(order: OrderRow) {
 /** The order's ledger (src/payments/order-ledger.ts) in its currency. */
 function presentLedger(order: OrderRow, money: CurrencyFormat) {
   const l = ledgerOfOrder(order);
+  // Most figures of most orders are nothing (every placement's event shows a fresh ledger): formatted once.
+  const zero = money.format(0);
+  const format = (minor: number) => (minor === 0 ? zero : money.format(minor));
   return {
-    authorized: money.format(l.authorized),
-    captured: money.format(l.captured),
-    refunded: money.format(l.refunded),
-    credited: money.format(l.credited),
-    capturable: money.format(l.capturable),
-    refundable: money.format(l.refundable),
-    balance_due: money.format(l.balanceDue),
-    refund_due: money.format(l.refundDue),
-    to_pay: money.format(l.toPay),
+    authorized: format(l.authorized),
+    captured: format(l.captured),
+    refunded: format(l.refunded),
+    credited: format(l.credited),
+    capturable: format(l.capturable),
+    refundable: format(l.refundable),
+    balance_due: format(l.balanceDue),
+    refund_due: format(l.refundDue),
+    to_pay: format(l.toPay),
   };
 }
 

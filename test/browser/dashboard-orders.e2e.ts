@@ -369,3 +369,73 @@ describe('the dashboard: orders and webhooks', () => {
     expect(browser.errors).toEqual([]);
   });
 });
+
+describe('the dashboard in a store that captures by hand (PAYMENT_CAPTURE=manual)', () => {
+  let shop: Shop;
+  let browser: BrowserSession;
+  beforeAll(async () => {
+    shop = await startShop({ PAYMENT_CAPTURE: 'manual' });
+    browser = await launchBrowser(shop.baseUrl);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.stop();
+  });
+
+  /** The guest authorizes the order's amount on the sandbox's page ("Authorize": nothing is taken yet). */
+  async function authorizeWithSandbox(order: Placed): Promise<void> {
+    const checkout = await fetch(await startPayment(shop, order, 'sandbox'));
+    const fields = hiddenFormFields(await checkout.text());
+    fields.set('decision', 'authorize');
+    const held = await fetch(`${shop.baseUrl}/payment/sandbox/checkout/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: fields.toString(),
+      redirect: 'manual',
+    });
+    if (held.status !== 303) throw new Error(`sandbox authorization: ${held.status} ${await held.text()}`);
+  }
+
+  it('shows the authorization with its expiry, captures part of it through its confirmation, and releases the rest', async () => {
+    const order = await placeOrder(shop, 'hold.me@example.com');
+    await authorizeWithSandbox(order);
+    const page = await signedIn(browser, `/admin/orders/${order.alias}`);
+    await expect.poll(() => headingText(page)).toBe(`Order ${order.alias}`);
+    const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
+    await expect.poll(() => payments.textContent()).toMatch(/Authorized, not captured: 67\.52 USD\s*— expires/);
+    await expect.poll(() => payments.textContent()).toMatch(/Payment status: authorized/);
+
+    await payments.getByRole('button', { name: /^Capture payment \d+$/ }).click();
+    const dialog = page.getByRole('dialog', { name: /^Capture payment \d+$/ });
+    await expect.poll(() => page.getByLabel('Amount to capture').inputValue()).toBe('67.52');
+    await page.getByLabel('Amount to capture').fill('50.00');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    expect(await dialog.textContent()).toMatch(/Capture 50\.00 USD from payment \d+\?/);
+    await dialog.getByRole('button', { name: 'Yes, capture 50.00 USD' }).click();
+    await expect.poll(() => statusText(page)).toMatch(/Captured 50\.00 USD of payment \d+: 50\.00 USD captured in all/);
+    await expect.poll(() => payments.textContent()).toMatch(/Payment status: partially paid/);
+    expect(await payments.textContent()).toMatch(/Captured\s*50\.00 USD/);
+    expect(await payments.textContent()).toMatch(/Balance due\s*17\.52 USD/);
+    // The rest of the authorization was released: nothing is left to capture or void.
+    expect(await payments.getByRole('button', { name: /^(Capture|Void) payment/ }).count()).toBe(0);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('voids an authorization through its confirmation: the customer is charged nothing', async () => {
+    const order = await placeOrder(shop, 'release.me@example.com');
+    await authorizeWithSandbox(order);
+    const page = await signedIn(browser, `/admin/orders/${order.alias}`);
+    const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
+    await payments.getByRole('button', { name: /^Void payment \d+$/ }).click();
+    const dialog = page.getByRole('dialog', { name: /^Void payment \d+$/ });
+    await dialog
+      .getByRole('button', { name: 'Continue' })
+      .click()
+      .catch(() => undefined);
+    await expect.poll(() => dialog.textContent()).toMatch(/Release 67\.52 USD held by payment \d+\?/);
+    await dialog.getByRole('button', { name: 'Yes, release 67.52 USD' }).click();
+    await expect.poll(() => payments.textContent()).toMatch(/Payment status: unpaid/);
+    expect(await payments.textContent()).toMatch(/Captured\s*0\.00 USD/);
+    expect(browser.errors).toEqual([]);
+  });
+});
