@@ -47,8 +47,15 @@ export type LedgerTotals = Pick<
 
 export function ledgerFromTotals(t: LedgerTotals): OrderLedger {
   const balanceDue = Math.max(0, t.charge - t.credited) - (t.captured - t.refunded);
+  // Written out, not spread: every placement's event presents a ledger, and V8 adds keys after a spread slowly.
   return {
-    ...t,
+    total: t.total,
+    charge: t.charge,
+    credited: t.credited,
+    authorized: t.authorized,
+    captured: t.captured,
+    refunded: t.refunded,
+    capturable: t.capturable,
     refundable: t.captured - t.refunded,
     balanceDue,
     refundDue: Math.max(0, -balanceDue),
