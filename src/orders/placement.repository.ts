@@ -92,7 +92,15 @@ function lockWaitTimedOut(err: unknown): boolean {
  */
 const MAX_BATCH = 32;
 
-const ORDER_COLUMNS = columnList(orders);
+/** The ledger's totals of a new order are its columns' defaults (nothing moved yet): not sent with each row. */
+const LEDGER_TOTALS = new Set([
+  'amountAuthorized',
+  'amountCaptured',
+  'amountRefunded',
+  'amountCredited',
+  'amountCapturable',
+]);
+const ORDER_COLUMNS = columnList(orders).filter(([key]) => !LEDGER_TOTALS.has(key));
 const LINE_COLUMNS = columnList(orderLines);
 const PROMOTION_COLUMNS = columnList(promotions);
 

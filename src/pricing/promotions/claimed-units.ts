@@ -78,19 +78,27 @@ export function claimUnits(lines: readonly LineLeft[], claims: readonly UnitClai
  * A line's claimed units after an action's takes on that line (each naming units by their value before the action):
  * a take from a value lands on its claimed units first, and those units are claimed at their new value.
  */
-export function claimedAfterTakes(claimed: readonly UnitRun[], takes: readonly UnitTake[]): UnitRun[] {
-  const left = countsByValue(claimed);
-  const moved = new Map<number, number>();
+export function claimedAfterTakes(claimed: readonly UnitRun[], takes: readonly UnitTake[]): readonly UnitRun[] {
+  if (takes.length === 0) return claimed;
+  // A line holds a run or two: arrays, not maps (this runs for every action after a buy-get, on every estimate).
+  const left = claimed.map((run) => ({ valueMinor: run.valueMinor, count: run.count }));
+  const moved: UnitRun[] = [];
   for (const take of takes) {
-    const have = left.get(take.valueMinor) ?? 0;
-    const count = Math.min(have, take.count);
-    if (count === 0) continue;
-    left.set(take.valueMinor, have - count);
+    const run = left.find((r) => r.valueMinor === take.valueMinor);
+    const count = run ? Math.min(run.count, take.count) : 0;
+    if (!run || count === 0) continue;
+    run.count -= count;
     const valueMinor = take.valueMinor - take.offMinor;
-    moved.set(valueMinor, (moved.get(valueMinor) ?? 0) + count);
+    const to = moved.find((r) => r.valueMinor === valueMinor);
+    if (to) to.count += count;
+    else moved.push({ valueMinor, count });
   }
-  for (const [valueMinor, count] of moved) left.set(valueMinor, (left.get(valueMinor) ?? 0) + count);
-  return toRuns(left);
+  for (const run of moved) {
+    const at = left.find((r) => r.valueMinor === run.valueMinor);
+    if (at) at.count += run.count;
+    else left.push({ valueMinor: run.valueMinor, count: run.count });
+  }
+  return left.filter((run) => run.count > 0).sort((a, b) => a.valueMinor - b.valueMinor);
 }
 
 function countsByValue(runs: readonly UnitRun[]): Map<number, number> {
