@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { freshPayment, heldPayment } from '../../test/payment-figures.js';
 import { ledgerOfOrder, orderLedger, orderPaymentStatus, refundCredit } from './order-ledger.js';
 import {
   applyOperation,
@@ -9,18 +10,9 @@ import {
   refundableOf,
 } from './payment-states.js';
 
-const fresh = (amount: number): PaymentFigures => ({
-  state: 'pending',
-  amount,
-  captureMethod: 'automatic',
-  authorized: 0,
-  captured: 0,
-  refunded: 0,
-  voided: 0,
-});
+const fresh = freshPayment;
+const held = heldPayment;
 const paid = (amount: number) => applyPaymentEvent(fresh(amount), { kind: 'succeeded', amountMinor: amount }).next;
-const held = (amount: number) =>
-  applyPaymentEvent({ ...fresh(amount), captureMethod: 'manual' }, { kind: 'authorized', amountMinor: amount }).next;
 const open = { total: 10000, status: 'approved' as const };
 
 describe('the order ledger (worked examples of docs/payments.md)', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { freshPayment, heldPayment } from '../../test/payment-figures.js';
 import {
   applyOperation,
   applyPaymentEvent,
@@ -12,17 +13,8 @@ import {
   refundableOf,
 } from './payment-states.js';
 
-const fresh = (amount: number): PaymentFigures => ({
-  state: 'pending',
-  amount,
-  captureMethod: 'automatic',
-  authorized: 0,
-  captured: 0,
-  refunded: 0,
-  voided: 0,
-});
-const held = (amount: number) =>
-  applyPaymentEvent({ ...fresh(amount), captureMethod: 'manual' }, { kind: 'authorized', amountMinor: amount }).next;
+const fresh = freshPayment;
+const held = heldPayment;
 const replay = (amount: number, events: PaymentEventInput[], manual = false) =>
   events.reduce((p, e) => applyPaymentEvent(p, e).next, {
     ...fresh(amount),

@@ -99,18 +99,8 @@ function amountFor(
         detail: `nothing is left to refund on payment ${payment.id}${pending.refund > 0 ? ' (a refund is in progress)' : ''}`,
         extra: { refundable: format.format(0) },
       });
-    const amount = asked ?? refundable;
-    if (amount > refundable)
-      throw new DomainError('refund_exceeds_refundable', {
-        detail: `at most ${format.format(refundable)} ${payment.currency} can be refunded on payment ${payment.id}`,
-        extra: { refundable: format.format(refundable) },
-        errors: [{ field: 'amount', message: `must be at most ${format.format(refundable)}` }],
-      });
-    if (amount < refundable && plugin?.capabilities.has('refund') && !plugin.capabilities.has('partial_refund'))
-      throw new DomainError('operation_not_supported', {
-        detail: `${payment.pluginId} refunds only in full (${format.format(refundable)})`,
-      });
-    return amount;
+    const inPart = !plugin?.capabilities.has('refund') || plugin.capabilities.has('partial_refund');
+    return amountWithin({ kind: 'refund', asked, most: refundable, inPart, payment });
   }
   if (plugin?.manualCapture && figures.authorized === 0) {
     // Cash on delivery: the admin records the cash, the attempt's amount, once.
@@ -133,16 +123,34 @@ function amountFor(
   if (plugin && !plugin.capabilities.has(kind))
     throw new DomainError('operation_not_supported', { detail: `${payment.pluginId} cannot ${kind} a payment` });
   if (kind === 'void') return capturable;
-  const amount = asked ?? capturable;
-  if (amount > capturable)
-    throw new DomainError('capture_exceeds_capturable', {
-      detail: `at most ${format.format(capturable)} ${payment.currency} can be captured on payment ${payment.id}`,
-      extra: { capturable: format.format(capturable) },
-      errors: [{ field: 'amount', message: `must be at most ${format.format(capturable)}` }],
+  const inPart = !plugin || plugin.capabilities.has('partial_capture');
+  return amountWithin({ kind: 'capture', asked, most: capturable, inPart, payment });
+}
+
+/**
+ * The amount a capture or refund moves: what was asked (default `most`), never more than `most` (422 naming it), and
+ * `most` itself when the plugin can only move it whole.
+ */
+function amountWithin(input: {
+  kind: 'capture' | 'refund';
+  asked: number | undefined;
+  most: number;
+  inPart: boolean;
+  payment: PaymentRow;
+}): number {
+  const { kind, most, payment } = input;
+  const format = currencyFormat(payment.currency);
+  const [figure, done] = kind === 'refund' ? ['refundable', 'refunded'] : ['capturable', 'captured'];
+  const amount = input.asked ?? most;
+  if (amount > most)
+    throw new DomainError(kind === 'refund' ? 'refund_exceeds_refundable' : 'capture_exceeds_capturable', {
+      detail: `at most ${format.format(most)} ${payment.currency} can be ${done} on payment ${payment.id}`,
+      extra: { [figure]: format.format(most) },
+      errors: [{ field: 'amount', message: `must be at most ${format.format(most)}` }],
     });
-  if (amount < capturable && plugin && !plugin.capabilities.has('partial_capture'))
+  if (amount < most && !input.inPart)
     throw new DomainError('operation_not_supported', {
-      detail: `${payment.pluginId} captures only in full (${format.format(capturable)})`,
+      detail: `${payment.pluginId} ${kind}s only in full (${format.format(most)})`,
     });
   return amount;
 }
