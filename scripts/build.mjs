@@ -78,8 +78,12 @@ export function build(root, options = {}) {
   // From scratch: the output of a source file deleted since the last build must not linger and be loaded.
   rmSync(dist, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  if (compiled.status !== 0) throw new Error(`tsc failed (exit ${compiled.status ?? compiled.signal})`);
+  // The compiler's report is kept and carried by the error, so the caller decides whether it is shown.
+  const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+  if (compiled.status !== 0) {
+    const report = `${compiled.stdout ?? ''}${compiled.stderr ?? ''}`.trim();
+    throw new Error(`tsc failed (exit ${compiled.status ?? compiled.signal})${report ? `:\n${report}` : ''}`);
+  }
   for (const rel of ASSETS) {
     const from = path.join(root, 'src', rel);
     if (existsSync(from)) cpSync(from, path.join(dist, rel), { recursive: true });
