@@ -3,7 +3,8 @@ import { endpointUrl, type OutboundPolicy } from './outbound-address.js';
 import type { EndpointValues } from './webhook-endpoints.repository.js';
 import type { EndpointInput, EndpointPatch } from './webhooks.schema.js';
 
-// What the admin sends, checked beyond its schema (the URL against the outbound policy) and turned into the stored form.
+// What the admin sends, checked beyond its schema (the URL against the outbound policy) and turned into the stored
+// form.
 
 /** Wire fields of an endpoint → column values, the URL checked; absent fields stay absent (PATCH). */
 export function endpointValues(body: Static<typeof EndpointPatch>, policy: OutboundPolicy): Partial<EndpointValues> {
