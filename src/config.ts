@@ -1,8 +1,7 @@
 import path from 'node:path';
 import addressparser from 'nodemailer/lib/addressparser';
 import { isSupportedCurrency } from './shared/currency.js';
-
-export type RoundingMode = 'half_up' | 'half_even';
+import { ROUNDING_MODES, type RoundingMode } from './shared/money.js';
 
 /** The store's configuration, read once from the environment at start (SPEC section 2). */
 export interface Config {
@@ -267,7 +266,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
     storeCurrency,
-    roundingMode: oneOf(env, 'ROUNDING_MODE', { allowed: ['half_up', 'half_even'] as const, fallback: 'half_up' }),
+    roundingMode: oneOf(env, 'ROUNDING_MODE', { allowed: ROUNDING_MODES, fallback: 'half_up' }),
     pricesIncludeTax: boolean(env, 'PRICES_INCLUDE_TAX', false),
     shippingTaxable: boolean(env, 'SHIPPING_TAXABLE', false),
     jwtSecret,

@@ -9,7 +9,7 @@ import { webhookDeliveries } from '../src/db/schema.js';
 import { RETRY_WINDOW_MS } from '../src/webhooks/retry-policy.js';
 import { WebhookConnections } from '../src/webhooks/webhook-connections.js';
 import { type DeliveryDeps, runDelivery, scheduleDeliveries } from '../src/webhooks/webhook-delivery.js';
-import type { WebhookEvent, WebhookEventType } from '../src/webhooks/webhook-events.js';
+import type { OutboundEvent, WebhookEventType } from '../src/webhooks/webhook-events.js';
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
 import { type Receiver, startReceiver } from './webhook-receiver.js';
 
@@ -62,7 +62,7 @@ async function endpoint(
   return { id: created.id as number, path, secret: created.secret as string };
 }
 
-function event(type: WebhookEventType = 'order.placed'): WebhookEvent {
+function event(type: WebhookEventType = 'order.placed'): OutboundEvent {
   return {
     id: randomUUID(),
     type,
@@ -80,7 +80,7 @@ const deps = (overrides: DepsOverrides = {}): DeliveryDeps => ({
 });
 
 /** The one delivery the event made for the endpoint. */
-async function deliveryFor(endpointId: number, e: WebhookEvent): Promise<number> {
+async function deliveryFor(endpointId: number, e: OutboundEvent): Promise<number> {
   await scheduleDeliveries(t.database.db, e);
   const [row] = await t.database.db
     .select({ id: webhookDeliveries.id })

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Static } from 'typebox';
 import { Type } from 'typebox';
-import { normaliseEmail } from '../auth/email.js';
 import type { Db } from '../db/client.js';
 import { principalOf, requireUser } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { DomainError } from '../shared/errors.js';
-import { normaliseCountry, StoredAddress, StoredAddressInput, StoredAddressPatch } from './address.schema.js';
+import { StoredAddress, StoredAddressInput, StoredAddressPatch } from './address.schema.js';
 import {
   type AddressRow,
   type AddressValues,
@@ -17,35 +15,7 @@ import {
   listAddresses,
   updateAddress,
 } from './addresses.repository.js';
-
-function toValues(body: Static<typeof StoredAddressPatch>): Partial<AddressValues> {
-  const trimmed = (v: string | undefined) => (v === undefined ? undefined : v.trim());
-  const values: Partial<AddressValues> = {
-    firstName: trimmed(body.first_name),
-    lastName: trimmed(body.last_name),
-    streetAddress: trimmed(body.street_address),
-    city: trimmed(body.city),
-    postalCode: trimmed(body.postal_code),
-    state: trimmed(body.state),
-    country: body.country === undefined ? undefined : normaliseCountry(body.country),
-    email: body.email === undefined || body.email.trim() === '' ? trimmed(body.email) : normaliseEmail(body.email),
-    phoneNumber: trimmed(body.phone_number),
-    isDefault: body.is_default,
-  };
-  for (const [field, value] of Object.entries({
-    first_name: values.firstName,
-    last_name: values.lastName,
-    street_address: values.streetAddress,
-    city: values.city,
-  })) {
-    if (value === '')
-      throw new DomainError('validation_error', {
-        errors: [{ field, message: 'must not be blank' }],
-        detail: `${field} must not be blank`,
-      });
-  }
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
-}
+import { addressValues } from './addresses.values.js';
 
 export function presentAddress(row: AddressRow) {
   return { id: row.id, ...addressSnapshot(row), is_default: row.isDefault };
@@ -81,7 +51,7 @@ export function addressRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const values = toValues(request.body) as AddressValues;
+        const values = addressValues(request.body) as AddressValues;
         const row = await createAddress(deps.db, principalOf(request).userId, values);
         return reply.code(201).send(presentAddress(row));
       },
@@ -121,7 +91,7 @@ export function addressRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
         const row = await updateAddress(deps.db, {
           userId: principalOf(request).userId,
           id: request.params.id,
-          values: toValues(request.body),
+          values: addressValues(request.body),
         });
         return presentAddress(row);
       },

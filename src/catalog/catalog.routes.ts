@@ -5,13 +5,7 @@ import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import {
-  newVariantValues,
-  presentAdminProduct,
-  presentAdminVariant,
-  presentStorefrontProduct,
-  variantValues,
-} from './catalog.presenter.js';
+import { presentAdminProduct, presentAdminVariant, presentStorefrontProduct } from './catalog.presenter.js';
 import {
   addVariant,
   archiveProduct,
@@ -34,6 +28,7 @@ import {
   VariantInput,
   VariantChange,
 } from './catalog.schema.js';
+import { newVariantValues, productName, variantValues } from './catalog.values.js';
 
 export interface CatalogDeps {
   db: Db;
@@ -131,13 +126,8 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
       },
       async (request) => {
         const { name, description, tax_class_id, archived } = request.body;
-        if (name !== undefined && name.trim() === '')
-          throw new DomainError('validation_error', {
-            errors: [{ field: 'name', message: 'must not be blank' }],
-            detail: 'name must not be blank',
-          });
         const product = await updateProduct(deps.db, request.params.id, {
-          name: name?.trim(),
+          name: name === undefined ? undefined : productName(name),
           description,
           taxClassId: tax_class_id,
           archived,

@@ -70,7 +70,7 @@ export interface StartResult {
  * - `refunded`: amount = the TOTAL refunded so far on this payment;
  * - `pending`, `failed`, `expired`: the attempt is waiting, refused, or timed out; `ignored`: nothing to do.
  */
-export type WebhookEventKind =
+export type GatewayEventKind =
   | 'pending'
   | 'authorized'
   | 'succeeded'
@@ -81,10 +81,14 @@ export type WebhookEventKind =
   | 'refunded'
   | 'ignored';
 
-export interface WebhookEvent {
+/**
+ * An event a payment gateway sent, as its plugin's `parseWebhook` normalises it (what the store sends out to its own
+ * webhook endpoints is another thing: `OutboundEvent`, src/webhooks/webhook-events.ts).
+ */
+export interface GatewayEvent {
   /** The gateway's event id: the same event delivered twice has the same id. */
   eventId: string;
-  kind: WebhookEventKind;
+  kind: GatewayEventKind;
   /** How to find the payment: the service's reference, or a gateway id the service stored. */
   match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string };
   /**
@@ -189,7 +193,7 @@ export interface PluginContext {
 export interface PaymentGateway {
   start(input: StartInput): Promise<StartResult>;
   /** Verifies the signature over the raw body before anything else, then normalises the events. */
-  parseWebhook(request: WebhookRequest): Promise<WebhookEvent[]>;
+  parseWebhook(request: WebhookRequest): Promise<GatewayEvent[]>;
   /** Present when the gateway can refund; otherwise refunds are only recorded. */
   refund?(input: RefundInput): Promise<{ gatewayRef: string }>;
   /** Takes (part of) authorized money: with the `capture` capability. */

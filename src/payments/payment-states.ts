@@ -1,5 +1,5 @@
 import type { paymentStatesList } from '../db/schema.js';
-import type { CaptureMethod, WebhookEventKind } from './payment-plugin.js';
+import type { CaptureMethod, GatewayEventKind } from './payment-plugin.js';
 
 export type PaymentState = (typeof paymentStatesList)[number];
 
@@ -67,7 +67,7 @@ export function refundableOf(f: PaymentFigures, pending: PendingMoney = NOTHING_
 }
 
 export interface PaymentEventInput {
-  kind: WebhookEventKind;
+  kind: GatewayEventKind;
   /** succeeded: amount captured; authorized: amount held; captured and refunded: the gateway's running total. */
   amountMinor?: number;
 }

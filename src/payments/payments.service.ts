@@ -14,8 +14,8 @@ import {
   GatewayError,
   type Money,
   type StartResult,
-  type WebhookEvent,
-  type WebhookEventKind,
+  type GatewayEvent,
+  type GatewayEventKind,
   WebhookSignatureError,
 } from './payment-plugin.js';
 import { returnLinks } from './payment-return.js';
@@ -215,7 +215,7 @@ export async function startPayment(
 export async function applyEvent(
   deps: Pick<PaymentsDeps, 'db' | 'outbox' | 'autoApprovePaidOrders'>,
   pluginId: string,
-  event: WebhookEvent,
+  event: GatewayEvent,
 ): Promise<'duplicate' | 'unmatched' | 'applied' | 'ignored'> {
   return deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const eventRow = await recordEventOnce(tx, {
@@ -247,7 +247,7 @@ export async function applyEvent(
     let refunded = 0;
     let authorizationExpiresAt = payment.authorizationExpiresAt;
     const step = (
-      kind: WebhookEventKind,
+      kind: GatewayEventKind,
       amountMinor: number | undefined,
       currency: string | null | undefined,
     ): boolean => {
@@ -267,7 +267,7 @@ export async function applyEvent(
     const learnt = event.gatewayPaymentRef && !payment.gatewayPaymentRef ? event.gatewayPaymentRef : undefined;
     if (learnt !== undefined) {
       for (const early of await pendingEventsFor(tx, pluginId, learnt)) {
-        const applied = step(early.kind as WebhookEventKind, early.amount ?? undefined, early.currency);
+        const applied = step(early.kind as GatewayEventKind, early.amount ?? undefined, early.currency);
         await markEvent(tx, early.id, { paymentId: payment.id, applied, pendingGatewayPaymentRef: null });
         caughtUp ||= applied;
       }
@@ -338,7 +338,7 @@ export async function handleWebhook(
   request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer },
 ) {
   const plugin = pluginOr404(deps, pluginId);
-  let events: WebhookEvent[];
+  let events: GatewayEvent[];
   try {
     events = await plugin.gateway.parseWebhook({ headers: request.headers, rawBody: request.rawBody });
   } catch (err) {

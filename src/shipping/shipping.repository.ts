@@ -4,7 +4,7 @@ import { foreignKeyViolation } from '../db/errors.js';
 import { shippingMethods, shippingRates } from '../db/schema.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import { assertTaxClass } from '../tax/tax.repository.js';
-import { assertBracket } from './shipping.presenter.js';
+import { assertBracket } from './shipping.values.js';
 
 export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
 export type ShippingMethodValues = Pick<

@@ -4,14 +4,8 @@ import { normaliseCountry } from '../addresses/address.schema.js';
 import type { Db } from '../db/client.js';
 import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
-import { invalidField } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import {
-  newShippingRateValues,
-  presentShippingMethod,
-  presentShippingRate,
-  shippingRateValues,
-} from './shipping.presenter.js';
+import { presentShippingMethod, presentShippingRate } from './shipping.presenter.js';
 import {
   createShippingMethod,
   createShippingRate,
@@ -36,16 +30,16 @@ import {
   StorefrontMethodQuery,
   StorefrontShippingMethod,
 } from './shipping.schema.js';
+import {
+  newShippingMethodValues,
+  newShippingRateValues,
+  shippingMethodValues,
+  shippingRateValues,
+} from './shipping.values.js';
 
 export interface ShippingDeps {
   db: Db;
   money: CurrencyFormat;
-}
-
-function methodName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === '') throw invalidField('name', 'must not be blank');
-  return trimmed;
 }
 
 /** Shipping methods and rates: /shipping/dashboard/api/ (admins only) */
@@ -78,13 +72,7 @@ export function shippingAdminRoutes(deps: ShippingDeps & ReferenceWriter): Fasti
         },
       },
       async (request, reply) => {
-        const { name, description, is_active, tax_class_id } = request.body;
-        const row = await createShippingMethod(deps.db, {
-          name: methodName(name),
-          description: description?.trim() ?? '',
-          isActive: is_active ?? true,
-          taxClassId: tax_class_id ?? null,
-        });
+        const row = await createShippingMethod(deps.db, newShippingMethodValues(request.body));
         return reply.code(201).send(presentShippingMethod(row));
       },
     );
@@ -114,18 +102,7 @@ export function shippingAdminRoutes(deps: ShippingDeps & ReferenceWriter): Fasti
         },
       },
       async (request) => {
-        const { name, description, is_active, tax_class_id } = request.body;
-        const values = {
-          name: name === undefined ? undefined : methodName(name),
-          description: description?.trim(),
-          isActive: is_active,
-          taxClassId: tax_class_id,
-        };
-        const row = await updateShippingMethod(
-          deps.db,
-          request.params.id,
-          Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
-        );
+        const row = await updateShippingMethod(deps.db, request.params.id, shippingMethodValues(request.body));
         return presentShippingMethod(row);
       },
     );

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import { newTaxRateValues, presentTaxClass, presentTaxRate, taxClassName, taxRateValues } from './tax.presenter.js';
+import { presentTaxClass, presentTaxRate } from './tax.presenter.js';
 import {
   createTaxClass,
   createTaxRate,
@@ -27,6 +27,7 @@ import {
   TaxRatePatch,
   TaxRateQuery,
 } from './tax.schema.js';
+import { newTaxRateValues, taxClassName, taxRateValues } from './tax.values.js';
 
 /** Tax classes and tax rates: /tax/dashboard/api/ (admins only) */
 export function taxAdminRoutes(deps: { db: Db; money: CurrencyFormat } & ReferenceWriter): FastifyPluginAsyncTypebox {

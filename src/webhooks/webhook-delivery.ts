@@ -12,7 +12,7 @@ import {
   deliveryById,
   failWithoutAttempt,
 } from './webhook-deliveries.repository.js';
-import type { WebhookEvent } from './webhook-events.js';
+import type { OutboundEvent } from './webhook-events.js';
 import type { WebhookConnections } from './webhook-connections.js';
 import { postWebhook } from './webhook-post.js';
 
@@ -28,7 +28,7 @@ export interface DueDelivery {
  * the event's type. Returns the deliveries made (none twice for an event and an endpoint, however often it is
  * called), so their attempts can be queued in the same transaction (`deliveryJob`).
  */
-export async function scheduleDeliveries(tx: Db | Tx, event: WebhookEvent): Promise<DueDelivery[]> {
+export async function scheduleDeliveries(tx: Db | Tx, event: OutboundEvent): Promise<DueDelivery[]> {
   const rows = await runStatement<{ id: number; next_attempt_at: Date | string }>(tx, scheduleOne, [
     JSON.stringify([event]),
   ]);
@@ -117,7 +117,7 @@ export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promi
   }
 
   // jsonb keeps keys in an order of its own; the envelope's own fields go out in the documented order.
-  const { id, type, created_at, data } = delivery.payload as WebhookEvent;
+  const { id, type, created_at, data } = delivery.payload as OutboundEvent;
   const body = JSON.stringify({ id, type, created_at, data });
   const outcome = await postWebhook({
     url: endpoint.url,

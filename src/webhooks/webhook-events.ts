@@ -5,8 +5,11 @@ export const webhookEventTypes = eventTypes;
 
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
-/** An event as the outbox records it and as receivers get it: the body of every delivery is this, as JSON. */
-export interface WebhookEvent {
+/**
+ * An event as the outbox records it and as receivers get it: the body of every delivery is this, as JSON. (What a
+ * payment gateway sends in is a `GatewayEvent`, src/payments/payment-plugin.ts.)
+ */
+export interface OutboundEvent {
   id: string;
   type: WebhookEventType;
   /** ISO 8601, UTC. */

@@ -1,31 +1,7 @@
-import type { Static } from 'typebox';
-import type { OutboundPolicy } from './outbound-address.js';
-import { endpointUrl } from './outbound-address.js';
 import type { AttemptRow, DeliveryRow } from './webhook-deliveries.repository.js';
-import type { EndpointRow, EndpointValues } from './webhook-endpoints.repository.js';
-import type { EndpointInput, EndpointPatch } from './webhooks.schema.js';
+import type { EndpointRow } from './webhook-endpoints.repository.js';
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
-
-/** Wire fields of an endpoint → column values, the URL checked; absent fields stay absent (PATCH). */
-export function endpointValues(body: Static<typeof EndpointPatch>, policy: OutboundPolicy): Partial<EndpointValues> {
-  const values: Partial<EndpointValues> = {
-    url: body.url === undefined ? undefined : endpointUrl(body.url.trim(), policy),
-    events: body.events,
-    description: body.description?.trim(),
-    isActive: body.is_active,
-  };
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
-}
-
-export function newEndpointValues(body: Static<typeof EndpointInput>, policy: OutboundPolicy): EndpointValues {
-  return {
-    url: endpointUrl(body.url.trim(), policy),
-    events: body.events,
-    description: body.description?.trim() ?? '',
-    isActive: body.is_active ?? true,
-  };
-}
 
 /** An endpoint as lists and reads show it: never its secret. */
 export function presentEndpoint(row: EndpointRow) {

@@ -16,8 +16,6 @@ import {
   updateEndpoint,
 } from './webhook-endpoints.repository.js';
 import {
-  endpointValues,
-  newEndpointValues,
   presentDelivery,
   presentDeliveryDetail,
   presentEndpoint,
@@ -32,6 +30,7 @@ import {
   EndpointPatch,
   EndpointWithSecret,
 } from './webhooks.schema.js';
+import { endpointValues, newEndpointValues } from './webhooks.values.js';
 import { deliveryJob } from './webhook-jobs.js';
 
 /**

@@ -43,17 +43,15 @@ export function CancelAndRefundDialog(props: {
   }, [problem]);
 
   async function confirm() {
-    const changed = await write.run(
-      () =>
-        ok(
-          api.PATCH('/order/dashboard/api/orders/{order_alias}/', {
-            params: { path: { order_alias: order.order_alias } },
-            // Not declared by the route's schema (yet), but read by it: src/orders/orders.routes.ts.
-            headers: { 'idempotency-key': key.current },
-            body: { status: 'cancelled', refund: true },
-          }),
-        ),
-      () => '',
+    const changed = await write.run(() =>
+      ok(
+        api.PATCH('/order/dashboard/api/orders/{order_alias}/', {
+          params: { path: { order_alias: order.order_alias } },
+          // Not declared by the route's schema (yet), but read by it: src/orders/orders.routes.ts.
+          headers: { 'idempotency-key': key.current },
+          body: { status: 'cancelled', refund: true },
+        }),
+      ),
     );
     if (changed === undefined) return;
     await props.onDone(

@@ -1,6 +1,6 @@
 import { ErrorMessage, Pager } from '../../shared/ui';
 import { When } from '../format';
-import type { Pages } from '../use-pages';
+import type { Pages } from '../use-loaded';
 import type { OrderEvent } from './types';
 
 /** What an event's data says in a few words: the status it moved to, a payment's state. */

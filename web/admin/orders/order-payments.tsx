@@ -20,15 +20,13 @@ function RecordCashButton(props: { payment: Payment; onCaptured: (said: string) 
   const write = useWrite();
   const key = useRef(newOperationKey());
   async function capture() {
-    const captured = await write.run(
-      () =>
-        ok(
-          api.POST('/payment/dashboard/api/payments/{id}/capture/', {
-            params: { path: { id: props.payment.id }, header: { 'idempotency-key': key.current } },
-            body: {},
-          }),
-        ),
-      () => '',
+    const captured = await write.run(() =>
+      ok(
+        api.POST('/payment/dashboard/api/payments/{id}/capture/', {
+          params: { path: { id: props.payment.id }, header: { 'idempotency-key': key.current } },
+          body: {},
+        }),
+      ),
     );
     if (captured !== undefined) {
       await props.onCaptured(

@@ -115,7 +115,7 @@ export function PaymentActionDialog(props: {
   };
 
   async function confirm() {
-    const answer = await write.run(call, () => '');
+    const answer = await write.run(call);
     if (answer !== undefined) await props.onDone(doneSentence(action, amount, answer));
   }
 

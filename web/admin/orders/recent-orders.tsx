@@ -1,13 +1,13 @@
 import { ok } from '../../api/client';
 import { ErrorMessage } from '../../shared/ui';
 import { useDashboard } from '../context';
-import { useAnswer } from '../use-answer';
+import { useLoaded } from '../use-loaded';
 import { OrderTable } from './order-table';
 
 /** The five newest orders, for the dashboard's home page. */
 export function RecentOrders() {
   const { api } = useDashboard();
-  const { data, problem } = useAnswer(
+  const { data, problem } = useLoaded(
     () => ok(api.GET('/order/dashboard/api/orders/', { params: { query: { limit: 5 } } })),
     'recent',
   );

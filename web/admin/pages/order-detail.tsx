@@ -9,20 +9,19 @@ import { OrderEvents } from '../orders/order-events';
 import { OrderLines } from '../orders/order-lines';
 import { OrderPayments } from '../orders/order-payments';
 import { OrderStatusActions } from '../orders/order-status-actions';
-import { useAnswer } from '../use-answer';
-import { usePages } from '../use-pages';
+import { useLoaded, usePages } from '../use-loaded';
 
 /** One order: its status and the moves it allows, payments (capture, refund), customer, lines, totals and events. */
 export function OrderDetail() {
   const { api } = useDashboard();
   const alias = useRoute().params.alias ?? '';
   const path = { order_alias: alias };
-  const order = useAnswer(() => ok(api.GET('/order/dashboard/api/orders/{order_alias}/', { params: { path } })), alias);
-  const payments = useAnswer(
+  const order = useLoaded(() => ok(api.GET('/order/dashboard/api/orders/{order_alias}/', { params: { path } })), alias);
+  const payments = useLoaded(
     () => ok(api.GET('/payment/dashboard/api/orders/{order_alias}/payments/', { params: { path } })),
     alias,
   );
-  const plugins = useAnswer(() => ok(api.GET('/payment/storefront/api/plugins/')), 'plugins');
+  const plugins = useLoaded(() => ok(api.GET('/payment/storefront/api/plugins/')), 'plugins');
   const events = usePages(
     (cursor) =>
       ok(api.GET('/event/dashboard/api/events/', { params: { query: { order_alias: alias, limit: 20, cursor } } })),

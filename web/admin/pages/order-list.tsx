@@ -7,7 +7,7 @@ import { useDashboard } from '../context';
 import { words } from '../format';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../orders/order-statuses';
 import { OrderTable } from '../orders/order-table';
-import { usePages } from '../use-pages';
+import { usePages } from '../use-loaded';
 
 type OrderQuery = paths['/order/dashboard/api/orders/']['get']['parameters']['query'];
 

@@ -1,39 +1,34 @@
 import { useState } from 'preact/hooks';
 import { ok } from '../../api/client';
-import { asProblem, fieldError, type Problem } from '../../shared/problem';
+import { fieldError, type Problem } from '../../shared/problem';
 import { ErrorMessage, Field } from '../../shared/ui';
 import { useDashboard } from '../context';
+import { useWrite } from '../use-write';
+
+const notAnAdmin: Problem = {
+  type: 'about:blank',
+  title: 'This account is not an admin',
+  status: 403,
+  code: 'forbidden',
+  detail: 'sign in with an admin account to use the dashboard',
+};
 
 /** The dashboard's sign-in: only an admin account gets past it. `notice` says why the admin was signed out. */
 export function SignIn(props: { notice?: string | undefined }) {
   const { api, session } = useDashboard();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [problem, setProblem] = useState<Problem>();
-  const [busy, setBusy] = useState(false);
+  const write = useWrite();
+  const { problem } = write;
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    try {
-      const answer = await ok(api.POST('/user/storefront/api/login/', { body: { email, password } }));
-      if (answer.user.role !== 'admin') {
-        setProblem({
-          type: 'about:blank',
-          title: 'This account is not an admin',
-          status: 403,
-          code: 'forbidden',
-          detail: 'sign in with an admin account to use the dashboard',
-        });
-        return;
-      }
-      session.set({ user: answer.user, access: answer.access, refresh: answer.refresh });
-    } catch (err) {
-      setProblem(asProblem(err));
-    } finally {
-      setBusy(false);
-    }
+    const answer = await write.run(async () => {
+      const signedIn = await ok(api.POST('/user/storefront/api/login/', { body: { email, password } }));
+      if (signedIn.user.role !== 'admin') throw notAnAdmin;
+      return signedIn;
+    });
+    if (answer) session.set({ user: answer.user, access: answer.access, refresh: answer.refresh });
   }
 
   return (
@@ -65,7 +60,7 @@ export function SignIn(props: { notice?: string | undefined }) {
         onInput={(e) => setPassword(e.currentTarget.value)}
         error={fieldError(problem, 'password')}
       />
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={write.busy}>
         Sign in
       </button>
     </form>

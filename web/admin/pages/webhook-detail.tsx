@@ -5,7 +5,7 @@ import { ErrorMessage } from '../../shared/ui';
 import { useDashboard } from '../context';
 import { When } from '../format';
 import { Outcome } from '../outcome';
-import { useAnswer } from '../use-answer';
+import { useLoaded } from '../use-loaded';
 import { useWrite } from '../use-write';
 import { Deliveries } from '../webhooks/deliveries';
 import { EndpointActions } from '../webhooks/endpoint-actions';
@@ -19,7 +19,7 @@ export function WebhookDetail() {
   const { route } = useLocation();
   const id = Number(useRoute().params.id);
   const path = { id };
-  const endpoint = useAnswer(
+  const endpoint = useLoaded(
     () => ok(api.GET('/webhook/dashboard/api/endpoints/{id}/', { params: { path } })),
     `${id}`,
   );
@@ -29,9 +29,8 @@ export function WebhookDetail() {
   const rotation = useWrite();
 
   async function rotate() {
-    const answer = await rotation.run(
-      () => ok(api.POST('/webhook/dashboard/api/endpoints/{id}/rotate-secret/', { params: { path } })),
-      () => '',
+    const answer = await rotation.run(() =>
+      ok(api.POST('/webhook/dashboard/api/endpoints/{id}/rotate-secret/', { params: { path } })),
     );
     setConfirmRotate(false);
     if (answer !== undefined) setRotated(answer);

@@ -5,7 +5,7 @@ import { ErrorMessage } from '../../shared/ui';
 import { useDashboard } from '../context';
 import { When } from '../format';
 import { Outcome } from '../outcome';
-import { useAnswer } from '../use-answer';
+import { useLoaded } from '../use-loaded';
 import { EndpointActions } from '../webhooks/endpoint-actions';
 import { EndpointForm } from '../webhooks/endpoint-form';
 import { SecretNotice } from '../webhooks/secret-notice';
@@ -29,7 +29,7 @@ function EndpointState(props: { endpoint: Endpoint }) {
 /** Webhook endpoints: each with its state and events, switched on and off or deleted here; a form to add one. */
 export function WebhookList() {
   const { api } = useDashboard();
-  const endpoints = useAnswer(() => ok(api.GET('/webhook/dashboard/api/endpoints/')), 'endpoints');
+  const endpoints = useLoaded(() => ok(api.GET('/webhook/dashboard/api/endpoints/')), 'endpoints');
   const [created, setCreated] = useState<EndpointWithSecret>();
   const deleted = useLocation().query.deleted;
   // Deleted on its own page, which then sent the admin here.

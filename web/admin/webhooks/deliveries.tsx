@@ -4,7 +4,7 @@ import { ErrorMessage, Pager, SelectField } from '../../shared/ui';
 import { useDashboard } from '../context';
 import { When } from '../format';
 import { Outcome } from '../outcome';
-import { usePages } from '../use-pages';
+import { usePages } from '../use-loaded';
 import { useWrite } from '../use-write';
 import { DELIVERY_STATUSES, type Delivery } from './types';
 

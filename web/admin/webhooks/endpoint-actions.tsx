@@ -21,21 +21,17 @@ export function EndpointActions(props: {
   const path = { id: endpoint.id };
 
   async function switchTo(on: boolean) {
-    const changed = await write.run(
-      () => ok(api.PATCH('/webhook/dashboard/api/endpoints/{id}/', { params: { path }, body: { is_active: on } })),
-      () => '',
+    const changed = await write.run(() =>
+      ok(api.PATCH('/webhook/dashboard/api/endpoints/{id}/', { params: { path }, body: { is_active: on } })),
     );
     if (changed) await onChanged(`Endpoint ${changed.id} is ${on ? 'on: it gets new events again' : 'off'}.`);
   }
 
   async function remove() {
-    const removed = await write.run(
-      async () => {
-        await ok(api.DELETE('/webhook/dashboard/api/endpoints/{id}/', { params: { path } }));
-        return true;
-      },
-      () => '',
-    );
+    const removed = await write.run(async () => {
+      await ok(api.DELETE('/webhook/dashboard/api/endpoints/{id}/', { params: { path } }));
+      return true;
+    });
     setConfirming(false);
     if (removed) await onDeleted(`Endpoint ${endpoint.id} (${endpoint.url}) is deleted, with its deliveries.`);
   }

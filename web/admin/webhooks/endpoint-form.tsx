@@ -9,7 +9,7 @@ import { type Endpoint, type EndpointInput, WEBHOOK_EVENT_TYPES, type WebhookEve
  * An endpoint's URL, description and the event types it gets: to create one, or to change one. `save` sends it;
  * the API checks it (a bad URL, no event…) and its errors are shown beside the fields they name.
  */
-export function EndpointForm<T>(props: {
+export function EndpointForm<T extends NonNullable<unknown>>(props: {
   initial?: Endpoint;
   submit: string;
   save: (input: EndpointInput) => Promise<T>;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { currencyExponent, isSupportedCurrency } from '../../../shared/currency.js';
-import { type WebhookEvent, type WebhookEventKind, WebhookSignatureError } from '../../payment-plugin.js';
+import { type GatewayEvent, type GatewayEventKind, WebhookSignatureError } from '../../payment-plugin.js';
 
 /** The sandbox's webhook body, shaped like a real gateway's event. */
 export interface SandboxEvent {
@@ -31,12 +31,12 @@ const KINDS = {
   'payment.failed': 'failed',
   'payment.expired': 'expired',
   'payment.refunded': 'refunded',
-} as const satisfies Record<string, WebhookEventKind>;
+} as const satisfies Record<string, GatewayEventKind>;
 
 export type SandboxEventType = keyof typeof KINDS;
 
 /** The kinds whose event carries an amount (the others' `amount` is informational only). */
-const WITH_AMOUNT: ReadonlySet<WebhookEventKind> = new Set(['authorized', 'captured', 'succeeded', 'refunded']);
+const WITH_AMOUNT: ReadonlySet<GatewayEventKind> = new Set(['authorized', 'captured', 'succeeded', 'refunded']);
 
 /** How long a sandbox authorization holds the money (payment.authorized's authorization_expires_at): 7 days, as cards. */
 export const AUTHORIZATION_SECONDS = 7 * 24 * 3600;
@@ -52,7 +52,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * body that is not a sandbox event is a bug or a leaked secret: refused like a bad signature.
  * A type the sandbox doesn't know is stored and ignored, as a real gateway's would be.
  */
-export function normaliseSandboxEvent(rawBody: Buffer): WebhookEvent[] {
+export function normaliseSandboxEvent(rawBody: Buffer): GatewayEvent[] {
   let body: unknown;
   try {
     body = JSON.parse(rawBody.toString('utf8'));
@@ -83,7 +83,7 @@ export function normaliseSandboxEvent(rawBody: Buffer): WebhookEvent[] {
       "the signed event's data is not a reference, an amount in minor units and a currency (and an optional expiry in Unix seconds)",
     );
   }
-  const kind: WebhookEventKind = Object.hasOwn(KINDS, body.type) ? KINDS[body.type as SandboxEventType] : 'ignored';
+  const kind: GatewayEventKind = Object.hasOwn(KINDS, body.type) ? KINDS[body.type as SandboxEventType] : 'ignored';
   const money = { amountMinor: amount, currency, exponent: currencyExponent(currency) };
   return [
     {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentGateway, PaymentPlugin, WebhookEvent } from '../../payment-plugin.js';
+import type { PaymentGateway, PaymentPlugin, GatewayEvent } from '../../payment-plugin.js';
 import { GatewayError, WebhookSignatureError } from '../../payment-plugin.js';
 import { toStripeAmount } from './stripe-amounts.js';
 import { readStripeSettings, type StripeSettings } from './stripe-config.js';
@@ -65,9 +65,9 @@ function createStripeGateway(settings: StripeSettings): PaymentGateway {
    * is on the charge: asked for once, briefly. Without an answer the event goes on without the expiry.
    */
   async function withAuthorizationExpiry(
-    event: WebhookEvent,
+    event: GatewayEvent,
     charge: string | Stripe.Charge | null,
-  ): Promise<WebhookEvent> {
+  ): Promise<GatewayEvent> {
     if (event.kind !== 'authorized' || event.authorizationExpiresAt || typeof charge !== 'string') return event;
     try {
       const expiresAt = captureBeforeOf(await stripe.charges.retrieve(charge, undefined, EXPIRY_LOOKUP));

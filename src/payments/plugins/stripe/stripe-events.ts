@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { WebhookEvent } from '../../payment-plugin.js';
+import type { GatewayEvent } from '../../payment-plugin.js';
 import { fromStripeAmount } from './stripe-amounts.js';
 
 /** The metadata keys start() writes on the Checkout Session and its PaymentIntent. */
@@ -18,11 +18,11 @@ function referenceOf(metadata: Stripe.Metadata | null | undefined): string | und
  * A Checkout Session event, found by the reference start() gave Stripe (client_reference_id,
  * or the metadata copy), else by the session id the service stored as the attempt's gatewayRef.
  */
-function sessionEvent(eventId: string, session: Stripe.Checkout.Session, kind: WebhookEvent['kind']): WebhookEvent {
+function sessionEvent(eventId: string, session: Stripe.Checkout.Session, kind: GatewayEvent['kind']): GatewayEvent {
   const reference = session.client_reference_id ?? referenceOf(session.metadata);
   const match = reference !== undefined ? { reference } : { gatewayRef: session.id };
   const gatewayPaymentRef = idOf(session.payment_intent);
-  const event: WebhookEvent = { eventId, kind, match, ...(gatewayPaymentRef ? { gatewayPaymentRef } : {}) };
+  const event: GatewayEvent = { eventId, kind, match, ...(gatewayPaymentRef ? { gatewayPaymentRef } : {}) };
   if (kind !== 'succeeded') return event;
   const amount = fromStripeAmount(session.amount_total, session.currency);
   // A success whose amount can't be read exactly is not guessed at: the payment keeps its state.
@@ -30,7 +30,7 @@ function sessionEvent(eventId: string, session: Stripe.Checkout.Session, kind: W
 }
 
 /** A charge event is found by its PaymentIntent (learnt from the session events), else the metadata reference. */
-function chargeMatch(charge: Stripe.Charge): WebhookEvent['match'] | undefined {
+function chargeMatch(charge: Stripe.Charge): GatewayEvent['match'] | undefined {
   const paymentIntent = idOf(charge.payment_intent);
   const reference = referenceOf(charge.metadata);
   if (paymentIntent !== undefined) return { gatewayPaymentRef: paymentIntent };
@@ -45,7 +45,7 @@ function chargeMatch(charge: Stripe.Charge): WebhookEvent['match'] | undefined {
  * money are reported: amount_refunded minus what was never captured; a charge never captured
  * (an authorization released) refunded nothing (payment_intent.canceled says 'voided').
  */
-function chargeRefunded(eventId: string, charge: Stripe.Charge): WebhookEvent {
+function chargeRefunded(eventId: string, charge: Stripe.Charge): GatewayEvent {
   const match = chargeMatch(charge);
   if (charge.captured === false) return { eventId, kind: 'ignored', match: {} };
   const released =
@@ -59,7 +59,7 @@ function chargeRefunded(eventId: string, charge: Stripe.Charge): WebhookEvent {
 }
 
 /** charge.captured: held money taken; amount_captured is the running total captured on the charge. */
-function chargeCaptured(eventId: string, charge: Stripe.Charge): WebhookEvent {
+function chargeCaptured(eventId: string, charge: Stripe.Charge): GatewayEvent {
   const match = chargeMatch(charge);
   const amount = fromStripeAmount(charge.amount_captured, charge.currency);
   if (!match || !amount || amount.amountMinor <= 0) return { eventId, kind: 'ignored', match: {} };
@@ -71,7 +71,7 @@ function chargeCaptured(eventId: string, charge: Stripe.Charge): WebhookEvent {
  * A PaymentIntent event is found by the reference start() put in its metadata, else by its id (which the service
  * learns from checkout.session.completed, and keeps an early event for until then). It teaches that id too.
  */
-function intentEvent(eventId: string, intent: Stripe.PaymentIntent, kind: WebhookEvent['kind']): WebhookEvent {
+function intentEvent(eventId: string, intent: Stripe.PaymentIntent, kind: GatewayEvent['kind']): GatewayEvent {
   const reference = referenceOf(intent.metadata);
   return {
     eventId,
@@ -81,7 +81,7 @@ function intentEvent(eventId: string, intent: Stripe.PaymentIntent, kind: Webhoo
   };
 }
 
-const ignored = (eventId: string): WebhookEvent => ({ eventId, kind: 'ignored', match: {} });
+const ignored = (eventId: string): GatewayEvent => ({ eventId, kind: 'ignored', match: {} });
 
 /**
  * When Stripe lets the authorization lapse: the latest charge's card.capture_before, when the event carries the
@@ -96,7 +96,7 @@ export function captureBeforeOf(charge: string | Stripe.Charge | null | undefine
 }
 
 /** payment_intent.amount_capturable_updated: money held (manual capture); amount_capturable is what is held now. */
-function amountCapturableUpdated(eventId: string, intent: Stripe.PaymentIntent): WebhookEvent {
+function amountCapturableUpdated(eventId: string, intent: Stripe.PaymentIntent): GatewayEvent {
   const amount = fromStripeAmount(intent.amount_capturable, intent.currency);
   // Nothing capturable any more (captured or released): the captured or canceled event reports that.
   if (!amount || amount.amountMinor <= 0) return ignored(eventId);
@@ -113,7 +113,7 @@ function amountCapturableUpdated(eventId: string, intent: Stripe.PaymentIntent):
  * captured. With automatic capture the session's own events already report the payment: ignored here, so one
  * payment is not reported twice under two kinds.
  */
-function intentSucceeded(eventId: string, intent: Stripe.PaymentIntent): WebhookEvent {
+function intentSucceeded(eventId: string, intent: Stripe.PaymentIntent): GatewayEvent {
   if (intent.capture_method !== 'manual') return ignored(eventId);
   const amount = fromStripeAmount(intent.amount_received, intent.currency);
   if (!amount || amount.amountMinor <= 0) return ignored(eventId);
@@ -125,7 +125,7 @@ function intentSucceeded(eventId: string, intent: Stripe.PaymentIntent): Webhook
  * nothing; any other cancellation (one that never reached a charge, or a PaymentIntent with money received) is
  * ignored. Stripe releases the hold on cancellation.
  */
-function intentCanceled(eventId: string, intent: Stripe.PaymentIntent): WebhookEvent {
+function intentCanceled(eventId: string, intent: Stripe.PaymentIntent): GatewayEvent {
   const charge = intent.latest_charge;
   const authorized =
     intent.capture_method === 'manual'
@@ -137,7 +137,7 @@ function intentCanceled(eventId: string, intent: Stripe.PaymentIntent): WebhookE
 }
 
 /** Translates a verified Stripe event; types the service doesn't follow come back as 'ignored'. */
-export function normaliseStripeEvent(event: Stripe.Event): WebhookEvent {
+export function normaliseStripeEvent(event: Stripe.Event): GatewayEvent {
   switch (event.type) {
     case 'checkout.session.completed': {
       const session = event.data.object;

@@ -2,8 +2,8 @@
 // carry their label and error like `Field`, and the line that says a write succeeded.
 import type { JSX } from 'preact';
 import { useId } from 'preact/hooks';
-import type { Problem } from '../../../shared/problem';
 import { ErrorMessage } from '../../../shared/ui';
+import type { Write } from '../../use-write';
 
 type CheckboxProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'id' | 'label' | 'type'>;
 /** A labelled checkbox (the label after the box, as people expect) with its error below it. */
@@ -69,7 +69,7 @@ export function StatusMessage(props: { text: string | undefined }) {
  * when the form edits a row shown in a list.
  */
 export function FormFooter(props: {
-  write: { problem: Problem | undefined; status: string | undefined; busy: boolean };
+  write: Pick<Write, 'problem' | 'done' | 'busy'>;
   submit: string;
   /** Besides while the write runs (a form that has nothing to submit yet). */
   disabled?: boolean;
@@ -79,7 +79,7 @@ export function FormFooter(props: {
   return (
     <>
       <ErrorMessage problem={write.problem} />
-      <StatusMessage text={write.status} />
+      <StatusMessage text={write.done} />
       <div class="row">
         <button type="submit" disabled={write.busy || props.disabled}>
           {props.submit}

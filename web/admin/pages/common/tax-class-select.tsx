@@ -8,7 +8,7 @@ export function TaxClassSelect(props: {
   error: string | undefined;
   none?: string;
 }) {
-  const { classes, problem } = useTaxClasses();
+  const { data: classes, problem } = useTaxClasses();
   return (
     <SelectField
       label="Tax class"

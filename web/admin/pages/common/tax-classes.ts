@@ -1,21 +1,13 @@
-import { useEffect, useState } from 'preact/hooks';
 import { type Answer, ok } from '../../../api/client';
-import { asProblem, type Problem } from '../../../shared/problem';
 import { useDashboard } from '../../context';
+import { type Loaded, useLoaded } from '../../use-loaded';
 
 export type TaxClass = Answer<'/tax/dashboard/api/tax-classes/', 'get'>[number];
 
 /** The store's tax classes, for the selects that name one (products, shipping methods, tax rates). */
-export function useTaxClasses(): { classes: TaxClass[] | undefined; problem: Problem | undefined } {
+export function useTaxClasses(): Loaded<TaxClass[]> {
   const { api } = useDashboard();
-  const [classes, setClasses] = useState<TaxClass[]>();
-  const [problem, setProblem] = useState<Problem>();
-  useEffect(() => {
-    ok(api.GET('/tax/dashboard/api/tax-classes/'))
-      .then(setClasses)
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  }, [api]);
-  return { classes, problem };
+  return useLoaded(() => ok(api.GET('/tax/dashboard/api/tax-classes/')), 'tax-classes');
 }
 
 /** A class's name for tables; null: the text for "no class". */

@@ -5,7 +5,7 @@ import { fieldError } from '../../../shared/problem';
 import { ErrorMessage, Field } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { TextAreaField } from '../common/form-parts';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 import { TaxClassSelect } from '../common/tax-class-select';
 import { emptyVariantDraft, variantBody } from './variant-draft';
 import { VariantFields } from './variant-fields';
@@ -22,15 +22,16 @@ export function NewProduct() {
 
   async function create(event: Event) {
     event.preventDefault();
-    await write.run(async () => {
-      const product = await ok(
-        api.POST('/product/dashboard/api/products/', {
-          body: { name, description, tax_class_id: taxClassId, variants: [variantBody(variant, 'variants[0].')] },
-        }),
-      );
-      route(`/admin/products/${product.id}?created=1`);
-      return `Product ${product.name} created.`;
-    });
+    const product = await write.run(
+      () =>
+        ok(
+          api.POST('/product/dashboard/api/products/', {
+            body: { name, description, tax_class_id: taxClassId, variants: [variantBody(variant, 'variants[0].')] },
+          }),
+        ),
+      (created) => `Product ${created.name} created.`,
+    );
+    if (product) route(`/admin/products/${product.id}?created=1`);
   }
 
   return (

@@ -3,7 +3,7 @@ import { ok } from '../../../api/client';
 import { ErrorMessage } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { StatusMessage } from '../common/form-parts';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 import { emptyVariantDraft, variantBody } from './variant-draft';
 import { VariantFields } from './variant-fields';
 
@@ -16,15 +16,16 @@ export function NewVariant(props: { productId: number; onAdded: () => void }) {
   const add = (event: Event) => {
     event.preventDefault();
     void write
-      .run(async () => {
-        const variant = await ok(
-          api.POST('/product/dashboard/api/products/{id}/variants/', {
-            params: { path: { id: props.productId } },
-            body: variantBody(draft),
-          }),
-        );
-        return `Variant ${variant.name} added.`;
-      })
+      .run(
+        () =>
+          ok(
+            api.POST('/product/dashboard/api/products/{id}/variants/', {
+              params: { path: { id: props.productId } },
+              body: variantBody(draft),
+            }),
+          ),
+        (variant) => `Variant ${variant.name} added.`,
+      )
       .then((added) => {
         if (!added) return;
         setDraft(emptyVariantDraft);
@@ -38,7 +39,7 @@ export function NewVariant(props: { productId: number; onAdded: () => void }) {
       <form onSubmit={add} noValidate>
         <VariantFields draft={draft} onChange={setDraft} problem={write.problem} />
         <ErrorMessage problem={write.problem} />
-        <StatusMessage text={write.status} />
+        <StatusMessage text={write.done} />
         <button type="submit" disabled={write.busy}>
           Add variant
         </button>

@@ -5,7 +5,7 @@ import { ErrorMessage, Field } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { StatusMessage, TextAreaField } from '../common/form-parts';
 import { TaxClassSelect } from '../common/tax-class-select';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 import type { Product } from './variant-draft';
 
 /** A product's own fields, saved together, and its archive or restore. */
@@ -18,25 +18,27 @@ export function ProductDetails(props: { product: Product; onSaved: (product: Pro
   const write = useWrite();
   const path = { params: { path: { id: product.id } } };
 
+  /** Writes, then shows the product as the API answered. */
+  const change = (what: () => Promise<Product>, said: string) =>
+    void write.run(what, () => said).then((changed) => changed && onSaved(changed));
   const save = (event: Event) => {
     event.preventDefault();
-    void write.run(async () => {
-      const body = { name, description, tax_class_id: taxClassId };
-      onSaved(await ok(api.PATCH('/product/dashboard/api/products/{id}/', { ...path, body })));
-      return 'Product saved.';
-    });
+    const body = { name, description, tax_class_id: taxClassId };
+    change(() => ok(api.PATCH('/product/dashboard/api/products/{id}/', { ...path, body })), 'Product saved.');
   };
   const archive = () =>
-    void write.run(async () => {
-      await ok(api.DELETE('/product/dashboard/api/products/{id}/', path));
-      onSaved(await ok(api.GET('/product/dashboard/api/products/{id}/', path)));
-      return 'Product archived: it is gone from the storefront and can no longer be bought.';
-    });
+    change(
+      () =>
+        ok(api.DELETE('/product/dashboard/api/products/{id}/', path)).then(() =>
+          ok(api.GET('/product/dashboard/api/products/{id}/', path)),
+        ),
+      'Product archived: it is gone from the storefront and can no longer be bought.',
+    );
   const restore = () =>
-    void write.run(async () => {
-      onSaved(await ok(api.PATCH('/product/dashboard/api/products/{id}/', { ...path, body: { archived: false } })));
-      return 'Product restored.';
-    });
+    change(
+      () => ok(api.PATCH('/product/dashboard/api/products/{id}/', { ...path, body: { archived: false } })),
+      'Product restored.',
+    );
 
   return (
     <section aria-labelledby="product-heading">
@@ -62,7 +64,7 @@ export function ProductDetails(props: { product: Product; onSaved: (product: Pro
         />
         <TaxClassSelect value={taxClassId} onChange={setTaxClassId} error={fieldError(write.problem, 'tax_class_id')} />
         <ErrorMessage problem={write.problem} />
-        <StatusMessage text={write.status} />
+        <StatusMessage text={write.done} />
         <div class="row">
           <button type="submit" disabled={write.busy}>
             Save product

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { type Answer, ok } from '../../../api/client';
-import { asProblem, type Problem } from '../../../shared/problem';
 import { ErrorMessage, Field, Money, Pager, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
+import { usePages } from '../../use-loaded';
 import { NewProduct } from './new-product';
 
 type Page = Answer<'/product/dashboard/api/products/', 'get'>;
@@ -18,35 +18,21 @@ export function ProductList() {
   const { api, currency } = useDashboard();
   const [search, setSearch] = useState({ q: '', status: 'all' as Status });
   const [draft, setDraft] = useState(search);
-  const [products, setProducts] = useState<Page['items']>();
-  const [next, setNext] = useState<string | null>(null);
-  const [problem, setProblem] = useState<Problem>();
-
-  const load = (cursor?: string) => {
-    setProblem(undefined);
-    return ok(
-      api.GET('/product/dashboard/api/products/', {
-        params: {
-          query: {
-            limit: 20,
-            status: search.status,
-            q: search.q.trim() === '' ? undefined : search.q.trim(),
-            cursor,
-          },
-        },
-      }),
-    )
-      .then((page) => {
-        setProducts((before) => [...(cursor ? (before ?? []) : []), ...page.items]);
-        setNext(page.next_cursor);
-      })
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  };
-
-  useEffect(() => {
-    setProducts(undefined);
-    void load();
-  }, [search]);
+  const q = search.q.trim();
+  const {
+    items: products,
+    next,
+    problem,
+    more,
+  } = usePages(
+    (cursor) =>
+      ok(
+        api.GET('/product/dashboard/api/products/', {
+          params: { query: { limit: 20, status: search.status, q: q === '' ? undefined : q, cursor } },
+        }),
+      ),
+    `${search.status} ${q}`,
+  );
 
   return (
     <>
@@ -112,7 +98,7 @@ export function ProductList() {
           </table>
         </div>
       )}
-      <Pager nextCursor={next} onNext={(cursor) => void load(cursor)} />
+      <Pager nextCursor={next} onNext={more} />
       <NewProduct />
     </>
   );

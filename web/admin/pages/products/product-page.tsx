@@ -1,9 +1,8 @@
 import { useRoute } from 'preact-iso';
-import { useEffect, useState } from 'preact/hooks';
 import { ok } from '../../../api/client';
-import { asProblem, type Problem } from '../../../shared/problem';
 import { ErrorMessage } from '../../../shared/ui';
 import { useDashboard } from '../../context';
+import { useLoaded } from '../../use-loaded';
 import { StatusMessage } from '../common/form-parts';
 import { useCreatedNotice } from '../common/created-notice';
 import { NewVariant } from './new-variant';
@@ -17,19 +16,11 @@ export function ProductPage() {
   const { params, query } = useRoute();
   const id = Number(params.id);
   const created = useCreatedNotice(query);
-  const [product, setProduct] = useState<Product>();
-  const [problem, setProblem] = useState<Problem>();
-
-  const load = () =>
-    ok(api.GET('/product/dashboard/api/products/{id}/', { params: { path: { id } } }))
-      .then(setProduct)
-      .catch((err: unknown) => setProblem(asProblem(err)));
-
-  useEffect(() => {
-    setProduct(undefined);
-    setProblem(undefined);
-    void load();
-  }, [id]);
+  const loaded = useLoaded<Product>(
+    () => ok(api.GET('/product/dashboard/api/products/{id}/', { params: { path: { id } } })),
+    String(id),
+  );
+  const { data: product, problem, reload, show } = loaded;
 
   return (
     <>
@@ -42,9 +33,9 @@ export function ProductPage() {
       {product && (
         <>
           {created && <StatusMessage text={`Product ${product.name} created.`} />}
-          <ProductDetails product={product} onSaved={setProduct} />
-          <VariantList product={product} onChanged={load} />
-          <NewVariant productId={product.id} onAdded={load} />
+          <ProductDetails product={product} onSaved={show} />
+          <VariantList product={product} onChanged={reload} />
+          <NewVariant productId={product.id} onAdded={reload} />
         </>
       )}
     </>

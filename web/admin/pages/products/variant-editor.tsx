@@ -3,7 +3,7 @@ import { ok } from '../../../api/client';
 import { ErrorMessage } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { StatusMessage } from '../common/form-parts';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 import { type Variant, variantBody, variantDraft } from './variant-draft';
 import { VariantFields } from './variant-fields';
 
@@ -17,26 +17,27 @@ export function VariantEditor(props: { variant: Variant; onChanged: () => void; 
   const path = { params: { path: { id: variant.id } } };
   useEffect(() => heading.current?.focus(), []);
 
-  const change = (what: () => Promise<string>) => {
-    void write.run(what).then((done) => done && onChanged());
+  /** Writes, then has the product's page show the variant as it is now. */
+  const change = (what: () => Promise<Variant>, said: string) => {
+    void write.run(what, () => said).then((changed) => changed && onChanged());
   };
   const save = (event: Event) => {
     event.preventDefault();
-    change(async () => {
-      await ok(api.PATCH('/product/dashboard/api/variants/{id}/', { ...path, body: variantBody(draft) }));
-      return `Variant ${draft.name} saved.`;
-    });
+    change(
+      () => ok(api.PATCH('/product/dashboard/api/variants/{id}/', { ...path, body: variantBody(draft) })),
+      `Variant ${draft.name} saved.`,
+    );
   };
   const archive = () =>
-    change(async () => {
-      await ok(api.DELETE('/product/dashboard/api/variants/{id}/', path));
-      return `Variant ${variant.name} archived.`;
-    });
+    change(
+      () => ok(api.DELETE('/product/dashboard/api/variants/{id}/', path)).then(() => variant),
+      `Variant ${variant.name} archived.`,
+    );
   const restore = () =>
-    change(async () => {
-      await ok(api.PATCH('/product/dashboard/api/variants/{id}/', { ...path, body: { archived: false } }));
-      return `Variant ${variant.name} restored.`;
-    });
+    change(
+      () => ok(api.PATCH('/product/dashboard/api/variants/{id}/', { ...path, body: { archived: false } })),
+      `Variant ${variant.name} restored.`,
+    );
 
   return (
     <form class="panel" onSubmit={save} noValidate aria-labelledby={`variant-${variant.id}-heading`}>
@@ -45,7 +46,7 @@ export function VariantEditor(props: { variant: Variant; onChanged: () => void; 
       </h3>
       <VariantFields draft={draft} onChange={setDraft} problem={write.problem} />
       <ErrorMessage problem={write.problem} />
-      <StatusMessage text={write.status} />
+      <StatusMessage text={write.done} />
       <div class="row">
         <button type="submit" disabled={write.busy}>
           Save variant

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { fieldError } from '../../../shared/problem';
 import { ErrorMessage, Field } from '../../../shared/ui';
 import { CheckboxField, StatusMessage } from '../common/form-parts';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 import { ActionFields } from './action-fields';
 import { ConditionFields } from './condition-fields';
 import { emptyCondition, type Promotion, type PromotionDraft, promotionBody } from './promotion-draft';
@@ -45,7 +45,10 @@ export function PromotionForm(props: {
 
   const save = (event: Event) => {
     event.preventDefault();
-    void write.run(() => props.onSave(promotionBody(draft, props.stored)));
+    void write.run(
+      () => props.onSave(promotionBody(draft, props.stored)),
+      (said) => said,
+    );
   };
 
   return (
@@ -153,7 +156,7 @@ export function PromotionForm(props: {
           <ActionFields draft={draft.action} problem={problem} onChange={(action) => set({ action })} />
         </fieldset>
         <ErrorMessage problem={problem} />
-        <StatusMessage text={write.status} />
+        <StatusMessage text={write.done} />
         <button type="submit" disabled={write.busy}>
           {props.submitLabel}
         </button>

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ok } from '../../../api/client';
-import { asProblem, type Problem } from '../../../shared/problem';
 import { ErrorMessage, Field, Pager, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
+import { usePages } from '../../use-loaded';
 import { CheckboxField } from '../common/form-parts';
 import type { Promotion } from './promotion-draft';
 import { actionSummary, windowSummary } from './promotion-summary';
@@ -23,37 +23,26 @@ export function PromotionList() {
   const { api, currency } = useDashboard();
   const [filters, setFilters] = useState(noFilters);
   const [draft, setDraft] = useState(noFilters);
-  const [promotions, setPromotions] = useState<Promotion[]>();
-  const [next, setNext] = useState<string | null>(null);
-  const [problem, setProblem] = useState<Problem>();
-
-  const load = (cursor?: string) => {
-    setProblem(undefined);
-    const q = filters.q.trim();
-    return ok(
-      api.GET('/discount/dashboard/api/promotions/', {
-        params: {
-          query: {
-            limit: 20,
-            archived: filters.archived,
-            is_active: flag(filters.active),
-            automatic: flag(filters.automatic),
-            q: q === '' ? undefined : q,
-            cursor,
+  const q = filters.q.trim();
+  const pages = usePages<Promotion>(
+    (cursor) =>
+      ok(
+        api.GET('/discount/dashboard/api/promotions/', {
+          params: {
+            query: {
+              limit: 20,
+              archived: filters.archived,
+              is_active: flag(filters.active),
+              automatic: flag(filters.automatic),
+              q: q === '' ? undefined : q,
+              cursor,
+            },
           },
-        },
-      }),
-    )
-      .then((page) => {
-        setPromotions((before) => [...(cursor ? (before ?? []) : []), ...page.items]);
-        setNext(page.next_cursor);
-      })
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  };
-  useEffect(() => {
-    setPromotions(undefined);
-    void load();
-  }, [filters]);
+        }),
+      ),
+    JSON.stringify({ ...filters, q }),
+  );
+  const { items: promotions, next, problem, more } = pages;
 
   return (
     <>
@@ -144,7 +133,7 @@ export function PromotionList() {
           </table>
         </div>
       )}
-      <Pager nextCursor={next} onNext={(cursor) => void load(cursor)} />
+      <Pager nextCursor={next} onNext={more} />
     </>
   );
 }

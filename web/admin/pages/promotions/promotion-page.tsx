@@ -1,13 +1,12 @@
 import { useRoute } from 'preact-iso';
-import { useEffect, useState } from 'preact/hooks';
 import { ok } from '../../../api/client';
-import { asProblem, type Problem } from '../../../shared/problem';
 import { ErrorMessage } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { ConfirmButton } from '../common/confirm-button';
 import { StatusMessage } from '../common/form-parts';
 import { useCreatedNotice } from '../common/created-notice';
-import { useWrite } from '../common/use-write';
+import { useLoaded } from '../../use-loaded';
+import { useWrite } from '../../use-write';
 import { type Promotion, promotionDraft } from './promotion-draft';
 import { PromotionForm } from './promotion-form';
 
@@ -18,24 +17,19 @@ export function PromotionPage() {
   const id = Number(params.id);
   const created = useCreatedNotice(query);
   const path = { params: { path: { id } } };
-  const [promotion, setPromotion] = useState<Promotion>();
-  const [problem, setProblem] = useState<Problem>();
+  const loaded = useLoaded<Promotion>(() => ok(api.GET('/discount/dashboard/api/promotions/{id}/', path)), String(id));
+  const { data: promotion, problem, show: setPromotion } = loaded;
   const archive = useWrite();
 
-  useEffect(() => {
-    setPromotion(undefined);
-    setProblem(undefined);
-    ok(api.GET('/discount/dashboard/api/promotions/{id}/', path))
-      .then(setPromotion)
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  }, [id]);
-
   const archiveIt = () =>
-    void archive.run(async () => {
-      await ok(api.DELETE('/discount/dashboard/api/promotions/{id}/', path));
-      setPromotion(await ok(api.GET('/discount/dashboard/api/promotions/{id}/', path)));
-      return 'Promotion archived: it never applies again, and its code is free.';
-    });
+    void archive.run(
+      async () => {
+        await ok(api.DELETE('/discount/dashboard/api/promotions/{id}/', path));
+        setPromotion(await ok(api.GET('/discount/dashboard/api/promotions/{id}/', path)));
+        return 'Promotion archived: it never applies again, and its code is free.';
+      },
+      (said) => said,
+    );
 
   return (
     <>
@@ -67,7 +61,7 @@ export function PromotionPage() {
             }}
           />
           <ErrorMessage problem={archive.problem} />
-          <StatusMessage text={archive.status} />
+          <StatusMessage text={archive.done} />
           {promotion.archived_at === null && (
             <section aria-labelledby="archive-heading">
               <h2 id="archive-heading">Archive</h2>

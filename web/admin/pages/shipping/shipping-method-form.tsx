@@ -5,7 +5,7 @@ import { Field } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { CheckboxField, FormFooter } from '../common/form-parts';
 import { TaxClassSelect } from '../common/tax-class-select';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 import type { ShippingMethod } from './shipping-methods';
 
 type MethodBody = RequestBody<'/shipping/dashboard/api/shipping-methods/', 'post'>;
@@ -31,19 +31,20 @@ export function ShippingMethodForm(props: { method?: ShippingMethod; onSaved: ()
   const save = (event: Event) => {
     event.preventDefault();
     void write
-      .run(async () => {
-        const saved = method
-          ? await ok(
-              api.PATCH('/shipping/dashboard/api/shipping-methods/{id}/', {
-                params: { path: { id: method.id } },
-                body,
-              }),
-            )
-          : await ok(api.POST('/shipping/dashboard/api/shipping-methods/', { body }));
-        return `Shipping method ${saved.name} ${method ? 'saved' : 'created'}.`;
-      })
-      .then((done) => {
-        if (!done) return;
+      .run(
+        () =>
+          method
+            ? ok(
+                api.PATCH('/shipping/dashboard/api/shipping-methods/{id}/', {
+                  params: { path: { id: method.id } },
+                  body,
+                }),
+              )
+            : ok(api.POST('/shipping/dashboard/api/shipping-methods/', { body })),
+        (saved) => `Shipping method ${saved.name} ${method ? 'saved' : 'created'}.`,
+      )
+      .then((saved) => {
+        if (!saved) return;
         if (!method) setBody(blank);
         props.onSaved();
       });

@@ -5,7 +5,7 @@ import { useDashboard } from '../../context';
 import { ConfirmButton } from '../common/confirm-button';
 import { StatusMessage } from '../common/form-parts';
 import { taxClassName, useTaxClasses } from '../common/tax-classes';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 import { ShippingMethodForm } from './shipping-method-form';
 
 export type ShippingMethod = Answer<'/shipping/dashboard/api/shipping-methods/', 'get'>[number];
@@ -13,19 +13,23 @@ export type ShippingMethod = Answer<'/shipping/dashboard/api/shipping-methods/',
 /** The shipping methods, inactive ones too: edit, delete (with its rates), create. */
 export function ShippingMethods(props: { methods: ShippingMethod[]; onChanged: () => void }) {
   const { api } = useDashboard();
-  const { classes } = useTaxClasses();
+  const { data: classes } = useTaxClasses();
   const [editing, setEditing] = useState<number>();
   const remove = useWrite();
 
   const deleteMethod = (method: ShippingMethod) =>
     void remove
-      .run(async () => {
-        await ok(api.DELETE('/shipping/dashboard/api/shipping-methods/{id}/', { params: { path: { id: method.id } } }));
-        if (editing === method.id) setEditing(undefined);
-        return `Shipping method ${method.name} deleted, with its rates.`;
-      })
-      .then((done) => {
-        if (done) props.onChanged();
+      .run(
+        () =>
+          ok(
+            api.DELETE('/shipping/dashboard/api/shipping-methods/{id}/', { params: { path: { id: method.id } } }),
+          ).then(() => method),
+        (deleted) => `Shipping method ${deleted.name} deleted, with its rates.`,
+      )
+      .then((deleted) => {
+        if (!deleted) return;
+        if (editing === deleted.id) setEditing(undefined);
+        props.onChanged();
       });
 
   const edited = props.methods.find((m) => m.id === editing);
@@ -33,7 +37,7 @@ export function ShippingMethods(props: { methods: ShippingMethod[]; onChanged: (
     <section aria-labelledby="methods-heading">
       <h2 id="methods-heading">Shipping methods</h2>
       <ErrorMessage problem={remove.problem} />
-      <StatusMessage text={remove.status} />
+      <StatusMessage text={remove.done} />
       {props.methods.length === 0 && <p>No shipping methods yet.</p>}
       {props.methods.length > 0 && (
         <div class="table-wrap">

@@ -1,42 +1,34 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ok } from '../../../api/client';
-import { asProblem, type Problem } from '../../../shared/problem';
 import { ErrorMessage } from '../../../shared/ui';
 import { useDashboard } from '../../context';
-import { type ShippingMethod, ShippingMethods } from './shipping-methods';
-import { ShippingRates } from './shipping-rates';
+import { useLoaded } from '../../use-loaded';
+import { ShippingMethods } from './shipping-methods';
+import { ShippingRates, useShippingRates } from './shipping-rates';
 
 /** /admin/shipping: shipping methods (name, description, tax class) and their rates by place and weight. */
 export function ShippingPage() {
   const { api } = useDashboard();
-  const [methods, setMethods] = useState<ShippingMethod[]>();
-  const [problem, setProblem] = useState<Problem>();
-  // Deleting a method deletes its rates: the rates section reloads when this changes.
-  const [version, setVersion] = useState(0);
-
-  const load = () =>
-    ok(api.GET('/shipping/dashboard/api/shipping-methods/'))
-      .then(setMethods)
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  useEffect(() => {
-    void load();
-  }, []);
+  const methods = useLoaded(() => ok(api.GET('/shipping/dashboard/api/shipping-methods/')), 'shipping-methods');
+  const [methodId, setMethodId] = useState<number>();
+  const rates = useShippingRates(methodId);
 
   return (
     <>
       <h1>Shipping</h1>
-      <ErrorMessage problem={problem} />
-      {methods === undefined && problem === undefined && <p>Loading…</p>}
-      {methods && (
+      <ErrorMessage problem={methods.problem} />
+      {methods.data === undefined && methods.problem === undefined && <p>Loading…</p>}
+      {methods.data && (
         <>
           <ShippingMethods
-            methods={methods}
+            methods={methods.data}
             onChanged={() => {
-              void load();
-              setVersion((v) => v + 1);
+              // Deleting a method deletes its rates: the rates are loaded again too.
+              void methods.reload();
+              void rates.reload();
             }}
           />
-          <ShippingRates methods={methods} version={version} />
+          <ShippingRates methods={methods.data} rates={rates} methodId={methodId} onMethod={setMethodId} />
         </>
       )}
     </>

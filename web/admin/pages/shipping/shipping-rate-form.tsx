@@ -5,7 +5,7 @@ import { Field, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { FormFooter } from '../common/form-parts';
 import { textOrNull } from '../common/form-values';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 import type { ShippingMethod } from './shipping-methods';
 
 export type ShippingRate = Answer<'/shipping/dashboard/api/shipping-rates/', 'get'>[number];
@@ -60,27 +60,26 @@ export function ShippingRateForm(props: {
 
   const save = (event: Event) => {
     event.preventDefault();
+    const body: RateBody = {
+      shipping_method_id: draft.shipping_method_id,
+      country: draft.country,
+      state: draft.state,
+      city: draft.city,
+      weight_min_kg: draft.weight_min_kg,
+      weight_max_kg: textOrNull(draft.weight_max_kg),
+      base_rate: draft.base_rate,
+      per_kg_rate: draft.per_kg_rate,
+    };
     void write
-      .run(async () => {
-        const body: RateBody = {
-          shipping_method_id: draft.shipping_method_id,
-          country: draft.country,
-          state: draft.state,
-          city: draft.city,
-          weight_min_kg: draft.weight_min_kg,
-          weight_max_kg: textOrNull(draft.weight_max_kg),
-          base_rate: draft.base_rate,
-          per_kg_rate: draft.per_kg_rate,
-        };
-        const saved = rate
-          ? await ok(
-              api.PATCH('/shipping/dashboard/api/shipping-rates/{id}/', { params: { path: { id: rate.id } }, body }),
-            )
-          : await ok(api.POST('/shipping/dashboard/api/shipping-rates/', { body }));
-        return `Shipping rate ${saved.id} ${rate ? 'saved' : 'created'}.`;
-      })
-      .then((done) => {
-        if (!done) return;
+      .run(
+        () =>
+          rate
+            ? ok(api.PATCH('/shipping/dashboard/api/shipping-rates/{id}/', { params: { path: { id: rate.id } }, body }))
+            : ok(api.POST('/shipping/dashboard/api/shipping-rates/', { body })),
+        (saved) => `Shipping rate ${saved.id} ${rate ? 'saved' : 'created'}.`,
+      )
+      .then((saved) => {
+        if (!saved) return;
         if (!rate) setDraft(blank(draft.shipping_method_id));
         props.onSaved();
       });

@@ -1,43 +1,49 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ok } from '../../../api/client';
-import { asProblem, type Problem } from '../../../shared/problem';
 import { ErrorMessage, Money, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
+import { type Loaded, useLoaded } from '../../use-loaded';
+import { useWrite } from '../../use-write';
 import { StatusMessage } from '../common/form-parts';
-import { useWrite } from '../common/use-write';
 import type { ShippingMethod } from './shipping-methods';
 import { type ShippingRate, ShippingRateForm } from './shipping-rate-form';
 
+/** The shipping rates of one method, or of every method (undefined). */
+export function useShippingRates(methodId: number | undefined): Loaded<ShippingRate[]> {
+  const { api } = useDashboard();
+  return useLoaded(
+    () =>
+      ok(api.GET('/shipping/dashboard/api/shipping-rates/', { params: { query: { shipping_method_id: methodId } } })),
+    `${methodId ?? 'all'}`,
+  );
+}
+
 /** Shipping rates, of every method or one: edit, delete, create. */
-export function ShippingRates(props: { methods: ShippingMethod[]; version: number }) {
+export function ShippingRates(props: {
+  methods: ShippingMethod[];
+  rates: Loaded<ShippingRate[]>;
+  methodId: number | undefined;
+  onMethod: (methodId: number | undefined) => void;
+}) {
   const { api, currency } = useDashboard();
-  const [methodId, setMethodId] = useState<number>();
-  const [rates, setRates] = useState<ShippingRate[]>();
-  const [problem, setProblem] = useState<Problem>();
+  const { methodId } = props;
+  const { data: rates, problem, reload } = props.rates;
   const [editing, setEditing] = useState<number>();
   const remove = useWrite();
 
-  const load = () => {
-    setProblem(undefined);
-    return ok(
-      api.GET('/shipping/dashboard/api/shipping-rates/', { params: { query: { shipping_method_id: methodId } } }),
-    )
-      .then(setRates)
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  };
-  useEffect(() => {
-    void load();
-  }, [methodId, props.version]);
-
   const deleteRate = (rate: ShippingRate) =>
     void remove
-      .run(async () => {
-        await ok(api.DELETE('/shipping/dashboard/api/shipping-rates/{id}/', { params: { path: { id: rate.id } } }));
-        if (editing === rate.id) setEditing(undefined);
-        return `Shipping rate ${rate.id} deleted.`;
-      })
-      .then((done) => {
-        if (done) void load();
+      .run(
+        () =>
+          ok(api.DELETE('/shipping/dashboard/api/shipping-rates/{id}/', { params: { path: { id: rate.id } } })).then(
+            () => rate,
+          ),
+        (deleted) => `Shipping rate ${deleted.id} deleted.`,
+      )
+      .then((deleted) => {
+        if (!deleted) return;
+        if (editing === deleted.id) setEditing(undefined);
+        void reload();
       });
 
   const methodName = (id: number) => props.methods.find((m) => m.id === id)?.name ?? `method ${id}`;
@@ -52,7 +58,7 @@ export function ShippingRates(props: { methods: ShippingMethod[]; version: numbe
       <SelectField
         label="Show rates of"
         value={methodId === undefined ? '' : String(methodId)}
-        onChange={(e) => setMethodId(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))}
+        onChange={(e) => props.onMethod(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))}
       >
         <option value="">Every method</option>
         {props.methods.map((m) => (
@@ -63,7 +69,7 @@ export function ShippingRates(props: { methods: ShippingMethod[]; version: numbe
       </SelectField>
       <ErrorMessage problem={problem} />
       <ErrorMessage problem={remove.problem} />
-      <StatusMessage text={remove.status} />
+      <StatusMessage text={remove.done} />
       {rates === undefined && problem === undefined && <p>Loading…</p>}
       {rates?.length === 0 && <p>No shipping rates here.</p>}
       {rates !== undefined && rates.length > 0 && (
@@ -130,12 +136,12 @@ export function ShippingRates(props: { methods: ShippingMethod[]; version: numbe
           key={edited.id}
           rate={edited}
           methods={props.methods}
-          onSaved={load}
+          onSaved={reload}
           onClose={() => setEditing(undefined)}
         />
       )}
       {props.methods.length > 0 && (
-        <ShippingRateForm key={props.methods[0]?.id} methods={props.methods} onSaved={load} />
+        <ShippingRateForm key={props.methods[0]?.id} methods={props.methods} onSaved={reload} />
       )}
     </section>
   );

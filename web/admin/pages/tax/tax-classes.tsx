@@ -6,7 +6,7 @@ import { useDashboard } from '../../context';
 import { ConfirmButton } from '../common/confirm-button';
 import { StatusMessage } from '../common/form-parts';
 import type { TaxClass } from '../common/tax-classes';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 
 /** The tax classes, each renamed or deleted in its own form, and the form for a new one. */
 export function TaxClasses(props: { classes: TaxClass[]; onChanged: () => void }) {
@@ -17,12 +17,12 @@ export function TaxClasses(props: { classes: TaxClass[]; onChanged: () => void }
   const create = (event: Event) => {
     event.preventDefault();
     void write
-      .run(async () => {
-        const created = await ok(api.POST('/tax/dashboard/api/tax-classes/', { body: { name } }));
-        return `Tax class ${created.name} created.`;
-      })
-      .then((done) => {
-        if (!done) return;
+      .run(
+        () => ok(api.POST('/tax/dashboard/api/tax-classes/', { body: { name } })),
+        (created) => `Tax class ${created.name} created.`,
+      )
+      .then((created) => {
+        if (!created) return;
         setName('');
         props.onChanged();
       });
@@ -40,7 +40,7 @@ export function TaxClasses(props: { classes: TaxClass[]; onChanged: () => void }
               taxClass={c}
               onChanged={props.onChanged}
               onDeleted={(message) => {
-                write.setStatus(message);
+                write.say(message);
                 props.onChanged();
               }}
             />
@@ -60,7 +60,7 @@ export function TaxClasses(props: { classes: TaxClass[]; onChanged: () => void }
         </button>
       </form>
       <ErrorMessage problem={write.problem} />
-      <StatusMessage text={write.status} />
+      <StatusMessage text={write.done} />
     </section>
   );
 }
@@ -75,19 +75,17 @@ function TaxClassForm(props: { taxClass: TaxClass; onChanged: () => void; onDele
   const rename = (event: Event) => {
     event.preventDefault();
     void write
-      .run(async () => {
-        const renamed = await ok(api.PATCH('/tax/dashboard/api/tax-classes/{id}/', { ...path, body: { name } }));
-        return `Tax class renamed to ${renamed.name}.`;
-      })
-      .then((done) => done && props.onChanged());
+      .run(
+        () => ok(api.PATCH('/tax/dashboard/api/tax-classes/{id}/', { ...path, body: { name } })),
+        (renamed) => `Tax class renamed to ${renamed.name}.`,
+      )
+      .then((renamed) => renamed && props.onChanged());
   };
   // Once deleted, this form is gone: the list says so.
   const remove = () =>
-    void write.run(async () => {
-      await ok(api.DELETE('/tax/dashboard/api/tax-classes/{id}/', path));
-      props.onDeleted(`Tax class ${taxClass.name} deleted.`);
-      return '';
-    });
+    void write
+      .run(() => ok(api.DELETE('/tax/dashboard/api/tax-classes/{id}/', path)).then(() => taxClass))
+      .then((deleted) => deleted && props.onDeleted(`Tax class ${deleted.name} deleted.`));
 
   return (
     <form onSubmit={rename} noValidate aria-label={`Tax class ${taxClass.name}`}>
@@ -110,7 +108,7 @@ function TaxClassForm(props: { taxClass: TaxClass; onChanged: () => void; onDele
         />
       </div>
       <ErrorMessage problem={write.problem} />
-      <StatusMessage text={write.status} />
+      <StatusMessage text={write.done} />
     </form>
   );
 }

@@ -1,43 +1,31 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ok } from '../../../api/client';
-import { asProblem, type Problem } from '../../../shared/problem';
+import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../../../shared/ui';
-import { useDashboard } from '../../context';
-import type { TaxClass } from '../common/tax-classes';
+import { useTaxClasses } from '../common/tax-classes';
 import { TaxClasses } from './tax-classes';
-import { TaxRates } from './tax-rates';
+import { allRates, TaxRates, useTaxRates } from './tax-rates';
 
 /** /admin/tax: tax classes (create, rename, delete) and the rates of each class, and the default rates, by place. */
 export function TaxPage() {
-  const { api } = useDashboard();
-  const [classes, setClasses] = useState<TaxClass[]>();
-  const [problem, setProblem] = useState<Problem>();
-  // Deleting a class deletes its rates: the rates section reloads when this changes.
-  const [version, setVersion] = useState(0);
-
-  const load = () =>
-    ok(api.GET('/tax/dashboard/api/tax-classes/'))
-      .then(setClasses)
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  useEffect(() => {
-    void load();
-  }, []);
+  const classes = useTaxClasses();
+  const [filter, setFilter] = useState(allRates);
+  const rates = useTaxRates(filter);
 
   return (
     <>
       <h1>Tax</h1>
-      <ErrorMessage problem={problem} />
-      {classes === undefined && problem === undefined && <p>Loading…</p>}
-      {classes && (
+      <ErrorMessage problem={classes.problem} />
+      {classes.data === undefined && classes.problem === undefined && <p>Loading…</p>}
+      {classes.data && (
         <>
           <TaxClasses
-            classes={classes}
+            classes={classes.data}
             onChanged={() => {
-              void load();
-              setVersion((v) => v + 1);
+              // Deleting a class deletes its rates: the rates are loaded again too.
+              void classes.reload();
+              void rates.reload();
             }}
           />
-          <TaxRates classes={classes} version={version} />
+          <TaxRates classes={classes.data} rates={rates} filter={filter} onFilter={setFilter} />
         </>
       )}
     </>

@@ -5,7 +5,7 @@ import { Field, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { CheckboxField, FormFooter } from '../common/form-parts';
 import type { TaxClass } from '../common/tax-classes';
-import { useWrite } from '../common/use-write';
+import { useWrite } from '../../use-write';
 
 export type TaxRate = Answer<'/tax/dashboard/api/tax-rates/', 'get'>[number];
 type RateBody = RequestBody<'/tax/dashboard/api/tax-rates/', 'post'>;
@@ -33,15 +33,18 @@ export function TaxRateForm(props: { rate?: TaxRate; classes: TaxClass[]; onSave
   const save = (event: Event) => {
     event.preventDefault();
     void write
-      .run(async () => {
-        const saved = rate
-          ? await ok(api.PATCH('/tax/dashboard/api/tax-rates/{id}/', { params: { path: { id: rate.id } }, body }))
-          : await ok(api.POST('/tax/dashboard/api/tax-rates/', { body }));
-        const place = saved.state ? `${saved.country}-${saved.state}` : saved.country;
-        return `Tax rate ${saved.rate} % for ${place} ${rate ? 'saved' : 'created'}.`;
-      })
-      .then((done) => {
-        if (!done) return;
+      .run(
+        () =>
+          rate
+            ? ok(api.PATCH('/tax/dashboard/api/tax-rates/{id}/', { params: { path: { id: rate.id } }, body }))
+            : ok(api.POST('/tax/dashboard/api/tax-rates/', { body })),
+        (saved) => {
+          const place = saved.state ? `${saved.country}-${saved.state}` : saved.country;
+          return `Tax rate ${saved.rate} % for ${place} ${rate ? 'saved' : 'created'}.`;
+        },
+      )
+      .then((saved) => {
+        if (!saved) return;
         if (!rate) setBody(blank);
         props.onSaved();
       });

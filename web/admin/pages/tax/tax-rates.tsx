@@ -1,54 +1,65 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ok } from '../../../api/client';
-import { asProblem, type Problem } from '../../../shared/problem';
 import { ErrorMessage, Field, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
+import { type Loaded, useLoaded } from '../../use-loaded';
+import { useWrite } from '../../use-write';
 import { StatusMessage } from '../common/form-parts';
 import { type TaxClass, taxClassName } from '../common/tax-classes';
-import { useWrite } from '../common/use-write';
 import { type TaxRate, TaxRateForm } from './tax-rate-form';
 
-/** Which rates the table shows: every one, the default rates, or one class's. */
-type ClassFilter = 'all' | 'null' | number;
+/** Which rates the table shows: every one, the default rates, or one class's; and of which country. */
+export interface RateFilter {
+  taxClass: 'all' | 'null' | number;
+  country: string;
+}
 
-/** Tax rates by class (or default) and place, filtered like the API filters them; edit, delete, create. */
-export function TaxRates(props: { classes: TaxClass[]; version: number }) {
+export const allRates: RateFilter = { taxClass: 'all', country: '' };
+
+/** The tax rates the filter picks, filtered like the API filters them. */
+export function useTaxRates(filter: RateFilter): Loaded<TaxRate[]> {
   const { api } = useDashboard();
-  const [filter, setFilter] = useState<{ taxClass: ClassFilter; country: string }>({ taxClass: 'all', country: '' });
-  const [rates, setRates] = useState<TaxRate[]>();
-  const [problem, setProblem] = useState<Problem>();
+  const country = filter.country.trim();
+  return useLoaded(
+    () =>
+      ok(
+        api.GET('/tax/dashboard/api/tax-rates/', {
+          params: {
+            query: {
+              tax_class_id: filter.taxClass === 'all' ? undefined : filter.taxClass,
+              country: country === '' ? undefined : country,
+            },
+          },
+        }),
+      ),
+    `${filter.taxClass} ${country}`,
+  );
+}
+
+/** Tax rates by class (or default) and place: filter, edit, delete, create. */
+export function TaxRates(props: {
+  classes: TaxClass[];
+  rates: Loaded<TaxRate[]>;
+  filter: RateFilter;
+  onFilter: (filter: RateFilter) => void;
+}) {
+  const { api } = useDashboard();
+  const { filter, onFilter } = props;
+  const { data: rates, problem, reload } = props.rates;
   const [editing, setEditing] = useState<number>();
   const remove = useWrite();
 
-  const load = () => {
-    setProblem(undefined);
-    const country = filter.country.trim();
-    return ok(
-      api.GET('/tax/dashboard/api/tax-rates/', {
-        params: {
-          query: {
-            tax_class_id: filter.taxClass === 'all' ? undefined : filter.taxClass,
-            country: country === '' ? undefined : country,
-          },
-        },
-      }),
-    )
-      .then(setRates)
-      .catch((err: unknown) => setProblem(asProblem(err)));
-  };
-  useEffect(() => {
-    void load();
-  }, [filter, props.version]);
-
   const deleteRate = (rate: TaxRate) =>
     void remove
-      .run(async () => {
-        await ok(api.DELETE('/tax/dashboard/api/tax-rates/{id}/', { params: { path: { id: rate.id } } }));
-        if (editing === rate.id) setEditing(undefined);
-        return `Tax rate ${rate.id} deleted.`;
-      })
-      .then((done) => {
-        if (done) void load();
+      .run(
+        () =>
+          ok(api.DELETE('/tax/dashboard/api/tax-rates/{id}/', { params: { path: { id: rate.id } } })).then(() => rate),
+        (deleted) => `Tax rate ${deleted.id} deleted.`,
+      )
+      .then((deleted) => {
+        if (!deleted) return;
+        if (editing === deleted.id) setEditing(undefined);
+        void reload();
       });
 
   const editedRate = rates?.find((r) => r.id === editing);
@@ -64,7 +75,7 @@ export function TaxRates(props: { classes: TaxClass[]; version: number }) {
           value={String(filter.taxClass)}
           onChange={(e) => {
             const value = e.currentTarget.value;
-            setFilter({ ...filter, taxClass: value === 'all' || value === 'null' ? value : Number(value) });
+            onFilter({ ...filter, taxClass: value === 'all' || value === 'null' ? value : Number(value) });
           }}
         >
           <option value="all">Every class and the defaults</option>
@@ -79,13 +90,13 @@ export function TaxRates(props: { classes: TaxClass[]; version: number }) {
           label="Country filter"
           maxLength={2}
           value={filter.country}
-          onChange={(e) => setFilter({ ...filter, country: e.currentTarget.value })}
+          onChange={(e) => onFilter({ ...filter, country: e.currentTarget.value })}
           error={undefined}
         />
       </div>
       <ErrorMessage problem={problem} />
       <ErrorMessage problem={remove.problem} />
-      <StatusMessage text={remove.status} />
+      <StatusMessage text={remove.done} />
       {rates === undefined && problem === undefined && <p>Loading…</p>}
       {rates?.length === 0 && <p>No tax rates here.</p>}
       {rates !== undefined && rates.length > 0 && (
@@ -142,11 +153,11 @@ export function TaxRates(props: { classes: TaxClass[]; version: number }) {
           key={editedRate.id}
           rate={editedRate}
           classes={props.classes}
-          onSaved={load}
+          onSaved={reload}
           onClose={() => setEditing(undefined)}
         />
       )}
-      <TaxRateForm classes={props.classes} onSaved={load} />
+      <TaxRateForm classes={props.classes} onSaved={reload} />
     </section>
   );
 }
