@@ -1,5 +1,5 @@
 import { type TProperties, type TSchema, Type } from 'typebox';
-import { PageQuery } from '../catalog/catalog.schema.js';
+import { PageQuery } from '../http/paging.js';
 import { Count, Id, INT4_MAX, StrictObject, TaggedUnion } from '../http/schemas.js';
 import type { KindField, KindFields } from '../pricing/promotions/kind-fields.js';
 import type { WirePromotionAction, WirePromotionCondition } from '../pricing/promotions/promotion.types.js';
