@@ -2,6 +2,7 @@ import { and, asc, eq, gt, ilike, inArray, isNotNull, isNull, type SQL, sql } fr
 import type { Db, Tx } from '../db/client.js';
 import { foreignKeyViolation, uniqueViolation } from '../db/errors.js';
 import { products, productVariants, taxClasses } from '../db/schema.js';
+import { pageOf } from '../http/paging.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 
 export type ProductRow = typeof products.$inferSelect;
@@ -119,13 +120,9 @@ export function preparedStorefrontPage(db: Db) {
     .prepare('storefront_products_page');
   return async (query: { limit: number; after?: number }) => {
     const rows = await page.execute({ after: query.after ?? 0, limit: query.limit + 1 });
-    const current = rows.slice(0, query.limit);
-    const last = current.at(-1);
+    const current = pageOf(rows, query.limit, (p) => p.id);
     // The storefront shows only products that have something to buy.
-    return {
-      items: current.filter((p) => p.variants.length > 0),
-      nextAfter: rows.length > query.limit && last ? last.id : null,
-    };
+    return { items: current.items.filter((p) => p.variants.length > 0), next: current.next };
   };
 }
 
@@ -143,18 +140,17 @@ export async function listProducts(db: Db, query: ProductListQuery, visibility: 
     .where(and(...conditions))
     .orderBy(asc(products.id))
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  const page = pageOf(rows, query.limit, (p) => p.id);
   const variants = await variantsOf(
     db,
-    page.map((p) => p.id),
+    page.items.map((p) => p.id),
     visibility,
   );
-  const items = page
+  const items = page.items
     .map((p) => ({ ...p, variants: variants.get(p.id) ?? [] }))
     // The storefront shows only products that have something to buy.
     .filter((p) => visibility === 'admin' || p.variants.length > 0);
-  const last = page.at(-1);
-  return { items, nextAfter: rows.length > query.limit && last ? last.id : null };
+  return { items, next: page.next };
 }
 
 export async function updateProduct(

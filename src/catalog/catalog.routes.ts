@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
 import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
+import { nextCursor, Page, PageQuery } from '../http/paging.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
@@ -20,8 +21,6 @@ import {
 import {
   AdminProduct,
   AdminVariant,
-  Page,
-  PageQuery,
   ProductInput,
   ProductPatch,
   StorefrontProduct,
@@ -65,7 +64,7 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
         const page = await listProducts(deps.db, { limit, after: cursor, status, search: q }, 'admin');
         return {
           items: page.items.map((p) => presentAdminProduct(p, deps.money)),
-          next_cursor: page.nextAfter === null ? null : String(page.nextAfter),
+          next_cursor: nextCursor(page.next),
         };
       },
     );
@@ -246,7 +245,7 @@ export function catalogStorefrontRoutes(deps: CatalogDeps): FastifyPluginAsyncTy
         const page = await storefrontPage({ limit, after: cursor });
         return {
           items: page.items.map((p) => presentStorefrontProduct(p, deps.money)),
-          next_cursor: page.nextAfter === null ? null : String(page.nextAfter),
+          next_cursor: nextCursor(page.next),
         };
       },
     );

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Count, Cursor, Id, StrictObject } from '../http/schemas.js';
+import { Count, Id, StrictObject } from '../http/schemas.js';
 
 const Decimal = (description: string) => Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 32, description });
 const Money = Decimal('Amount in the store currency, with at most its precision, e.g. "19.99"');
@@ -122,11 +122,3 @@ export const StorefrontProduct = Type.Object({
   description: Type.String(),
   variants: Type.Array(StorefrontVariant),
 });
-
-export const PageQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  cursor: Type.Optional(Cursor),
-});
-
-export const Page = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
-  Type.Object({ items: Type.Array(item), next_cursor: Type.Union([Type.String(), Type.Null()]) });

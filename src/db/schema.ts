@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { StoredPromotionAction, StoredPromotionCondition } from '../pricing/promotions/promotion.types.js';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -248,30 +249,10 @@ export const shippingRates = pgTable(
  * that money is an integer of minor units of the store currency, as in every money column. The store currency lives
  * in the environment, not in the database, so a migration could not write "5.00"; minor units need no currency to be
  * written and cannot fail to parse when read. Percentages are canonical decimal strings ("12.5"). Optional fields are
- * stored as null when absent. src/promotions/promotions.mapper.ts turns them into what pricing uses.
+ * stored as null when absent. Each kind's form is derived from its module's fields
+ * (src/pricing/promotions/kind-fields.ts); src/promotions/promotions.mapper.ts turns them into what pricing uses.
  */
-export type StoredPromotionCondition =
-  | { type: 'min_subtotal'; amount: number }
-  | { type: 'min_quantity'; quantity: number; products: number[] | null }
-  | { type: 'contains_products'; products: number[] };
-
-export type StoredPromotionAction =
-  | { type: 'order_percentage'; percent: string; products: number[] | null }
-  | { type: 'order_fixed'; amount: number; products: number[] | null }
-  | { type: 'item_percentage'; percent: string; products: number[] | null; max_units: number | null }
-  | { type: 'item_fixed'; amount: number; products: number[] | null; max_units: number | null }
-  | {
-      type: 'buy_x_get_y';
-      buy_quantity: number;
-      buy_products: number[] | null;
-      get_quantity: number;
-      get_products: number[] | null;
-      percent: string;
-      repeat: boolean;
-    }
-  | { type: 'shipping_percentage'; percent: string }
-  | { type: 'shipping_fixed'; amount: number }
-  | { type: 'free_shipping' };
+export type { StoredPromotionAction, StoredPromotionCondition };
 
 /**
  * A discount the store runs (SPEC section 10): automatic when `code` is null, else the promo code a customer types.

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Db, Statement } from '../db/client.js';
 import { events, orders } from '../db/schema.js';
+import { pageOf } from '../http/paging.js';
 import { insertJobsFromJson } from '../jobs/jobs.repository.js';
 import { deliveriesJobSql } from '../webhooks/delivery-schedule.js';
 
@@ -61,8 +62,7 @@ export async function listEvents(db: Db, filter: EventFilter) {
     .where(and(...conditions))
     .orderBy(desc(events.id))
     .limit(filter.limit + 1);
-  const page = rows.slice(0, filter.limit);
-  return { items: page, nextBefore: rows.length > filter.limit ? (page.at(-1)?.id ?? null) : null };
+  return pageOf(rows, filter.limit, (event) => event.id);
 }
 
 export async function findEvent(db: Db, id: string): Promise<EventRow | undefined> {

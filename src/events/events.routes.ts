@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
 import { eventTypes } from '../db/schema.js';
 import { requireAdmin } from '../http/auth.js';
+import { Page, PageLimit } from '../http/paging.js';
 import { bearerAuth, problems } from '../http/schemas.js';
 import { DomainError } from '../shared/errors.js';
 import { presentEvent } from './events.presenter.js';
@@ -24,10 +25,7 @@ export const EventSchema = Type.Object({
   ),
 });
 
-const EventPage = Type.Object({
-  items: Type.Array(EventSchema),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-});
+const EventPage = Page(EventSchema);
 
 export function eventAdminRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -42,7 +40,8 @@ export function eventAdminRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
           ...common,
           summary: 'Events (order placed, paid, status changed…), newest first, filtered',
           querystring: Type.Object({
-            limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+            limit: PageLimit,
+            // Events are keyed by a UUID (v7: time first), not a row number.
             cursor: Type.Optional(Type.String({ format: 'uuid', description: 'next_cursor of the previous page' })),
             type: Type.Optional(EventTypeSchema),
             order_alias: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F-]{36}$' })),
@@ -60,7 +59,7 @@ export function eventAdminRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
         });
         return {
           items: page.items.map(presentEvent),
-          next_cursor: page.nextBefore,
+          next_cursor: page.next,
         };
       },
     );

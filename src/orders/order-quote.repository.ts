@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { isBuyable } from '../catalog/availability.js';
 import type { Db, Tx } from '../db/client.js';
+import { orderOwners, redemptionOwner } from '../pricing/promotions/customer.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import { promotionFromRow } from '../promotions/promotions.mapper.js';
 import { activePromotionRows, promotionRowByCode } from '../promotions/promotions.repository.js';
@@ -244,13 +245,10 @@ export async function redemptionsBy(
   promotionId: number,
   customer: { userId: number | null; email: string | null },
 ): Promise<number> {
+  const owner = redemptionOwner(customer);
+  if (owner === null) return 0;
   const who =
-    customer.userId !== null
-      ? eq(promotionRedemptions.userId, customer.userId)
-      : customer.email !== null
-        ? eq(promotionRedemptions.email, customer.email)
-        : undefined;
-  if (!who) return 0;
+    'userId' in owner ? eq(promotionRedemptions.userId, owner.userId) : eq(promotionRedemptions.email, owner.email);
   const [row] = await db
     .select({ n: count() })
     .from(promotionRedemptions)
@@ -263,10 +261,9 @@ export async function hasPreviousOrders(
   db: Conn,
   customer: { userId: number | null; email: string | null },
 ): Promise<boolean> {
-  const who = [
-    ...(customer.userId !== null ? [eq(orders.userId, customer.userId)] : []),
-    ...(customer.email !== null ? [eq(orders.email, customer.email)] : []),
-  ];
+  const who = orderOwners(customer).map((owner) =>
+    'userId' in owner ? eq(orders.userId, owner.userId) : eq(orders.email, owner.email),
+  );
   if (who.length === 0) return false;
   const [row] = await db
     .select({ id: orders.id })

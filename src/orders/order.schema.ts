@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { orderStatuses, paymentStatuses } from '../db/schema.js';
+import { Page } from '../http/paging.js';
 import { StringEnum } from '../http/schemas.js';
 
 const Money = Type.String();
@@ -147,4 +148,4 @@ export const OrderTokenHeader = Type.Optional(
   Type.String({ description: "A guest's order: the order_token its placement answered with" }),
 );
 
-export const OrderPage = Type.Object({ items: Type.Array(OrderSummary), next_cursor: Nullable(Type.String()) });
+export const OrderPage = Page(OrderSummary);

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { orderLines, orders, productVariants, promotionRedemptions, promotions } from '../db/schema.js';
+import { pageOf } from '../http/paging.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
@@ -42,8 +43,7 @@ export async function listOrders(db: Db, filter: OrderFilter) {
     .where(and(...conditions))
     .orderBy(desc(orders.id))
     .limit(filter.limit + 1);
-  const page = rows.slice(0, filter.limit);
-  return { items: page, nextBefore: rows.length > filter.limit ? (page.at(-1)?.id ?? null) : null };
+  return pageOf(rows, filter.limit, (order) => order.id);
 }
 
 export async function lockOrder(tx: Tx, alias: string): Promise<OrderRow | undefined> {

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
 import type { Outbox } from '../events/outbox.js';
 import { principalOf, requireAdmin, requireUser } from '../http/auth.js';
-import { bearerAuth, Cursor, Id, optionalBearerAuth, problems } from '../http/schemas.js';
+import { nextCursor, PageQuery } from '../http/paging.js';
+import { bearerAuth, Id, optionalBearerAuth, problems } from '../http/schemas.js';
 import {
   AdminOrderDetail,
   AliasParams,
@@ -19,11 +20,6 @@ import { linesOf, listOrders, type OrderFilter, type OrderRow } from './orders.r
 import { DomainError } from '../shared/errors.js';
 import { orderStates } from './order-states.js';
 import { changeOrderStatus, findVisibleOrder } from './orders.service.js';
-
-const Page = {
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  cursor: Type.Optional(Cursor),
-};
 
 async function detail(db: Db, order: Parameters<typeof presentOrder>[0]) {
   return presentOrder(order, await linesOf(db, order.id));
@@ -46,7 +42,7 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
           tags,
           security: bearerAuth,
           summary: "The caller's orders, newest first",
-          querystring: Type.Object(Page),
+          querystring: PageQuery,
           response: { 200: OrderPage, ...problems(401, 422) },
         },
       },
@@ -55,7 +51,7 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
         const page = await listOrders(deps.db, { userId: principalOf(request).userId, limit, before: cursor });
         return {
           items: page.items.map(presentOrderSummary),
-          next_cursor: page.nextBefore === null ? null : String(page.nextBefore),
+          next_cursor: nextCursor(page.next),
         };
       },
     );
@@ -102,7 +98,7 @@ export function orderAdminRoutes(deps: {
           ...common,
           summary: 'All orders, newest first, filtered',
           querystring: Type.Object({
-            ...Page,
+            ...PageQuery.properties,
             status: Type.Optional(OrderStatusSchema),
             payment_status: Type.Optional(PaymentStatusSchema),
             customer_id: Type.Optional(Id),
@@ -128,7 +124,7 @@ export function orderAdminRoutes(deps: {
         const page = await listOrders(deps.db, filter);
         return {
           items: page.items.map(presentOrderSummary),
-          next_cursor: page.nextBefore === null ? null : String(page.nextBefore),
+          next_cursor: nextCursor(page.next),
         };
       },
     );

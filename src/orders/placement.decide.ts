@@ -1,4 +1,5 @@
 import { type ArchiveFacts, isBuyable, sellableUnits, type StockFacts } from '../catalog/availability.js';
+import { sameBuyer, sameCustomer } from '../pricing/promotions/customer.js';
 import { checkPromotion, type PromotionRule } from '../pricing/promotions/promotion.check.js';
 import type { PromotionOrder } from '../pricing/promotions/promotion.modules.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
@@ -84,16 +85,6 @@ export const keyId = (claim: { scope: string; key: string }) => `${claim.scope}\
 
 /** The key of `LockedState.buyers`: a placement of the batch and one of its promotions. */
 export const buyerKey = (index: number, promotionId: number) => `${index}:${promotionId}`;
-
-/** Whose uses a per-customer limit counts together: a user's by id, a guest's by email. */
-function sameCustomer(a: Buyer, b: Buyer): boolean {
-  return a.userId !== null ? a.userId === b.userId : a.email !== null && a.email === b.email;
-}
-
-/** Who counts as having ordered before for a first-order-only code: the same user, or the same email. */
-function sameBuyer(a: Buyer, b: Buyer): boolean {
-  return (a.userId !== null && a.userId === b.userId) || (a.email !== null && a.email === b.email);
-}
 
 const refused = (refusal: Refusal): Decision => ({ outcome: 'refused', refusal });
 

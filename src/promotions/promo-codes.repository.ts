@@ -1,6 +1,7 @@
 import { and, asc, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { products, promotions, users } from '../db/schema.js';
+import type { KeysetPage } from '../http/paging.js';
 import { DomainError } from '../shared/errors.js';
 import {
   type PromoCodeFields,
@@ -58,9 +59,12 @@ async function assertReferences(tx: Tx, fields: Partial<PromoCodeFields>): Promi
 
 /**
  * A page of codes in id order; `after` is the last id of the previous page (keyset pagination). Code promotions that
- * are not promo codes are skipped, so a page may hold fewer than `limit`; `nextAfter` is null at the end.
+ * are not promo codes are skipped, so a page may hold fewer than `limit`; `next` is null at the end.
  */
-export async function listPromoCodes(db: Db, query: { limit: number; after?: number }) {
+export async function listPromoCodes(
+  db: Db,
+  query: { limit: number; after?: number },
+): Promise<KeysetPage<PromoCodeView, number>> {
   const items: PromoCodeView[] = [];
   let after = query.after;
   for (;;) {
@@ -80,10 +84,10 @@ export async function listPromoCodes(db: Db, query: { limit: number; after?: num
     for (const row of rows) {
       const view = promoCodeView(row);
       if (!view) continue;
-      if (items.length === query.limit) return { items, nextAfter: items.at(-1)?.id ?? null };
+      if (items.length === query.limit) return { items, next: items.at(-1)?.id ?? null };
       items.push(view);
     }
-    if (rows.length <= query.limit) return { items, nextAfter: null };
+    if (rows.length <= query.limit) return { items, next: null };
     after = rows.at(-1)?.id;
   }
 }

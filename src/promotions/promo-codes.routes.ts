@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Page, PageQuery } from '../catalog/catalog.schema.js';
+import { nextCursor, Page, PageQuery } from '../http/paging.js';
 import type { Db } from '../db/client.js';
 import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
@@ -40,7 +40,7 @@ export function promoCodeAdminRoutes(
         const page = await listPromoCodes(deps.db, { limit, after: cursor });
         return {
           items: page.items.map((row) => presentPromoCode(row, deps.money)),
-          next_cursor: page.nextAfter === null ? null : String(page.nextAfter),
+          next_cursor: nextCursor(page.next),
         };
       },
     );

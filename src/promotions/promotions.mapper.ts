@@ -1,52 +1,40 @@
 import type { StoredPromotionAction, StoredPromotionCondition } from '../db/schema.js';
+import { pricingName } from '../pricing/promotions/kind-fields.js';
 import type { Promotion, PromotionAction, PromotionCondition } from '../pricing/promotions/promotion.types.js';
+import { actionKinds, conditionKinds, type KindDescription } from '../pricing/promotions/registry.js';
 import type { PromotionRow } from './promotions.repository.js';
 
-// A stored promotion (src/db/schema.ts: snake_case, money in minor units) as pricing takes it (camelCase). Money needs
-// no currency here: both sides hold minor units of the store currency.
+// A stored promotion (src/db/schema.ts: snake_case, money in minor units) as pricing takes it (camelCase, money named
+// `…Minor`), field by field as each kind's module describes them. Money needs no currency here: both sides hold minor
+// units of the store currency.
 
-function conditionFromStored(condition: StoredPromotionCondition): PromotionCondition {
-  switch (condition.type) {
-    case 'min_subtotal':
-      return { type: condition.type, amountMinor: condition.amount };
-    case 'min_quantity':
-      return { type: condition.type, quantity: condition.quantity, products: condition.products };
-    case 'contains_products':
-      return { type: condition.type, products: condition.products };
-  }
+/** Per kind, each stored field's name and pricing's name for it, worked out once. */
+function renamings(kinds: readonly KindDescription[]): Map<string, readonly [string, string][]> {
+  return new Map(
+    kinds.map((kind) => [
+      kind.type,
+      Object.entries(kind.fields).map(([name, field]) => [name, pricingName(name, field)] as [string, string]),
+    ]),
+  );
+}
+
+const conditionRenamings = renamings(conditionKinds);
+const actionRenamings = renamings(actionKinds);
+
+function fromStored<T>(part: { type: string }, table: Map<string, readonly [string, string][]>, what: string): T {
+  const fields = table.get(part.type);
   // Only a hand-edited row gets here.
-  throw new Error(`stored promotion condition of unknown type: ${JSON.stringify(condition)}`);
+  if (fields === undefined) throw new Error(`stored promotion ${what} of unknown type: ${JSON.stringify(part)}`);
+  const stored = part as unknown as Record<string, unknown>;
+  const pricing: Record<string, unknown> = { type: part.type };
+  for (const [name, as] of fields) pricing[as] = stored[name];
+  return pricing as T;
 }
 
-function actionFromStored(action: StoredPromotionAction): PromotionAction {
-  switch (action.type) {
-    case 'order_percentage':
-      return { type: action.type, percent: action.percent, products: action.products };
-    case 'order_fixed':
-      return { type: action.type, amountMinor: action.amount, products: action.products };
-    case 'item_percentage':
-      return { type: action.type, percent: action.percent, products: action.products, maxUnits: action.max_units };
-    case 'item_fixed':
-      return { type: action.type, amountMinor: action.amount, products: action.products, maxUnits: action.max_units };
-    case 'buy_x_get_y':
-      return {
-        type: action.type,
-        buyQuantity: action.buy_quantity,
-        buyProducts: action.buy_products,
-        getQuantity: action.get_quantity,
-        getProducts: action.get_products,
-        percent: action.percent,
-        repeat: action.repeat,
-      };
-    case 'shipping_percentage':
-      return { type: action.type, percent: action.percent };
-    case 'shipping_fixed':
-      return { type: action.type, amountMinor: action.amount };
-    case 'free_shipping':
-      return { type: action.type };
-  }
-  throw new Error(`stored promotion action of unknown type: ${JSON.stringify(action)}`);
-}
+const conditionFromStored = (condition: StoredPromotionCondition) =>
+  fromStored<PromotionCondition>(condition, conditionRenamings, 'condition');
+const actionFromStored = (action: StoredPromotionAction) =>
+  fromStored<PromotionAction>(action, actionRenamings, 'action');
 
 /** A promotion row as the rules and the pricing function use it. */
 export function promotionFromRow(row: PromotionRow): Promotion {

@@ -1,14 +1,33 @@
 import type { Static } from 'typebox';
 import type { StoredPromotionAction, StoredPromotionCondition } from '../db/schema.js';
+import { actionKinds, conditionKinds, type KindDescription } from '../pricing/promotions/registry.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import type { PromotionRow } from './promotions.repository.js';
 import type { Promotion } from './promotions.schema.js';
 
 type Answer = Static<typeof Promotion>;
 
-/** A stored condition or action with its money as money strings (`amount` is the one money field of every kind). */
-function withMoney<T extends StoredPromotionCondition | StoredPromotionAction>(part: T, money: CurrencyFormat) {
-  return 'amount' in part ? { ...part, amount: money.format(part.amount) } : part;
+/** Per kind, the names of its money fields (as its module describes them), worked out once. */
+const moneyFields = (kinds: readonly KindDescription[]) =>
+  new Map(
+    kinds.map((kind) => [
+      kind.type,
+      Object.entries(kind.fields).flatMap(([name, field]) => (field.sort === 'money' ? [name] : [])),
+    ]),
+  );
+const conditionMoney = moneyFields(conditionKinds);
+const actionMoney = moneyFields(actionKinds);
+
+/** A stored condition or action with every money field of its kind as a money string; the rest as stored. */
+function withMoney(
+  part: StoredPromotionCondition | StoredPromotionAction,
+  input: { money: CurrencyFormat; fields: Map<string, string[]> },
+) {
+  const names = input.fields.get(part.type) ?? [];
+  if (names.length === 0) return part;
+  const shown: Record<string, unknown> = { ...part };
+  for (const name of names) shown[name] = input.money.format(shown[name] as number);
+  return shown;
 }
 
 export function presentPromotion(row: PromotionRow, money: CurrencyFormat): Answer {
@@ -25,8 +44,10 @@ export function presentPromotion(row: PromotionRow, money: CurrencyFormat): Answ
     usage_limit_per_customer: row.usageLimitPerCustomer,
     new_customers_only: row.newCustomersOnly,
     specific_customers: row.specificCustomers,
-    conditions: row.conditions.map((c) => withMoney(c, money) as Answer['conditions'][number]),
-    action: withMoney(row.action, money) as Answer['action'],
+    conditions: row.conditions.map(
+      (c) => withMoney(c, { money, fields: conditionMoney }) as Answer['conditions'][number],
+    ),
+    action: withMoney(row.action, { money, fields: actionMoney }) as Answer['action'],
     times_used: row.timesUsed,
     archived_at: row.archivedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, type SQL } f
 import type { Db, Tx } from '../db/client.js';
 import { uniqueViolation } from '../db/errors.js';
 import { products, promotions, users } from '../db/schema.js';
+import { pageOf } from '../http/paging.js';
 import { DomainError } from '../shared/errors.js';
 import { FieldErrors, productReferences } from './promotions.values.js';
 
@@ -95,9 +96,7 @@ export async function listPromotions(db: Db, filter: PromotionFilter) {
     .where(and(...where))
     .orderBy(asc(promotions.id))
     .limit(filter.limit + 1);
-  const items = rows.slice(0, filter.limit);
-  const last = items.at(-1);
-  return { items, nextAfter: rows.length > filter.limit && last ? last.id : null };
+  return pageOf(rows, filter.limit, (promotion) => promotion.id);
 }
 
 /** One promotion, archived ones included. */

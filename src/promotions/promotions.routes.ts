@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Page } from '../catalog/catalog.schema.js';
 import type { Db } from '../db/client.js';
 import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
+import { nextCursor, Page } from '../http/paging.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { presentPromotion } from './promotions.presenter.js';
@@ -48,7 +48,7 @@ export function promotionAdminRoutes(
         });
         return {
           items: page.items.map((row) => presentPromotion(row, deps.money)),
-          next_cursor: page.nextAfter === null ? null : String(page.nextAfter),
+          next_cursor: nextCursor(page.next),
         };
       },
     );

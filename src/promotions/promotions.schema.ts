@@ -1,10 +1,12 @@
-import { type TSchema, Type } from 'typebox';
-import { PageQuery } from '../catalog/catalog.schema.js';
+import { type TProperties, type TSchema, Type } from 'typebox';
+import { PageQuery } from '../http/paging.js';
 import { Count, Id, INT4_MAX, StrictObject, TaggedUnion } from '../http/schemas.js';
+import type { KindField, KindFields } from '../pricing/promotions/kind-fields.js';
+import type { WirePromotionAction, WirePromotionCondition } from '../pricing/promotions/promotion.types.js';
+import { actionModules, conditionModules } from '../pricing/promotions/registry.js';
 
-// The admin API's promotions (SPEC section 10). One schema per condition kind and per action kind; a new kind is a
-// branch here, its stored form (src/db/schema.ts), its checks (promotions.values.ts) and its mapping
-// (promotions.mapper.ts).
+// The admin API's promotions (SPEC section 10). Each condition kind's and action kind's schema is built from its
+// module's fields (src/pricing/promotions/kind-fields.ts), one branch per module of the registry, in its order.
 
 export const Nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
@@ -41,143 +43,56 @@ const Percent = Type.String({
 const ProductIds = (description: string) =>
   Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true, description: `${description}; each once` });
 
-/** An optional product scope: absent or null means every product. */
-const Scope = (description: string) =>
-  Type.Optional(Nullable(ProductIds(description), `${description}; absent or null: every product`));
-
 const Units = (description: string) => Type.Integer({ minimum: 1, maximum: INT4_MAX, description });
 
-const Kind = <K extends string>(kind: K) => Type.Literal(kind);
+/** A field's schema, by its sort. Optional ones may be absent (and, but for a flag, null). */
+function fieldSchema(field: KindField): TSchema {
+  switch (field.sort) {
+    case 'money':
+      return Money(field.description, field.example);
+    case 'percent':
+      return Percent;
+    case 'units':
+      return Units(field.description);
+    case 'unitsOrNull':
+      return Type.Optional(Nullable(Units(field.countDescription), field.description));
+    case 'productIds':
+      return ProductIds(field.description);
+    case 'productScope':
+      return Type.Optional(
+        Nullable(ProductIds(field.description), `${field.description}; absent or null: every product`),
+      );
+    case 'flag':
+      return Type.Optional(Type.Boolean({ default: field.default, description: field.description }));
+  }
+}
+
+/** One kind's branch: its `type`, then its fields in the module's order. */
+function kindSchema(kind: { type: string; description: string; example: unknown; fields: KindFields }) {
+  const properties: TProperties = { type: Type.Literal(kind.type) };
+  for (const [name, field] of Object.entries(kind.fields)) properties[name] = fieldSchema(field);
+  return StrictObject(properties, { description: kind.description, examples: [kind.example] });
+}
+
+const conditionBranches = Object.values(conditionModules).map(kindSchema);
+const actionBranches = Object.values(actionModules).map(kindSchema);
+const typesOf = (modules: object) => Object.keys(modules).join(', ');
+/** The branches as TaggedUnion takes them: each has a literal `type` (built above). */
+type Branches = Parameters<typeof TaggedUnion>[0];
 
 // Conditions: all of a promotion's conditions must hold for it to apply.
-
-export const MinSubtotalCondition = StrictObject(
-  { type: Kind('min_subtotal'), amount: Money('The smallest subtotal, before any discount, inclusive', '50.00') },
-  {
-    description: "The order's subtotal before discounts is at least `amount` (50.00 qualifies for 50.00)",
-    examples: [{ type: 'min_subtotal', amount: '50.00' }],
-  },
+export const PromotionCondition = Type.Unsafe<WirePromotionCondition>(
+  TaggedUnion(conditionBranches as Branches, {
+    description: `A condition, by \`type\`: ${typesOf(conditionModules)}`,
+  }),
 );
-
-export const MinQuantityCondition = StrictObject(
-  {
-    type: Kind('min_quantity'),
-    quantity: Units('Units needed, at least 1'),
-    products: Scope('Products whose units count'),
-  },
-  {
-    description: 'At least `quantity` units in the order, counted over the lines of `products` (every line if absent)',
-    examples: [{ type: 'min_quantity', quantity: 3, products: [12, 14] }],
-  },
-);
-
-export const ContainsProductsCondition = StrictObject(
-  { type: Kind('contains_products'), products: ProductIds('Product ids, any of which must be in the order') },
-  {
-    description: 'Any of `products` is in the order',
-    examples: [{ type: 'contains_products', products: [12] }],
-  },
-);
-
-export const PromotionCondition = TaggedUnion([MinSubtotalCondition, MinQuantityCondition, ContainsProductsCondition], {
-  description: 'A condition, by `type`: min_subtotal, min_quantity, contains_products',
-});
 
 // Actions: what a promotion gives. `products` narrows the lines it acts on; absent or null: every line.
-
-export const OrderPercentageAction = StrictObject(
-  { type: Kind('order_percentage'), percent: Percent, products: Scope('Lines it acts on') },
-  {
-    description: 'Percent off the eligible lines together, allocated over them',
-    examples: [{ type: 'order_percentage', percent: '10' }],
-  },
+export const PromotionAction = Type.Unsafe<WirePromotionAction>(
+  TaggedUnion(actionBranches as Branches, {
+    description: `What the promotion gives, by \`type\`: ${typesOf(actionModules)}`,
+  }),
 );
-
-export const OrderFixedAction = StrictObject(
-  { type: Kind('order_fixed'), amount: Money('Amount off', '5.00'), products: Scope('Lines it acts on') },
-  {
-    description: 'An amount off the eligible lines together (at most their subtotal), allocated over them',
-    examples: [{ type: 'order_fixed', amount: '5.00', products: [3] }],
-  },
-);
-
-const MaxUnits = Type.Optional(
-  Nullable(Units('At least 1'), 'Only this many units, the cheapest first; absent or null: every eligible unit'),
-);
-
-export const ItemPercentageAction = StrictObject(
-  { type: Kind('item_percentage'), percent: Percent, products: Scope('Lines it acts on'), max_units: MaxUnits },
-  {
-    description: 'Percent off each eligible unit (rounded per unit)',
-    examples: [{ type: 'item_percentage', percent: '20', products: [7], max_units: 2 }],
-  },
-);
-
-export const ItemFixedAction = StrictObject(
-  {
-    type: Kind('item_fixed'),
-    amount: Money('Amount off each unit, capped at its price', '1.50'),
-    products: Scope('Lines it acts on'),
-    max_units: MaxUnits,
-  },
-  {
-    description: 'An amount off each eligible unit, capped at the unit price',
-    examples: [{ type: 'item_fixed', amount: '1.50', products: [7] }],
-  },
-);
-
-export const BuyXGetYAction = StrictObject(
-  {
-    type: Kind('buy_x_get_y'),
-    buy_quantity: Units('Units to buy for each reward, at least 1'),
-    buy_products: Scope('Products whose units count as bought'),
-    get_quantity: Units('Units rewarded each time, at least 1'),
-    get_products: Scope('Products that can be rewarded'),
-    percent: Percent,
-    repeat: Type.Optional(
-      Type.Boolean({
-        default: true,
-        description: 'true (default): once per `buy_quantity` units; false: once per order',
-      }),
-    ),
-  },
-  {
-    description:
-      'For every `buy_quantity` units bought from `buy_products`, `get_quantity` units of `get_products` (the cheapest, not counting units used to qualify) get `percent` off',
-    examples: [{ type: 'buy_x_get_y', buy_quantity: 2, get_quantity: 1, percent: '100', repeat: true }],
-  },
-);
-
-export const ShippingPercentageAction = StrictObject(
-  { type: Kind('shipping_percentage'), percent: Percent },
-  { description: 'Percent off the shipping fee', examples: [{ type: 'shipping_percentage', percent: '50' }] },
-);
-
-export const ShippingFixedAction = StrictObject(
-  { type: Kind('shipping_fixed'), amount: Money('Amount off the shipping fee, at most the fee', '3.00') },
-  { description: 'An amount off the shipping fee', examples: [{ type: 'shipping_fixed', amount: '3.00' }] },
-);
-
-export const FreeShippingAction = StrictObject(
-  { type: Kind('free_shipping') },
-  { description: 'No shipping fee', examples: [{ type: 'free_shipping' }] },
-);
-
-const actionBranches = [
-  OrderPercentageAction,
-  OrderFixedAction,
-  ItemPercentageAction,
-  ItemFixedAction,
-  BuyXGetYAction,
-  ShippingPercentageAction,
-  ShippingFixedAction,
-  FreeShippingAction,
-] as const;
-
-export const PromotionAction = TaggedUnion([...actionBranches], {
-  description:
-    'What the promotion gives, by `type`: order_percentage, order_fixed, item_percentage, item_fixed, buy_x_get_y, shipping_percentage, shipping_fixed, free_shipping',
-});
 
 const fields = {
   name: Type.String({
@@ -278,8 +193,8 @@ export const Promotion = Type.Object({
   usage_limit_per_customer: Type.Union([Type.Integer(), Type.Null()]),
   new_customers_only: Type.Boolean(),
   specific_customers: Type.Union([Type.Array(Type.Integer()), Type.Null()]),
-  conditions: Type.Array(Type.Union([MinSubtotalCondition, MinQuantityCondition, ContainsProductsCondition])),
-  action: Type.Union([...actionBranches]),
+  conditions: Type.Array(Type.Unsafe<WirePromotionCondition>(Type.Union(conditionBranches))),
+  action: Type.Unsafe<WirePromotionAction>(Type.Union(actionBranches)),
   times_used: Type.Integer({ description: 'Redemptions so far' }),
   archived_at: Type.Union([Type.String(), Type.Null()], { description: 'Set by DELETE; archived ones never apply' }),
   created_at: Type.String(),

@@ -1,9 +1,11 @@
 import type { Static } from 'typebox';
 import type { StoredPromotionAction, StoredPromotionCondition } from '../db/schema.js';
+import { isOptional, type KindField, namesProducts } from '../pricing/promotions/kind-fields.js';
+import { actionKindOf, conditionKindOf, type KindDescription } from '../pricing/promotions/registry.js';
 import { DomainError, type FieldError } from '../shared/errors.js';
 import { type CurrencyFormat, compareDecimal, formatDecimal, MoneyFormatError } from '../shared/money.js';
 import type { PromotionRow, PromotionValues } from './promotions.repository.js';
-import type { PromotionAction, PromotionCondition, PromotionInput, PromotionPatch } from './promotions.schema.js';
+import type { PromotionInput, PromotionPatch } from './promotions.schema.js';
 
 // What the admin sends, checked beyond its schema and turned into the stored form: every rule a promotion's fields obey
 // that JSON Schema cannot say (percent range, money precision, dates in order), each failure a 422 naming its field.
@@ -94,53 +96,35 @@ function partChecker(money: CurrencyFormat, errors: FieldErrors) {
 }
 type Checker = ReturnType<typeof partChecker>;
 
-function storedCondition(
-  condition: Static<typeof PromotionCondition>,
-  at: string,
-  check: Checker,
-): StoredPromotionCondition {
-  switch (condition.type) {
-    case 'min_subtotal':
-      return { type: condition.type, amount: check.amount(`${at}.amount`, condition.amount) };
-    case 'min_quantity':
-      return { type: condition.type, quantity: condition.quantity, products: condition.products ?? null };
-    case 'contains_products':
-      return { type: condition.type, products: condition.products };
+/** A field's value as stored: money in minor units, a percentage canonical, an absent optional one null. */
+function storedValue(field: KindField, value: unknown, input: { at: string; check: Checker }): unknown {
+  switch (field.sort) {
+    case 'money':
+      return input.check.amount(input.at, value as string);
+    case 'percent':
+      return input.check.percent(input.at, value as string);
+    case 'flag':
+      return value ?? field.default;
+    default:
+      return isOptional(field) ? (value ?? null) : value;
   }
 }
 
-function storedAction(action: Static<typeof PromotionAction>, check: Checker): StoredPromotionAction {
-  const percent = (text: string) => check.percent('action.percent', text);
-  const amount = (text: string) => check.amount('action.amount', text);
-  switch (action.type) {
-    case 'order_percentage':
-      return { type: action.type, percent: percent(action.percent), products: action.products ?? null };
-    case 'order_fixed':
-      return { type: action.type, amount: amount(action.amount), products: action.products ?? null };
-    case 'item_percentage':
-    case 'item_fixed': {
-      const scope = { products: action.products ?? null, max_units: action.max_units ?? null };
-      return action.type === 'item_percentage'
-        ? { type: action.type, percent: percent(action.percent), ...scope }
-        : { type: action.type, amount: amount(action.amount), ...scope };
-    }
-    case 'buy_x_get_y':
-      return {
-        type: action.type,
-        buy_quantity: action.buy_quantity,
-        buy_products: action.buy_products ?? null,
-        get_quantity: action.get_quantity,
-        get_products: action.get_products ?? null,
-        percent: percent(action.percent),
-        repeat: action.repeat ?? true,
-      };
-    case 'shipping_percentage':
-      return { type: action.type, percent: percent(action.percent) };
-    case 'shipping_fixed':
-      return { type: action.type, amount: amount(action.amount) };
-    case 'free_shipping':
-      return { type: action.type };
+/**
+ * A condition or action as sent, as stored: each field of its kind (the schema let only known kinds and their own
+ * fields through), checked beyond the schema and named `<at>.<field>` when refused.
+ */
+function storedPart<T extends StoredPromotionCondition | StoredPromotionAction>(
+  part: { type: string },
+  input: { kind: KindDescription | undefined; at: string; check: Checker },
+): T {
+  if (input.kind === undefined) throw new Error(`promotion part of unknown type ${part.type} got past the schema`);
+  const sent = part as Record<string, unknown>;
+  const stored: Record<string, unknown> = { type: part.type };
+  for (const [name, field] of Object.entries(input.kind.fields)) {
+    stored[name] = storedValue(field, sent[name], { at: `${input.at}.${name}`, check: input.check });
   }
+  return stored as T;
 }
 
 /** The product ids a promotion's conditions and action name, by the field that names them (`action.products`). */
@@ -148,15 +132,16 @@ export function productReferences(
   values: Pick<Partial<PromotionValues>, 'conditions' | 'action'>,
 ): { field: string; ids: readonly number[] }[] {
   const references: { field: string; ids: readonly number[] }[] = [];
-  values.conditions?.forEach((condition, i) => {
-    if ('products' in condition && condition.products)
-      references.push({ field: `conditions[${i}].products`, ids: condition.products });
+  const add = (part: { type: string }, input: { kind: KindDescription | undefined; at: string }) => {
+    for (const [name, field] of Object.entries(input.kind?.fields ?? {})) {
+      const ids = (part as Record<string, unknown>)[name];
+      if (namesProducts(field) && Array.isArray(ids)) references.push({ field: `${input.at}.${name}`, ids });
+    }
+  };
+  values.conditions?.forEach((c, i) => {
+    add(c, { kind: conditionKindOf(c.type), at: `conditions[${i}]` });
   });
-  const action = values.action as Partial<Record<string, unknown>> | undefined;
-  for (const key of ['products', 'buy_products', 'get_products']) {
-    const ids = action?.[key];
-    if (Array.isArray(ids)) references.push({ field: `action.${key}`, ids });
-  }
+  if (values.action) add(values.action, { kind: actionKindOf(values.action.type), at: 'action' });
   return references;
 }
 
@@ -175,8 +160,12 @@ export function promotionValues(
   const name = body.name?.trim();
   if (name === '') errors.add('name', 'must not be blank');
   const window = checkedWindow(body, current, errors);
-  const conditions = body.conditions?.map((c, i) => storedCondition(c, `conditions[${i}]`, check));
-  const action = body.action && storedAction(body.action, check);
+  const conditions = body.conditions?.map((c, i) =>
+    storedPart<StoredPromotionCondition>(c, { kind: conditionKindOf(c.type), at: `conditions[${i}]`, check }),
+  );
+  const action = body.action
+    ? storedPart<StoredPromotionAction>(body.action, { kind: actionKindOf(body.action.type), at: 'action', check })
+    : undefined;
   errors.throwIfAny();
   const values: Partial<PromotionValues> = {
     name,

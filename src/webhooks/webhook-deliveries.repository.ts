@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, type webhookDeliveryStatuses, webhookEndpoints } from '../db/schema.js';
+import { type KeysetPage, pageOf } from '../http/paging.js';
 import { DomainError } from '../shared/errors.js';
 import { endpointNotFound } from './webhook-endpoints.repository.js';
 
@@ -34,7 +35,7 @@ export function attemptsOf(db: Db, deliveryId: number): Promise<AttemptRow[]> {
 export async function listDeliveries(
   db: Db,
   query: { endpointId: number; status?: DeliveryStatus; limit: number; before?: number },
-): Promise<{ items: DeliveryRow[]; nextBefore: number | null }> {
+): Promise<KeysetPage<DeliveryRow, number>> {
   const [endpoint] = await db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
@@ -49,9 +50,7 @@ export async function listDeliveries(
     .where(and(...conditions))
     .orderBy(desc(webhookDeliveries.id))
     .limit(query.limit + 1);
-  const items = rows.slice(0, query.limit);
-  const last = items.at(-1);
-  return { items, nextBefore: rows.length > query.limit && last ? last.id : null };
+  return pageOf(rows, query.limit, (delivery) => delivery.id);
 }
 
 export interface AttemptRecord {

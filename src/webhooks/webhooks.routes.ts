@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { WebhookSettings } from '../config.js';
 import type { Db } from '../db/client.js';
 import { requireAdmin } from '../http/auth.js';
+import { nextCursor } from '../http/paging.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { enqueueJob, type JobQueue } from '../jobs/job-queue.js';
 import { attemptsOf, findDelivery, listDeliveries, resetForRedelivery } from './webhook-deliveries.repository.js';
@@ -150,7 +151,7 @@ export function webhookAdminRoutes(deps: {
         const page = await listDeliveries(deps.db, { endpointId: request.params.id, status, limit, before: cursor });
         return {
           items: page.items.map(presentDelivery),
-          next_cursor: page.nextBefore === null ? null : String(page.nextBefore),
+          next_cursor: nextCursor(page.next),
         };
       },
     );

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { Cursor, StrictObject } from '../http/schemas.js';
+import { Page, PageQuery } from '../http/paging.js';
+import { StrictObject } from '../http/schemas.js';
 import { webhookDeliveryStatuses } from '../db/schema.js';
 import { webhookEventTypes } from './webhook-events.js';
 
@@ -103,10 +104,6 @@ export const DeliveryDetail = Type.Object({
   attempt_log: Type.Array(Attempt),
 });
 
-export const DeliveryQuery = Type.Object({
-  status: Type.Optional(DeliveryStatus),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  cursor: Type.Optional(Cursor),
-});
+export const DeliveryQuery = Type.Object({ status: Type.Optional(DeliveryStatus), ...PageQuery.properties });
 
-export const DeliveryPage = Type.Object({ items: Type.Array(Delivery), next_cursor: Nullable(Type.String()) });
+export const DeliveryPage = Page(Delivery);

@@ -1,4 +1,5 @@
 import type { RoundingMode } from '../../shared/money.js';
+import type { KindFields, PricingForm, WireForm } from './kind-fields.js';
 import type {
   PromotionAction,
   PromotionActionType,
@@ -8,8 +9,23 @@ import type {
 
 /**
  * The contracts of the rule modules: one module per condition kind (`conditions/`) and per action kind (`actions/`),
- * listed in `registry.ts`. A module is pure: facts in, a verdict or the amounts it takes out.
+ * listed in `registry.ts`. A module is pure: facts in, a verdict or the amounts it takes out. It also describes its
+ * fields once (`kind-fields.ts`); the admin API's schema, the stored form, the mapping to pricing's form, the
+ * answers' money and the product ids to check, and the dashboard's inputs are derived from that description.
  */
+
+/** What every kind declares besides its rule: its name, its fields, and what the API and the dashboard say of it. */
+export interface PromotionKind<T extends string, F extends KindFields> {
+  /** The `type` that names the kind on the API, in storage and in pricing. */
+  readonly type: T;
+  /** The dashboard's name for it ("Percent off the order"). */
+  readonly label: string;
+  /** The admin API's description of it (OpenAPI). */
+  readonly description: string;
+  /** A body of the kind as the API takes it, for the OpenAPI document. */
+  readonly example: NoInfer<WireForm<T, F>>;
+  readonly fields: F;
+}
 
 /** What conditions look at: the order before any discount. */
 export interface PromotionOrder {
@@ -25,10 +41,15 @@ export type ConditionVerdict = { holds: true } | { holds: false; reason: string 
 
 export type ConditionOf<T extends PromotionConditionType> = Extract<PromotionCondition, { type: T }>;
 
-export interface PromotionConditionModule<T extends PromotionConditionType> {
-  readonly type: T;
-  check(condition: ConditionOf<T>, order: PromotionOrder): ConditionVerdict;
+export interface PromotionConditionModule<T extends string = string, F extends KindFields = KindFields>
+  extends PromotionKind<T, F> {
+  check(condition: PricingForm<T, F>, order: PromotionOrder): ConditionVerdict;
 }
+
+/** A condition kind's module, its rule's argument typed from its fields. */
+export const conditionKind = <T extends string, F extends KindFields>(
+  module: PromotionConditionModule<T, F>,
+): PromotionConditionModule<T, F> => module;
 
 /** `count` units of one line, each with `valueMinor` left after the promotions applied before. */
 export interface UnitRun {
@@ -87,7 +108,12 @@ export interface ActionTake {
 
 export type ActionOf<T extends PromotionActionType> = Extract<PromotionAction, { type: T }>;
 
-export interface PromotionActionModule<T extends PromotionActionType> {
-  readonly type: T;
-  take(action: ActionOf<T>, context: ActionContext): ActionTake;
+export interface PromotionActionModule<T extends string = string, F extends KindFields = KindFields>
+  extends PromotionKind<T, F> {
+  take(action: PricingForm<T, F>, context: ActionContext): ActionTake;
 }
+
+/** An action kind's module, its rule's argument typed from its fields. */
+export const actionKind = <T extends string, F extends KindFields>(
+  module: PromotionActionModule<T, F>,
+): PromotionActionModule<T, F> => module;

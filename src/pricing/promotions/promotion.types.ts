@@ -1,42 +1,50 @@
+import type { PricingForm, StoredForm, WireForm } from './kind-fields.js';
+import type { actionModules, conditionModules } from './registry.js';
+
 /**
  * Promotions as pricing sees them (SPEC section 10): amounts in minor units of the store currency, percentages as
  * decimal strings in percent (up to 4 decimals), product scopes as product ids. The admin API stores and shows the
  * wire form (money strings); its repository turns a stored promotion into this shape.
  */
 
-/** Product ids a condition or action is narrowed to; null: every product. */
-export type ProductScope = readonly number[] | null;
+export type { ProductScope } from './kind-fields.js';
 
-/** All conditions of a promotion must hold for it to apply. One module per kind under `conditions/`. */
-export type PromotionCondition =
-  /** The order's subtotal before any discount is at least `amountMinor` (inclusive). */
-  | { type: 'min_subtotal'; amountMinor: number }
-  /** At least `quantity` units, counted over the lines of `products` (every line when null). */
-  | { type: 'min_quantity'; quantity: number; products: ProductScope }
-  /** Any of `products` is in the order. */
-  | { type: 'contains_products'; products: readonly number[] };
+type ConditionModules = typeof conditionModules;
+type ActionModules = typeof actionModules;
 
-/** What a promotion gives. One module per kind under `actions/`. */
-export type PromotionAction =
-  | { type: 'order_percentage'; percent: string; products: ProductScope }
-  | { type: 'order_fixed'; amountMinor: number; products: ProductScope }
-  | { type: 'item_percentage'; percent: string; products: ProductScope; maxUnits: number | null }
-  | { type: 'item_fixed'; amountMinor: number; products: ProductScope; maxUnits: number | null }
-  | {
-      type: 'buy_x_get_y';
-      buyQuantity: number;
-      buyProducts: ProductScope;
-      getQuantity: number;
-      getProducts: ProductScope;
-      percent: string;
-      repeat: boolean;
-    }
-  | { type: 'shipping_percentage'; percent: string }
-  | { type: 'shipping_fixed'; amountMinor: number }
-  | { type: 'free_shipping' };
+/**
+ * All conditions of a promotion must hold for it to apply. One module per kind under `conditions/`, listed in
+ * `registry.ts`; its fields say its members (`{type: 'min_subtotal', amountMinor}`, see `kind-fields.ts`).
+ */
+export type PromotionCondition = {
+  [T in keyof ConditionModules]: PricingForm<T, ConditionModules[T]['fields']>;
+}[keyof ConditionModules];
+
+/** What a promotion gives. One module per kind under `actions/`, listed in `registry.ts`. */
+export type PromotionAction = {
+  [T in keyof ActionModules]: PricingForm<T, ActionModules[T]['fields']>;
+}[keyof ActionModules];
 
 export type PromotionConditionType = PromotionCondition['type'];
 export type PromotionActionType = PromotionAction['type'];
+
+/** A condition as stored in a promotion's row (jsonb): the API's names, money in minor units (src/db/schema.ts). */
+export type StoredPromotionCondition = {
+  [T in keyof ConditionModules]: StoredForm<T, ConditionModules[T]['fields']>;
+}[keyof ConditionModules];
+
+export type StoredPromotionAction = {
+  [T in keyof ActionModules]: StoredForm<T, ActionModules[T]['fields']>;
+}[keyof ActionModules];
+
+/** A condition or action as the admin API takes it (and answers it, every field present). */
+export type WirePromotionCondition = {
+  [T in keyof ConditionModules]: WireForm<T, ConditionModules[T]['fields']>;
+}[keyof ConditionModules];
+
+export type WirePromotionAction = {
+  [T in keyof ActionModules]: WireForm<T, ActionModules[T]['fields']>;
+}[keyof ActionModules];
 
 /** A stored promotion, as the rules and the pricing function use it. */
 export interface Promotion {

@@ -1,7 +1,8 @@
 import { sumMinor } from '../../../shared/money.js';
 import { openLines } from '../claimed-units.js';
+import { flag, type PricingForm, percent, productScope, units } from '../kind-fields.js';
 import { inScope } from '../product-scope.js';
-import type { ActionOf, LineLeft, PromotionActionModule } from '../promotion.modules.js';
+import { actionKind, type LineLeft } from '../promotion.modules.js';
 import { parsePercent, percentOff } from '../promotion-amounts.js';
 import type { UnitGroup } from '../unit-runs.js';
 import { firstUnits, unitsInScope } from '../unit-runs.js';
@@ -16,8 +17,37 @@ import { unitCount } from './unit-count.js';
  * still have a value, the units that qualify the dearest of the others. Every bought unit counts to qualify, whatever
  * is left of it.
  */
-export const buyXGetY: PromotionActionModule<'buy_x_get_y'> = {
+const fields = {
+  buy_quantity: units({ description: 'Units to buy for each reward, at least 1', label: 'Units to buy' }),
+  buy_products: productScope({
+    description: 'Products whose units count as bought',
+    label: 'Bought product ids',
+    hint: 'Commas between; blank: every product',
+  }),
+  get_quantity: units({ description: 'Units rewarded each time, at least 1', label: 'Units rewarded' }),
+  get_products: productScope({
+    description: 'Products that can be rewarded',
+    label: 'Rewarded product ids',
+    hint: 'Commas between; blank: every product',
+  }),
+  percent: percent({ label: 'Percent off the rewarded units', hint: '100: free' }),
+  repeat: flag({
+    default: true,
+    description: 'true (default): once per `buy_quantity` units; false: once per order',
+    label: 'Repeat for every group bought',
+  }),
+};
+
+type BuyXGetY = PricingForm<'buy_x_get_y', typeof fields>;
+
+export const buyXGetY = actionKind({
   type: 'buy_x_get_y',
+  label: 'Buy X, get Y',
+  description:
+    'For every `buy_quantity` units bought from `buy_products`, `get_quantity` units of `get_products` '
+    + '(the cheapest, not counting units used to qualify) get `percent` off',
+  example: { type: 'buy_x_get_y', buy_quantity: 2, get_quantity: 1, percent: '100', repeat: true },
+  fields,
   take(action, context) {
     const percent = parsePercent(action.percent);
     const deals = dealUnits(action, openLines(context.lines));
@@ -26,14 +56,14 @@ export const buyXGetY: PromotionActionModule<'buy_x_get_y'> = {
     const claims = units.length === 0 ? [] : [...deals.given, ...deals.qualifying];
     return { units, shippingMinor: 0, claims };
   },
-};
+});
 
 /**
  * The units of the deals among `lines` (the open ones): those given, the cheapest get-units, leaving enough others to
  * qualify; and those bought to qualify, the dearest of the others.
  */
 export function dealUnits(
-  action: ActionOf<'buy_x_get_y'>,
+  action: BuyXGetY,
   lines: readonly LineLeft[],
 ): { given: UnitGroup[]; qualifying: UnitGroup[] } {
   const buy = unitCount(action.buyQuantity, { what: 'buy_quantity', min: 1 });
@@ -68,7 +98,7 @@ export function dealUnits(
  */
 function qualifyingUnits(
   lines: readonly LineLeft[],
-  wanted: { scope: ActionOf<'buy_x_get_y'>['buyProducts']; given: readonly UnitGroup[]; count: number },
+  wanted: { scope: BuyXGetY['buyProducts']; given: readonly UnitGroup[]; count: number },
 ): UnitGroup[] {
   if (wanted.count === 0) return [];
   const givenOf = (line: number, valueMinor: number) =>

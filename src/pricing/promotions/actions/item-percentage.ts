@@ -1,12 +1,17 @@
-import type { PromotionActionModule } from '../promotion.modules.js';
+import { actionKind } from '../promotion.modules.js';
 import { parsePercent, percentOff } from '../promotion-amounts.js';
 import { firstUnits, unitsInScope } from '../unit-runs.js';
-import { maxUnits } from './unit-count.js';
+import { actsOn, atMostUnits, discountPercent } from './common-fields.js';
 import { takeOffUnits } from './off-units.js';
+import { maxUnits } from './unit-count.js';
 
 /** A percentage off each eligible unit, rounded per unit; with `maxUnits`, only that many, the cheapest first. */
-export const itemPercentage: PromotionActionModule<'item_percentage'> = {
+export const itemPercentage = actionKind({
   type: 'item_percentage',
+  label: 'Percent off each item',
+  description: 'Percent off each eligible unit (rounded per unit)',
+  example: { type: 'item_percentage', percent: '20', products: [7], max_units: 2 },
+  fields: { percent: discountPercent, products: actsOn, max_units: atMostUnits },
   take(action, context) {
     const percent = parsePercent(action.percent);
     const units = firstUnits(unitsInScope(context.lines, action.products), maxUnits(action.maxUnits));
@@ -15,4 +20,4 @@ export const itemPercentage: PromotionActionModule<'item_percentage'> = {
       shippingMinor: 0,
     };
   },
-};
+});

@@ -1,10 +1,15 @@
-import type { PromotionActionModule } from '../promotion.modules.js';
+import { actionKind } from '../promotion.modules.js';
 import { parsePercent, percentOff } from '../promotion-amounts.js';
+import { actsOn, discountPercent } from './common-fields.js';
 import { takeOffLines } from './off-lines.js';
 
 /** A percentage of the eligible lines together, rounded once, allocated over them by largest remainder. */
-export const orderPercentage: PromotionActionModule<'order_percentage'> = {
+export const orderPercentage = actionKind({
   type: 'order_percentage',
+  label: 'Percent off the order',
+  description: 'Percent off the eligible lines together, allocated over them',
+  example: { type: 'order_percentage', percent: '10' },
+  fields: { percent: discountPercent, products: actsOn },
   take(action, context) {
     const percent = parsePercent(action.percent);
     const units = takeOffLines(context, {
@@ -13,4 +18,4 @@ export const orderPercentage: PromotionActionModule<'order_percentage'> = {
     });
     return { units, shippingMinor: 0 };
   },
-};
+});

@@ -1,20 +1,22 @@
-// A promotion's form as typed, and the body the API takes built from it (the generated types check every branch).
+// A promotion's form as typed, and the body the API takes built from it. Its conditions and action are drafted field
+// by field as their kinds' modules describe them (part-draft.ts).
 import type { Answer } from '../../../api/client';
 import { formReader, idsText, textOrNull } from '../common/form-values';
-import type {
-  Action,
-  ActionField,
-  ActionKind,
-  Condition,
-  ConditionField,
-  ConditionKind,
-  PromotionBody,
+import { emptyPart, type PartDraft, partBody, partDraft } from './part-draft';
+import {
+  type Action,
+  type ActionKind,
+  actionKinds,
+  type Condition,
+  type ConditionKind,
+  conditionKinds,
+  type PromotionBody,
 } from './promotion-kinds';
 
 export type Promotion = Answer<'/discount/dashboard/api/promotions/{id}/', 'get'>;
 
-export type ConditionDraft = { type: ConditionKind } & Record<ConditionField, string>;
-export type ActionDraft = { type: ActionKind; repeat: boolean } & Record<Exclude<ActionField, 'repeat'>, string>;
+export type ConditionDraft = PartDraft<ConditionKind>;
+export type ActionDraft = PartDraft<ActionKind>;
 
 export interface PromotionDraft {
   name: string;
@@ -33,25 +35,9 @@ export interface PromotionDraft {
   action: ActionDraft;
 }
 
-export const emptyCondition = (type: ConditionKind): ConditionDraft => ({
-  type,
-  amount: '',
-  quantity: '',
-  products: '',
-});
+export const emptyCondition = (type: ConditionKind): ConditionDraft => emptyPart(conditionKinds, type);
 
-export const emptyAction = (type: ActionKind): ActionDraft => ({
-  type,
-  percent: '',
-  amount: '',
-  products: '',
-  max_units: '',
-  buy_quantity: '',
-  buy_products: '',
-  get_quantity: '',
-  get_products: '',
-  repeat: true,
-});
+export const emptyAction = (type: ActionKind): ActionDraft => emptyPart(actionKinds, type);
 
 export const emptyPromotion: PromotionDraft = {
   name: '',
@@ -83,7 +69,6 @@ const text = (value: string | number | null | undefined) =>
 
 /** The form of a stored promotion. */
 export function promotionDraft(p: Promotion): PromotionDraft {
-  const a = p.action;
   return {
     name: p.name,
     code: p.code ?? '',
@@ -96,74 +81,18 @@ export function promotionDraft(p: Promotion): PromotionDraft {
     usage_limit_per_customer: text(p.usage_limit_per_customer),
     new_customers_only: p.new_customers_only,
     specific_customers: idsText(p.specific_customers),
-    conditions: p.conditions.map((c) => ({
-      type: c.type,
-      amount: 'amount' in c ? c.amount : '',
-      quantity: 'quantity' in c ? text(c.quantity) : '',
-      products: 'products' in c ? idsText(c.products) : '',
-    })),
-    action: {
-      type: a.type,
-      percent: 'percent' in a ? a.percent : '',
-      amount: 'amount' in a ? a.amount : '',
-      products: 'products' in a ? idsText(a.products) : '',
-      max_units: 'max_units' in a ? text(a.max_units) : '',
-      buy_quantity: 'buy_quantity' in a ? text(a.buy_quantity) : '',
-      buy_products: 'buy_products' in a ? idsText(a.buy_products) : '',
-      get_quantity: 'get_quantity' in a ? text(a.get_quantity) : '',
-      get_products: 'get_products' in a ? idsText(a.get_products) : '',
-      repeat: 'repeat' in a ? a.repeat : true,
-    },
+    conditions: p.conditions.map((c) => partDraft(conditionKinds, c, idsText)),
+    action: partDraft(actionKinds, p.action, idsText),
   };
 }
 
 type Reader = ReturnType<typeof formReader>;
 
-function conditionBody(c: ConditionDraft, at: string, read: Reader): Condition {
-  switch (c.type) {
-    case 'min_subtotal':
-      return { type: c.type, amount: c.amount.trim() };
-    case 'min_quantity':
-      return {
-        type: c.type,
-        quantity: read.integer(`${at}.quantity`, c.quantity),
-        products: read.idsOrNull(`${at}.products`, c.products),
-      };
-    case 'contains_products':
-      return { type: c.type, products: read.ids(`${at}.products`, c.products) };
-  }
-}
-
-function actionBody(a: ActionDraft, read: Reader): Action {
-  const products = () => read.idsOrNull('action.products', a.products);
-  const maxUnits = () => read.integerOrNull('action.max_units', a.max_units);
-  switch (a.type) {
-    case 'order_percentage':
-      return { type: a.type, percent: a.percent.trim(), products: products() };
-    case 'order_fixed':
-      return { type: a.type, amount: a.amount.trim(), products: products() };
-    case 'item_percentage':
-      return { type: a.type, percent: a.percent.trim(), products: products(), max_units: maxUnits() };
-    case 'item_fixed':
-      return { type: a.type, amount: a.amount.trim(), products: products(), max_units: maxUnits() };
-    case 'buy_x_get_y':
-      return {
-        type: a.type,
-        buy_quantity: read.integer('action.buy_quantity', a.buy_quantity),
-        buy_products: read.idsOrNull('action.buy_products', a.buy_products),
-        get_quantity: read.integer('action.get_quantity', a.get_quantity),
-        get_products: read.idsOrNull('action.get_products', a.get_products),
-        percent: a.percent.trim(),
-        repeat: a.repeat,
-      };
-    case 'shipping_percentage':
-      return { type: a.type, percent: a.percent.trim() };
-    case 'shipping_fixed':
-      return { type: a.type, amount: a.amount.trim() };
-    case 'free_shipping':
-      return { type: a.type };
-  }
-}
+// The generated types name every kind's fields; the parts are built from the registry's description of the same kinds
+// (promotion-kinds.ts checks both name the same kinds; test/promotion-kinds.test.ts that the API takes the bodies).
+const conditionBody = (c: ConditionDraft, at: string, read: Reader) =>
+  partBody(conditionKinds, c, { at, read }) as Condition;
+const actionBody = (a: ActionDraft, read: Reader) => partBody(actionKinds, a, { at: 'action', read }) as Action;
 
 /**
  * A bound of the window as the API takes it. Unchanged on the form, the stored instant goes back as it was (the form

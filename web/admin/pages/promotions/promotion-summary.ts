@@ -1,12 +1,10 @@
+import { partSummary } from './part-draft';
 import type { Promotion } from './promotion-draft';
 import { actionKinds } from './promotion-kinds';
 
 /** What a promotion gives, in a few words: "Percent off the order: 10 %". Amounts as the API wrote them. */
 export function actionSummary(action: Promotion['action'], currency: string): string {
-  const kind = actionKinds[action.type];
-  if ('percent' in action) return `${kind}: ${action.percent} %`;
-  if ('amount' in action) return `${kind}: ${action.amount} ${currency}`;
-  return kind;
+  return partSummary(actionKinds, action, currency);
 }
 
 /** The window in the browser's time zone: "from … until …", or "always". */
