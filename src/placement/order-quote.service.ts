@@ -13,7 +13,7 @@ import { orderWeightGrams, selectShippingRate } from '../pricing/shipping-rate.s
 import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
 import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
-import { lineDisplayName } from './order-line.js';
+import { lineDisplayName } from '../orders/order-line.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
 import { type CandidatePromotion, candidatePromotions } from './order-promotions.js';
 import { defaultAddress, type OrderableVariant, type QuoteReads } from './order-quote.repository.js';

@@ -9,8 +9,8 @@ import type { JobRequest } from '../jobs/job-queue.js';
 import { jobRow } from '../jobs/job-queue.js';
 import { insertJobsFromJson } from '../jobs/jobs.repository.js';
 import { deliveriesJobSql } from '../webhooks/delivery-schedule.js';
-import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from './idempotency.js';
-import type { PlacementEvents } from './order-events.js';
+import { IDEMPOTENCY_TTL_HOURS, type StoredResponse } from '../orders/idempotency.js';
+import type { PlacementEvents } from './placement-events.js';
 import {
   buyerKey,
   type Decision,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import { hashCartToken } from '../cart/cart-token.js';
 import type { Database } from '../db/client.js';
@@ -6,13 +6,14 @@ import { promotionOrder } from '../pricing/promotions/promotion-order.js';
 import { stockIsCounted } from '../catalog/availability.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import { MoneyFormatError } from '../shared/money.js';
-import { placementScope, requestHash, type StoredResponse, storedResponse } from './idempotency.js';
+import { placementScope, requestHash, type StoredResponse, storedResponse } from '../orders/idempotency.js';
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
-import { placementEvents } from './order-events.js';
-import { soldItem } from './order-line.js';
-import { presentQuote } from './order.presenter.js';
+import { placementEvents } from './placement-events.js';
+import { soldItem } from '../orders/order-line.js';
+import { hashOrderToken } from '../orders/order-token.js';
+import { presentQuote } from './quote.presenter.js';
 import type { IdempotencyClaim, Refusal } from './placement.decide.js';
 import {
   DatabaseBusy,
@@ -20,7 +21,7 @@ import {
   type PlacementOutcome,
   type PlacementWrite,
   type PlacementWriter,
-} from './placement.repository.js';
+} from './placement.write.js';
 import type { ReferenceCache } from './reference-cache.js';
 
 /** `any`: /create/ (guest or signed in); `guest`: /guest-user-order-create/; `user`: /user-order-create/. */
@@ -43,8 +44,6 @@ export interface PlacementRequest {
   cartToken?: string;
   idempotencyKey?: string;
 }
-
-export const hashOrderToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Attempts at a placement whose prices changed under it before it gives up with a 409. */
 const PRICING_ATTEMPTS = 3;

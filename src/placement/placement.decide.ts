@@ -2,7 +2,7 @@ import { type ArchiveFacts, isBuyable, sellableUnits, type StockFacts } from '..
 import { checkPromotion, type PromotionRule } from '../pricing/promotions/promotion.check.js';
 import type { PromotionOrder } from '../pricing/promotions/promotion.modules.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
-import type { StoredResponse } from './idempotency.js';
+import type { StoredResponse } from '../orders/idempotency.js';
 
 /**
  * Decides a batch of placements: which are placed, what each takes, and why the others are refused. Pure (no I/O),
