@@ -305,7 +305,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The service's own background work: webhook deliveries (made by a job that the statements recording events
   // enqueue) and customer emails (a job per order event that calls for one).
   const connections = new WebhookConnections(config.jobsConcurrency);
-  registerWebhookJobs(jobs, { database: deps.database, settings: config.webhooks, connections });
+  registerWebhookJobs({ queue: jobs, outbox }, { database: deps.database, settings: config.webhooks, connections });
   registerEmailJobs({ jobs, outbox }, { db, tokens: deps.tokens, mailer, log: app.log, config });
   registerOrderExpiry({
     db,

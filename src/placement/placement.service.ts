@@ -10,7 +10,8 @@ import { placementScope, requestHash, type StoredResponse, storedResponse } from
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
-import { placementEvents } from './placement-events.js';
+import { placementEvents, placementEventTypes } from './placement-events.js';
+import type { OrderLineValues, OrderValues } from './placement.columns.js';
 import { soldItem } from '../orders/order-line.js';
 import { hashOrderToken } from '../orders/order-token.js';
 import { presentQuote } from './quote.presenter.js';
@@ -79,13 +80,14 @@ function insufficientStock(quote: OrderQuote, short: { variantId: number; availa
 }
 
 /** A placement priced and ready to write, with what is needed to explain a refusal. */
-interface Prepared {
+interface PricedPlacement {
   write: PlacementWrite;
   quote: OrderQuote;
   body: Record<string, unknown>;
 }
 
-async function prepare(
+/** Prices the payload (`quoteOrder`) and builds what its placement writes: the order, its lines, its events. */
+async function pricePlacement(
   deps: PlacementDeps,
   {
     request,
@@ -98,7 +100,7 @@ async function prepare(
     reads: QuoteReads;
     idempotency: IdempotencyClaim | undefined;
   },
-): Promise<Prepared> {
+): Promise<PricedPlacement> {
   const { payload } = request;
   const quote = await quoteOrder(deps, { db: deps.database.db, principal, payload, reads });
   const { priced, customer } = quote;
@@ -131,7 +133,7 @@ async function prepare(
     if (!v) throw new Error(`priced line "${alias}" has no variant`);
     return v;
   };
-  const order = {
+  const order: OrderValues = {
     alias,
     userId: customer.userId,
     email: customer.email,
@@ -164,14 +166,9 @@ async function prepare(
     shippingAddress: quote.shippingAddress,
     billingAddress: quote.billingAddress,
     note: quote.note,
-    // Nothing moved yet: the ledger's totals (src/payments/order-ledger.ts) start at zero.
-    amountAuthorized: 0,
-    amountCaptured: 0,
-    amountRefunded: 0,
-    amountCredited: 0,
-    amountCapturable: 0,
+    eventSeq: placementEventTypes(paymentStatus).length,
   };
-  const lines = priced.lines.map((line) => {
+  const lines = priced.lines.map((line): OrderLineValues => {
     const item = soldItem(variantOf(line.alias));
     return {
       variantId: line.variantId,
@@ -210,7 +207,7 @@ async function prepare(
       order: promotionOrder(priced.currency, priced.lines),
     },
     countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),
-    order: { eventSeq: events.list.length, ...order },
+    order,
     lines,
     cart,
     response: body,
@@ -311,16 +308,16 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
   const cached = deps.cache.reads(deps.source);
   for (let attempt = 1; ; attempt++) {
     // After a refusal for changed prices, every read goes to the database.
-    const prepared = await prepare(deps, {
+    const placement = await pricePlacement(deps, {
       request,
       principal,
       reads: attempt === 1 ? cached : deps.source,
       idempotency,
     });
-    checkExpectedTotal(deps, request.payload, prepared.quote);
+    checkExpectedTotal(deps, request.payload, placement.quote);
     let outcome: PlacementOutcome;
     try {
-      outcome = await deps.writer.write(prepared.write, deadline);
+      outcome = await deps.writer.write(placement.write, deadline);
     } catch (err) {
       if (err instanceof DatabaseBusy) throw databaseBusy(err);
       if (!isConflict(err) || attempt >= CONFLICT_ATTEMPTS) throw err;
@@ -329,11 +326,11 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
     }
     if (outcome.outcome === 'replayed') return outcome.stored;
     if (outcome.outcome === 'placed') {
-      return { status: 201, body: { order_id: outcome.orderId, status: outcome.status, ...prepared.body } };
+      return { status: 201, body: { order_id: outcome.orderId, status: outcome.status, ...placement.body } };
     }
     const { refusal } = outcome;
     const attempts = refusal.reason === 'price_changed' ? PRICING_ATTEMPTS : CONFLICT_ATTEMPTS;
-    const error = refusalError(refusal, prepared.quote, attempt >= attempts);
+    const error = refusalError(refusal, placement.quote, attempt >= attempts);
     if (error) throw error;
     if (refusal.reason === 'price_changed') deps.cache.invalidate('product_variants');
     else await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));

@@ -1,3 +1,5 @@
+import type { Statement } from '../db/client.js';
+
 /** The job that makes one attempt of one delivery (`runDelivery`), and runs again when the delivery must be retried. */
 export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
 
@@ -71,3 +73,18 @@ export function deliveriesJobSql(events: string): string {
         returning id
     )`;
 }
+
+/**
+ * The webhooks' statement subscriber of the outbox (`Outbox.onEventsInDatabase`, for the statements that record a
+ * placement's events): as `deliveriesJobSql`, in a statement of its own, over the events just recorded ($1: JSON
+ * `[{id, type}]`, in the order they were made). Answers the job's id, if one was enqueued.
+ */
+export const deliveriesJobStatement: Statement = {
+  name: 'webhooks_schedule_job',
+  text: `insert into jobs (kind, payload)
+    select '${WEBHOOK_SCHEDULE_JOB}', jsonb_build_object('event_ids', jsonb_agg(e.id::text order by e.id))
+    from jsonb_to_recordset($1::jsonb) as e(id uuid, type text)
+    where exists (select 1 from webhook_endpoints s where ${subscribed('s', 'e.type')})
+    having count(*) > 0
+    returning id`,
+};
