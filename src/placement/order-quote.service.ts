@@ -196,6 +196,15 @@ async function resolveLines(reads: QuoteReads, payload: OrderPayload, maxLineQua
 }
 
 /**
+ * A read started now and awaited later: its rejection is marked handled meanwhile (so it is not reported as an
+ * unhandled rejection before the quote gets to it), and thrown where it is awaited.
+ */
+function awaitedLater<T>(promise: Promise<T> | undefined): Promise<T> | undefined {
+  promise?.catch(() => {});
+  return promise;
+}
+
+/**
  * Resolves and prices an order payload for a caller: the one function behind the estimate and
  * every placement, so both give the same figures. Promo-code counts are read here to explain a
  * refusal; a placement enforces them again under the code's row lock as it writes.
@@ -235,16 +244,12 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
   }
 
   // Reference data is asked for all at once (memory, or separate connections of the pool), rather
-  // than one round trip after another. (Marked handled now; awaited, and so thrown, where used.)
-  const handled = <T>(promise: Promise<T> | undefined) => {
-    promise?.catch(() => {});
-    return promise;
-  };
+  // than one round trip after another: these reads start now, before the lines are resolved.
   const wantsShipping =
     payload.shipping_method_id !== undefined && shippingAddress !== null && !payload.custom_shipping_amount;
-  const early = {
-    tax: handled(shippingAddress ? reads.taxRatesOf(shippingAddress.country) : undefined),
-    shipping: handled(
+  const prefetched = {
+    tax: awaitedLater(shippingAddress ? reads.taxRatesOf(shippingAddress.country) : undefined),
+    shipping: awaitedLater(
       wantsShipping && payload.shipping_method_id !== undefined
         ? reads.shippingMethodWithRates(payload.shipping_method_id)
         : undefined,
@@ -264,7 +269,7 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
       throw new DomainError('address_required', {
         detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)',
       });
-    const found = await (early.shipping ?? reads.shippingMethodWithRates(payload.shipping_method_id));
+    const found = await (prefetched.shipping ?? reads.shippingMethodWithRates(payload.shipping_method_id));
     if (!found) throw invalidField('shipping_method_id', 'names no active shipping method');
     const rate = selectShippingRate(found.rates, shippingAddress, orderWeightGrams(lines));
     if (!rate)
@@ -280,7 +285,7 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
   if (shipping?.type === 'rate' && shipping.taxClassId != null) classIds.add(shipping.taxClassId);
   let taxRates = new Map<number, string>();
   if (shippingAddress && classIds.size > 0) {
-    const candidates = await (early.tax ?? reads.taxRatesOf(shippingAddress.country));
+    const candidates = await (prefetched.tax ?? reads.taxRatesOf(shippingAddress.country));
     taxRates = resolveTaxRates(candidates, shippingAddress, classIds);
   }
 
