@@ -21,7 +21,7 @@ export const ORDER_COLUMNS_LEFT_TO_DATABASE = [
 /**
  * What placement writes of a new order: every insertable column of `orders` (Drizzle's `$inferInsert`) but those left
  * to the database, each required (null where the column takes null). A column added to the schema is a compile error
- * where an order is built (placement.service.ts) until it is given its value there or is left to the database above.
+ * where an order is built (placed-order.ts) until it is given its value there or is left to the database above.
  */
 export type OrderValues = Required<Omit<typeof orders.$inferInsert, (typeof ORDER_COLUMNS_LEFT_TO_DATABASE)[number]>>;
 

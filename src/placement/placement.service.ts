@@ -10,9 +10,8 @@ import { placementScope, requestHash, type StoredResponse, storedResponse } from
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
-import { placementEvents, placementEventTypes } from './placement-events.js';
-import type { OrderLineValues, OrderValues } from './placement.columns.js';
-import { soldItem } from '../orders/order-line.js';
+import { lineValues, orderValues, variantOfLine } from './placed-order.js';
+import { placementEvents } from './placement-events.js';
 import { hashOrderToken } from '../orders/order-token.js';
 import { presentQuote } from './quote.presenter.js';
 import type { IdempotencyClaim, Refusal } from './placement.decide.js';
@@ -128,74 +127,20 @@ async function pricePlacement(
       : request.cartToken
         ? { tokenHash: hashCartToken(request.cartToken) }
         : undefined;
-  const variantOf = (alias: string) => {
-    const v = quote.variants.get(alias);
-    if (!v) throw new Error(`priced line "${alias}" has no variant`);
-    return v;
-  };
-  const order: OrderValues = {
+  const order = orderValues(quote, {
     alias,
-    userId: customer.userId,
-    email: customer.email,
     orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
     placedBy: payload.customer_id !== undefined ? (principal?.userId ?? null) : null,
     paymentStatus,
-    currency: priced.currency,
-    pricesIncludeTax: priced.pricesIncludeTax,
-    subtotal: priced.subtotalMinor,
-    discount: priced.discountMinor,
-    discountName: priced.discountName,
-    promoCode: quote.promotions.find((p) => p.code !== null)?.code ?? null,
-    promotions: priced.promotions.map((p) => ({
-      id: p.id,
-      name: p.name,
-      code: p.code,
-      kind: p.kind,
-      amount: p.amountMinor,
-    })),
-    shippingDiscount: priced.shippingDiscountMinor,
-    shippingMethodId: quote.shippingMethodId,
-    shippingName: priced.shippingName,
-    shippingFee: priced.shippingFeeMinor,
-    shippingTaxRate: priced.shippingTaxRate,
-    shippingTax: priced.shippingTaxMinor,
-    estimatedTax: priced.estimatedTaxMinor,
-    totalWithoutTax: priced.totalWithoutTaxMinor,
-    total: priced.totalMinor,
-    totalItems: priced.totalItems,
-    shippingAddress: quote.shippingAddress,
-    billingAddress: quote.billingAddress,
-    note: quote.note,
-    eventSeq: placementEventTypes(paymentStatus).length,
-  };
-  const lines = priced.lines.map((line): OrderLineValues => {
-    const item = soldItem(variantOf(line.alias));
-    return {
-      variantId: line.variantId,
-      productId: line.productId,
-      alias: line.alias,
-      productName: item.productName,
-      variantName: item.variantName,
-      sku: item.sku,
-      options: item.options,
-      quantity: line.quantity,
-      unitPrice: line.unitPriceMinor,
-      subtotal: line.subtotalMinor,
-      discount: line.discountMinor,
-      adjustments: line.adjustments.map((a) => ({ promotion_id: a.promotionId, amount: a.amountMinor })),
-      taxClassName: line.taxClass?.name ?? null,
-      taxRate: line.taxRate,
-      tax: line.taxMinor,
-      total: line.totalMinor,
-    };
   });
+  const lines = lineValues(quote);
   const events = placementEvents(order, lines);
   const write: PlacementWrite = {
     decide: {
       idempotency,
       buyer: customer,
       lines: priced.lines.map((line) => {
-        const v = variantOf(line.alias);
+        const v = variantOfLine(quote, line.alias);
         return {
           variantId: v.id,
           quantity: line.quantity,
