@@ -7,7 +7,7 @@ import type { StoredResponse } from '../orders/idempotency.js';
 /**
  * Decides a batch of placements: which are placed, what each takes, and why the others are refused. Pure (no I/O),
  * so every rule a placement is held to under lock lives here, in TypeScript, once: the database part
- * (placement.repository.ts) claims keys, locks and reads what this needs, and writes what it decided.
+ * (placement.write.ts and its statements) claims keys, locks and reads what this needs, and writes what it decided.
  */
 
 export interface IdempotencyClaim {

@@ -57,7 +57,7 @@ export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }
 
 /**
  * The job that will schedule the deliveries of events, as a common table expression for a statement that records
- * them (placement's, the outbox's): `events` names a relation of the statement with columns `id` (uuid), `type` and
+ * them (the outbox's `recordEvents`): `events` names a relation of the statement with columns `id` (uuid), `type` and
  * `created_at`. One `webhook.schedule` job carries the ids of the events that an active endpoint is subscribed to;
  * there is none when no endpoint wants any of them. The deliveries themselves are written by that job
  * (decision 0018), so recording an event costs one small job row per statement, however many endpoints and events.
