@@ -39,9 +39,9 @@ import { metricsRoutes } from './ops/metrics.routes.js';
 import { homeRoutes } from './ops/home.routes.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
 import type { PaymentRegistry } from './payments/plugin-registry.js';
-import { estimateRoutes } from './orders/estimate.routes.js';
-import { placementRoutes } from './orders/placement.routes.js';
-import { ReferenceCache } from './orders/reference-cache.js';
+import { estimateRoutes } from './placement/estimate.routes.js';
+import { placementRoutes } from './placement/placement.routes.js';
+import { ReferenceCache } from './placement/reference-cache.js';
 import { orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
 import { registerOrderExpiry, scheduleOrderExpiry } from './orders/order-expiry.js';
 import { cancelOrderWithRefund } from './payments/payments.admin.js';
@@ -305,7 +305,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The service's own background work: webhook deliveries (made by a job that the statements recording events
   // enqueue) and customer emails (a job per order event that calls for one).
   const connections = new WebhookConnections(config.jobsConcurrency);
-  registerWebhookJobs(jobs, { database: deps.database, settings: config.webhooks, connections });
+  registerWebhookJobs({ queue: jobs, outbox }, { database: deps.database, settings: config.webhooks, connections });
   registerEmailJobs({ jobs, outbox }, { db, tokens: deps.tokens, mailer, log: app.log, config });
   registerOrderExpiry({
     db,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, type Statement, type Transaction } from '../src/db/client.js';
 import { pgError } from '../src/db/errors.js';
 import { sqlLiteral } from '../src/db/sql-literal.js';
-import { isConflict } from '../src/orders/placement.repository.js';
+import { isConflict } from '../src/placement/placement.write.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './helpers.js';
 
 let test: TestDatabase;

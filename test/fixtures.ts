@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type * as catalog from '../src/catalog/catalog.schema.js';
 import type { Db } from '../src/db/client.js';
 import { promotions as promotionsTable } from '../src/db/schema.js';
-import type { OrderPayload } from '../src/orders/order-payload.schema.js';
+import type { OrderPayload } from '../src/placement/order-payload.schema.js';
 import { type PromoCodeFields, promotionFromPromoCode } from '../src/promotions/promo-codes.bridge.js';
 import type * as promoCodes from '../src/promotions/promo-codes.schema.js';
 import type { PromotionRow } from '../src/promotions/promotions.repository.js';

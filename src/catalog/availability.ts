@@ -1,6 +1,6 @@
 /**
  * Can a variant be sold, and how many units: the one statement of the rule, used by the cart, the storefront
- * catalog, the quote and placement (src/orders/placement.decide.ts). Pure: callers read the rows.
+ * catalog, the quote and placement (src/placement/placement.decide.ts). Pure: callers read the rows.
  */
 
 /** The columns that decide how stock limits a variant's sales. */

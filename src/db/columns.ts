@@ -6,6 +6,12 @@ export type ColumnList = readonly (readonly [key: string, name: string, type: st
 export const columnList = (table: Table): ColumnList =>
   Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column.columnType] as const);
 
+/** The columns an INSERT may name: all but the generated ones (an identity `generated always`, a computed column). */
+export const insertableColumnList = (table: Table): ColumnList =>
+  Object.entries(getTableColumns(table))
+    .filter(([, column]) => !column.generatedIdentity && !column.generated)
+    .map(([key, column]) => [key, column.name, column.columnType] as const);
+
 /** A row's values keyed by column name, as jsonb_populate_record reads them. */
 export function byColumnName(columns: ColumnList, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,4 +1,4 @@
-import type { Tx } from '../db/client.js';
+import type { Statement, Tx } from '../db/client.js';
 import type { eventTypes } from '../db/schema.js';
 import { runStatement } from '../db/statement-sql.js';
 import { type JobQueue, type JobRequest, jobRow } from '../jobs/job-queue.js';
@@ -25,9 +25,10 @@ export interface EventRef {
 
 /**
  * Per-event work: the jobs to enqueue for an event, in the event's own transaction, so the work exists exactly when
- * the event does. Pure (no I/O): placement folds these jobs into its one write statement. Work that needs the
- * database belongs in the job, which reads it when it runs. (Webhook deliveries, which depend on the endpoints
- * subscribed, are scheduled by a job that the statements recording events enqueue themselves: `deliveriesJobSql`.)
+ * the event does. Pure (no I/O): the statements recording a placement's events carry these jobs
+ * (`newOrderEventStatements`). Work that needs the database belongs in the job, which reads it when it runs.
+ * (Webhook deliveries, which depend on the endpoints subscribed, are scheduled by a job that the statements recording
+ * events enqueue themselves: `deliveriesJobSql`, and `onEventsInDatabase` for a placement's.)
  */
 export type EventSubscriber = (event: EventRef) => JobRequest | readonly JobRequest[] | undefined;
 
@@ -44,6 +45,7 @@ export type CommittedListener = (event: EventRef) => void;
  */
 export class Outbox {
   readonly #subscribers: { type: EventType | '*'; subscriber: EventSubscriber }[] = [];
+  readonly #statementSubscribers: Statement[] = [];
   readonly #listeners: { type: EventType | '*'; listener: CommittedListener }[] = [];
   readonly #ids = new EventIds();
 
@@ -57,6 +59,21 @@ export class Outbox {
   /** Subscribes to one type of event, or to every type with '*'. */
   onEvent(type: EventType | '*', subscriber: EventSubscriber): void {
     this.#subscribers.push({ type, subscriber });
+  }
+
+  /**
+   * Subscribes with a statement, for a subscriber whose work depends on what only the database knows (webhooks: which
+   * endpoints are subscribed). It runs in the events' transaction right after they are recorded
+   * (`newOrderEventStatements`), with $1 the events as JSON (`[{id, type}]`), and answers a row per job it enqueued.
+   * Its text is the subscriber's own, sent as it is: nothing of it is spliced into the outbox's statements.
+   */
+  onEventsInDatabase(statement: Statement): void {
+    this.#statementSubscribers.push(statement);
+  }
+
+  /** The statements subscribed with `onEventsInDatabase`, in subscription order. */
+  statementSubscribers(): readonly Statement[] {
+    return this.#statementSubscribers;
   }
 
   /** Listens to one type of event, or to every type with '*', once each has committed (`CommittedListener`). */

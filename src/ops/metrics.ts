@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.js';
 import { payments, paymentStatesList } from '../db/schema.js';
-import type { PlacementMetrics } from '../orders/placement.repository.js';
+import type { PlacementMetrics } from '../placement/placement.write.js';
 
 /** The metrics of one app: its own registry (never prom-client's global one), and what feeds it. */
 export interface Metrics {

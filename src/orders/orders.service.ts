@@ -16,7 +16,7 @@ import {
   setOrderStatus,
 } from './orders.repository.js';
 import { paymentsOfOrder } from '../payments/payments.repository.js';
-import { hashOrderToken } from './placement.service.js';
+import { hashOrderToken } from './order-token.js';
 
 const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
 

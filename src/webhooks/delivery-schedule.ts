@@ -1,3 +1,5 @@
+import type { Statement } from '../db/client.js';
+
 /** The job that makes one attempt of one delivery (`runDelivery`), and runs again when the delivery must be retried. */
 export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
 
@@ -55,7 +57,7 @@ export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }
 
 /**
  * The job that will schedule the deliveries of events, as a common table expression for a statement that records
- * them (placement's, the outbox's): `events` names a relation of the statement with columns `id` (uuid), `type` and
+ * them (the outbox's `recordEvents`): `events` names a relation of the statement with columns `id` (uuid), `type` and
  * `created_at`. One `webhook.schedule` job carries the ids of the events that an active endpoint is subscribed to;
  * there is none when no endpoint wants any of them. The deliveries themselves are written by that job
  * (decision 0018), so recording an event costs one small job row per statement, however many endpoints and events.
@@ -71,3 +73,18 @@ export function deliveriesJobSql(events: string): string {
         returning id
     )`;
 }
+
+/**
+ * The webhooks' statement subscriber of the outbox (`Outbox.onEventsInDatabase`, for the statements that record a
+ * placement's events): as `deliveriesJobSql`, in a statement of its own, over the events just recorded ($1: JSON
+ * `[{id, type}]`, in the order they were made). Answers the job's id, if one was enqueued.
+ */
+export const deliveriesJobStatement: Statement = {
+  name: 'webhooks_schedule_job',
+  text: `insert into jobs (kind, payload)
+    select '${WEBHOOK_SCHEDULE_JOB}', jsonb_build_object('event_ids', jsonb_agg(e.id::text order by e.id))
+    from jsonb_to_recordset($1::jsonb) as e(id uuid, type text)
+    where exists (select 1 from webhook_endpoints s where ${subscribed('s', 'e.type')})
+    having count(*) > 0
+    returning id`,
+};

@@ -1,7 +1,8 @@
+import type { Outbox } from '../events/outbox.js';
 import type { JobQueue, JobRequest, RunAgain } from '../jobs/job-queue.js';
 import { PermanentJobError } from '../jobs/job-queue.js';
 import type { JobPolicy } from '../jobs/retry-policy.js';
-import { WEBHOOK_DELIVERY_JOB, WEBHOOK_SCHEDULE_JOB } from './delivery-schedule.js';
+import { deliveriesJobStatement, WEBHOOK_DELIVERY_JOB, WEBHOOK_SCHEDULE_JOB } from './delivery-schedule.js';
 import { type DeliveryDeps, runDelivery, scheduleEventDeliveries } from './webhook-delivery.js';
 
 /** The payload of a `webhook.deliver` job. */
@@ -35,13 +36,15 @@ export function deliveryJob(deliveryId: number): JobRequest {
 }
 
 /**
- * Registers the `webhook.schedule` job (the deliveries of recorded events, `SCHEDULE_JOB_POLICY`) and the
+ * Subscribes the webhooks to the outbox's events (`deliveriesJobStatement`: the job that schedules their deliveries
+ * when an endpoint wants them) and registers the `webhook.schedule` job (those deliveries, `SCHEDULE_JOB_POLICY`) and the
  * `webhook.deliver` job: one attempt (`runDelivery`); a delivery to retry makes the job run again at the delivery's
  * next try (not counted as a failed job: the delivery's own 24-hour window decides), a settled one
  * ends it. A job fails (and is retried by the jobs' policy) only when the attempt could not be recorded (the
  * database). Jobs run concurrently (JOBS_CONCURRENCY), so a slow endpoint holds one slot, not the others.
  */
-export function registerWebhookJobs(queue: JobQueue, deps: DeliveryDeps): void {
+export function registerWebhookJobs({ queue, outbox }: { queue: JobQueue; outbox: Outbox }, deps: DeliveryDeps): void {
+  outbox.onEventsInDatabase(deliveriesJobStatement);
   // The deliveries of recorded events, made in one statement (idempotent); their attempts are jobs of this queue.
   queue.handle<ScheduleJobPayload>(
     WEBHOOK_SCHEDULE_JOB,

@@ -3,11 +3,11 @@ import { Type } from 'typebox';
 import { cartTokenFrom } from '../cart/cart-token.js';
 import type { Outbox } from '../events/outbox.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
-import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from './idempotency.js';
+import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from '../orders/idempotency.js';
 import { orderPayloadExamples, orderPayloadSchema } from './order-payload.schema.js';
 import { preparedQuoteReads } from './order-quote.repository.js';
 import { PlacedOrderSchema } from './order-result.schema.js';
-import { type PlacementMetrics, placementWriter } from './placement.repository.js';
+import { type PlacementMetrics, placementWriter } from './placement.write.js';
 import { type PlacementDeps, type PlacementKind, placeOrder } from './placement.service.js';
 import { type Limiter, promoCodeGuard } from './promo-rate-limit.js';
 

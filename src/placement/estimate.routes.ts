@@ -14,7 +14,7 @@ import { preparedQuoteReads } from './order-quote.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
 import { quoteOrder } from './order-quote.service.js';
 import { PricedOrderSchema } from './order-result.schema.js';
-import { presentQuote } from './order.presenter.js';
+import { presentQuote } from './quote.presenter.js';
 import { type Limiter, whileCountingPromoCode } from './promo-rate-limit.js';
 
 export interface EstimateDeps {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import { hashCartToken } from '../cart/cart-token.js';
 import type { Database } from '../db/client.js';
@@ -6,13 +6,14 @@ import { promotionOrder } from '../pricing/promotions/promotion-order.js';
 import { stockIsCounted } from '../catalog/availability.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import { MoneyFormatError } from '../shared/money.js';
-import { placementScope, requestHash, type StoredResponse, storedResponse } from './idempotency.js';
+import { placementScope, requestHash, type StoredResponse, storedResponse } from '../orders/idempotency.js';
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
-import { placementEvents } from './order-events.js';
-import { soldItem } from './order-line.js';
-import { presentQuote } from './order.presenter.js';
+import { lineValues, orderValues, variantOfLine } from './placed-order.js';
+import { placementEvents } from './placement-events.js';
+import { hashOrderToken } from '../orders/order-token.js';
+import { presentQuote } from './quote.presenter.js';
 import type { IdempotencyClaim, Refusal } from './placement.decide.js';
 import {
   DatabaseBusy,
@@ -20,7 +21,7 @@ import {
   type PlacementOutcome,
   type PlacementWrite,
   type PlacementWriter,
-} from './placement.repository.js';
+} from './placement.write.js';
 import type { ReferenceCache } from './reference-cache.js';
 
 /** `any`: /create/ (guest or signed in); `guest`: /guest-user-order-create/; `user`: /user-order-create/. */
@@ -43,8 +44,6 @@ export interface PlacementRequest {
   cartToken?: string;
   idempotencyKey?: string;
 }
-
-export const hashOrderToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Attempts at a placement whose prices changed under it before it gives up with a 409. */
 const PRICING_ATTEMPTS = 3;
@@ -80,13 +79,14 @@ function insufficientStock(quote: OrderQuote, short: { variantId: number; availa
 }
 
 /** A placement priced and ready to write, with what is needed to explain a refusal. */
-interface Prepared {
+interface PricedPlacement {
   write: PlacementWrite;
   quote: OrderQuote;
   body: Record<string, unknown>;
 }
 
-async function prepare(
+/** Prices the payload (`quoteOrder`) and builds what its placement writes: the order, its lines, its events. */
+async function pricePlacement(
   deps: PlacementDeps,
   {
     request,
@@ -99,7 +99,7 @@ async function prepare(
     reads: QuoteReads;
     idempotency: IdempotencyClaim | undefined;
   },
-): Promise<Prepared> {
+): Promise<PricedPlacement> {
   const { payload } = request;
   const quote = await quoteOrder(deps, { db: deps.database.db, principal, payload, reads });
   const { priced, customer } = quote;
@@ -127,79 +127,20 @@ async function prepare(
       : request.cartToken
         ? { tokenHash: hashCartToken(request.cartToken) }
         : undefined;
-  const variantOf = (alias: string) => {
-    const v = quote.variants.get(alias);
-    if (!v) throw new Error(`priced line "${alias}" has no variant`);
-    return v;
-  };
-  const order = {
+  const order = orderValues(quote, {
     alias,
-    userId: customer.userId,
-    email: customer.email,
     orderTokenHash: orderToken ? hashOrderToken(orderToken) : null,
     placedBy: payload.customer_id !== undefined ? (principal?.userId ?? null) : null,
     paymentStatus,
-    currency: priced.currency,
-    pricesIncludeTax: priced.pricesIncludeTax,
-    subtotal: priced.subtotalMinor,
-    discount: priced.discountMinor,
-    discountName: priced.discountName,
-    promoCode: quote.promotions.find((p) => p.code !== null)?.code ?? null,
-    promotions: priced.promotions.map((p) => ({
-      id: p.id,
-      name: p.name,
-      code: p.code,
-      kind: p.kind,
-      amount: p.amountMinor,
-    })),
-    shippingDiscount: priced.shippingDiscountMinor,
-    shippingMethodId: quote.shippingMethodId,
-    shippingName: priced.shippingName,
-    shippingFee: priced.shippingFeeMinor,
-    shippingTaxRate: priced.shippingTaxRate,
-    shippingTax: priced.shippingTaxMinor,
-    estimatedTax: priced.estimatedTaxMinor,
-    totalWithoutTax: priced.totalWithoutTaxMinor,
-    total: priced.totalMinor,
-    totalItems: priced.totalItems,
-    shippingAddress: quote.shippingAddress,
-    billingAddress: quote.billingAddress,
-    note: quote.note,
-    // Nothing moved yet: the ledger's totals (src/payments/order-ledger.ts) start at zero.
-    amountAuthorized: 0,
-    amountCaptured: 0,
-    amountRefunded: 0,
-    amountCredited: 0,
-    amountCapturable: 0,
-  };
-  const lines = priced.lines.map((line) => {
-    const item = soldItem(variantOf(line.alias));
-    return {
-      variantId: line.variantId,
-      productId: line.productId,
-      alias: line.alias,
-      productName: item.productName,
-      variantName: item.variantName,
-      sku: item.sku,
-      options: item.options,
-      quantity: line.quantity,
-      unitPrice: line.unitPriceMinor,
-      subtotal: line.subtotalMinor,
-      discount: line.discountMinor,
-      adjustments: line.adjustments.map((a) => ({ promotion_id: a.promotionId, amount: a.amountMinor })),
-      taxClassName: line.taxClass?.name ?? null,
-      taxRate: line.taxRate,
-      tax: line.taxMinor,
-      total: line.totalMinor,
-    };
   });
+  const lines = lineValues(quote);
   const events = placementEvents(order, lines);
   const write: PlacementWrite = {
     decide: {
       idempotency,
       buyer: customer,
       lines: priced.lines.map((line) => {
-        const v = variantOf(line.alias);
+        const v = variantOfLine(quote, line.alias);
         return {
           variantId: v.id,
           quantity: line.quantity,
@@ -211,7 +152,7 @@ async function prepare(
       order: promotionOrder(priced.currency, priced.lines),
     },
     countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),
-    order: { eventSeq: events.list.length, ...order },
+    order,
     lines,
     cart,
     response: body,
@@ -312,16 +253,16 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
   const cached = deps.cache.reads(deps.source);
   for (let attempt = 1; ; attempt++) {
     // After a refusal for changed prices, every read goes to the database.
-    const prepared = await prepare(deps, {
+    const placement = await pricePlacement(deps, {
       request,
       principal,
       reads: attempt === 1 ? cached : deps.source,
       idempotency,
     });
-    checkExpectedTotal(deps, request.payload, prepared.quote);
+    checkExpectedTotal(deps, request.payload, placement.quote);
     let outcome: PlacementOutcome;
     try {
-      outcome = await deps.writer.write(prepared.write, deadline);
+      outcome = await deps.writer.write(placement.write, deadline);
     } catch (err) {
       if (err instanceof DatabaseBusy) throw databaseBusy(err);
       if (!isConflict(err) || attempt >= CONFLICT_ATTEMPTS) throw err;
@@ -330,11 +271,11 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
     }
     if (outcome.outcome === 'replayed') return outcome.stored;
     if (outcome.outcome === 'placed') {
-      return { status: 201, body: { order_id: outcome.orderId, status: outcome.status, ...prepared.body } };
+      return { status: 201, body: { order_id: outcome.orderId, status: outcome.status, ...placement.body } };
     }
     const { refusal } = outcome;
     const attempts = refusal.reason === 'price_changed' ? PRICING_ATTEMPTS : CONFLICT_ATTEMPTS;
-    const error = refusalError(refusal, prepared.quote, attempt >= attempts);
+    const error = refusalError(refusal, placement.quote, attempt >= attempts);
     if (error) throw error;
     if (refusal.reason === 'price_changed') deps.cache.invalidate('product_variants');
     else await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../db/client.js';
 import { orderOwners, redemptionOwner } from '../pricing/promotions/customer.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import { promotionFromRow } from '../promotions/promotions.mapper.js';
-import { activePromotionRows, promotionRowByCode } from '../promotions/promotions.repository.js';
+import { activePromotionRows, type PromotionRow, promotionRowByCode } from '../promotions/promotions.repository.js';
 import {
   addresses,
   type LineOptionRow,
@@ -80,8 +80,8 @@ function toVariantMap(rows: VariantQueryRow[]): Map<string, OrderableVariant> {
   );
 }
 
-/** `taxClassId` null: a default rate of the place. */
-export type TaxRateRow = {
+/** A tax rate as a quote reads it (`taxClassId` null: a default rate of the place). */
+export type QuoteTaxRate = {
   id: number;
   taxClassId: number | null;
   country: string;
@@ -89,8 +89,10 @@ export type TaxRateRow = {
   rate: string;
   isActive: boolean;
 };
-export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
-export interface ShippingRateRow {
+/** A shipping method as a quote reads it: its row. */
+export type QuoteShippingMethod = typeof shippingMethods.$inferSelect;
+/** A shipping rate as a quote reads it: its bracket, with money in minor units. */
+export interface QuoteShippingRate {
   id: number;
   country: string;
   state: string;
@@ -100,7 +102,6 @@ export interface ShippingRateRow {
   baseRateMinor: number;
   perKgRateMinor: number;
 }
-export type PromotionRow = typeof promotions.$inferSelect;
 
 /**
  * A promotion as quotes read it: in the form pricing takes, mapped from its row once as it is read (so once per fill
@@ -129,11 +130,11 @@ export interface QuoteReads {
   /** The variants named, with product and tax class; unknown aliases are missing from the map. */
   variantsByAlias(aliases: string[]): Promise<Map<string, OrderableVariant>>;
   /** Every tax rate of a country, active or not, default rates (no class) included. */
-  taxRatesOf(country: string): Promise<TaxRateRow[]>;
+  taxRatesOf(country: string): Promise<QuoteTaxRate[]>;
   /** An active method with its rates (maybe none); undefined when the method is unknown or inactive. */
   shippingMethodWithRates(
     methodId: number,
-  ): Promise<{ method: ShippingMethodRow; rates: ShippingRateRow[] } | undefined>;
+  ): Promise<{ method: QuoteShippingMethod; rates: QuoteShippingRate[] } | undefined>;
   /**
    * The promotion a code names (normalised), archived ones excepted, switched-off ones included (the rules say why
    * they cannot be used). Its `timesUsed` may be old: ask `timesUsed` when it matters.

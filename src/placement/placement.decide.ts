@@ -3,12 +3,12 @@ import { sameBuyer, sameCustomer } from '../pricing/promotions/customer.js';
 import { checkPromotion, type PromotionRule } from '../pricing/promotions/promotion.check.js';
 import type { PromotionOrder } from '../pricing/promotions/promotion.modules.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
-import type { StoredResponse } from './idempotency.js';
+import type { StoredResponse } from '../orders/idempotency.js';
 
 /**
  * Decides a batch of placements: which are placed, what each takes, and why the others are refused. Pure (no I/O),
  * so every rule a placement is held to under lock lives here, in TypeScript, once: the database part
- * (placement.repository.ts) claims keys, locks and reads what this needs, and writes what it decided.
+ * (placement.write.ts and its statements) claims keys, locks and reads what this needs, and writes what it decided.
  */
 
 export interface IdempotencyClaim {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { OrderStatusField, PaymentStatusField, soldItemFields } from './order.schema.js';
+import { OrderStatusField, PaymentStatusField, soldItemFields } from '../orders/order.schema.js';
 
 const Money = Type.String({ description: "Decimal string with the store currency's exact precision" });
 const Nullable = Type.Union([Type.String(), Type.Null()]);

@@ -3,9 +3,9 @@ import type {
   OrderableVariant,
   QuoteReads,
   ReadPromotion,
-  ShippingMethodRow,
-  ShippingRateRow,
-  TaxRateRow,
+  QuoteShippingMethod,
+  QuoteShippingRate,
+  QuoteTaxRate,
 } from './order-quote.repository.js';
 
 export interface CacheOptions {
@@ -101,8 +101,8 @@ export class CachedLookup<K, V> {
 
 type Lookups = {
   variants: CachedLookup<string, OrderableVariant>;
-  taxRates: CachedLookup<string, TaxRateRow[]>;
-  shipping: CachedLookup<number, { method: ShippingMethodRow; rates: ShippingRateRow[] } | undefined>;
+  taxRates: CachedLookup<string, QuoteTaxRate[]>;
+  shipping: CachedLookup<number, { method: QuoteShippingMethod; rates: QuoteShippingRate[] } | undefined>;
   promotionsByCode: CachedLookup<string, ReadPromotion | undefined>;
   /** One entry (key `automatic`): the automatic promotions. */
   automaticPromotions: CachedLookup<'automatic', ReadPromotion[]>;

@@ -13,10 +13,10 @@ import { orderWeightGrams, selectShippingRate } from '../pricing/shipping-rate.s
 import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
 import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
-import { lineDisplayName } from './order-line.js';
+import { lineDisplayName } from '../orders/order-line.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
 import { type CandidatePromotion, candidatePromotions } from './order-promotions.js';
-import { defaultAddress, type OrderableVariant, type QuoteReads } from './order-quote.repository.js';
+import { defaultAddress, type OrderableVariant, type QuoteReads, type QuoteTaxRate } from './order-quote.repository.js';
 
 export interface QuoteDeps {
   config: Config;
@@ -196,22 +196,24 @@ async function resolveLines(reads: QuoteReads, payload: OrderPayload, maxLineQua
 }
 
 /**
- * Resolves and prices an order payload for a caller: the one function behind the estimate and
- * every placement, so both give the same figures. Promo-code counts are read here to explain a
- * refusal; a placement enforces them again under the code's row lock as it writes.
+ * A read started now and awaited later: its rejection is marked handled meanwhile (so it is not reported as an
+ * unhandled rejection before the quote gets to it), and thrown where it is awaited.
  */
-export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promise<OrderQuote> {
-  const { config, money } = deps;
-  const { db, principal, payload, reads } = request;
-  checkPayloadRules(payload, principal);
+function awaitedLater<T>(promise: Promise<T> | undefined): Promise<T> | undefined {
+  promise?.catch(() => {});
+  return promise;
+}
 
+/** Who the order is for and where it goes: the customer an admin names (with their default address), or the caller. */
+async function resolveCustomer(db: Db | Tx, principal: Principal | null, payload: OrderPayload) {
   const ownerId = principal?.userId ?? null;
-  let customer: OrderCustomer = { userId: ownerId, email: null };
+  const customer: OrderCustomer = { userId: ownerId, email: null };
   let shippingAddress: AddressSnapshot | null;
   if (payload.customer_id !== undefined) {
     const user = await findUserById(db as Db, payload.customer_id);
     if (!user) throw invalidField('customer_id', 'names no customer');
-    customer = { userId: user.id, email: user.email };
+    customer.userId = user.id;
+    customer.email = user.email;
     const stored = await defaultAddress(db, user.id);
     shippingAddress = stored ? addressSnapshot(stored) : null;
   } else {
@@ -233,79 +235,125 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     const email = shippingAddress?.email || billingAddress?.email;
     customer.email = email ? email : null;
   }
+  return { customer, shippingAddress, billingAddress };
+}
+
+type MethodWithRates = Awaited<ReturnType<QuoteReads['shippingMethodWithRates']>>;
+
+/** The order's shipping: an admin's own amount, the rate of the chosen method for the address and weight, or none. */
+async function resolveShipping(input: {
+  money: CurrencyFormat;
+  payload: OrderPayload;
+  reads: QuoteReads;
+  shippingAddress: AddressSnapshot | null;
+  lines: readonly PricingLine[];
+  /** The method's read, if it was started ahead. */
+  prefetched: Promise<MethodWithRates> | undefined;
+}): Promise<PricingShipping | null> {
+  const { money, payload, reads, shippingAddress } = input;
+  if (payload.custom_shipping_amount) {
+    return {
+      type: 'custom',
+      name: payload.custom_shipping_amount.name,
+      amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price'),
+    };
+  }
+  if (payload.shipping_method_id === undefined) return null;
+  if (!shippingAddress)
+    throw new DomainError('address_required', {
+      detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)',
+    });
+  const found = await (input.prefetched ?? reads.shippingMethodWithRates(payload.shipping_method_id));
+  if (!found) throw invalidField('shipping_method_id', 'names no active shipping method');
+  const rate = selectShippingRate(found.rates, shippingAddress, orderWeightGrams(input.lines));
+  if (!rate)
+    throw new DomainError('shipping_unavailable', {
+      detail: `${found.method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight`,
+    });
+  return { type: 'rate', methodName: found.method.name, rate, taxClassId: found.method.taxClassId };
+}
+
+/** The rate of each tax class the lines and the shipping method take, for the address (its own, else the default). */
+async function resolveTaxRatesOf(input: {
+  reads: QuoteReads;
+  shippingAddress: AddressSnapshot | null;
+  lines: readonly PricingLine[];
+  shipping: PricingShipping | null;
+  /** The country's rates, if their read was started ahead. */
+  prefetched: Promise<QuoteTaxRate[]> | undefined;
+}): Promise<Map<number, string>> {
+  const { shippingAddress, shipping } = input;
+  const classIds = new Set<number>();
+  for (const line of input.lines) if (line.taxClass) classIds.add(line.taxClass.id);
+  if (shipping?.type === 'rate' && shipping.taxClassId != null) classIds.add(shipping.taxClassId);
+  if (!shippingAddress || classIds.size === 0) return new Map<number, string>();
+  const candidates = await (input.prefetched ?? input.reads.taxRatesOf(shippingAddress.country));
+  return resolveTaxRates(candidates, shippingAddress, classIds);
+}
+
+/**
+ * An admin's own discount, which replaces every promotion; else the promotions the order may get, and the buyer's
+ * email as far as it is known (a user's only when a rule counted by it: a placement records it as it writes the order).
+ */
+async function resolveDiscounts(
+  deps: QuoteDeps,
+  request: QuoteRequest,
+  { customer, lines }: { customer: OrderCustomer; lines: PricingLine[] },
+): Promise<{ customDiscount: CustomDiscount | null; candidates: CandidatePromotion[]; email: string | null }> {
+  const { db, principal, payload, reads } = request;
+  if (payload.custom_discount_amount) {
+    const customDiscount = {
+      name: payload.custom_discount_amount.name,
+      amountMinor: amount(deps.money, payload.custom_discount_amount.price, 'custom_discount_amount.price'),
+    };
+    return { customDiscount, candidates: [], email: customer.email };
+  }
+  const found = await candidatePromotions({
+    db,
+    reads,
+    code: payload.promocode,
+    customer,
+    userEmail: async () => (principal ? ((await findUserById(db as Db, principal.userId))?.email ?? null) : null),
+    order: promotionOrder(deps.money.currency, lines),
+    now: deps.now?.() ?? new Date(),
+  });
+  return { customDiscount: null, candidates: found.candidates, email: found.email };
+}
+
+/**
+ * Resolves and prices an order payload for a caller: the one function behind the estimate and
+ * every placement, so both give the same figures. Promo-code counts are read here to explain a
+ * refusal; a placement enforces them again under the code's row lock as it writes.
+ */
+export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promise<OrderQuote> {
+  const { config, money } = deps;
+  const { principal, payload, reads } = request;
+  checkPayloadRules(payload, principal);
+  const { customer, shippingAddress, billingAddress } = await resolveCustomer(request.db, principal, payload);
 
   // Reference data is asked for all at once (memory, or separate connections of the pool), rather
-  // than one round trip after another. (Marked handled now; awaited, and so thrown, where used.)
-  const handled = <T>(promise: Promise<T> | undefined) => {
-    promise?.catch(() => {});
-    return promise;
-  };
+  // than one round trip after another: these reads start now, before the lines are resolved.
   const wantsShipping =
     payload.shipping_method_id !== undefined && shippingAddress !== null && !payload.custom_shipping_amount;
-  const early = {
-    tax: handled(shippingAddress ? reads.taxRatesOf(shippingAddress.country) : undefined),
-    shipping: handled(
+  const prefetched = {
+    tax: awaitedLater(shippingAddress ? reads.taxRatesOf(shippingAddress.country) : undefined),
+    shipping: awaitedLater(
       wantsShipping && payload.shipping_method_id !== undefined
         ? reads.shippingMethodWithRates(payload.shipping_method_id)
         : undefined,
     ),
   };
   const { lines, variants } = await resolveLines(reads, payload, config.maxLineQuantity);
-
-  let shipping: PricingShipping | null = null;
-  if (payload.custom_shipping_amount) {
-    shipping = {
-      type: 'custom',
-      name: payload.custom_shipping_amount.name,
-      amountMinor: amount(money, payload.custom_shipping_amount.price, 'custom_shipping_amount.price'),
-    };
-  } else if (payload.shipping_method_id !== undefined) {
-    if (!shippingAddress)
-      throw new DomainError('address_required', {
-        detail: 'a shipping method needs a delivery address (shipping_address or shipping_address_id)',
-      });
-    const found = await (early.shipping ?? reads.shippingMethodWithRates(payload.shipping_method_id));
-    if (!found) throw invalidField('shipping_method_id', 'names no active shipping method');
-    const rate = selectShippingRate(found.rates, shippingAddress, orderWeightGrams(lines));
-    if (!rate)
-      throw new DomainError('shipping_unavailable', {
-        detail: `${found.method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight`,
-      });
-    shipping = { type: 'rate', methodName: found.method.name, rate, taxClassId: found.method.taxClassId };
-  }
-
-  // The lines' classes and the shipping method's: each takes its own rate for the address, else the default.
-  const classIds = new Set<number>();
-  for (const line of lines) if (line.taxClass) classIds.add(line.taxClass.id);
-  if (shipping?.type === 'rate' && shipping.taxClassId != null) classIds.add(shipping.taxClassId);
-  let taxRates = new Map<number, string>();
-  if (shippingAddress && classIds.size > 0) {
-    const candidates = await (early.tax ?? reads.taxRatesOf(shippingAddress.country));
-    taxRates = resolveTaxRates(candidates, shippingAddress, classIds);
-  }
-
-  let customDiscount: CustomDiscount | null = null;
-  let candidates: CandidatePromotion[] = [];
-  if (payload.custom_discount_amount) {
-    // An admin's own discount replaces every promotion.
-    customDiscount = {
-      name: payload.custom_discount_amount.name,
-      amountMinor: amount(money, payload.custom_discount_amount.price, 'custom_discount_amount.price'),
-    };
-  } else {
-    const found = await candidatePromotions({
-      db,
-      reads,
-      code: payload.promocode,
-      customer,
-      userEmail: async () => (principal ? ((await findUserById(db as Db, principal.userId))?.email ?? null) : null),
-      order: promotionOrder(money.currency, lines),
-      now: deps.now?.() ?? new Date(),
-    });
-    candidates = found.candidates;
-    // A user's email is known here only when a rule counted by it (a placement records it as it writes the order).
-    customer = { ...customer, email: found.email };
-  }
+  const shipping = await resolveShipping({
+    money,
+    payload,
+    reads,
+    shippingAddress,
+    lines,
+    prefetched: prefetched.shipping,
+  });
+  const taxRates = await resolveTaxRatesOf({ reads, shippingAddress, lines, shipping, prefetched: prefetched.tax });
+  const { customDiscount, candidates, email } = await resolveDiscounts(deps, request, { customer, lines });
 
   const priced = priceOrder({
     config: {
@@ -324,7 +372,7 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
   for (const c of candidates) versions.set(c.promotion.id, c.version);
   return {
     priced,
-    customer,
+    customer: { userId: customer.userId, email },
     shippingAddress,
     billingAddress,
     promotions: priced.promotions.map((p) => ({ id: p.id, code: p.code, version: versions.get(p.id) ?? 0 })),
