@@ -95,6 +95,11 @@ export const productIds = field<ProductIdsField>('productIds');
 export const productScope = field<ProductScopeField>('productScope');
 export const flag = field<FlagField>('flag');
 
+/** The end of a switch over `sort` that has a branch for each: a new sort is a compile error there. */
+export function unknownSort(field: never): never {
+  throw new Error(`promotion field of unknown sort: ${JSON.stringify(field)}`);
+}
+
 /** Fields the API lets a client leave out: stored as null (a flag: as its default). */
 export function isOptional(f: KindField): boolean {
   return f.sort === 'unitsOrNull' || f.sort === 'productScope' || f.sort === 'flag';
