@@ -1,7 +1,7 @@
 import { type TProperties, type TSchema, Type } from 'typebox';
 import { PageQuery } from '../http/paging.js';
 import { Count, Id, INT4_MAX, StrictObject, TaggedUnion } from '../http/schemas.js';
-import type { KindField, KindFields } from '../pricing/promotions/kind-fields.js';
+import { type KindField, type KindFields, unknownSort } from '../pricing/promotions/kind-fields.js';
 import type { WirePromotionAction, WirePromotionCondition } from '../pricing/promotions/promotion.types.js';
 import { actionModules, conditionModules } from '../pricing/promotions/registry.js';
 
@@ -64,6 +64,8 @@ function fieldSchema(field: KindField): TSchema {
       );
     case 'flag':
       return Type.Optional(Type.Boolean({ default: field.default, description: field.description }));
+    default:
+      return unknownSort(field);
   }
 }
 

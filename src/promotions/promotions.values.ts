@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { StoredPromotionAction, StoredPromotionCondition } from '../db/schema.js';
-import { isOptional, type KindField, namesProducts } from '../pricing/promotions/kind-fields.js';
+import { isOptional, type KindField, namesProducts, unknownSort } from '../pricing/promotions/kind-fields.js';
 import { actionKindOf, conditionKindOf, type KindDescription } from '../pricing/promotions/registry.js';
 import { DomainError, type FieldError } from '../shared/errors.js';
 import { type CurrencyFormat, compareDecimal, formatDecimal, MoneyFormatError } from '../shared/money.js';
@@ -105,8 +105,13 @@ function storedValue(field: KindField, value: unknown, input: { at: string; chec
       return input.check.percent(input.at, value as string);
     case 'flag':
       return value ?? field.default;
-    default:
+    case 'units':
+    case 'unitsOrNull':
+    case 'productIds':
+    case 'productScope':
       return isOptional(field) ? (value ?? null) : value;
+    default:
+      return unknownSort(field);
   }
 }
 

@@ -2,15 +2,15 @@
  * The parameters of a promotion kind, described once in its module (`fields`), and every shape they take derived from
  * that description, by the field's sort:
  *
- * | sort       | API (wire)                      | stored (jsonb)            | pricing                       | dashboard          |
- * |------------|---------------------------------|---------------------------|-------------------------------|--------------------|
- * | money      | `"5.00"`, store precision       | minor units (500)         | `<name>Minor`: 500            | decimal, currency  |
- * | percent    | `"12.5"`, above 0 up to 100     | canonical text `"12.5"`   | text                          | decimal            |
- * | units      | a whole number, at least 1      | the number                | the number                    | number             |
- * | unitsOrNull| absent or null: every unit      | number or null            | number or null                | number, blank null |
- * | productIds | product ids, each once          | ids                       | ids                           | ids, commas        |
- * | productScope | absent or null: every product | ids or null               | ids or null (`ProductScope`)  | ids, blank null    |
- * | flag       | absent: its default             | boolean                   | boolean                       | checkbox           |
+ * | sort         | API (wire)                       | stored (jsonb)     | pricing            | dashboard          |
+ * |--------------|----------------------------------|--------------------|--------------------|--------------------|
+ * | money        | `"5.00"`, store precision, > 0   | minor units (500)  | `<name>Minor`: 500 | decimal + currency |
+ * | percent      | `"12.5"`, above 0 up to 100      | canonical `"12.5"` | the text           | decimal            |
+ * | units        | a whole number, at least 1       | the number         | the number         | number             |
+ * | unitsOrNull  | absent or null: every unit       | number or null     | number or null     | number, blank null |
+ * | productIds   | product ids, each once           | ids                | ids                | ids, commas        |
+ * | productScope | absent or null: every product    | ids or null        | `ProductScope`     | ids, blank null    |
+ * | flag         | absent: its default              | boolean            | boolean            | checkbox           |
  *
  * Pricing names a field in camelCase (`max_units` → `maxUnits`), money with `Minor` (`amount` → `amountMinor`).
  * Plain data and types: the dashboard imports it too.
@@ -94,6 +94,11 @@ export const unitsOrNull = field<UnitsOrNullField>('unitsOrNull');
 export const productIds = field<ProductIdsField>('productIds');
 export const productScope = field<ProductScopeField>('productScope');
 export const flag = field<FlagField>('flag');
+
+/** The end of a switch over `sort` that has a branch for each: a new sort is a compile error there. */
+export function unknownSort(field: never): never {
+  throw new Error(`promotion field of unknown sort: ${JSON.stringify(field)}`);
+}
 
 /** Fields the API lets a client leave out: stored as null (a flag: as its default). */
 export function isOptional(f: KindField): boolean {

@@ -80,7 +80,10 @@ export interface ActionContext {
   roundingMode: RoundingMode;
 }
 
-/** `count` units of line `line` (an index into `ActionContext.lines`) whose left value is `valueMinor` each lose `offMinor`. */
+/**
+ * `count` units of line `line` (an index into `ActionContext.lines`) whose left value is `valueMinor` each lose
+ * `offMinor`.
+ */
 export interface UnitTake {
   line: number;
   valueMinor: number;

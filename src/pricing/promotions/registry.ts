@@ -19,7 +19,7 @@ function byType<const M extends readonly { readonly type: string }[]>(
 ): { readonly [K in M[number] as K['type']]: K } {
   const table: Record<string, M[number]> = {};
   for (const module of modules) {
-    if (module.type in table) throw new Error(`two promotion modules of type ${module.type}`);
+    if (Object.hasOwn(table, module.type)) throw new Error(`two promotion modules of type ${module.type}`);
     table[module.type] = module;
   }
   return table as { readonly [K in M[number] as K['type']]: K };

@@ -23,9 +23,7 @@ export const minQuantity = conditionKind({
     );
     if (units >= condition.quantity) return { holds: true };
     const of = condition.products && condition.products.length > 0 ? ` of ${productList(condition.products)}` : '';
-    return {
-      holds: false,
-      reason: `needs at least ${condition.quantity} ${condition.quantity === 1 ? 'item' : 'items'}${of}; this order has ${units}`,
-    };
+    const items = condition.quantity === 1 ? 'item' : 'items';
+    return { holds: false, reason: `needs at least ${condition.quantity} ${items}${of}; this order has ${units}` };
   },
 });

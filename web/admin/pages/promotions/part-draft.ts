@@ -2,7 +2,7 @@
 // takes built back from it, and a few words for the list, all from the fields its module describes
 // (src/pricing/promotions/kind-fields.ts), so a new kind needs nothing here. It imports nothing of the dashboard, so
 // test/promotion-kinds.test.ts checks it for every registered kind.
-import type { KindField } from '../../../../src/pricing/promotions/kind-fields.js';
+import { type KindField, unknownSort } from '../../../../src/pricing/promotions/kind-fields.js';
 import type { KindDescription } from '../../../../src/pricing/promotions/registry.js';
 
 export type { KindDescription };
@@ -41,6 +41,8 @@ export function fieldInput(field: KindField, currency: string) {
       return { ...text, autoComplete: 'off' } as const;
     case 'flag':
       return text;
+    default:
+      return unknownSort(field);
   }
 }
 
@@ -111,6 +113,8 @@ export function partBody(
       case 'flag':
         body[name] = draft.flags[name] ?? field.default;
         break;
+      default:
+        unknownSort(field);
     }
   }
   return body;
