@@ -25,7 +25,7 @@ import {
   registerErrorHandling,
   requireHostHeader,
 } from './http/error-handler.js';
-import { withSafeErrorLogging } from './http/error-log.js';
+import { withSafeErrorLogging } from './shared/error-log.js';
 import { registerJsonBodyParser } from './http/raw-json.js';
 import { rateLimitBackend } from './http/rate-limit-store.js';
 import { documentedRouteSchema } from './http/openapi.js';

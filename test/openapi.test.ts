@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoIfEmpty } from '../src/catalog/demo-seed.js';
+import { seedDemoIfEmpty } from '../src/demo/demo-seed.js';
 import { compileBodyValidator } from '../src/http/validation.js';
 import { currencyExponent } from '../src/shared/currency.js';
 import { bearer, buildTestApp, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';

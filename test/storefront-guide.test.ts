@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoIfEmpty } from '../src/catalog/demo-seed.js';
+import { seedDemoIfEmpty } from '../src/demo/demo-seed.js';
 import { currencyExponent } from '../src/shared/currency.js';
 import { hiddenFormFields } from './browser.js';
 import { buildTestApp, type TestApp } from './helpers.js';

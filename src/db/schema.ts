@@ -744,7 +744,7 @@ export const jobs = pgTable(
 
 /**
  * A receiver of outbound webhooks. `secret` (`whsec_` + base64) signs every delivery, so it is kept
- * as it is, like the store's other secrets (src/shared/secrets.ts); the API shows it only when it is
+ * as it is, like the store's other secrets (src/db/store-secrets.ts); the API shows it only when it is
  * made (create, rotate). `failing_since`: when the first of the failures since its last success
  * happened; past 24 hours the endpoint is switched off and `disabled_reason` says why.
  */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database } from '../db/client.js';
-import { errorForLog } from '../http/error-log.js';
+import { errorForLog } from '../shared/error-log.js';
 import { type Job, type JobQueue, PermanentJobError } from './job-queue.js';
 import {
   type ClaimedRow,

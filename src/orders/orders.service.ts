@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../auth/tokens.js';
+import type { Principal } from '../http/auth.js';
 import type { Db, Tx } from '../db/client.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
 import { DomainError } from '../shared/errors.js';

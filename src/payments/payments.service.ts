@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Principal, TokenService } from '../auth/tokens.js';
+import type { TokenService } from '../auth/tokens.js';
+import type { Principal } from '../http/auth.js';
 import type { Db, Tx } from '../db/client.js';
 import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema.js';
