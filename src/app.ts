@@ -45,7 +45,8 @@ import { ReferenceCache } from './orders/reference-cache.js';
 import { orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
 import { registerOrderExpiry, scheduleOrderExpiry } from './orders/order-expiry.js';
 import { cancelOrderWithRefund } from './payments/payments.admin.js';
-import { orderPageRoutes } from './orders/order-page.routes.js';
+import { orderPageRoutes } from './checkout/order-page.routes.js';
+import { paymentReturnRoutes } from './checkout/payment-return.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
@@ -287,6 +288,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(eventAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens: deps.tokens }));
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
+  await app.register(paymentReturnRoutes({ db, tokens: deps.tokens, publicBaseUrl: config.publicBaseUrl }));
   await app.register(paymentAdminRoutes(payments));
   await app.register(webhookAdminRoutes({ db, settings: config.webhooks, jobs }));
   // Gateways the service hosts itself (the sandbox) deliver their webhooks through the real route.

@@ -357,7 +357,7 @@ export interface AddressSnapshot {
 }
 
 export const orderStatuses = ['pending', 'approved', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
-/** An order's payment status: a function of its ledger (src/payments/order-ledger.ts). */
+/** An order's payment status: a function of its ledger (src/orders/order-ledger.ts). */
 export const paymentStatuses = [
   'unpaid',
   'authorized',
@@ -421,7 +421,7 @@ export const orders = pgTable(
     cancelReason: text('cancel_reason', { enum: ['expired'] }),
     /**
      * The order's ledger totals over all its payments, kept with every change of a payment in the same transaction
-     * (src/payments/order-ledger.ts): money authorized, captured and refunded, and what was credited (given back
+     * (src/payments/payments-ledger.ts): money authorized, captured and refunded, and what was credited (given back
      * without changing the order's lines: the goodwill part of refunds).
      */
     amountAuthorized: minorUnits('amount_authorized').notNull().default(0),

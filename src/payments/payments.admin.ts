@@ -8,7 +8,7 @@ import { cancelLockedOrder } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat, MoneyFormatError } from '../shared/money.js';
-import { ledgerOfOrder, refundCredit } from './order-ledger.js';
+import { ledgerOfOrder, refundCredit } from '../orders/order-ledger.js';
 import { paymentChangeEvents } from './payment-events.js';
 import { GatewayError, type Money } from './payment-plugin.js';
 import { applyOperation, capturableOf, NOTHING_PENDING, type PendingMoney, refundableOf } from './payment-states.js';

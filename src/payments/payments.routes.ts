@@ -2,14 +2,11 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { refuseBody } from '../http/no-body.js';
 import { Type } from 'typebox';
 import { requireAdmin } from '../http/auth.js';
-import { refusePage } from '../http/html.js';
 import { bearerAuth, IdParams, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
 import { AliasParams, OrderTokenHeader } from '../orders/order.schema.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
 import { Payment, presentPayment } from './payment.presenter.js';
 import { capturePayment, refundPayment, voidPayment } from './payments.admin.js';
-import { ORDER_PAGE_LINK_SECONDS } from '../orders/order-page-link.js';
-import { resolveReturn, RETURN_PATH } from './payment-return.js';
 import { orderAliasOf, paymentsOfOrder } from './payments.repository.js';
 import { handleWebhook, type PaymentsDeps, type StartedPayment, startPayment } from './payments.service.js';
 import {
@@ -146,31 +143,6 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
           orderToken: typeof token === 'string' ? token : undefined,
         });
         return (await paymentsOfOrder(deps.db, order.id)).map((p) => presentPayment(p, order.alias));
-      },
-    );
-
-    app.get(
-      RETURN_PATH,
-      {
-        schema: {
-          tags,
-          summary: 'Where a gateway sends the payer back (303 to the storefront or to the order page)',
-          description:
-            'start-payment gives the gateway links to this route, signed for one attempt. With a '
-            + 'return_url (or cancel_url) the payer goes on there with order_alias and payment_status (succeeded, '
-            + "failed, pending, cancelled) added to its query; without one, to the order's HTML page through a link "
-            + `valid ${ORDER_PAGE_LINK_SECONDS / 60} minutes. An expired link is a 410 order_link_expired, a forged or `
-            + 'foreign one a 404 order_link_invalid (an HTML page for browsers).',
-          querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2048 })) }),
-          response: { ...problems(404, 410, 422) },
-        },
-      },
-      async (request, reply) => {
-        const next = await resolveReturn(deps, request.query.token);
-        if (!next.ok) return refusePage(request, reply, next);
-        // The link in this URL must not travel on as a Referer, nor be answered from a cache.
-        reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
-        return reply.redirect(next.location, 303);
       },
     );
 

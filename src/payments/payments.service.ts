@@ -19,9 +19,9 @@ import {
   type WebhookEventKind,
   WebhookSignatureError,
 } from './payment-plugin.js';
-import { returnLinks } from './payment-return.js';
+import { returnLinks } from './return-links.js';
 import { paymentChangeEvents } from './payment-events.js';
-import { refundCredit } from './order-ledger.js';
+import { refundCredit } from '../orders/order-ledger.js';
 import { applyPaymentEvent, NOTHING_PENDING } from './payment-states.js';
 import { recordChange } from './payments.admin.js';
 import {

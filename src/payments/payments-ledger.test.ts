@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { freshPayment, heldPayment } from '../../test/payment-figures.js';
-import { ledgerOfOrder, orderLedger, orderPaymentStatus, refundCredit } from './order-ledger.js';
+import { ledgerOfOrder, orderPaymentStatus, refundCredit } from '../orders/order-ledger.js';
+import { orderLedger } from './payments-ledger.js';
 import {
   applyOperation,
   applyPaymentEvent,
