@@ -53,6 +53,7 @@ import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shippi
 import { taxAdminRoutes } from './tax/tax.routes.js';
 import { WebhookConnections } from './webhooks/webhook-connections.js';
 import { registerWebhookJobs } from './webhooks/webhook-jobs.js';
+import { deliveriesFanOut } from './webhooks/delivery-schedule.js';
 import { webhookAdminRoutes } from './webhooks/webhooks.routes.js';
 import { loadWebApps, type WebApps } from './webapp/webapp.js';
 import { appPageFallback, webAppRoutes } from './webapp/webapp.routes.js';
@@ -308,6 +309,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // enqueue) and customer emails (a job per order event that calls for one).
   const connections = new WebhookConnections(config.jobsConcurrency);
   registerWebhookJobs(jobs, { database: deps.database, settings: config.webhooks, connections });
+  outbox.fanOutInSql(deliveriesFanOut);
   registerEmailJobs({ jobs, outbox }, { db, tokens: deps.tokens, mailer, log: app.log, config });
   registerOrderExpiry({
     db,

@@ -1,9 +1,9 @@
-import type { Tx } from '../db/client.js';
+import type { Statement, Tx } from '../db/client.js';
 import type { eventTypes } from '../db/schema.js';
 import { runStatement } from '../db/statement-sql.js';
 import { type JobQueue, type JobRequest, jobRow } from '../jobs/job-queue.js';
 import { EventIds } from './event-ids.js';
-import { recordEventsStatement } from './events.repository.js';
+import { recordEventsStatement, type SqlFanOut } from './events.repository.js';
 
 export type EventType = (typeof eventTypes)[number];
 
@@ -26,8 +26,8 @@ export interface EventRef {
 /**
  * Per-event work: the jobs to enqueue for an event, in the event's own transaction, so the work exists exactly when
  * the event does. Pure (no I/O): placement folds these jobs into its one write statement. Work that needs the
- * database belongs in the job, which reads it when it runs. (Webhook deliveries, which depend on the endpoints
- * subscribed, are scheduled by a job that the statements recording events enqueue themselves: `deliveriesJobSql`.)
+ * database belongs in the job, which reads it when it runs. (Jobs that depend on data the subscriber keeps, such as
+ * the webhook endpoints subscribed, are enqueued by the statement recording the events itself: `Outbox.fanOutInSql`.)
  */
 export type EventSubscriber = (event: EventRef) => JobRequest | readonly JobRequest[] | undefined;
 
@@ -46,6 +46,8 @@ export class Outbox {
   readonly #subscribers: { type: EventType | '*'; subscriber: EventSubscriber }[] = [];
   readonly #listeners: { type: EventType | '*'; listener: CommittedListener }[] = [];
   readonly #ids = new EventIds();
+  readonly #fanOuts: SqlFanOut[] = [];
+  #recordStatement: Statement | undefined;
 
   constructor(readonly jobs: JobQueue) {}
 
@@ -62,6 +64,26 @@ export class Outbox {
   /** Listens to one type of event, or to every type with '*', once each has committed (`CommittedListener`). */
   onCommitted(type: EventType | '*', listener: CommittedListener): void {
     this.#listeners.push({ type, listener });
+  }
+
+  /**
+   * Has the statements that record events enqueue jobs themselves, in SQL (`SqlFanOut`): for a subscriber whose jobs
+   * depend on data it keeps. Register while the app is built, before any event is recorded.
+   */
+  fanOutInSql(fanOut: SqlFanOut): void {
+    if (this.#recordStatement) throw new Error(`fan-out ${fanOut.name} registered after events were recorded`);
+    this.#fanOuts.push(fanOut);
+  }
+
+  /** The fan-outs registered, for a statement of its own that records events (`fanOutSql`). */
+  get sqlFanOuts(): readonly SqlFanOut[] {
+    return this.#fanOuts;
+  }
+
+  /** The statement that records events with this outbox's fan-outs (`recordEvents`), built once. */
+  recordStatement(): Statement {
+    this.#recordStatement ??= recordEventsStatement(this.#fanOuts);
+    return this.#recordStatement;
   }
 
   /** Whether anyone listens for committed events (if not, the recorders need not keep them). */
@@ -146,9 +168,9 @@ export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewE
     id: string;
     seq: number | null;
     created_at: Date | string;
-    schedule_jobs: number;
-  }>(tx, recordEventsStatement, [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))]);
-  if (jobs.length > 0 || recorded.some((r) => r.schedule_jobs > 0)) outbox.jobs.enqueuedIn(tx);
+    fan_out_jobs: number;
+  }>(tx, outbox.recordStatement(), [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))]);
+  if (jobs.length > 0 || recorded.some((r) => r.fan_out_jobs > 0)) outbox.jobs.enqueuedIn(tx);
   if (outbox.hasCommittedListeners()) outbox.jobs.afterCommit(tx, () => outbox.committed(refs));
   const byId = new Map(recorded.map((r) => [r.id, r]));
   return rows.map((r) => {

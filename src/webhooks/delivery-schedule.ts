@@ -1,3 +1,5 @@
+import type { SqlFanOut } from '../events/events.repository.js';
+
 /** The job that makes one attempt of one delivery (`runDelivery`), and runs again when the delivery must be retried. */
 export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
 
@@ -71,3 +73,9 @@ export function deliveriesJobSql(events: string): string {
         returning id
     )`;
 }
+
+/**
+ * The fan-out the outbox runs with every statement that records events (`deliveriesJobSql`), registered with it by
+ * `registerWebhookJobs`'s caller while the app is built.
+ */
+export const deliveriesFanOut: SqlFanOut = { name: 'webhook_schedule_job', sql: deliveriesJobSql };
