@@ -54,13 +54,16 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
           security: optionalBearerAuth,
           summary: 'Start paying an order: returns the gateway URL to send the payer to',
           description:
-            "For the order's owner, an admin, or the holder of its X-Order-Token (anyone else: 404). The amount is the order's unpaid total. Calling again while an attempt is open returns that attempt.",
+            "For the order's owner, an admin, or the holder of its X-Order-Token (anyone else: 404). The amount is "
+            + "the order's unpaid total. Calling again while an attempt is open returns that attempt.",
           params: PluginParams,
           headers: Type.Object({
             'x-order-token': OrderTokenHeader,
             'idempotency-key': Type.Optional(
               Type.String({
-                description: `Makes the request safe to retry: the same key and body answer as the first time (kept ${IDEMPOTENCY_TTL_HOURS} h)`,
+                description:
+                  'Makes the request safe to retry: the same key and body answer as the first time '
+                  + `(kept ${IDEMPOTENCY_TTL_HOURS} h)`,
               }),
             ),
           }),
@@ -159,7 +162,8 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
             tags,
             summary: 'Payment gateway webhook (one route for every plugin)',
             description:
-              'Called by gateways. The plugin checks the signature on the raw body first (400 if missing or wrong). Each event is stored once: repeats answer 200 and change nothing.',
+              'Called by gateways. The plugin checks the signature on the raw body first (400 if missing or wrong). '
+              + 'Each event is stored once: repeats answer 200 and change nothing.',
             params: PluginParams,
             response: { 200: Type.Object({ received: Type.Integer() }), ...problems(400, 404, 429) },
           },
@@ -173,6 +177,16 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
           return { received: result.received };
         },
       );
+    });
+    // Gateways the service hosts itself (the sandbox) deliver their webhooks through this route, as any gateway does.
+    deps.registry.bindWebhookDelivery(async (pluginId, request) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/payment/storefront/api/webhook-view/${pluginId}/`,
+        headers: request.headers,
+        payload: request.rawBody,
+      });
+      return { status: res.statusCode };
     });
 
     for (const plugin of deps.registry.list()) {

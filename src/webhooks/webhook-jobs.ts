@@ -1,7 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebhookSettings } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { Outbox } from '../events/outbox.js';
 import type { JobQueue, JobRequest, RunAgain } from '../jobs/job-queue.js';
 import { PermanentJobError } from '../jobs/job-queue.js';
 import type { JobPolicy } from '../jobs/retry-policy.js';
-import { WEBHOOK_DELIVERY_JOB, WEBHOOK_SCHEDULE_JOB } from './delivery-schedule.js';
+import { deliveriesFanOut, WEBHOOK_DELIVERY_JOB, WEBHOOK_SCHEDULE_JOB } from './delivery-schedule.js';
+import { WebhookConnections } from './webhook-connections.js';
 import { type DeliveryDeps, runDelivery, scheduleEventDeliveries } from './webhook-delivery.js';
 
 /** The payload of a `webhook.deliver` job. */
@@ -59,4 +64,20 @@ export function registerWebhookJobs(queue: JobQueue, deps: DeliveryDeps): void {
     const next = await runDelivery(deps, Number(job.payload.delivery_id));
     return next.kind === 'retry' ? { runAgainAt: next.retryAt } : undefined;
   });
+}
+
+/**
+ * The app's webhook deliveries: the outbox enqueues the job scheduling them with the events they are for
+ * (`deliveriesFanOut`), and the app's worker runs them over kept-alive connections (at most `concurrency` per
+ * endpoint), closed with the app. Register before the worker (`runJobWorker`): hooks close in the reverse order, so
+ * the worker stops before the connections its deliveries use are closed.
+ */
+export function registerWebhookDeliveries(
+  app: FastifyInstance,
+  deps: { database: Database; outbox: Outbox; settings: WebhookSettings; concurrency: number },
+): void {
+  const connections = new WebhookConnections(deps.concurrency);
+  registerWebhookJobs(deps.outbox.jobs, { database: deps.database, settings: deps.settings, connections });
+  deps.outbox.fanOutInSql(deliveriesFanOut);
+  app.addHook('onClose', async () => connections.close());
 }
