@@ -274,7 +274,7 @@ describe('events of payments (sandbox)', () => {
     return started.payment_id as number;
   }
 
-  it('records payment.failed on a decline, payment.succeeded, order.paid and the approval, then payment.refunded', async () => {
+  it('records payment.failed on a decline, payment.succeeded, order.paid, the approval, payment.refunded', async () => {
     const order = await place();
     const declined = await paySandbox(order, 'decline');
     const paid = await paySandbox(order, 'pay');
@@ -337,7 +337,7 @@ describe('events of payments (sandbox)', () => {
     ]);
   });
 
-  it('records payment.succeeded and order.paid (then the approval) when an admin records cash on delivery', async () => {
+  it('records payment.succeeded and order.paid (then the approval) when an admin records cash paid', async () => {
     const order = await place();
     const started = json(
       await t.app.inject({

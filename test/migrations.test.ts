@@ -256,7 +256,7 @@ describe('migration 0014 (promotions)', () => {
 });
 
 describe('migration 0015 (promotions on orders)', () => {
-  it('carries over what placement recorded on promo codes after 0014, gives coded orders their promotion, and drops promo_codes', {
+  it('carries over promo-code uses recorded after 0014, gives coded orders their promotion, drops promo_codes', {
     timeout: 180_000,
   }, async () => {
     const db = await open();
@@ -344,7 +344,7 @@ describe('migration 0015 (promotions on orders)', () => {
 const BEFORE_LEDGER = 'dbcc690';
 
 describe('migration 0020 (the order ledger)', () => {
-  it('records each payment’s money in the ledger, counts past goodwill refunds as credit, and sets the statuses the ledger gives', {
+  it('records each payment’s money in the ledger, past goodwill refunds as credit, and the ledger’s statuses', {
     timeout: 180_000,
   }, async () => {
     const db = await open();

@@ -155,7 +155,7 @@ describe('the OpenAPI document', () => {
     expect(next.statusCode).toBe(200);
   });
 
-  it('documents the guest tokens: X-Cart-Token at sign-in and on the cart, X-Order-Token where a guest reads or pays', () => {
+  it('documents the guest tokens: X-Cart-Token at sign-in and on the cart, X-Order-Token to read or pay', () => {
     const header = (path: string, method: string, name: string) =>
       doc.paths[path]?.[method]?.parameters?.find((p) => p.in === 'header' && p.name === name);
     for (const path of [

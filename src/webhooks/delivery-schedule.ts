@@ -66,7 +66,8 @@ export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }
 export function deliveriesJobSql(events: string): string {
   return `webhook_schedule_job as (
       insert into jobs (kind, payload)
-        select '${WEBHOOK_SCHEDULE_JOB}', jsonb_build_object('event_ids', jsonb_agg(e.id::text order by e.created_at, e.id))
+        select '${WEBHOOK_SCHEDULE_JOB}',
+          jsonb_build_object('event_ids', jsonb_agg(e.id::text order by e.created_at, e.id))
         from ${events} e
         where exists (select 1 from webhook_endpoints s where ${subscribed('s', 'e.type')})
         having count(*) > 0
