@@ -19,11 +19,12 @@ import { loadRequest, type RequestSpec, type SetupResult, scenarios, setupContex
 const root = fileURLToPath(new URL('..', import.meta.url));
 const USAGE = `Usage: node --import tsx bench/ab.ts <label>=<checkout> <label>=<checkout> [...]
   Each checkout is a directory of this repository (at any commit) whose node_modules works.
-Environment: AB_ONLY (scenario names containing it, or "=name" for that name only; comma-separated; default "place"), AB_ROUNDS (8),
-  AB_SECONDS (4 measured per slice), AB_WARMUP (1), AB_CONNECTIONS (10), BENCH_DATABASE_URL,
-  AB_ENV_<label> ("KEY=value KEY2=value": settings for that build only), AB_SCENARIO_<label> (the scenario that build
-  runs in place of each one AB_ONLY names, e.g. place-3-lines-webhook against place-3-lines of the same checkout), AB_NODE_ARGS_<label> ("--cpu-prof
-  --cpu-prof-dir=/tmp/prof": node options for that build's app), AB_DRAIN (1: after each slice, wait until the build's
+Environment: AB_ONLY (scenario names containing it, or "=name" for that name only; comma-separated;
+  default "place"), AB_ROUNDS (8), AB_SECONDS (4 measured per slice), AB_WARMUP (1), AB_CONNECTIONS (10),
+  BENCH_DATABASE_URL, AB_ENV_<label> ("KEY=value KEY2=value": settings for that build only), AB_SCENARIO_<label>
+  (the scenario that build runs in place of each one AB_ONLY names, e.g. place-3-lines-webhook against place-3-lines
+  of the same checkout), AB_NODE_ARGS_<label> ("--cpu-prof --cpu-prof-dir=/tmp/prof": node options for that build's
+  app), AB_DRAIN (1: after each slice, wait until the build's
   job worker has no due job left, so its backlog does not run during the next build's slice; 0: don't wait).`;
 
 interface Build {
@@ -94,7 +95,10 @@ function nodeArgsFor(label: string): string[] {
   return (process.env[`AB_NODE_ARGS_${label}`] ?? '').split(/\s+/).filter((arg) => arg !== '');
 }
 
-/** Extra settings for one build, from `AB_ENV_<label>="KEY=value KEY2=value"` (so a checkout can be compared with itself). */
+/**
+ * Extra settings for one build, from `AB_ENV_<label>="KEY=value KEY2=value"` (so a checkout can be compared with
+ * itself).
+ */
 function envFor(label: string): Record<string, string> {
   const spec = process.env[`AB_ENV_${label}`] ?? '';
   return Object.fromEntries(

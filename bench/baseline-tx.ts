@@ -7,7 +7,8 @@ import pg from 'pg';
 const port = Number(process.env.PORT ?? 8081);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 await pool.query(
-  'create table if not exists bench_minimal (id bigserial primary key, payload text not null, created_at timestamptz not null default now())',
+  'create table if not exists bench_minimal '
+    + '(id bigserial primary key, payload text not null, created_at timestamptz not null default now())',
 );
 
 async function minimalTransaction(): Promise<string> {

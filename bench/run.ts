@@ -113,7 +113,8 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
   const request = `${spec.method} ${spec.path}`;
   const connections = scenario.connections ?? options.connections;
   console.log(
-    `- ${scenario.name}: ${request} on ${server.name}, ${connections} connection(s), ${options.warmup} s warm-up + ${options.duration} s measured...`,
+    `- ${scenario.name}: ${request} on ${server.name}, ${connections} connection(s), `
+      + `${options.warmup} s warm-up + ${options.duration} s measured...`,
   );
   const pairedBaseline = run.baselineNow ? await run.baselineNow() : undefined;
   const pairedOther = run.otherNow ? await run.otherNow() : undefined;
@@ -180,7 +181,8 @@ async function main(): Promise<number> {
   const command = commandLine();
   console.log(`Command: ${command}`);
   console.log(
-    `Per scenario: ${options.connections} connections, ${options.warmup} s warm-up, ${options.duration} s measured; loopback only.`,
+    `Per scenario: ${options.connections} connections, ${options.warmup} s warm-up, `
+      + `${options.duration} s measured; loopback only.`,
   );
 
   let database: BenchDatabase | undefined;
@@ -215,7 +217,8 @@ async function main(): Promise<number> {
   console.log(describeMachine(machine));
   if (machine.loadAverage1m > 0.5) {
     console.warn(
-      `Warning: the 1-minute load average was ${machine.loadAverage1m} before the run; other work on this machine will lower the figures.`,
+      `Warning: the 1-minute load average was ${machine.loadAverage1m} before the run; `
+        + 'other work on this machine will lower the figures.',
     );
   }
   console.log('');

@@ -4,7 +4,8 @@
 // text in another state than new ones: a change belongs in a new migration.
 //
 // A migration is frozen from the commit that added it to this branch's own line (first parents: on main, the merge
-// that brought it; a branch may renumber a migration that never reached main). Migrations 0009 and 0010 were edited before this check
+// that brought it; a branch may renumber a migration that never reached main). Migrations 0009 and 0010 were edited
+// before this check
 // existed; they are frozen as they stood at FROZEN_FROM (a later migration brings every database to that state).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -13,7 +13,9 @@ export const STOREFRONT_BUDGET = 100_000;
 /** Manifest keys of the two pages (relative to web/, vite's root). */
 const PAGES = { storefront: 'index.html', dashboard: 'admin/index.html' };
 
-/** Files of the JavaScript a page loads before it runs: its entry chunk and, transitively, what it imports statically. */
+/**
+ * Files of the JavaScript a page loads before it runs: its entry chunk and, transitively, what it imports statically.
+ */
 export function initialChunks(manifest, entry) {
   const files = [];
   const seen = new Set();

@@ -1,5 +1,6 @@
 // The web apps' API client types, generated from the service's OpenAPI document: `npm run client:generate` writes
-// web/api/schema.d.ts; `npm run client:check` (CI, and test/web-client.test.ts) fails when the file and the API disagree.
+// web/api/schema.d.ts; `npm run client:check` (CI, and test/web-client.test.ts) fails when the file and the API
+// disagree.
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from './auth/auth.service.js';
 import { generatePassword } from './auth/demo-admin.js';
-import { seedDemoCatalog } from './catalog/demo-seed.js';
+import { seedDemoCatalog } from './demo/demo-seed.js';
 import { currencyExponent } from './shared/currency.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';

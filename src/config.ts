@@ -19,7 +19,9 @@ export interface Config {
   publicBaseUrl: string;
   /** Enabled payment plugin ids or package names; undefined means every installed plugin. */
   paymentPlugins: string[] | undefined;
-  /** `automatic`: money is taken when the payer pays; `manual`: only authorized, an admin captures it (PAYMENT_CAPTURE). */
+  /**
+   * `automatic`: money is taken when the payer pays; `manual`: only authorized, an admin captures it (PAYMENT_CAPTURE).
+   */
   paymentCapture: 'automatic' | 'manual';
   admin: { email: string; password: string } | undefined;
   seedDemo: boolean;
@@ -38,7 +40,10 @@ export interface Config {
   maxCartLines: number;
   /** Trust X-Forwarded-For (set when running behind a reverse proxy). */
   trustProxy: boolean;
-  /** Longest time reference data (variants, tax, shipping, promo codes) is kept in memory without a change being announced; 0 turns the cache off. */
+  /**
+   * Longest time reference data (variants, tax, shipping, promo codes) is kept in memory without a change being
+   * announced; 0 turns the cache off.
+   */
   referenceCacheTtlSeconds: number;
   /** Longest a placement waits for the database (queue, connection, row locks) before a 503. */
   placementTimeoutMs: number;
@@ -54,7 +59,9 @@ export interface Config {
   jobsConcurrency: number;
   /** The store's name in customer emails. */
   storeName: string;
-  /** `smtp://user:pass@host:port` (or `smtps://`) customer emails go through; undefined: they are logged as not sent. */
+  /**
+   * `smtp://user:pass@host:port` (or `smtps://`) customer emails go through; undefined: they are logged as not sent.
+   */
   smtpUrl: string | undefined;
   /** Sender of customer emails; the name is the store's unless MAIL_FROM gives one. */
   mailFrom: { name: string; address: string };

@@ -1,12 +1,12 @@
 import { ensureAdmin } from './auth/auth.service.js';
 import { createDemoAdmin, type DemoAdmin, existingDemoAdmin } from './auth/demo-admin.js';
-import { seedDemoIfEmpty } from './catalog/demo-seed.js';
+import { seedDemoIfEmpty } from './demo/demo-seed.js';
 import { currencyExponent } from './shared/currency.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { type Database, type DatabaseTarget, openDatabase } from './db/client.js';
 import { loadPaymentPlugins, type PaymentRegistry } from './payments/plugin-registry.js';
-import { storeSecret } from './shared/secrets.js';
+import { storeSecret } from './db/store-secrets.js';
 
 export function databaseTarget(config: Config): DatabaseTarget {
   return config.databaseUrl

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoCatalog } from '../src/catalog/demo-seed.js';
+import { seedDemoCatalog } from '../src/demo/demo-seed.js';
 import { taxClasses } from '../src/db/schema.js';
 import {
   bearer,

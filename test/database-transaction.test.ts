@@ -36,7 +36,7 @@ const backendPid: Statement = { name: 'together_pid', text: 'select pg_backend_p
 const stored = async () => (await database.run<{ n: number }>(list, [])).map((r) => r.n);
 
 describe('statements sent together in a transaction', () => {
-  it("answers each one's rows in order, each seeing the ones before it; a call left undefined answers none", async () => {
+  it("answers each one's rows in order, each seeing those before it; a call left undefined answers none", async () => {
     const answers = await database.transaction((tx) =>
       tx.runTogether<[{ n: number }, { n: number }, { n: number }, { n: number }]>([
         { statement: insert, values: [1, 'one'] },
@@ -63,7 +63,7 @@ describe('statements sent together in a transaction', () => {
     expect(await stored()).toEqual([1, 2]);
   });
 
-  it('rolls back everything when one of them fails, runs none after it, and the connection serves the next', async () => {
+  it('rolls back everything when one fails, runs none after it, and the connection serves the next', async () => {
     const [before] = await database.transaction((tx) => tx.run<{ pid: number }>(backendPid, []));
     const outcome = await database
       .transaction((tx) =>
@@ -89,7 +89,7 @@ describe('statements sent together in a transaction', () => {
     expect(await stored()).toEqual([3]);
   });
 
-  it('rolls back the whole transaction when a statement sent with the commit fails, even if the work catches it', async () => {
+  it('rolls back when a statement sent with the commit fails, even if the work catches it', async () => {
     const outcome = await database
       .transaction(async (tx) => {
         await tx.runTogether([{ statement: insert, values: [1, 'first message'] }]);

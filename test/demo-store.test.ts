@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoCatalog, seedDemoIfEmpty } from '../src/catalog/demo-seed.js';
+import { seedDemoCatalog, seedDemoIfEmpty } from '../src/demo/demo-seed.js';
 import { promotions, shippingMethods, shippingRates, taxRates } from '../src/db/schema.js';
 import { bearer, buildTestApp, json, signInAdmin, type TestApp } from './helpers.js';
 

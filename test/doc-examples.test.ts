@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../src/auth/auth.service.js';
-import { seedDemoIfEmpty } from '../src/catalog/demo-seed.js';
+import { seedDemoIfEmpty } from '../src/demo/demo-seed.js';
 import { loadConfig } from '../src/config.js';
 import { currencyExponent } from '../src/shared/currency.js';
 import { isExampleBlock, type ShellBlock, shellBlocks, shellCommands } from './doc-examples/markdown.js';

@@ -55,7 +55,7 @@ describe('OpenAPI document', () => {
 });
 
 describe('request logs', () => {
-  it('writes one JSON line per request with method, route, status, duration and request id, and no secrets', async () => {
+  it('writes one JSON line per request: method, route, status, duration and request id, no secrets', async () => {
     lines.length = 0;
     const signup = await t.app.inject({
       method: 'POST',

@@ -214,7 +214,8 @@ describe('customer emails over SMTP', () => {
 
   it('keeps a name with line breaks on one line of the text part', async () => {
     await t.database.db.execute(
-      sql`update order_lines set product_name = ${'Lamp\r\nSee https://evil.example'} where order_id = (select id from orders where alias = ${order.alias})`,
+      sql`update order_lines set product_name = ${'Lamp\r\nSee https://evil.example'}
+        where order_id = (select id from orders where alias = ${order.alias})`,
     );
     try {
       const before = sink.received.length;
@@ -222,7 +223,8 @@ describe('customer emails over SMTP', () => {
       expect(onlyEmail(before).text).toContain(`2 × Lamp See https://evil.example — ${PRODUCT} (12.34 USD each)`);
     } finally {
       await t.database.db.execute(
-        sql`update order_lines set product_name = ${PRODUCT} where order_id = (select id from orders where alias = ${order.alias})`,
+        sql`update order_lines set product_name = ${PRODUCT}
+          where order_id = (select id from orders where alias = ${order.alias})`,
       );
     }
   });

@@ -249,7 +249,7 @@ describe('estimate', () => {
     expect(getQuery.body).toBe(post.body);
   });
 
-  it('falls back to the country rate outside a state with its own rate, and taxes nothing without a class', async () => {
+  it('falls back to the country rate outside a state with its own rate; taxes nothing without a class', async () => {
     const res = json(
       await estimate({ variants: [{ alias: 'est-a' }, { alias: 'est-c' }], shipping_address: { ...CA, state: 'TX' } }),
     );
@@ -444,7 +444,7 @@ describe('estimate', () => {
     expect(body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
-  it('answers GET problems with problem+json: no payload, malformed ?payload=, both at once, wrong content type', async () => {
+  it('answers GET problems as problem+json: no payload, malformed ?payload=, both, wrong content type', async () => {
     expectProblem(await t.app.inject({ method: 'GET', url }), 422, 'validation_error');
     expectProblem(await t.app.inject({ method: 'GET', url: `${url}?payload=%7Bnot-json` }), 400, 'malformed_json');
     expectProblem(
@@ -496,7 +496,8 @@ describe('promo codes in the estimate', () => {
     const free = json(
       await estimate(withCode('FREESHIP', { shipping_address: CA, shipping_method_id: standardShipping })),
     );
-    // The fee shows before its discount, and the discount includes it (SPEC section 10): the total is as if shipping were free.
+    // The fee shows before its discount, and the discount includes it (SPEC section 10): the total is as if shipping
+    // were free.
     expect(free).toMatchObject({ shipping_fee: '4.38', shipping_discount: '4.38', discount: '4.38' });
     expect(free.total).toBe(json(await estimate(withCode('FREESHIP', { shipping_address: CA }))).total);
   });

@@ -135,7 +135,7 @@ async function payWithSandbox(order: PlacedOrder): Promise<void> {
 }
 
 describe('webhook deliveries of events', () => {
-  it('deliver a placed order to its endpoint past two failures, signed, each attempt logged, once per event', async () => {
+  it('deliver a placed order to its endpoint past two failures, signed, attempts logged, once per event', async () => {
     const hook = await endpoint(['order.placed'], (n) => ({ status: n <= 2 ? 503 : 204 }));
     const order = await place();
     const [event] = await eventsOf(order.order_alias, 'order.placed');
@@ -201,7 +201,7 @@ describe('webhook deliveries of events', () => {
     await switchOff(hook.id);
   });
 
-  it('keep a slow endpoint from holding up another: the fast one is delivered while the slow one is waited for', async () => {
+  it('keep a slow endpoint from holding up another: the fast one is delivered while the slow one waits', async () => {
     const slow = await endpoint(['order.placed'], () => 'hang');
     const fast = await endpoint(['order.placed']);
     const order = await place();

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema.js';
-import { type EventRef, Outbox } from '../src/events/outbox.js';
+import type { EventRef } from '../src/events/outbox.js';
 import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { WEBHOOK_SCHEDULE_JOB } from '../src/webhooks/delivery-schedule.js';
 import { scheduleEventDeliveries } from '../src/webhooks/webhook-delivery.js';
@@ -274,7 +274,7 @@ describe('events of payments (sandbox)', () => {
     return started.payment_id as number;
   }
 
-  it('records payment.failed on a decline, payment.succeeded, order.paid and the approval, then payment.refunded', async () => {
+  it('records payment.failed on a decline, payment.succeeded, order.paid, the approval, payment.refunded', async () => {
     const order = await place();
     const declined = await paySandbox(order, 'decline');
     const paid = await paySandbox(order, 'pay');
@@ -337,7 +337,7 @@ describe('events of payments (sandbox)', () => {
     ]);
   });
 
-  it('records payment.succeeded and order.paid (then the approval) when an admin records cash on delivery', async () => {
+  it('records payment.succeeded and order.paid (then the approval) when an admin records cash paid', async () => {
     const order = await place();
     const started = json(
       await t.app.inject({
@@ -493,7 +493,7 @@ describe('webhook deliveries of recorded events', () => {
 
   it('refuse for good a schedule job that names no event ids (no retries of what can never succeed)', async () => {
     const queue = new JobQueue();
-    registerWebhookJobs({ queue, outbox: new Outbox(queue) }, { database: w.database, settings: w.config.webhooks });
+    registerWebhookJobs(queue, { database: w.database, settings: w.config.webhooks });
     const schedule = queue.handlerOf(WEBHOOK_SCHEDULE_JOB);
     expect(schedule?.policy).toMatchObject({ giveUpAfterMs: 86_400_000 });
     const job = (payload: Record<string, unknown>) => ({

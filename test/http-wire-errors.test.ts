@@ -168,7 +168,7 @@ describe('requests the HTTP parser refuses, answered and closed', () => {
     expect(closed).toBe(true);
   });
 
-  it('answers a body shorter than its Content-Length, once the client stops sending, with 400 incomplete_request', async () => {
+  it('answers a body short of its Content-Length, once the client stops, with 400 incomplete_request', async () => {
     const request = `${login}Content-Length: 50\r\n\r\n{"email":"a@b.co"}`;
     const { responses, closed } = await exchange([request], { end: true });
     expectWireProblem(responses[0], 400, 'incomplete_request');

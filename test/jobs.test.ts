@@ -66,7 +66,7 @@ const finished = (id: number | undefined) =>
   );
 
 describe('running jobs', () => {
-  it('runs a job once its transaction commits, woken at once, and never one from a transaction that rolled back', async () => {
+  it('runs a job once its transaction commits, woken at once, never one from a transaction rolled back', async () => {
     const queue = new JobQueue();
     const seen: unknown[] = [];
     queue.handle('test.echo', async (job) => {
@@ -299,7 +299,7 @@ describe('failures', () => {
 });
 
 describe('workers sharing the jobs', () => {
-  it('runs every job exactly once and never one job twice at once, with two workers on their own connections', async () => {
+  it('runs every job exactly once, never one twice at once, with two workers on their own connections', async () => {
     // On PostgreSQL the second worker has a pool of its own, as a second process would; the embedded database has one
     // connection, which both workers share.
     const second = onPostgres ? await openDatabase({ kind: 'postgres', url: test.url ?? '', poolSize: 5 }) : database;
@@ -527,7 +527,7 @@ describe('the app and its worker', () => {
     }
   }, 60_000);
 
-  it('runs no jobs with JOBS_ENABLED=false (a web-only process), and leaves what it enqueued to the others', async () => {
+  it('runs no jobs with JOBS_ENABLED=false (a web-only process), leaving what it enqueued to others', async () => {
     const handled: string[] = [];
     const t = await placeWith(false, handled);
     try {

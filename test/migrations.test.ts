@@ -11,7 +11,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { OrderStatus } from '../src/orders/order-states.js';
-import { orderLedger, orderPaymentStatus } from '../src/payments/order-ledger.js';
+import { orderPaymentStatus } from '../src/orders/order-ledger.js';
+import { orderLedger } from '../src/payments/payments-ledger.js';
 import type { PaymentState } from '../src/payments/payment-states.js';
 import { promotionFromPromoCode } from '../src/promotions/promo-codes.bridge.js';
 import { formatDecimal } from '../src/shared/money.js';
@@ -255,7 +256,7 @@ describe('migration 0014 (promotions)', () => {
 });
 
 describe('migration 0015 (promotions on orders)', () => {
-  it('carries over what placement recorded on promo codes after 0014, gives coded orders their promotion, and drops promo_codes', {
+  it('carries over promo-code uses recorded after 0014, gives coded orders their promotion, drops promo_codes', {
     timeout: 180_000,
   }, async () => {
     const db = await open();
@@ -343,7 +344,7 @@ describe('migration 0015 (promotions on orders)', () => {
 const BEFORE_LEDGER = 'dbcc690';
 
 describe('migration 0020 (the order ledger)', () => {
-  it('records each payment’s money in the ledger, counts past goodwill refunds as credit, and sets the statuses the ledger gives', {
+  it('records each payment’s money in the ledger, past goodwill refunds as credit, and the ledger’s statuses', {
     timeout: 180_000,
   }, async () => {
     const db = await open();
@@ -409,7 +410,8 @@ describe('migration 0020 (the order ledger)', () => {
         { alias: 'o7', payment_status: 'overpaid', captured: 20000, refunded: 2500, credited: 0 },
         { alias: 'o8', payment_status: 'paid', captured: 10000, refunded: 0, credited: 0 },
       ]);
-      // The statuses are the ledger's own (src/payments/order-ledger.ts), computed from the migrated figures.
+      // The statuses are the ledger's own (src/orders/order-ledger.ts, src/payments/payments-ledger.ts), computed from
+      // the migrated figures.
       const rows = await db.query<{ alias: string; status: string; total: string; payment_status: string }>(
         'select alias, status, total, payment_status from orders order by id',
       );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoIfEmpty } from '../src/catalog/demo-seed.js';
+import { seedDemoIfEmpty } from '../src/demo/demo-seed.js';
 import { compileBodyValidator } from '../src/http/validation.js';
 import { currencyExponent } from '../src/shared/currency.js';
 import { bearer, buildTestApp, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
@@ -155,7 +155,7 @@ describe('the OpenAPI document', () => {
     expect(next.statusCode).toBe(200);
   });
 
-  it('documents the guest tokens: X-Cart-Token at sign-in and on the cart, X-Order-Token where a guest reads or pays', () => {
+  it('documents the guest tokens: X-Cart-Token at sign-in and on the cart, X-Order-Token to read or pay', () => {
     const header = (path: string, method: string, name: string) =>
       doc.paths[path]?.[method]?.parameters?.find((p) => p.in === 'header' && p.name === name);
     for (const path of [

@@ -116,7 +116,7 @@ const stockOf = async () =>
   (await t.database.db.select().from(productVariants).where(eq(productVariants.id, variantId)))[0]?.stock;
 
 describe('auto-approve', () => {
-  it('moves a pending order to approved when it becomes paid, recording order.status_changed after order.paid', async () => {
+  it('approves a pending order when it becomes paid, recording order.status_changed after order.paid', async () => {
     const order = await paidWithSandbox();
     expect(await orderOf(order)).toMatchObject({ status: 'approved', payment_status: 'paid' });
     expect(await typesOf(order)).toEqual(['order.placed', 'payment.succeeded', 'order.paid', 'order.status_changed']);
@@ -138,7 +138,7 @@ describe('cancelling a paid order', () => {
     expect((await typesOf(order)).slice(-3)).toEqual(['order.status_changed', 'order.cancelled', 'payment.refunded']);
   });
 
-  it('resumes the same refunds when cancel-and-refund is sent again with its Idempotency-Key after a timeout', async () => {
+  it('resumes the same refunds when a cancel-and-refund is sent again with its key after a timeout', async () => {
     const order = await paidWithSandbox();
     const gateway = t.payments.get('sandbox')?.gateway;
     if (!gateway?.refund) throw new Error('the sandbox has no refund');
@@ -200,7 +200,7 @@ describe('one open payment attempt per order', () => {
     expect(again.payment_id).not.toBe(first.paymentId);
   });
 
-  it('records a late success of a superseded attempt: the order is then overpaid, and the refund clears it', async () => {
+  it('records a late success of a superseded attempt: the order is overpaid, and the refund clears it', async () => {
     const order = await place();
     const first = await startSandbox(order);
     const cod = json(await start(order, 'cash_on_delivery'));
@@ -248,7 +248,7 @@ describe('cash on delivery', () => {
 });
 
 describe('unpaid-order expiry', () => {
-  it('cancels a pending unpaid order past the TTL as expired: stock and promo-code use back, order.expired once', async () => {
+  it('cancels an unpaid order past the TTL as expired: stock and promo-code use back, order.expired once', async () => {
     const code = `EXP${Date.now()}`;
     await adminApi(t, admin).promoCode({ code, code_type: 'percentage', value: '10' });
     const promoUses = async () =>

@@ -215,7 +215,7 @@ describe('admin orders', () => {
     );
   });
 
-  it('moves an order along pending → approved → processing → shipped → delivered and refuses skips and steps back', async () => {
+  it('moves an order along pending → approved → processing → shipped → delivered, no skips or steps back', async () => {
     const order = await placeAs(alice);
     expectProblem(await setStatus(order.order_alias, 'shipped'), 409, 'invalid_transition');
     for (const status of ['approved', 'processing', 'shipped', 'delivered']) {
@@ -228,7 +228,7 @@ describe('admin orders', () => {
     expectProblem(await setStatus(order.order_alias, 'approved', alice), 403, 'forbidden');
   });
 
-  it('tells admins where the order may go next at every step, as the state machine says, and customers nothing of it', async () => {
+  it('tells admins where an order may go next at each step, as its state machine says; customers nothing', async () => {
     const order = await placeAs(alice);
     const adminView = async () =>
       json(
@@ -273,7 +273,7 @@ describe('admin orders', () => {
     expect((await placeAs(alice, { promocode: 'ONEEACH' })).discount).toBe('2.47');
   });
 
-  it('keeps stock and promo-code counts exact when cancellations race placements of the same code and variant', async () => {
+  it('keeps stock and promo-code counts exact when cancellations race placements of one code and variant', async () => {
     await insertPromoCodes(t.database.db, [{ code: 'RACEMIX', codeType: 'percentage', value: '5' }]);
     await t.database.db.update(productVariants).set({ stock: 1000 }).where(eq(productVariants.id, variant.id));
     const [stockBefore, placedFirst] = [
@@ -323,7 +323,7 @@ describe('admin orders', () => {
 });
 
 describe('order lines', () => {
-  it('keep the product, variant, SKU, options and tax class they were sold as, whatever the catalog does next', async () => {
+  it('keep the product, variant, SKU, options and tax class they were sold as, whatever the catalog does', async () => {
     const api = adminApi(t, admin);
     const taxClass = await api.taxClass({ name: 'Apparel' });
     const product = await api.product({

@@ -60,7 +60,10 @@ describe('plugin discovery', () => {
     const specifier = externalPlugin(`export default {
       id: 'acme_pay', name: 'Acme Pay',
       configure: (env) => env.ACME_KEY ? { key: env.ACME_KEY } : undefined,
-      create: () => ({ start: async (i) => ({ redirectUrl: 'https://acme.example/pay/' + i.reference, gatewayRef: 'acme_1' }), parseWebhook: async () => [] }),
+      create: () => ({
+        start: async (i) => ({ redirectUrl: 'https://acme.example/pay/' + i.reference, gatewayRef: 'acme_1' }),
+        parseWebhook: async () => [],
+      }),
     };`);
     const registry = await loadPaymentPlugins({ ...base, enabled: [specifier], env: { ACME_KEY: 'k' } });
     expect(registry.list().map((p) => [p.id, p.name])).toEqual([['acme_pay', 'Acme Pay']]);
@@ -79,9 +82,14 @@ describe('plugin discovery', () => {
   });
 
   it("stops when a plugin's own configuration is wrong, naming the plugin and its message", async () => {
-    const specifier =
-      externalPlugin(`import { PluginConfigError } from ${JSON.stringify(pathToFileURL(path.resolve('src/payments/payment-plugin.ts')).href)};
-      export default { id: 'strict_pay', name: 'Strict', configure: () => { throw new PluginConfigError('STRICT_KEY must start with sk_'); }, create: () => ({}) };`);
+    const pluginContract = pathToFileURL(path.resolve('src/payments/payment-plugin.ts')).href;
+    const specifier = externalPlugin(`import { PluginConfigError } from ${JSON.stringify(pluginContract)};
+      export default {
+        id: 'strict_pay',
+        name: 'Strict',
+        configure: () => { throw new PluginConfigError('STRICT_KEY must start with sk_'); },
+        create: () => ({}),
+      };`);
     const err = await configError({ enabled: [specifier] });
     expect(err.message).toBe('PAYMENT_PLUGINS: plugin strict_pay: STRICT_KEY must start with sk_');
   });

@@ -123,7 +123,7 @@ describe('webhooks under concurrency', () => {
 });
 
 describe('Idempotency-Key on start-payment', () => {
-  it('answers the same key with the first answer, even after the payment succeeded, and refuses it for another request', async () => {
+  it('answers a key again with its first answer, even once the payment succeeded; refuses it for another', async () => {
     const p = await startedPaymentWithKey('start-key-1');
     const again = await t.app.inject({
       method: 'POST',

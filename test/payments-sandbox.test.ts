@@ -225,7 +225,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
       );
     });
 
-    it('declines: the payment fails, the order is failed, and a new start opens a new attempt that can pay', async () => {
+    it('declines: the payment fails, the order is failed, and a new start opens an attempt that can pay', async () => {
       const order = await s.placeOrder('7.50');
       const first = await startSandbox(order);
       const declined = await s.submit(withDecision(first.fields, 'decline'));
@@ -322,7 +322,7 @@ describe('sandbox and cash on delivery (USD store)', () => {
         .where(and(eq(paymentEvents.pluginId, 'sandbox'), eq(paymentEvents.eventId, eventId)));
     }
 
-    it('refuses a forged, missing, malformed, tampered, stale or future signature with 400 invalid_signature and changes nothing', async () => {
+    it('refuses a forged, missing, malformed, tampered, stale or future signature (400): changes nothing', async () => {
       const order = await s.placeOrder('4.00');
       const { reference } = await startSandbox(order);
       const body = eventBody('payment.succeeded', { reference, amount: 400 }, 'evt_forged_1');
@@ -611,7 +611,7 @@ describe('sandbox told to fail, in a store that authorizes only (PAYMENT_CAPTURE
     expect((await s.submit(fields)).statusCode).toBe(400);
   });
 
-  it('answers an admin refund the sandbox refuses (SANDBOX_FAIL_OPERATIONS=refund) with 502, recording nothing', async () => {
+  it('answers a refund the sandbox refuses (SANDBOX_FAIL_OPERATIONS=refund) with 502, recording nothing', async () => {
     const order = await s.placeOrder('6.00');
     const started = json(await s.start('sandbox', order));
     // Paid by the sandbox's own succeeded event (this store's checkout only authorizes).

@@ -205,7 +205,7 @@ describe('Stripe Checkout in a USD store', () => {
     ]);
   });
 
-  it('opens a Checkout Session for the exact order total and marks the order paid on a signed checkout.session.completed', async () => {
+  it('opens a Checkout Session for the order total; a signed checkout.session.completed makes it paid', async () => {
     // Stripe sends the payer back to the service's return route, which knows the outcome by then.
     const returnLink = `${t.config.publicBaseUrl}/payment/storefront/return/?token=`;
     const order = await s.guestOrder('12.34', 2);
@@ -379,7 +379,7 @@ describe('Stripe Checkout in a USD store', () => {
     expect(sessionRequestsFor(order.alias)).toHaveLength(2);
   });
 
-  it('refunds through Stripe: the refund webhook (a running total) changes nothing more, and a later full refund closes it', async () => {
+  it('refunds through Stripe: its webhook (a running total) changes nothing; a full refund closes it', async () => {
     const order = await s.startedGuestOrder('20.00');
     const session = standin.completeSession(order.sessionId);
     const paymentIntent = session.payment_intent as string;
@@ -483,7 +483,7 @@ describe('Stripe Checkout in a USD store', () => {
     expect(body.detail).toBe('the payment has no Stripe PaymentIntent yet');
   });
 
-  it('reuses the open attempt when start is called twice without a key: same payment, one Checkout Session', async () => {
+  it('reuses the open attempt when started twice without a key: same payment, one Checkout Session', async () => {
     const order = await s.guestOrder('9.99');
     const first = json(await s.start(order.alias, { 'x-order-token': order.token }));
     const second = json(await s.start(order.alias, { 'x-order-token': order.token }));
@@ -691,7 +691,7 @@ describe('authorize, then capture through Stripe (PAYMENT_CAPTURE=manual)', () =
   const post = (url: string, payload?: object) =>
     s.inject({ method: 'POST', url, headers: bearer(admin.access), ...(payload ? { payload } : {}) });
 
-  it('opens a manual-capture Checkout Session and holds the money: the order is authorized, nothing to pay', async () => {
+  it('opens a manual-capture Checkout Session and holds the money: order authorized, nothing to pay', async () => {
     const order = await authorized('20.00');
     const [request] = sessionRequestsFor(order.alias);
     expect(request?.body).toMatchObject({ payment_intent_data: { capture_method: 'manual' } });

@@ -326,7 +326,7 @@ describe('idempotency', () => {
     expect(await stockOf(a.id)).toBe(9);
   });
 
-  it('replays an answer stored before order lines carried their item, once migration 0022 has filled it in', async () => {
+  it('replays an answer stored before order lines carried their item, once migration 0022 filled it in', async () => {
     const a = await variant();
     const payload = { variants: [{ alias: a.alias }], shipping_address: address };
     const first = json(await place(guestCreate, payload, { 'idempotency-key': 'before-0021' }));

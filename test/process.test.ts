@@ -97,7 +97,7 @@ describe('a database that cannot be opened', () => {
 });
 
 describe.skipIf(onPostgres)('the embedded database', () => {
-  it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM, and recovers a stale lock', async () => {
+  it('refuses a second process on one DATA_DIR, shuts down cleanly on SIGTERM, and recovers a stale lock', async () => {
     const dir = dataDir();
     const port = await freePort();
     const env = {
@@ -144,7 +144,7 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     expect(third.output()).not.toContain('pw-smtp-never-printed');
   }, 120_000);
 
-  it("makes the demo store's admin with a generated password, shows it once at the first start, and never again", async () => {
+  it("makes the demo store's admin with a generated password, shown once at the first start, never again", async () => {
     const dir = dataDir();
     const port = await freePort();
     const env = { DATA_DIR: dir, PORT: String(port), SEED_DEMO: 'true', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' };

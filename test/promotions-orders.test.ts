@@ -215,7 +215,7 @@ describe('the issue\'s "done" scenario: an automatic 10 % this week and SUMMER5 
 });
 
 describe('two automatic buy-get promotions stacked (issue #24 item 6)', () => {
-  it('use each tee once: two "buy 1 get 1 free" on three tees take one tee off, at estimate and placement', async () => {
+  it('use each tee once: two "buy 1 get 1 free" on three tees take one tee off, estimate and placement', async () => {
     const buy1get1 = { type: 'buy_x_get_y', buy_quantity: 1, get_quantity: 1, percent: '100' } as const;
     const first = await promotion({ name: 'Tees 2 for 1', priority: 1, action: buy1get1 });
     await promotion({ name: 'Also 2 for 1', action: buy1get1 });
@@ -241,7 +241,7 @@ describe('two automatic buy-get promotions stacked (issue #24 item 6)', () => {
 });
 
 describe('limits of automatic promotions under concurrency', () => {
-  it('gives an automatic promotion limited to 2 redemptions to exactly 2 of 6 racing guest orders, placing all 6', async () => {
+  it('gives an automatic promotion limited to 2 uses to 2 of 6 racing guest orders, placing all 6', async () => {
     const limited = await promotion({
       name: 'First two',
       redemption_limit: 2,
@@ -372,7 +372,7 @@ describe('promotions that do not apply', () => {
 });
 
 describe('an exclusive automatic promotion against a combinable code', () => {
-  it('gives the order the exclusive one alone when it is larger, without redeeming the code, and no error', async () => {
+  it('gives the order the exclusive one alone when it is larger, not redeeming the code, and no error', async () => {
     const exclusive = await promotion({
       name: 'Flat 15',
       combinable: false,

@@ -317,7 +317,8 @@ describe.runIf(onPostgres)('reference data cache across processes (PostgreSQL)',
     try {
       // Cut every listening connection of this database (both processes' feeds).
       await exec(
-        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`,
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`,
       );
       // "*" when the connection is lost (nothing cached from then on), and again once listening.
       await eventually(async () => expect(heard.filter((x) => x === '*').length).toBeGreaterThanOrEqual(2));

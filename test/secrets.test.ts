@@ -18,7 +18,7 @@ import {
 } from './helpers.js';
 
 // The keys the service generates (token signing, the sandbox's) belong to the store's database:
-// every process on one database shares them, and no two stores do (src/shared/secrets.ts).
+// every process on one database shares them, and no two stores do (src/db/store-secrets.ts).
 
 // Every test starts whole apps (migrations included), which takes long on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });

@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
-/** The service as a real process (`src/<script>` through tsx, as `npm start` runs it), for tests only a process shows. */
+/**
+ * The service as a real process (`src/<script>` through tsx, as `npm start` runs it), for tests only a process shows.
+ */
 const root = path.resolve(import.meta.dirname, '..');
 
 export interface Running {

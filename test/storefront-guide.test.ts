@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoIfEmpty } from '../src/catalog/demo-seed.js';
+import { seedDemoIfEmpty } from '../src/demo/demo-seed.js';
 import { currencyExponent } from '../src/shared/currency.js';
 import { hiddenFormFields } from './browser.js';
 import { buildTestApp, type TestApp } from './helpers.js';
@@ -95,7 +95,7 @@ describe('docs/storefront-guide.md', () => {
     expect(checked.status).toBe(0);
   }, 120_000);
 
-  it('runs as written on the demo store: guest cart, sign-up with the cart, estimate, placement, payment to paid', async () => {
+  it('runs as written on the demo store: guest cart, sign-up with it, estimate, placement, paid', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'storefront.ts'], {
       cwd: dir,
       env: { ...process.env, STORE_URL: storeUrl },

@@ -65,7 +65,7 @@ describe('the payment step of an order page', () => {
     ).toEqual({ kind: 'settled' });
   });
 
-  it('says an authorized payment is held (what it holds), an overpaid order its refund due, a refunded one what', () => {
+  it('says an authorized payment is held (what it holds), an overpaid one its refund due, a refunded one what', () => {
     const attempts: never[] = [];
     expect(
       paymentStep({ order: order({ payment_status: 'authorized', ledger: { capturable: '24.68' } }), attempts }),

@@ -221,7 +221,8 @@ export async function startStripeStandIn(
     });
     if (currency && THREE_DECIMAL.has(currency) && total % 10 !== 0) {
       throw invalid(
-        `Invalid amount. ${currency.toUpperCase()} amounts must be rounded to the nearest ten (the last digit must be 0).`,
+        `Invalid amount. ${currency.toUpperCase()} amounts must be rounded to the nearest ten `
+          + '(the last digit must be 0).',
         'line_items',
         'amount_invalid',
       );
@@ -280,13 +281,15 @@ export async function startStripeStandIn(
     const { intent, charge } = intentOr404(paymentIntentId);
     if (intent.status !== 'requires_capture')
       throw unexpectedState(
-        `This PaymentIntent could not be captured because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`,
+        `This PaymentIntent could not be captured because it has a status of ${intent.status}. `
+          + 'Only a PaymentIntent with one of the following statuses may be captured: requires_capture.',
       );
     const amount = body.amount_to_capture === undefined ? intent.amount_capturable : int(body.amount_to_capture);
     if (amount === undefined || amount < 1) throw invalid('Invalid positive integer', 'amount_to_capture');
     if (amount > intent.amount_capturable)
       throw invalid(
-        `The amount to capture (${amount}) must be less than or equal to the amount capturable (${intent.amount_capturable}).`,
+        `The amount to capture (${amount}) must be less than or equal to the amount capturable `
+          + `(${intent.amount_capturable}).`,
         'amount_to_capture',
         'amount_too_large',
       );
@@ -310,7 +313,9 @@ export async function startStripeStandIn(
     const { intent, charge } = intentOr404(paymentIntentId);
     if (intent.status === 'succeeded' || intent.status === 'canceled')
       throw unexpectedState(
-        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. `
+          + 'Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, '
+          + 'requires_capture, requires_confirmation, requires_action, processing.',
       );
     if (intent.status === 'requires_capture') Object.assign(charge, { amount_refunded: charge.amount, refunded: true });
     Object.assign(intent, {
@@ -328,7 +333,9 @@ export async function startStripeStandIn(
       throw new StripeRefusal({
         status: 400,
         type: 'invalid_request_error',
-        message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of \`${String(session.status)}\`.`,
+        message:
+          'Only Checkout Sessions with a status in ["open"] can be expired. '
+          + `This Checkout Session has a status of \`${String(session.status)}\`.`,
       });
     session.status = 'expired';
     session.url = null;
@@ -417,7 +424,9 @@ export async function startStripeStandIn(
     throw new StripeRefusal({
       status: 404,
       type: 'invalid_request_error',
-      message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+      message:
+        `Unrecognized request URL (${method}: ${path}). `
+        + 'Please see https://stripe.com/docs or we can help at https://support.stripe.com/.',
     });
   }
 
@@ -478,7 +487,9 @@ export async function startStripeStandIn(
             body: errorBody({
               status: 400,
               type: 'idempotency_error',
-              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+              message:
+                'Keys for idempotent requests can only be used with the same parameters they were first used with. '
+                + `Try using a key other than '${key}' if you meant to execute a different request.`,
             }),
           });
           return;

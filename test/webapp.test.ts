@@ -43,7 +43,7 @@ describe('the web apps', () => {
     expect(api.json()).toMatchObject({ name: 'Storefront', currency: 'USD' });
   });
 
-  it("gives a browser the storefront's page for its client-side routes, and the dashboard's under /admin/", async () => {
+  it("gives a browser the storefront's page for its client-side routes, the dashboard's under /admin/", async () => {
     for (const url of ['/products/3', '/cart', '/checkout?step=2', '/account/orders/abc']) {
       const page = await t.app.inject({ url, headers: { accept: BROWSER } });
       expect(page.statusCode, url).toBe(200);

@@ -31,7 +31,8 @@ export async function buildAndStartApp(input: {
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       JWT_SECRET: 'bench-only-jwt-secret-0123456789abcdef',
-      // Keeps the limiter from answering 429 during the login bench; 1 000 000 is the highest value src/config.ts accepts.
+      // Keeps the limiter from answering 429 during the login bench; 1 000 000 is the highest value src/config.ts
+      // accepts.
       AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
       PROMO_RATE_LIMIT_PER_MINUTE: '100000000',
       WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000',

@@ -19,8 +19,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --duration <s>     measured seconds per scenario (env BENCH_DURATION, default 10)
   --warmup <s>       unmeasured warm-up seconds per scenario (env BENCH_WARMUP, default 1)
   --connections <n>  concurrent connections (env BENCH_CONNECTIONS, default 10)
-  --only <text>      run only scenarios whose name contains <text>, or one of comma-separated texts, and those they compare to (env BENCH_ONLY);
-                     the baseline always runs, since every ratio is relative to it
+  --only <text>      run only scenarios whose name contains <text>, or one of comma-separated texts, and those
+                     they compare to (env BENCH_ONLY); the baseline always runs, since every ratio is relative to it
   --quick            3 s smoke run (env BENCH_QUICK=1); --duration still wins
   --paired           measure the baseline again right before each scenario and take the scenario's
                      ratio to that sample (env BENCH_PAIRED=1), and likewise the scenario it compares

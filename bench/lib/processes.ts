@@ -41,7 +41,8 @@ const KEPT_LINES = 40;
 
 /**
  * Starts a server as a child process (so it does not share the load generator's event loop),
- * then polls `readyPath` until it answers 200. It is stopped by `cleanup()`. Output is kept in memory, not echoed: a server
+ * then polls `readyPath` until it answers 200. It is stopped by `cleanup()`. Output is kept in memory, not echoed: a
+ * server
  * logging under load would otherwise flood the terminal.
  */
 export async function startServer(options: {

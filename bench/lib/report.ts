@@ -18,7 +18,9 @@ export interface ScenarioResult extends Measurement {
    * transaction): its sample measured just before this one with --paired, else its own row's.
    */
   comparedTo?: { name: string; ratio: number; requestsPerSecond: number };
-  /** False when any response was non-2xx or any connection failed: then the figures are not a benchmark of the endpoint. */
+  /**
+   * False when any response was non-2xx or any connection failed: then the figures are not a benchmark of the endpoint.
+   */
   valid: boolean;
   /** Figures the scenario's teardown measured besides the load (e.g. webhook deliveries per second). */
   extra?: Record<string, number | string>;
@@ -87,18 +89,30 @@ export function verdict(result: ScenarioResult): string {
 export function summaryLine(result: ScenarioResult): string {
   const flag = result.valid ? '' : `  <-- ${verdict(result).replaceAll('*', '')}`;
   return (
-    `${result.name.padEnd(12)} ${fixed(result.requestsPerSecond, 1).padStart(10)} req/s   p99 ${fixed(result.latencyP99Ms, 2).padStart(8)} ms`
+    `${result.name.padEnd(12)} ${fixed(result.requestsPerSecond, 1).padStart(10)} req/s   `
+    + `p99 ${fixed(result.latencyP99Ms, 2).padStart(8)} ms`
     + `   non-2xx ${result.non2xx}   errors ${result.errors}   ${result.ratioToBaseline.toPrecision(3)}× baseline`
     + `${result.comparedTo ? `   ${result.comparedTo.ratio.toPrecision(3)}× ${result.comparedTo.name}` : ''}${flag}`
   );
 }
 
 export function markdownTable(results: ScenarioResult[]): string {
-  const rows = results.map(
-    (r) =>
-      `| ${r.name} | \`${r.request}\` | ${r.connections} | ${fixed(r.requestsPerSecond, 1)} | ${fixed(r.latencyP50Ms, 2)} | ${fixed(r.latencyP99Ms, 2)} `
-      + `| ${r.non2xx} | ${r.errors} | ${r.ratioToBaseline.toPrecision(3)} | ${r.comparedTo ? `${r.comparedTo.ratio.toPrecision(3)} × ${r.comparedTo.name} (${fixed(r.comparedTo.requestsPerSecond, 0)}/s)` : ''} | ${verdict(r)} |`,
-  );
+  const otherRatio = (r: ScenarioResult) =>
+    r.comparedTo
+      ? `${r.comparedTo.ratio.toPrecision(3)} × ${r.comparedTo.name} (${fixed(r.comparedTo.requestsPerSecond, 0)}/s)`
+      : '';
+  const rows = results.map((r) => {
+    const cells = [r.name, `\`${r.request}\``, r.connections, fixed(r.requestsPerSecond, 1), fixed(r.latencyP50Ms, 2)];
+    cells.push(
+      fixed(r.latencyP99Ms, 2),
+      r.non2xx,
+      r.errors,
+      r.ratioToBaseline.toPrecision(3),
+      otherRatio(r),
+      verdict(r),
+    );
+    return `| ${cells.join(' | ')} |`;
+  });
   return [
     '| Scenario | Request | conns | req/s (mean) | p50 (ms) | p99 (ms) | non-2xx | errors | ratio to baseline | other ratio | verdict |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|',

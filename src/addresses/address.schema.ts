@@ -61,7 +61,10 @@ export const StoredAddress = Type.Object({
 });
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-/** Two-letter codes already asked about (at most 26 × 26): ICU's lookup costs more than the rest of a quote's address handling. */
+/**
+ * Two-letter codes already asked about (at most 26 × 26): ICU's lookup costs more than the rest of a quote's address
+ * handling.
+ */
 const knownCodes = new Map<string, boolean>();
 
 function namesCountry(code: string): boolean {

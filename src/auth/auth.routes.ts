@@ -21,7 +21,9 @@ const SessionBody = Type.Object({ user: User, ...Tokens });
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: 1024 });
 const Name = Type.String({ maxLength: 100 });
-/** A guest's cart comes along at sign-up and sign-in; a token that names no cart (or a malformed one) merges nothing. */
+/**
+ * A guest's cart comes along at sign-up and sign-in; a token that names no cart (or a malformed one) merges nothing.
+ */
 const GuestCart = Type.Object({
   'x-cart-token': Type.Optional(
     Type.String({ description: "The guest's cart_token: its lines are merged into the customer's cart" }),

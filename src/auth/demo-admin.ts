@@ -51,5 +51,8 @@ export function dashboardNotice(admin: DemoAdmin, publicBaseUrl: string): string
   if (admin.password !== undefined) {
     return `${dashboard} — ${admin.email} / ${admin.password} (shown once; \`${reset}\` sets another)`;
   }
-  return `${dashboard} — ${admin.email} (its password was shown at the first start; to set another, stop the service and run \`${reset}\`)`;
+  return (
+    `${dashboard} — ${admin.email} (its password was shown at the first start; to set another, stop the service `
+    + `and run \`${reset}\`)`
+  );
 }

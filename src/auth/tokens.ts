@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Principal } from '../http/auth.js';
 import { DomainError } from '../shared/errors.js';
-
-export type Role = 'customer' | 'admin';
-
-/** Who is calling, as proven by a valid access token. */
-export interface Principal {
-  userId: number;
-  role: Role;
-}
 
 export interface RefreshClaims {
   userId: number;

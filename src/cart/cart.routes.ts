@@ -9,6 +9,7 @@ import {
   type CartOwner,
   type CartResult,
   lineIsAvailable,
+  mergeGuestCart,
   removeCartLine,
   updateCartLine,
   viewCart,
@@ -55,7 +56,8 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
     const common = {
       tags: ['cart'],
       description:
-        'Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token.',
+        'Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and '
+        + 'its token returned in the X-Cart-Token header and as cart_token.',
       headers: Type.Object({ 'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart token' })) }),
       security: optionalBearerAuth,
     };
@@ -163,5 +165,21 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
       async (request, reply) =>
         respond(reply, await removeCartLine(deps, ownerOf(request), request.params.product_variant_id)),
     );
+  };
+}
+
+/**
+ * What auth runs after a sign-in (`afterSignIn`): a guest who signs in with their cart token brings the cart along; a
+ * bad token merges nothing.
+ */
+export function mergeCartAtSignIn(deps: CartDeps) {
+  return async (request: FastifyRequest, userId: number): Promise<void> => {
+    let token: string | undefined;
+    try {
+      token = cartTokenFrom(request.headers['x-cart-token']);
+    } catch {
+      return;
+    }
+    if (token) await mergeGuestCart(deps, { userId, token });
   };
 }

@@ -30,7 +30,9 @@ class Listeners {
   }
 }
 
-/** The embedded database's feed: notifications from the same PGlite instance, delivered with the query that caused them. */
+/**
+ * The embedded database's feed: notifications from the same PGlite instance, delivered with the query that caused them.
+ */
 export async function pgliteChangeFeed(client: {
   listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
 }): Promise<ChangeFeed> {

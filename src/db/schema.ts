@@ -338,7 +338,7 @@ export interface AddressSnapshot {
 }
 
 export const orderStatuses = ['pending', 'approved', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
-/** An order's payment status: a function of its ledger (src/payments/order-ledger.ts). */
+/** An order's payment status: a function of its ledger (src/orders/order-ledger.ts). */
 export const paymentStatuses = [
   'unpaid',
   'authorized',
@@ -402,7 +402,7 @@ export const orders = pgTable(
     cancelReason: text('cancel_reason', { enum: ['expired'] }),
     /**
      * The order's ledger totals over all its payments, kept with every change of a payment in the same transaction
-     * (src/payments/order-ledger.ts): money authorized, captured and refunded, and what was credited (given back
+     * (src/payments/payments-ledger.ts): money authorized, captured and refunded, and what was credited (given back
      * without changing the order's lines: the goodwill part of refunds).
      */
     amountAuthorized: minorUnits('amount_authorized').notNull().default(0),
@@ -725,7 +725,7 @@ export const jobs = pgTable(
 
 /**
  * A receiver of outbound webhooks. `secret` (`whsec_` + base64) signs every delivery, so it is kept
- * as it is, like the store's other secrets (src/shared/secrets.ts); the API shows it only when it is
+ * as it is, like the store's other secrets (src/db/store-secrets.ts); the API shows it only when it is
  * made (create, rotate). `failing_since`: when the first of the failures since its last success
  * happened; past 24 hours the endpoint is switched off and `disabled_reason` says why.
  */

@@ -1,7 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
 import type { EventRef, Outbox } from '../events/outbox.js';
 import { type Job, type JobQueue, type JobRequest, PermanentJobError } from '../jobs/job-queue.js';
 import type { JobPolicy } from '../jobs/retry-policy.js';
-import { EmailDeliveryError } from './mailer.js';
+import { createMailer, EmailDeliveryError } from './mailer.js';
 import type { OrderEmailKind } from './order-email.templates.js';
 import { emailKindForEvent, logEmailNotSent, type OrderEmailDeps, sendOrderEmail } from './order-emails.js';
 
@@ -61,4 +63,18 @@ export function registerEmailJobs(parts: { jobs: JobQueue; outbox: Outbox }, dep
   if (deps.mailer.configured) parts.outbox.onEvent('*', emailJobFor);
   else parts.outbox.onCommitted('*', (event) => void logEmailNotSent(deps.log, event));
   parts.jobs.handle<EmailJobPayload>(EMAIL_JOB, emailJobHandler(deps), EMAIL_JOB_POLICY);
+}
+
+/**
+ * The app's customer emails (`registerEmailJobs`) through one SMTP pool, closed with the app. Register before the
+ * worker (`runJobWorker`): hooks close in the reverse order, so the worker stops before the pool its emails use.
+ */
+export function registerCustomerEmails(
+  app: FastifyInstance,
+  deps: Omit<OrderEmailDeps, 'mailer' | 'log'> & { outbox: Outbox; config: Config },
+): void {
+  const mailer = createMailer(deps.config);
+  const { outbox, ...emailDeps } = deps;
+  registerEmailJobs({ jobs: outbox.jobs, outbox }, { ...emailDeps, mailer, log: app.log });
+  app.addHook('onClose', async () => mailer.close());
 }

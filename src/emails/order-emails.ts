@@ -3,7 +3,7 @@ import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { EventRef } from '../events/outbox.js';
-import { orderPageLink } from '../orders/order-page-link.js';
+import { orderPageLink } from '../checkout/order-page-link.js';
 import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
 import { type Mailer, messageIdFor } from './mailer.js';
 import { carriesOrderLink, type OrderEmailKind, renderOrderEmail } from './order-email.templates.js';

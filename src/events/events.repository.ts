@@ -3,20 +3,47 @@ import type { Db, Statement } from '../db/client.js';
 import { events, orders } from '../db/schema.js';
 import { pageOf } from '../http/paging.js';
 import { insertJobsFromJson } from '../jobs/jobs.repository.js';
-import { deliveriesJobSql } from '../webhooks/delivery-schedule.js';
 
 export type EventRow = typeof events.$inferSelect;
 
 /**
+ * Jobs that the statement recording events enqueues itself, in SQL, because whether they are wanted is data their
+ * subscriber keeps (which webhook endpoints take which types of event). The subscriber registers it with the outbox
+ * while the app is built (`Outbox.fanOutInSql`; webhooks/ does, for the job scheduling deliveries): events/ knows
+ * no subscriber.
+ */
+export interface SqlFanOut {
+  /** The common table expression's name: it returns a row per job it enqueued. */
+  name: string;
+  /**
+   * The CTE, `<name> as (...)`, over the relation `events` of the recording statement (columns `id` uuid, `type`,
+   * `created_at` timestamptz, `data` jsonb).
+   */
+  sql(events: string): string;
+}
+
+/**
+ * The fan-outs for a statement that records events as relation `events`: their CTEs, each after a comma (put the
+ * text after another CTE), and an SQL expression counting the jobs they enqueued.
+ */
+export function fanOutSql(fanOuts: readonly SqlFanOut[], events: string): { ctes: string; jobs: string } {
+  return {
+    ctes: fanOuts.map((f) => `, ${f.sql(events)}`).join(''),
+    jobs: fanOuts.length === 0 ? '0' : fanOuts.map((f) => `(select count(*)::integer from ${f.name})`).join(' + '),
+  };
+}
+
+/**
  * Records events ($1: JSON rows with their position `n` in the call) and enqueues jobs ($2, see
  * `insertJobsFromJson`), in one statement: each order's `event_seq` goes up by its number of events, and its events
- * take the numbers in between, in the call's order. If an endpoint is subscribed to some of them, the job that will
- * schedule their webhook deliveries is enqueued with them (`deliveriesJobSql`); every row answered says whether
- * (`schedule_jobs`).
+ * take the numbers in between, in the call's order. The fan-outs enqueue their jobs with them (`SqlFanOut`); every
+ * row answered says how many (`fan_out_jobs`).
  */
-export const recordEventsStatement: Statement = {
-  name: 'events_record',
-  text: `with input as (
+export function recordEventsStatement(fanOuts: readonly SqlFanOut[]): Statement {
+  const fanOut = fanOutSql(fanOuts, 'recorded');
+  return {
+    name: ['events_record', ...fanOuts.map((f) => f.name)].join('+'),
+    text: `with input as (
       select * from jsonb_to_recordset($1::jsonb)
         as e(n integer, id uuid, type text, order_id integer, payment_id integer, data jsonb)
     ), counts as (
@@ -33,10 +60,31 @@ export const recordEventsStatement: Statement = {
         returning id, type, seq, created_at, data
     ), queued as (
       ${insertJobsFromJson('$2')}
-    ), ${deliveriesJobSql('recorded')}
-    select id::text as id, seq, created_at, (select count(*)::integer from webhook_schedule_job) as schedule_jobs
+    )${fanOut.ctes}
+    select id::text as id, seq, created_at, ${fanOut.jobs} as fan_out_jobs
     from recorded`,
-};
+  };
+}
+
+/**
+ * Records events numbered by the caller, the events of orders their own change has just inserted ($1: JSON rows
+ * `{order_id, events: [{id, type, seq}], data}`), and the fan-outs' jobs (`SqlFanOut`); answers one row saying how many
+ * jobs these enqueued (`fan_out_jobs`).
+ */
+export function recordNumberedEventsStatement(fanOuts: readonly SqlFanOut[]): Statement {
+  const fanOut = fanOutSql(fanOuts, 'recorded');
+  return {
+    name: ['events_record_numbered', ...fanOuts.map((f) => f.name)].join('+'),
+    text: `with recorded as (
+      insert into events (id, type, order_id, seq, data)
+        select e.id, e.type, n.order_id, e.seq, n.data
+        from jsonb_to_recordset($1::jsonb) as n(order_id integer, events jsonb, data jsonb)
+        cross join lateral jsonb_to_recordset(n.events) as e(id uuid, type text, seq integer)
+        returning id, type, created_at
+    )${fanOut.ctes}
+    select ${fanOut.jobs} as fan_out_jobs`,
+  };
+}
 
 export interface EventFilter {
   type?: EventRow['type'];

@@ -1,4 +1,4 @@
-import type { Statement, StatementCall } from '../db/client.js';
+import type { StatementCall } from '../db/client.js';
 import { jobRow } from '../jobs/job-queue.js';
 import { enqueueJobs } from '../jobs/jobs.repository.js';
 import type { EventRef, EventType, Outbox } from './outbox.js';
@@ -22,19 +22,10 @@ export interface NewOrderEventStatements {
   committed(answers: readonly unknown[][]): void;
 }
 
-/** Records events numbered by the caller ($1: JSON rows `{order_id, events: [{id, type, seq}], data}`). */
-const recordNumberedEvents: Statement = {
-  name: 'events_record_numbered',
-  text: `insert into events (id, type, order_id, seq, data)
-    select e.id, e.type, n.order_id, e.seq, n.data
-    from jsonb_to_recordset($1::jsonb) as n(order_id integer, events jsonb, data jsonb)
-    cross join lateral jsonb_to_recordset(n.events) as e(id uuid, type text, seq integer)`,
-};
-
 /**
- * The statements that record the events of new orders and their work, in the orders' transaction: the events; the
- * jobs the outbox's subscribers ask for, if any; and each statement subscriber's (`Outbox.onEventsInDatabase`). Each
- * event gets its id here, in the orders' order, so ids follow the order of writing. No I/O: the caller sends them.
+ * The statements that record the events of new orders and their work, in the orders' transaction: the events with
+ * the jobs the outbox's fan-outs enqueue in SQL (`Outbox.fanOutInSql`), and the jobs its subscribers ask for, if any.
+ * Each event gets its id here, in the orders' order, so ids follow the order of writing. No I/O: the caller sends them.
  */
 export function newOrderEventStatements(outbox: Outbox, orders: readonly NewOrderEvents[]): NewOrderEventStatements {
   const refs: EventRef[] = [];
@@ -48,17 +39,15 @@ export function newOrderEventStatements(outbox: Outbox, orders: readonly NewOrde
     data,
   }));
   const jobs = outbox.jobsFor(refs);
-  const subscribers = refs.length > 0 ? outbox.statementSubscribers() : [];
-  const recorded = subscribers.length > 0 ? JSON.stringify(refs.map(({ id, type }) => ({ id, type }))) : '';
   const calls: StatementCall[] = [
-    refs.length > 0 ? { statement: recordNumberedEvents, values: [JSON.stringify(rows)] } : undefined,
+    refs.length > 0 ? { statement: outbox.recordNumberedStatement(), values: [JSON.stringify(rows)] } : undefined,
     jobs.length > 0 ? { statement: enqueueJobs, values: [JSON.stringify(jobs.map(jobRow))] } : undefined,
-    ...subscribers.map((statement) => ({ statement, values: [recorded] })),
   ];
   return {
     calls,
     committed(answers) {
-      if (jobs.length > 0 || answers.some((rows) => rows.length > 0)) outbox.jobs.wake();
+      const fannedOut = (answers[0] as { fan_out_jobs: number }[] | undefined)?.some((row) => row.fan_out_jobs > 0);
+      if (jobs.length > 0 || fannedOut) outbox.jobs.wake();
       outbox.committed(refs);
     },
   };

@@ -3,7 +3,7 @@ import type { eventTypes } from '../db/schema.js';
 import { runStatement } from '../db/statement-sql.js';
 import { type JobQueue, type JobRequest, jobRow } from '../jobs/job-queue.js';
 import { EventIds } from './event-ids.js';
-import { recordEventsStatement } from './events.repository.js';
+import { recordEventsStatement, recordNumberedEventsStatement, type SqlFanOut } from './events.repository.js';
 
 export type EventType = (typeof eventTypes)[number];
 
@@ -25,10 +25,10 @@ export interface EventRef {
 
 /**
  * Per-event work: the jobs to enqueue for an event, in the event's own transaction, so the work exists exactly when
- * the event does. Pure (no I/O): the statements recording a placement's events carry these jobs
- * (`newOrderEventStatements`). Work that needs the database belongs in the job, which reads it when it runs.
- * (Webhook deliveries, which depend on the endpoints subscribed, are scheduled by a job that the statements recording
- * events enqueue themselves: `deliveriesJobSql`, and `onEventsInDatabase` for a placement's.)
+ * the event does. Pure (no I/O): the statements recording events enqueue these jobs with them (`recordEvents`, and
+ * `newOrderEventStatements` for a placement's). Work that needs the database belongs in the job, which reads it when
+ * it runs. (Jobs that depend on data the subscriber keeps, such as
+ * the webhook endpoints subscribed, are enqueued by the statement recording the events itself: `Outbox.fanOutInSql`.)
  */
 export type EventSubscriber = (event: EventRef) => JobRequest | readonly JobRequest[] | undefined;
 
@@ -45,9 +45,11 @@ export type CommittedListener = (event: EventRef) => void;
  */
 export class Outbox {
   readonly #subscribers: { type: EventType | '*'; subscriber: EventSubscriber }[] = [];
-  readonly #statementSubscribers: Statement[] = [];
   readonly #listeners: { type: EventType | '*'; listener: CommittedListener }[] = [];
   readonly #ids = new EventIds();
+  readonly #fanOuts: SqlFanOut[] = [];
+  #recordStatement: Statement | undefined;
+  #recordNumberedStatement: Statement | undefined;
 
   constructor(readonly jobs: JobQueue) {}
 
@@ -61,24 +63,31 @@ export class Outbox {
     this.#subscribers.push({ type, subscriber });
   }
 
-  /**
-   * Subscribes with a statement, for a subscriber whose work depends on what only the database knows (webhooks: which
-   * endpoints are subscribed). It runs in the events' transaction right after they are recorded
-   * (`newOrderEventStatements`), with $1 the events as JSON (`[{id, type}]`), and answers a row per job it enqueued.
-   * Its text is the subscriber's own, sent as it is: nothing of it is spliced into the outbox's statements.
-   */
-  onEventsInDatabase(statement: Statement): void {
-    this.#statementSubscribers.push(statement);
-  }
-
-  /** The statements subscribed with `onEventsInDatabase`, in subscription order. */
-  statementSubscribers(): readonly Statement[] {
-    return this.#statementSubscribers;
-  }
-
   /** Listens to one type of event, or to every type with '*', once each has committed (`CommittedListener`). */
   onCommitted(type: EventType | '*', listener: CommittedListener): void {
     this.#listeners.push({ type, listener });
+  }
+
+  /**
+   * Has the statements that record events enqueue jobs themselves, in SQL (`SqlFanOut`): for a subscriber whose jobs
+   * depend on data it keeps. Register while the app is built, before any event is recorded.
+   */
+  fanOutInSql(fanOut: SqlFanOut): void {
+    if (this.#recordStatement || this.#recordNumberedStatement)
+      throw new Error(`fan-out ${fanOut.name} registered after events were recorded`);
+    this.#fanOuts.push(fanOut);
+  }
+
+  /** The statement that records events with this outbox's fan-outs (`recordEvents`), built once. */
+  recordStatement(): Statement {
+    this.#recordStatement ??= recordEventsStatement(this.#fanOuts);
+    return this.#recordStatement;
+  }
+
+  /** The statement that records the numbered events of new orders with this outbox's fan-outs, built once. */
+  recordNumberedStatement(): Statement {
+    this.#recordNumberedStatement ??= recordNumberedEventsStatement(this.#fanOuts);
+    return this.#recordNumberedStatement;
   }
 
   /** Whether anyone listens for committed events (if not, the recorders need not keep them). */
@@ -163,9 +172,9 @@ export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewE
     id: string;
     seq: number | null;
     created_at: Date | string;
-    schedule_jobs: number;
-  }>(tx, recordEventsStatement, [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))]);
-  if (jobs.length > 0 || recorded.some((r) => r.schedule_jobs > 0)) outbox.jobs.enqueuedIn(tx);
+    fan_out_jobs: number;
+  }>(tx, outbox.recordStatement(), [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))]);
+  if (jobs.length > 0 || recorded.some((r) => r.fan_out_jobs > 0)) outbox.jobs.enqueuedIn(tx);
   if (outbox.hasCommittedListeners()) outbox.jobs.afterCommit(tx, () => outbox.committed(refs));
   const byId = new Map(recorded.map((r) => [r.id, r]));
   return rows.map((r) => {

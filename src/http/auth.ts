@@ -1,6 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal, TokenService } from '../auth/tokens.js';
 import { DomainError } from '../shared/errors.js';
+
+export type Role = 'customer' | 'admin';
+
+/** Who is calling, as proven by a valid access token (src/auth/tokens.ts signs and verifies them). */
+export interface Principal {
+  userId: number;
+  role: Role;
+}
+
+/** What reads an access token: the auth module's token service. */
+export interface AccessTokenVerifier {
+  verifyAccess(token: string): Promise<Principal>;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,7 +29,7 @@ declare module 'fastify' {
  * Reads `Authorization: Bearer <access token>` on every request. No header means a guest; a
  * header that is not a valid access token is a 401 even where guests are welcome (SPEC 3).
  */
-export function registerAuthentication(app: FastifyInstance, tokens: TokenService): void {
+export function registerAuthentication(app: FastifyInstance, tokens: AccessTokenVerifier): void {
   app.decorateRequest('principal', null);
   const authenticate = async (request: FastifyRequest, header: string) => {
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);

@@ -32,11 +32,13 @@ function toFieldError(issue: ValidationIssue, context: string): FieldError {
         field: prefix + fieldPath(issue.instancePath, issue.params.additionalProperty),
         message: 'is not an allowed field',
       };
-    case 'enum':
+    case 'enum': {
+      const allowed = (issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
       return {
         field: prefix + fieldPath(issue.instancePath) || context,
-        message: `must be one of: ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+        message: `must be one of: ${allowed.join(', ')}`,
       };
+    }
     default:
       return { field: prefix + fieldPath(issue.instancePath) || context, message: issue.message ?? 'is invalid' };
   }

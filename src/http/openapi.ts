@@ -1,4 +1,6 @@
-import type { FastifySchema } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 
 /**
  * Marks an integer query parameter that is a page cursor (http/schemas.ts `Cursor`): the validator reads it as the
@@ -77,4 +79,29 @@ export function documentedRouteSchema<S extends FastifySchema | undefined>(schem
     copy[part] = documented;
   }
   return copy as S;
+}
+
+/**
+ * The OpenAPI document of every route registered after this (at /openapi.json; the web apps' client is generated
+ * from it) and its reader at /docs.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    transform: ({ schema, url }) => ({ schema: documentedRouteSchema(schema), url }),
+    refResolver: {
+      // biome-ignore lint/complexity/useMaxParams: @fastify/swagger calls this with (json, baseUri, fragment, i).
+      buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Storefront commerce API',
+        version: '0.1.0',
+        description: 'Cart, order estimate and placement, and payments. Errors are RFC 9457 problem+json.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -54,7 +54,7 @@ describe('rate-limit hit numbers', () => {
     expect(table.statements.map((s) => s.counts)).toEqual([[1], [1], [1], [1], [1]]);
   });
 
-  it('numbers hits that waited together in order, claims a few ahead, and answers the next ones without a statement', async () => {
+  it('numbers hits that waited together in order, claims some ahead, answers the next with no statement', async () => {
     const table = fakeTable();
     const numberOf = tableHitNumbers(table, () => table.clock.now);
     table.hold();

@@ -1,8 +1,9 @@
-import type { RateLimitPluginOptions } from '@fastify/rate-limit';
-import type { FastifyBaseLogger } from 'fastify';
+import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import { DomainError } from '../shared/errors.js';
 import { tableHitNumbers } from './rate-limit-numbers.js';
 
 /**
@@ -59,7 +60,8 @@ function tableStore(database: Database, onError: (err: unknown) => void): StoreC
       private readonly prefix = '',
     ) {}
 
-    // biome-ignore lint/complexity/useMaxParams: @fastify/rate-limit calls a store's incr with (key, callback, window, max).
+    // @fastify/rate-limit calls a store's incr with (key, callback, window, max).
+    // biome-ignore lint/complexity/useMaxParams: the plugin's signature, not ours.
     incr(key: string, callback: Callback, timeWindow: number, max: number): void {
       const { ok, failed } = answer(callback);
       numberHit({ key: this.prefix + key, windowMs: timeWindow, max }).then(
@@ -127,4 +129,22 @@ export function rateLimitBackend(deps: {
 /** Deletes the counters whose window has ended (what the sweeper does every few minutes). */
 export async function sweepRateLimitCounters(database: Database): Promise<void> {
   await database.run(SWEEP, []);
+}
+
+/**
+ * @fastify/rate-limit over this store's counters (`rateLimitBackend`), closed with the app. No route is limited unless
+ * it asks (`global: false`); one over its limit is answered 429 rate_limited.
+ */
+export async function registerRateLimits(
+  app: FastifyInstance,
+  deps: { config: Config; database: Database },
+): Promise<void> {
+  const limits = rateLimitBackend({ ...deps, log: app.log });
+  app.addHook('onClose', async () => limits.close());
+  await app.register(rateLimit, {
+    ...limits.options,
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new DomainError('rate_limited', { detail: `too many requests; retry in ${context.after}` }),
+  });
 }

@@ -52,7 +52,8 @@ export interface RunAgain {
  * failure, or after its worker died mid-way), never twice at once: make its effects idempotent (check before doing,
  * or key the side effect).
  */
-// biome-ignore lint/suspicious/noConfusingVoidType: most handlers answer nothing (`async (job) => { … }` is Promise<void>)
+// Most handlers answer nothing: `async (job) => { … }` is a Promise<void>.
+// biome-ignore lint/suspicious/noConfusingVoidType: what such a handler's type is.
 export type JobHandler<P = Record<string, unknown>> = (job: Job<P>) => Promise<RunAgain | undefined | void>;
 
 /** Thrown by a handler for a job that can never succeed (its subject is gone, say): it fails without retries. */

@@ -36,7 +36,10 @@ export const enqueueJobs: Statement = {
   text: `${insertJobsFromJson('$1')} returning id`,
 };
 
-/** The jobs of a status due by a column (`due_at`), in its order, as far as the claim's limit; rows being claimed skipped. */
+/**
+ * The jobs of a status due by a column (`due_at`), in its order, as far as the claim's limit; rows being claimed
+ * skipped.
+ */
 function dueRows(status: 'queued' | 'running', column: 'run_at' | 'locked_until'): string {
   return `select id, ${column} as due_at from jobs
       where status = '${status}' and ${column} <= now() and kind = any($1::text[])

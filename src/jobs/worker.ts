@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/client.js';
-import { errorForLog } from '../http/error-log.js';
+import { errorForLog } from '../shared/error-log.js';
 import { type Job, type JobQueue, PermanentJobError } from './job-queue.js';
 import {
   type ClaimedRow,
@@ -322,4 +323,17 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     stop: () => (stopped ??= stop()),
     running: () => running.size,
   };
+}
+
+/**
+ * Runs the app's job worker while the app runs: started once it is ready, stopped when it closes (its running jobs
+ * finish or are given back). Register it last: hooks close in the reverse order, so the worker stops first, before
+ * the SMTP pool and the connections its jobs use.
+ */
+export function runJobWorker(app: FastifyInstance, options: Omit<JobWorkerOptions, 'log'>): void {
+  let worker: JobWorker | undefined;
+  app.addHook('onReady', async () => {
+    worker = startJobWorker({ ...options, log: app.log });
+  });
+  app.addHook('onClose', async () => worker?.stop());
 }

@@ -1,5 +1,5 @@
 import { count } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.js';
 import { payments, paymentStatesList } from '../db/schema.js';
@@ -133,4 +133,14 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       );
     },
   };
+}
+
+/** The app's metrics, told of every answered request (a callback hook: no promise per request). */
+export function registerMetrics(app: FastifyInstance, deps: Omit<MetricsDeps, 'log'>): Metrics {
+  const metrics = createMetrics({ ...deps, log: app.log });
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.requestAnswered(request, reply);
+    done();
+  });
+  return metrics;
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.js';
 import { orders, payments } from '../db/schema.js';
 import type { Outbox } from '../events/outbox.js';
@@ -93,4 +94,21 @@ export function registerOrderExpiry(deps: Omit<ExpiryDeps, 'signal'>): void {
     await enqueueJob(deps.db, deps.outbox.jobs, { kind: EXPIRY_JOB_KIND, key: slotKey(next), runAt: new Date(next) });
     await expireUnpaidOrders({ ...deps, signal: job.signal });
   });
+}
+
+/**
+ * Unpaid orders expire in the background: the expiry job registered, and its first run enqueued once the app is ready
+ * where this process runs jobs and orders expire at all (`ttlMinutes` above 0).
+ */
+export function expireUnpaidOrdersInBackground(
+  app: FastifyInstance,
+  deps: Omit<ExpiryDeps, 'signal'> & { jobsEnabled: boolean },
+): void {
+  const { jobsEnabled, ...expiry } = deps;
+  registerOrderExpiry(expiry);
+  if (jobsEnabled && deps.ttlMinutes > 0) {
+    app.addHook('onReady', async () => {
+      await scheduleOrderExpiry({ db: deps.db, jobs: deps.outbox.jobs });
+    });
+  }
 }

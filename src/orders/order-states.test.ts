@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orderStatuses } from '../db/schema.js';
-import { orderCharge } from '../payments/order-ledger.js';
+import { orderCharge } from './order-ledger.js';
 import { approvesOnPayment, orderStates } from './order-states.js';
 
 describe('order states', () => {

@@ -1,5 +1,5 @@
 import type { orderStatuses } from '../db/schema.js';
-import { type OrderPaymentStatus, paymentSecured } from '../payments/order-ledger.js';
+import { type OrderPaymentStatus, paymentSecured } from './order-ledger.js';
 import { stateMachine } from '../shared/state-machine.js';
 
 export type OrderStatus = (typeof orderStatuses)[number];

@@ -1,5 +1,5 @@
 import type { AddressSnapshot } from '../db/schema.js';
-import { ledgerOfOrder } from '../payments/order-ledger.js';
+import { ledgerOfOrder } from './order-ledger.js';
 import { formatRate } from '../pricing/pricing.presenter.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { currencyFormat } from '../shared/money.js';
@@ -28,7 +28,7 @@ export function presentOrderSummary(order: OrderRow) {
   };
 }
 
-/** The order's ledger (src/payments/order-ledger.ts) in its currency. */
+/** The order's ledger (src/orders/order-ledger.ts) in its currency. */
 function presentLedger(order: OrderRow, money: CurrencyFormat) {
   const l = ledgerOfOrder(order);
   // Most figures of most orders are nothing (every placement's event shows a fresh ledger): formatted once.

@@ -132,7 +132,9 @@ export const OrderDetail = Type.Object({
   updated_at: Type.String(),
 });
 
-/** An order as admins read it: with the statuses its state machine lets it move to next (src/orders/order-states.ts). */
+/**
+ * An order as admins read it: with the statuses its state machine lets it move to next (src/orders/order-states.ts).
+ */
 export const AdminOrderDetail = Type.Object({
   ...OrderDetail.properties,
   next_statuses: Type.Array(OrderStatusField, {

@@ -80,11 +80,17 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
   };
 }
 
+/** Refunds what an order's payments kept, then cancels it (payments/ does it; app.ts hands it in). */
+export type CancelWithRefund = (
+  alias: string,
+  options: { requestKey?: string; adminId?: number | null },
+) => Promise<OrderRow>;
+
 export function orderAdminRoutes(deps: {
   db: Db;
   outbox: Outbox;
   /** `{"status": "cancelled", "refund": true}`: cancels, then refunds through the plugins (payments.admin.ts). */
-  cancelWithRefund: (alias: string, options: { requestKey?: string; adminId?: number | null }) => Promise<OrderRow>;
+  cancelWithRefund: CancelWithRefund;
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['orders (admin)'], security: bearerAuth };
@@ -152,7 +158,8 @@ export function orderAdminRoutes(deps: {
         schema: {
           ...common,
           summary:
-            "Change an order's status (pending → approved → processing → shipped → delivered; cancelled from pending or approved)",
+            "Change an order's status (pending → approved → processing → shipped → delivered; "
+            + 'cancelled from pending or approved)',
           params: AliasParams,
           headers: Type.Object({
             'idempotency-key': Type.Optional(

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../auth/tokens.js';
+import type { Principal } from '../http/auth.js';
 import type { Db, Tx } from '../db/client.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
 import { DomainError } from '../shared/errors.js';
@@ -15,7 +15,6 @@ import {
   setOrderCancelled,
   setOrderStatus,
 } from './orders.repository.js';
-import { paymentsOfOrder } from '../payments/payments.repository.js';
 import { hashOrderToken } from './order-token.js';
 
 const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
@@ -47,9 +46,12 @@ export async function findVisibleOrder(
   return order;
 }
 
-/** Money an order's payments kept (captured less refunded), in minor units. */
-async function moneyKept(tx: Tx, orderId: number): Promise<number> {
-  return (await paymentsOfOrder(tx, orderId)).reduce((sum, p) => sum + p.amountCaptured - p.amountRefunded, 0);
+/**
+ * Money an order's payments kept (captured less refunded), in minor units: from the ledger's totals on its row, which
+ * every change of its payments keeps in the same transaction (read with the row locked).
+ */
+function moneyKept(order: OrderRow): number {
+  return order.amountCaptured - order.amountRefunded;
 }
 
 /**
@@ -87,7 +89,7 @@ export function changeOrderStatus(deps: { db: Db; outbox: Outbox }, alias: strin
     if (!order) throw notFound(alias);
     orderStates.assert(order.status, to, `order ${alias}`);
     if (to === 'cancelled') {
-      if ((await moneyKept(tx, order.id)) > 0) {
+      if (moneyKept(order) > 0) {
         throw new DomainError('refund_required', {
           detail: `order ${alias} has money paid; send {"status": "cancelled", "refund": true} to refund it and cancel`,
         });

@@ -4,7 +4,7 @@ import { orderEvents } from '../orders/order-events.js';
 import type { OrderRow } from '../orders/orders.repository.js';
 import { linesOf } from '../orders/orders.repository.js';
 import { presentPayment } from './payment.presenter.js';
-import { orderBecamePaid } from './order-ledger.js';
+import { orderBecamePaid } from '../orders/order-ledger.js';
 import { type PaymentFigures, paymentEventTypes } from './payment-states.js';
 import { figuresOf, type PaymentRow } from './payments.repository.js';
 

@@ -224,7 +224,10 @@ export interface PaymentPlugin<Config = unknown> {
   readonly name: string;
   /** True when an admin records the payment by hand (POST …/payments/{id}/capture/): cash on delivery. */
   readonly manualCapture?: boolean;
-  /** What the plugin can do (see PaymentCapability). Without it: `refund` and `partial_refund` when the gateway has refund(). */
+  /**
+   * What the plugin can do (see PaymentCapability). Without it: `refund` and `partial_refund` when the gateway has
+   * refund().
+   */
   readonly capabilities?: readonly PaymentCapability[];
   /** Names of the secrets create() reads with context.secret(name); the service makes them beforehand. */
   readonly secrets?: readonly string[];

@@ -8,7 +8,7 @@ import { cancelLockedOrder } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat, MoneyFormatError } from '../shared/money.js';
-import { ledgerOfOrder, refundCredit } from './order-ledger.js';
+import { ledgerOfOrder, refundCredit } from '../orders/order-ledger.js';
 import { paymentChangeEvents } from './payment-events.js';
 import { GatewayError, type Money } from './payment-plugin.js';
 import { applyOperation, capturableOf, NOTHING_PENDING, type PendingMoney, refundableOf } from './payment-states.js';
@@ -96,7 +96,9 @@ function amountFor(
       });
     if (refundable === 0)
       throw new DomainError('refund_exceeds_refundable', {
-        detail: `nothing is left to refund on payment ${payment.id}${pending.refund > 0 ? ' (a refund is in progress)' : ''}`,
+        detail:
+          `nothing is left to refund on payment ${payment.id}`
+          + (pending.refund > 0 ? ' (a refund is in progress)' : ''),
         extra: { refundable: format.format(0) },
       });
     const inPart = !plugin?.capabilities.has('refund') || plugin.capabilities.has('partial_refund');
@@ -163,7 +165,9 @@ function sameRequest(op: OperationRow, request: OperationRequest, payment: Payme
     });
   if (op.status === 'failed')
     throw new DomainError('operation_failed', {
-      detail: `this ${op.kind} failed: ${op.error ?? 'the gateway refused it'}; send it again with a new Idempotency-Key`,
+      detail:
+        `this ${op.kind} failed: ${op.error ?? 'the gateway refused it'}; `
+        + 'send it again with a new Idempotency-Key',
       extra: { operation_id: op.id },
     });
   return op;

@@ -2,7 +2,8 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { orders, paymentEvents, paymentOperations, payments } from '../db/schema.js';
 import type { OrderRow } from '../orders/orders.repository.js';
-import { type OrderLedger, orderLedger, orderPaymentStatus } from './order-ledger.js';
+import { type OrderLedger, orderPaymentStatus } from '../orders/order-ledger.js';
+import { orderLedger } from './payments-ledger.js';
 import { NOTHING_PENDING, type PaymentFigures, type PendingMoney } from './payment-states.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -152,7 +153,7 @@ async function creditedOf(tx: Tx, orderId: number): Promise<number> {
 }
 
 /**
- * The order's ledger (src/payments/order-ledger.ts) from its payments and records; `withPending` counts records not
+ * The order's ledger (src/payments/payments-ledger.ts) from its payments and records; `withPending` counts records not
  * yet answered as done (what a new capture or refund must leave room for). Call with the order locked.
  */
 export async function ledgerOf(

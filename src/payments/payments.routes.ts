@@ -2,14 +2,11 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { refuseBody } from '../http/no-body.js';
 import { Type } from 'typebox';
 import { requireAdmin } from '../http/auth.js';
-import { refusePage } from '../http/html.js';
 import { bearerAuth, IdParams, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
 import { AliasParams, OrderTokenHeader } from '../orders/order.schema.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
 import { Payment, presentPayment } from './payment.presenter.js';
 import { capturePayment, refundPayment, voidPayment } from './payments.admin.js';
-import { ORDER_PAGE_LINK_SECONDS } from '../orders/order-page-link.js';
-import { resolveReturn, RETURN_PATH } from './payment-return.js';
 import { orderAliasOf, paymentsOfOrder } from './payments.repository.js';
 import { handleWebhook, type PaymentsDeps, type StartedPayment, startPayment } from './payments.service.js';
 import {
@@ -57,13 +54,16 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
           security: optionalBearerAuth,
           summary: 'Start paying an order: returns the gateway URL to send the payer to',
           description:
-            "For the order's owner, an admin, or the holder of its X-Order-Token (anyone else: 404). The amount is the order's unpaid total. Calling again while an attempt is open returns that attempt.",
+            "For the order's owner, an admin, or the holder of its X-Order-Token (anyone else: 404). The amount is "
+            + "the order's unpaid total. Calling again while an attempt is open returns that attempt.",
           params: PluginParams,
           headers: Type.Object({
             'x-order-token': OrderTokenHeader,
             'idempotency-key': Type.Optional(
               Type.String({
-                description: `Makes the request safe to retry: the same key and body answer as the first time (kept ${IDEMPOTENCY_TTL_HOURS} h)`,
+                description:
+                  'Makes the request safe to retry: the same key and body answer as the first time '
+                  + `(kept ${IDEMPOTENCY_TTL_HOURS} h)`,
               }),
             ),
           }),
@@ -149,31 +149,6 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
       },
     );
 
-    app.get(
-      RETURN_PATH,
-      {
-        schema: {
-          tags,
-          summary: 'Where a gateway sends the payer back (303 to the storefront or to the order page)',
-          description:
-            'start-payment gives the gateway links to this route, signed for one attempt. With a '
-            + 'return_url (or cancel_url) the payer goes on there with order_alias and payment_status (succeeded, '
-            + "failed, pending, cancelled) added to its query; without one, to the order's HTML page through a link "
-            + `valid ${ORDER_PAGE_LINK_SECONDS / 60} minutes. An expired link is a 410 order_link_expired, a forged or `
-            + 'foreign one a 404 order_link_invalid (an HTML page for browsers).',
-          querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2048 })) }),
-          response: { ...problems(404, 410, 422) },
-        },
-      },
-      async (request, reply) => {
-        const next = await resolveReturn(deps, request.query.token);
-        if (!next.ok) return refusePage(request, reply, next);
-        // The link in this URL must not travel on as a Referer, nor be answered from a cache.
-        reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
-        return reply.redirect(next.location, 303);
-      },
-    );
-
     // The webhook route alone gets the raw body: signatures are computed over the exact bytes.
     await app.register(async (plain) => {
       const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -187,7 +162,8 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
             tags,
             summary: 'Payment gateway webhook (one route for every plugin)',
             description:
-              'Called by gateways. The plugin checks the signature on the raw body first (400 if missing or wrong). Each event is stored once: repeats answer 200 and change nothing.',
+              'Called by gateways. The plugin checks the signature on the raw body first (400 if missing or wrong). '
+              + 'Each event is stored once: repeats answer 200 and change nothing.',
             params: PluginParams,
             response: { 200: Type.Object({ received: Type.Integer() }), ...problems(400, 404, 429) },
           },
@@ -201,6 +177,16 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
           return { received: result.received };
         },
       );
+    });
+    // Gateways the service hosts itself (the sandbox) deliver their webhooks through this route, as any gateway does.
+    deps.registry.bindWebhookDelivery(async (pluginId, request) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/payment/storefront/api/webhook-view/${pluginId}/`,
+        headers: request.headers,
+        payload: request.rawBody,
+      });
+      return { status: res.statusCode };
     });
 
     for (const plugin of deps.registry.list()) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Principal, TokenService } from '../auth/tokens.js';
+import type { TokenService } from '../auth/tokens.js';
+import type { Principal } from '../http/auth.js';
 import type { Db, Tx } from '../db/client.js';
 import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema.js';
@@ -18,9 +19,9 @@ import {
   type GatewayEventKind,
   WebhookSignatureError,
 } from './payment-plugin.js';
-import { returnLinks } from './payment-return.js';
+import { returnLinks } from './return-links.js';
 import { paymentChangeEvents } from './payment-events.js';
-import { refundCredit } from './order-ledger.js';
+import { refundCredit } from '../orders/order-ledger.js';
 import { applyPaymentEvent, NOTHING_PENDING } from './payment-states.js';
 import { recordChange } from './payments.admin.js';
 import {

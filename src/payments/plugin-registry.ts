@@ -53,6 +53,16 @@ export interface PaymentRegistry {
   ): void;
 }
 
+/**
+ * The plugins whose payments an admin records by hand (cash on delivery): an open one keeps its order from expiring.
+ */
+export function manualCapturePluginIds(registry: PaymentRegistry): string[] {
+  return registry
+    .list()
+    .filter((p) => p.manualCapture)
+    .map((p) => p.id);
+}
+
 const PLUGIN_ID = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const pluginsDir = fileURLToPath(new URL('./plugins/', import.meta.url));
 
@@ -145,7 +155,8 @@ export async function loadPaymentPlugins(options: RegistryOptions): Promise<Paym
           if (err instanceof ConfigError) throw err;
           throw new ConfigError(
             'PAYMENT_PLUGINS',
-            `"${name}" is neither an installed plugin (${installed.join(', ')}) nor an importable package: ${(err as Error).message}`,
+            `"${name}" is neither an installed plugin (${installed.join(', ')}) `
+              + `nor an importable package: ${(err as Error).message}`,
           );
         });
     if (configured.some((c) => c.plugin.id === plugin.id)) {

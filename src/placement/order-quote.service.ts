@@ -1,7 +1,7 @@
 import { addressSnapshot, findOwnAddress } from '../addresses/addresses.repository.js';
 import { normaliseCountry } from '../addresses/address.schema.js';
 import { normaliseEmail } from '../auth/email.js';
-import type { Principal } from '../auth/tokens.js';
+import type { Principal } from '../http/auth.js';
 import { findUserById } from '../auth/users.repository.js';
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/client.js';

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Principal } from '../auth/tokens.js';
+import type { Principal } from '../http/auth.js';
 import { hashCartToken } from '../cart/cart-token.js';
 import type { Database } from '../db/client.js';
 import { promotionOrder } from '../pricing/promotions/promotion-order.js';

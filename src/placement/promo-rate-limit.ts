@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../shared/errors.js';
 
 /** One rate limiter (from @fastify/rate-limit's createRateLimit) shared by every route it guards. */
@@ -70,4 +71,14 @@ export function whileCountingPromoCode(limiter: Limiter) {
     await counted;
     return result;
   };
+}
+
+/** The app's one limiter of promo-code attempts (PROMO_RATE_LIMIT_PER_MINUTE per client address). */
+export function promoCodeLimiter(app: FastifyInstance, perMinute: number): Limiter {
+  return app.createRateLimit({
+    max: perMinute,
+    timeWindow: '1 minute',
+    // Its own key space: a limiter made here has no route to tell it apart in a shared store.
+    keyGenerator: (request) => `promo-code-${normalizeIP(request.ip)}`,
+  });
 }

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { type ChangeFeed, EVERYTHING } from '../db/change-feed.js';
 import type {
   OrderableVariant,
@@ -121,7 +122,8 @@ const READERS: Record<string, (keyof Lookups)[]> = {
 
 /**
  * The reference data quotes read, kept in this process's memory: variants by alias, tax rates by
- * country, shipping methods with their rates, promotions (by code, and the automatic ones). Every change to the underlying tables
+ * country, shipping methods with their rates, promotions (by code, and the automatic ones). Every change to the
+ * underlying tables
  * reaches it through the database's change feed (other processes, the CLI, SQL by hand), and this
  * process's own admin writes clear it before they are answered (`invalidate`). While the feed is
  * down nothing is cached. Stock and promotion usage are never cached.
@@ -164,4 +166,15 @@ export class ReferenceCache {
       timesUsed: (id) => source.timesUsed(id),
     };
   }
+}
+
+/**
+ * The app's reference data for quotes, in memory, closed with the app. This process's own admin writes clear it
+ * before they are answered, so a change is seen by the next request; other processes hear of it from the database's
+ * change feed.
+ */
+export function openReferenceCache(app: FastifyInstance, deps: { changes: ChangeFeed; ttlSeconds: number }) {
+  const cache = new ReferenceCache(deps.changes, { ttlMs: deps.ttlSeconds * 1000, maxEntries: 100_000 });
+  app.addHook('onClose', async () => cache.close());
+  return cache;
 }

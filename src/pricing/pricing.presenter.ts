@@ -18,7 +18,9 @@ export interface PricedLineResult {
   adjustments: { promotion_id: number; amount: string }[];
 }
 
-/** A promotion that applied (SPEC section 10): `kind` is its action's type, `amount` all it took (lines and shipping). */
+/**
+ * A promotion that applied (SPEC section 10): `kind` is its action's type, `amount` all it took (lines and shipping).
+ */
 export interface AppliedPromotionResult {
   id: number;
   name: string;

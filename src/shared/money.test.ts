@@ -396,7 +396,9 @@ describe('allocate', () => {
     );
   });
 
-  /** Largest remainder written out in bigint: floors, then one unit each to the largest remainders (lower index first). */
+  /**
+   * Largest remainder written out in bigint: floors, then one unit each to the largest remainders (lower index first).
+   */
   function referenceAllocate(total: number, ws: readonly number[]): number[] {
     const sum = ws.reduce((acc, w) => acc + BigInt(w), 0n);
     const magnitude = BigInt(Math.abs(total));

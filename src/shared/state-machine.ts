@@ -20,7 +20,9 @@ export function stateMachine<S extends string>(transitions: Record<S, readonly S
       if (can(from, to)) return;
       const allowed = transitions[from];
       throw new DomainError('invalid_transition', {
-        detail: `${what} cannot go from ${from} to ${to}; from ${from} it can go to ${allowed.length ? allowed.join(', ') : 'nothing (final state)'}`,
+        detail:
+          `${what} cannot go from ${from} to ${to}; `
+          + `from ${from} it can go to ${allowed.length ? allowed.join(', ') : 'nothing (final state)'}`,
         extra: { from, to, allowed: [...allowed] },
       });
     },

@@ -1,4 +1,4 @@
-import type { Statement } from '../db/client.js';
+import type { SqlFanOut } from '../events/events.repository.js';
 
 /** The job that makes one attempt of one delivery (`runDelivery`), and runs again when the delivery must be retried. */
 export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
@@ -57,7 +57,7 @@ export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }
 
 /**
  * The job that will schedule the deliveries of events, as a common table expression for a statement that records
- * them (the outbox's `recordEvents`): `events` names a relation of the statement with columns `id` (uuid), `type` and
+ * them (placement's, the outbox's): `events` names a relation of the statement with columns `id` (uuid), `type` and
  * `created_at`. One `webhook.schedule` job carries the ids of the events that an active endpoint is subscribed to;
  * there is none when no endpoint wants any of them. The deliveries themselves are written by that job
  * (decision 0018), so recording an event costs one small job row per statement, however many endpoints and events.
@@ -66,7 +66,8 @@ export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }
 export function deliveriesJobSql(events: string): string {
   return `webhook_schedule_job as (
       insert into jobs (kind, payload)
-        select '${WEBHOOK_SCHEDULE_JOB}', jsonb_build_object('event_ids', jsonb_agg(e.id::text order by e.created_at, e.id))
+        select '${WEBHOOK_SCHEDULE_JOB}',
+          jsonb_build_object('event_ids', jsonb_agg(e.id::text order by e.created_at, e.id))
         from ${events} e
         where exists (select 1 from webhook_endpoints s where ${subscribed('s', 'e.type')})
         having count(*) > 0
@@ -75,16 +76,7 @@ export function deliveriesJobSql(events: string): string {
 }
 
 /**
- * The webhooks' statement subscriber of the outbox (`Outbox.onEventsInDatabase`, for the statements that record a
- * placement's events): as `deliveriesJobSql`, in a statement of its own, over the events just recorded ($1: JSON
- * `[{id, type}]`, in the order they were made). Answers the job's id, if one was enqueued.
+ * The fan-out the outbox runs with every statement that records events (`deliveriesJobSql`), registered with it by
+ * `registerWebhookJobs`'s caller while the app is built.
  */
-export const deliveriesJobStatement: Statement = {
-  name: 'webhooks_schedule_job',
-  text: `insert into jobs (kind, payload)
-    select '${WEBHOOK_SCHEDULE_JOB}', jsonb_build_object('event_ids', jsonb_agg(e.id::text order by e.id))
-    from jsonb_to_recordset($1::jsonb) as e(id uuid, type text)
-    where exists (select 1 from webhook_endpoints s where ${subscribed('s', 'e.type')})
-    having count(*) > 0
-    returning id`,
-};
+export const deliveriesFanOut: SqlFanOut = { name: 'webhook_schedule_job', sql: deliveriesJobSql };

@@ -1,8 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebhookSettings } from '../config.js';
+import type { Database } from '../db/client.js';
 import type { Outbox } from '../events/outbox.js';
 import type { JobQueue, JobRequest, RunAgain } from '../jobs/job-queue.js';
 import { PermanentJobError } from '../jobs/job-queue.js';
 import type { JobPolicy } from '../jobs/retry-policy.js';
-import { deliveriesJobStatement, WEBHOOK_DELIVERY_JOB, WEBHOOK_SCHEDULE_JOB } from './delivery-schedule.js';
+import { deliveriesFanOut, WEBHOOK_DELIVERY_JOB, WEBHOOK_SCHEDULE_JOB } from './delivery-schedule.js';
+import { WebhookConnections } from './webhook-connections.js';
 import { type DeliveryDeps, runDelivery, scheduleEventDeliveries } from './webhook-delivery.js';
 
 /** The payload of a `webhook.deliver` job. */
@@ -36,15 +40,13 @@ export function deliveryJob(deliveryId: number): JobRequest {
 }
 
 /**
- * Subscribes the webhooks to the outbox's events (`deliveriesJobStatement`: the job that schedules their deliveries
- * when an endpoint wants them) and registers the `webhook.schedule` job (those deliveries, `SCHEDULE_JOB_POLICY`) and the
+ * Registers the `webhook.schedule` job (the deliveries of recorded events, `SCHEDULE_JOB_POLICY`) and the
  * `webhook.deliver` job: one attempt (`runDelivery`); a delivery to retry makes the job run again at the delivery's
  * next try (not counted as a failed job: the delivery's own 24-hour window decides), a settled one
  * ends it. A job fails (and is retried by the jobs' policy) only when the attempt could not be recorded (the
  * database). Jobs run concurrently (JOBS_CONCURRENCY), so a slow endpoint holds one slot, not the others.
  */
-export function registerWebhookJobs({ queue, outbox }: { queue: JobQueue; outbox: Outbox }, deps: DeliveryDeps): void {
-  outbox.onEventsInDatabase(deliveriesJobStatement);
+export function registerWebhookJobs(queue: JobQueue, deps: DeliveryDeps): void {
   // The deliveries of recorded events, made in one statement (idempotent); their attempts are jobs of this queue.
   queue.handle<ScheduleJobPayload>(
     WEBHOOK_SCHEDULE_JOB,
@@ -62,4 +64,20 @@ export function registerWebhookJobs({ queue, outbox }: { queue: JobQueue; outbox
     const next = await runDelivery(deps, Number(job.payload.delivery_id));
     return next.kind === 'retry' ? { runAgainAt: next.retryAt } : undefined;
   });
+}
+
+/**
+ * The app's webhook deliveries: the outbox enqueues the job scheduling them with the events they are for
+ * (`deliveriesFanOut`), and the app's worker runs them over kept-alive connections (at most `concurrency` per
+ * endpoint), closed with the app. Register before the worker (`runJobWorker`): hooks close in the reverse order, so
+ * the worker stops before the connections its deliveries use are closed.
+ */
+export function registerWebhookDeliveries(
+  app: FastifyInstance,
+  deps: { database: Database; outbox: Outbox; settings: WebhookSettings; concurrency: number },
+): void {
+  const connections = new WebhookConnections(deps.concurrency);
+  registerWebhookJobs(deps.outbox.jobs, { database: deps.database, settings: deps.settings, connections });
+  deps.outbox.fanOutInSql(deliveriesFanOut);
+  app.addHook('onClose', async () => connections.close());
 }

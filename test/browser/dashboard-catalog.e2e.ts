@@ -119,7 +119,8 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     page.evaluate(`(() => {
       const d = new Date(Date.now() + ${offsetMs});
       const p = (n) => String(n).padStart(2, '0');
-      return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + 'T' + p(d.getHours()) + ':' + p(d.getMinutes());
+      const day = d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate());
+      return day + 'T' + p(d.getHours()) + ':' + p(d.getMinutes());
     })()`) as Promise<string>;
 
   it("sets up issue #15's store owner's promotions, and an estimate applies both", async () => {

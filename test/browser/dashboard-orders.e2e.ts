@@ -152,7 +152,7 @@ describe('the dashboard: orders and webhooks', () => {
     expect(browser.errors).toEqual([]);
   });
 
-  it('refunds part of a paid order through its confirmation: partially refunded, nothing due, the excess refused with the figure', async () => {
+  it('refunds part of a paid order after confirming: partially refunded, nothing due, the excess refused', async () => {
     const order = await placeOrder(shop, 'refund.me@example.com');
     expect(order.total).toBe('67.52');
     await payWithSandbox(shop, order);
@@ -266,7 +266,7 @@ describe('the dashboard: orders and webhooks', () => {
     expect(browser.errors).toEqual([]);
   });
 
-  it('creates a webhook endpoint (its secret shown once), lists its delivery of an order, and redelivers it', async () => {
+  it('creates a webhook endpoint (secret shown once), lists its delivery of an order, and redelivers it', async () => {
     const page = await signedIn(browser, '/admin/webhooks');
     await expect.poll(() => page.getByText('No endpoints yet.').count()).toBe(1);
     const create = page.getByRole('form', { name: 'Create endpoint' });
@@ -396,7 +396,7 @@ describe('the dashboard in a store that captures by hand (PAYMENT_CAPTURE=manual
     if (held.status !== 303) throw new Error(`sandbox authorization: ${held.status} ${await held.text()}`);
   }
 
-  it('shows the authorization with its expiry, captures part of it through its confirmation, and releases the rest', async () => {
+  it('shows the authorization with its expiry, captures part of it after confirming, releases the rest', async () => {
     const order = await placeOrder(shop, 'hold.me@example.com');
     await authorizeWithSandbox(order);
     const page = await signedIn(browser, `/admin/orders/${order.alias}`);

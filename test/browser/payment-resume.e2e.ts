@@ -71,7 +71,7 @@ describe('resuming or switching a payment after Back from the gateway', () => {
     return box !== null && box.x >= 0 && box.x + box.width <= width;
   }
 
-  it('offers to continue the sandbox payment and the Pay form after Back; continuing and paying makes it Paid', async () => {
+  it('offers to continue the sandbox payment and the Pay form after Back; paying then makes it Paid', async () => {
     const page = await visit();
     await page.clock.install();
     const total = await placeOrder(page);

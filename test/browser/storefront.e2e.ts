@@ -73,7 +73,7 @@ describe('the storefront in a browser', () => {
     await poll(() => page.getByText('Shipping (Standard)').count()).toBe(1);
   }
 
-  it('lets a guest buy two items with SAVE10, see the promotion by name, pay with the sandbox and see "Paid"', async () => {
+  it('lets a guest buy two items with SAVE10, see the promotion named, pay with the sandbox, see "Paid"', async () => {
     const page = await visit();
     await addToCart(page, { product: 'T-Shirt', variant: 'Small', quantity: 2 });
     await addToCart(page, { product: 'Mug' });
@@ -262,7 +262,7 @@ describe('the storefront in a browser', () => {
     expect(await refunds.getByText('Partly refunded').count()).toBe(1);
     expect(browser.errors).toEqual([]);
   });
-  it('says at checkout, beside what it concerns, that a code is unknown, a country unserved or an item short', async () => {
+  it('says at checkout, by what it concerns, that a code is unknown, a country unserved, an item short', async () => {
     const page = await visit();
     await addToCart(page, { product: 'T-Shirt', variant: 'Medium', quantity: 2 });
     await page.goto('/checkout');

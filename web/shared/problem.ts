@@ -15,7 +15,9 @@ export function asProblem(error: unknown): Problem {
   return { type: 'about:blank', title: 'The shop could not be reached', status: 0, code: 'network_error', detail };
 }
 
-/** The message of the errors that name `field` (or a field inside it: `shipping_address.city` for `shipping_address`). */
+/**
+ * The message of the errors that name `field` (or a field inside it: `shipping_address.city` for `shipping_address`).
+ */
 export function fieldError(problem: Problem | undefined, field: string): string | undefined {
   const messages = (problem?.errors ?? [])
     .filter((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`))

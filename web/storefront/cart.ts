@@ -49,7 +49,9 @@ export function createCartStore(options: { api: Api; session: SessionStore }): C
   const guestToken = () => (signedIn() ? undefined : readToken());
   const forgetGuestToken = () => localStorage.removeItem(TOKEN_KEY);
 
-  /** Runs a cart call with the guest token; a token that names no open cart any more is dropped and the call retried. */
+  /**
+   * Runs a cart call with the guest token; a token that names no open cart any more is dropped and the call retried.
+   */
   async function withToken(call: (header: { 'x-cart-token'?: string }) => Promise<Cart>): Promise<Cart> {
     const token = guestToken();
     let cart: Cart;

@@ -1,7 +1,9 @@
 import type { Answer } from '../../api/client';
 import { Money } from '../../shared/ui';
 
-/** The figures of an estimate (or a placement's answer, which adds to it) or of a placed order: they share these fields. */
+/**
+ * The figures of an estimate (or a placement's answer, which adds to it) or of a placed order: they share these fields.
+ */
 export type Figures =
   | Answer<'/order/storefront/api/estimate/', 'post'>
   | Answer<'/order/storefront/api/orders/{order_alias}/', 'get'>;

@@ -9,14 +9,16 @@ export { escapeHtml, PAGE_HEADERS } from '../../../http/html.js';
 
 const STYLE = `
   body { font: 16px/1.5 system-ui, sans-serif; background: #f4f4f5; color: #18181b; margin: 0; }
-  main { max-width: 28rem; margin: 4rem auto; background: #fff; border-radius: .5rem; padding: 2rem; box-shadow: 0 1px 3px #0002; }
+  main { max-width: 28rem; margin: 4rem auto; background: #fff; border-radius: .5rem; padding: 2rem;
+    box-shadow: 0 1px 3px #0002; }
   h1 { font-size: 1.25rem; margin: 0 0 .25rem; }
   .note { color: #71717a; font-size: .875rem; margin: 0 0 1.5rem; }
   dl { display: grid; grid-template-columns: auto 1fr; gap: .5rem 1rem; margin: 0 0 1.5rem; }
   dt { color: #71717a; } dd { margin: 0; word-break: break-all; }
   .amount { font-size: 1.5rem; font-weight: 600; }
   .buttons { display: flex; gap: 1rem; }
-  button { flex: 1; font: inherit; padding: .75rem; border-radius: .375rem; border: 1px solid #d4d4d8; cursor: pointer; background: #fff; }
+  button { flex: 1; font: inherit; padding: .75rem; border-radius: .375rem; border: 1px solid #d4d4d8; cursor: pointer;
+    background: #fff; }
   button.pay { background: #16a34a; border-color: #16a34a; color: #fff; font-weight: 600; }
   .error { color: #b91c1c; }`;
 

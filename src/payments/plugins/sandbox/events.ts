@@ -38,7 +38,9 @@ export type SandboxEventType = keyof typeof KINDS;
 /** The kinds whose event carries an amount (the others' `amount` is informational only). */
 const WITH_AMOUNT: ReadonlySet<GatewayEventKind> = new Set(['authorized', 'captured', 'succeeded', 'refunded']);
 
-/** How long a sandbox authorization holds the money (payment.authorized's authorization_expires_at): 7 days, as cards. */
+/**
+ * How long a sandbox authorization holds the money (payment.authorized's authorization_expires_at): 7 days, as cards.
+ */
 export const AUTHORIZATION_SECONDS = 7 * 24 * 3600;
 
 export function sandboxEvent(type: SandboxEventType, data: SandboxEvent['data']): SandboxEvent {
@@ -80,7 +82,8 @@ export function normaliseSandboxEvent(rawBody: Buffer): GatewayEvent[] {
     || (expiresAt !== undefined && (typeof expiresAt !== 'number' || !Number.isSafeInteger(expiresAt) || expiresAt < 0))
   ) {
     throw new WebhookSignatureError(
-      "the signed event's data is not a reference, an amount in minor units and a currency (and an optional expiry in Unix seconds)",
+      "the signed event's data is not a reference, an amount in minor units and a currency "
+        + '(and an optional expiry in Unix seconds)',
     );
   }
   const kind: GatewayEventKind = Object.hasOwn(KINDS, body.type) ? KINDS[body.type as SandboxEventType] : 'ignored';

@@ -78,7 +78,8 @@ function createSandbox(config: SandboxConfig, context: PluginContext): PaymentGa
           ...schema,
           summary: 'Sandbox checkout page (HTML): Pay (or Authorize) or Decline',
           description:
-            'Opened from the url start-payment returned for the sandbox. A link whose signature does not match its parameters is a 400 page.',
+            'Opened from the url start-payment returned for the sandbox. '
+            + 'A link whose signature does not match its parameters is a 400 page.',
         },
       },
       async (request, reply) => {

@@ -37,7 +37,8 @@ export function readSimulatedFailures(env: Record<string, string | undefined>): 
     const operation = SANDBOX_OPERATIONS.find((o) => o === name);
     if (operation === undefined || extra.length > 0 || (mode !== undefined && mode !== 'retryable')) {
       throw new PluginConfigError(
-        `${FAIL_OPERATIONS_VARIABLE} must list operations among ${SANDBOX_OPERATIONS.join(', ')}, each optionally followed by :retryable (got "${entry.trim()}")`,
+        `${FAIL_OPERATIONS_VARIABLE} must list operations among ${SANDBOX_OPERATIONS.join(', ')}, `
+          + `each optionally followed by :retryable (got "${entry.trim()}")`,
       );
     }
     failures[operation] = { retryable: mode === 'retryable' };
@@ -50,7 +51,8 @@ export function failIfAsked(failures: SimulatedFailures, operation: SandboxOpera
   const failure = failures[operation];
   if (failure === undefined) return;
   throw new GatewayError(
-    `the sandbox refused ${operation} on purpose (${FAIL_OPERATIONS_VARIABLE}${failure.retryable ? ', retryable' : ''})`,
+    `the sandbox refused ${operation} on purpose (${FAIL_OPERATIONS_VARIABLE}`
+      + `${failure.retryable ? ', retryable' : ''})`,
     failure.retryable,
   );
 }

@@ -191,7 +191,8 @@ export function verifySandboxWebhook(
   const age = Math.floor(nowMs / 1000) - Number(timestamp);
   if (Math.abs(age) > WEBHOOK_TOLERANCE_SECONDS) {
     throw new WebhookSignatureError(
-      `the webhook's timestamp is ${age > 0 ? `${age} s old` : `${-age} s in the future`}; at most ${WEBHOOK_TOLERANCE_SECONDS} s either way is accepted`,
+      `the webhook's timestamp is ${age > 0 ? `${age} s old` : `${-age} s in the future`}; `
+        + `at most ${WEBHOOK_TOLERANCE_SECONDS} s either way is accepted`,
     );
   }
   const expected = hmacHex(secret, `${timestamp}.`, rawBody);

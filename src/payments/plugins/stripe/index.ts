@@ -130,9 +130,8 @@ function createStripeGateway(settings: StripeSettings): PaymentGateway {
           settings.toleranceSeconds,
         );
       } catch (err) {
-        throw new WebhookSignatureError(
-          `Stripe signature check failed: ${redact(firstLine(err instanceof Error ? err.message : String(err)), settings)}`,
-        );
+        const message = firstLine(err instanceof Error ? err.message : String(err));
+        throw new WebhookSignatureError(`Stripe signature check failed: ${redact(message, settings)}`);
       }
       if (
         typeof event !== 'object'

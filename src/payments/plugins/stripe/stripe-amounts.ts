@@ -50,7 +50,8 @@ export function toStripeAmount(money: Money): number {
     const divisor = 10 ** -shift;
     if (money.amountMinor % divisor !== 0) {
       throw new GatewayError(
-        `Stripe accepts ${money.currency} only in steps of ${formatMinor(divisor, money.exponent)}; ${shown(money)} can't be charged exactly`,
+        `Stripe accepts ${money.currency} only in steps of ${formatMinor(divisor, money.exponent)}; `
+          + `${shown(money)} can't be charged exactly`,
       );
     }
     amount = money.amountMinor / divisor;
@@ -58,7 +59,8 @@ export function toStripeAmount(money: Money): number {
   if (!Number.isSafeInteger(amount)) throw new GatewayError(`${shown(money)} is too large for Stripe`);
   if (THREE_DECIMAL.has(money.currency) && amount % 10 !== 0) {
     throw new GatewayError(
-      `Stripe accepts ${money.currency} amounts only in multiples of 0.010 (the last of the three decimals must be 0); ${shown(money)} can't be charged exactly, and the service never rounds a payment`,
+      `Stripe accepts ${money.currency} amounts only in multiples of 0.010 (the last of the three decimals must be 0); `
+        + `${shown(money)} can't be charged exactly, and the service never rounds a payment`,
     );
   }
   return amount;

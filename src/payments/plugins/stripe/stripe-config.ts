@@ -43,7 +43,8 @@ export function readStripeSettings(env: Env, situation: PluginSituation): Stripe
   // Restricted keys (rk_) are Stripe's least-privilege secret keys: accepted as well.
   if (!/^(sk|rk)_[A-Za-z0-9_]+$/.test(secretKey))
     throw new PluginConfigError(
-      'STRIPE_SECRET_KEY must be a secret key starting with sk_ (or a restricted key, rk_); publishable keys (pk_) cannot create payments',
+      'STRIPE_SECRET_KEY must be a secret key starting with sk_ (or a restricted key, rk_); '
+        + 'publishable keys (pk_) cannot create payments',
     );
   if (webhookSecret === undefined)
     throw new PluginConfigError(

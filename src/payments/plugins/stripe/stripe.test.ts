@@ -489,7 +489,7 @@ describe('Stripe gateway with manual capture, against the local stand-in', () =>
     expect(a.session.payment_status).toBe('paid');
   });
 
-  it("reports the authorization with the charge's capture_before, asked of Stripe since the webhook carries only its id", async () => {
+  it("reports the authorization with its charge's capture_before (asked of Stripe: a webhook has the id)", async () => {
     const a = await authorized(money(4500, 'JPY', 0));
     const intent = standin.paymentIntentOf(a.paymentIntent);
     expect(typeof intent.latest_charge).toBe('string');
@@ -520,7 +520,7 @@ describe('Stripe gateway with manual capture, against the local stand-in', () =>
     expect(event?.authorizationExpiresAt).toBeUndefined();
   });
 
-  it('captures part of a KWD authorization once, replays the same key without capturing again, and releases the rest', async () => {
+  it('captures part of a KWD authorization once, replays the key, no second capture, releases the rest', async () => {
     const a = await authorized(money(12340, 'KWD', 3));
     const capture = { ...operation(a, `capture-${a.reference}-1`), amount: money(10000, 'KWD', 3), final: true };
     const first = await gateway.capture?.(capture);
@@ -574,7 +574,7 @@ describe('Stripe gateway with manual capture, against the local stand-in', () =>
     expect(standin.paymentIntentOf(a.paymentIntent)).toMatchObject({ status: 'succeeded', amount_received: 4500 });
   });
 
-  it('refuses, without asking Stripe, a capture it cannot express: no PaymentIntent, not final, or 0.005 KWD', async () => {
+  it('refuses, not asking Stripe, a capture it cannot express: no PaymentIntent, not final, 0.005 KWD', async () => {
     const before = standin.requests.length;
     const base = {
       reference: 'pay_x',

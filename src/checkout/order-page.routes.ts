@@ -6,10 +6,10 @@ import { PAGE_HEADERS, refusePage } from '../http/html.js';
 import { problems } from '../http/schemas.js';
 import { paymentOutcome } from '../payments/payment-states.js';
 import { paymentsOfOrder } from '../payments/payments.repository.js';
-import { AliasParams } from './order.schema.js';
+import { AliasParams } from '../orders/order.schema.js';
 import { checkOrderPageLink, ORDER_PAGE_LINK_SECONDS, ORDER_PAGE_PATH } from './order-page-link.js';
 import { renderOrderPage } from './order-page.js';
-import { findOrderByAlias, linesOf } from './orders.repository.js';
+import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
 
 export function orderPageRoutes(deps: { db: Db; tokens: TokenService }): FastifyPluginAsyncTypebox {
   return async (app) => {

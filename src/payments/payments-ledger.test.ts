@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { freshPayment, heldPayment } from '../../test/payment-figures.js';
-import { ledgerOfOrder, orderLedger, orderPaymentStatus, refundCredit } from './order-ledger.js';
+import { ledgerOfOrder, orderPaymentStatus, refundCredit } from '../orders/order-ledger.js';
+import { orderLedger } from './payments-ledger.js';
 import {
   applyOperation,
   applyPaymentEvent,
@@ -40,7 +41,7 @@ describe('the order ledger (worked examples of docs/payments.md)', () => {
     expect(orderPaymentStatus(back)).toBe('partially_refunded');
   });
 
-  it('holds an authorization: nothing to pay, capturable, status authorized; a partial capture leaves the rest due', () => {
+  it('holds an authorization: nothing to pay, capturable, authorized; a partial capture leaves the rest due', () => {
     const authorized = orderLedger({ order: open, credited: 0, payments: [held(10000)] });
     expect(authorized).toMatchObject({ balanceDue: 10000, capturable: 10000, toPay: 0 });
     expect(orderPaymentStatus(authorized)).toBe('authorized');

@@ -1,11 +1,11 @@
 import type { paymentStatuses } from '../db/schema.js';
-import type { OrderStatus } from '../orders/order-states.js';
-import { capturableOf, NOTHING_PENDING, type PaymentFigures, type PendingMoney } from './payment-states.js';
+import type { OrderStatus } from './order-states.js';
 
 /**
  * The money of one order as a ledger (docs/payments.md): what it charges, what its payments hold, took and gave back,
  * and what was credited (given back without changing the order's lines: the goodwill part of refunds). Every figure
- * an answer, an event or a rule shows about an order's money is computed here and nowhere else. Minor units.
+ * an answer, an event or a rule shows about an order's money is computed here from the totals the order keeps, which
+ * src/payments/payments-ledger.ts sums from its payments (`orderLedger`). Minor units.
  */
 export interface OrderLedger {
   /** The order's total as placed (or edited). */
@@ -61,33 +61,6 @@ export function ledgerFromTotals(t: LedgerTotals): OrderLedger {
     refundDue: Math.max(0, -balanceDue),
     toPay: Math.max(0, balanceDue - t.capturable),
   };
-}
-
-/** The ledger of an order from its payments (what the orders row keeps is computed by this). */
-export function orderLedger(input: {
-  order: { total: number; status: OrderStatus };
-  credited: number;
-  payments: readonly PaymentFigures[];
-  /** Records of the ledger not yet answered, per payment (same order as `payments`), counted as done. */
-  pending?: readonly PendingMoney[];
-}): OrderLedger {
-  const totals: LedgerTotals = {
-    total: input.order.total,
-    charge: orderCharge(input.order),
-    credited: input.credited,
-    authorized: 0,
-    captured: 0,
-    refunded: 0,
-    capturable: 0,
-  };
-  input.payments.forEach((p, i) => {
-    const pending = input.pending?.[i] ?? NOTHING_PENDING;
-    totals.authorized += p.authorized;
-    totals.captured += p.captured + pending.capture;
-    totals.refunded += p.refunded + pending.refund;
-    totals.capturable += capturableOf(p, pending);
-  });
-  return ledgerFromTotals(totals);
 }
 
 /**

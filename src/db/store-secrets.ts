@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import type { Database } from '../db/client.js';
+import type { Database } from './client.js';
 
 const MIN_LENGTH = 32;
 

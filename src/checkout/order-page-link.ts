@@ -58,13 +58,9 @@ export async function checkOrderPageLink(
   if (!input.token) return { ...invalid, detail: 'this order link has no token' };
   const check = await tokens.verifyLink(input.token, PURPOSE);
   if (!check.ok) {
-    return check.reason === 'expired'
-      ? {
-          ok: false,
-          code: 'order_link_expired',
-          detail: `this order link has expired; it worked ${lifetimeInWords(check.lifetimeSeconds ?? ORDER_PAGE_LINK_SECONDS)}`,
-        }
-      : invalid;
+    if (check.reason !== 'expired') return invalid;
+    const lifetime = lifetimeInWords(check.lifetimeSeconds ?? ORDER_PAGE_LINK_SECONDS);
+    return { ok: false, code: 'order_link_expired', detail: `this order link has expired; it worked ${lifetime}` };
   }
   // Signed for another order: refused like a forged one, saying nothing about this order.
   if (check.subject !== input.alias) return invalid;

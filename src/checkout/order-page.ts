@@ -2,8 +2,8 @@ import type { AddressSnapshot } from '../db/schema.js';
 import { escapeHtml, htmlDocument } from '../http/html.js';
 import type { PaymentOutcome } from '../payments/payment-states.js';
 import { currencyFormat } from '../shared/money.js';
-import { lineDisplayName } from './order-line.js';
-import type { OrderLineRow, OrderRow } from './orders.repository.js';
+import { lineDisplayName } from '../orders/order-line.js';
+import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 
 /**
  * An order as a plain page a browser shows without JavaScript: what was bought, what it cost

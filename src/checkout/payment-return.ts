@@ -2,45 +2,20 @@ import { eq } from 'drizzle-orm';
 import type { TokenService } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import { orders, payments } from '../db/schema.js';
-import type { LinkRefusal } from '../orders/order-page-link.js';
-import { ORDER_PAGE_LINK_SECONDS, orderPageLink } from '../orders/order-page-link.js';
-import { type PaymentOutcome, paymentOutcome, type ReturnEnd } from './payment-states.js';
+import { type PaymentOutcome, paymentOutcome } from '../payments/payment-states.js';
+import { RETURN_LINK_PURPOSE } from '../payments/return-links.js';
+import { type LinkRefusal, ORDER_PAGE_LINK_SECONDS, orderPageLink } from './order-page-link.js';
 
 /**
- * Where a gateway sends the payer back: never straight to the storefront or to an order page, but
- * to this service's return route, which then knows how the attempt went. With a storefront
- * return_url the payer goes on there with `order_alias` and `payment_status`; without one, to the
- * order's HTML page through a fresh short-lived link.
+ * The payer back from a gateway, through a return link (src/payments/return-links.ts): with a storefront return_url
+ * the payer goes on there with `order_alias` and `payment_status`; without one, to the order's HTML page through a
+ * fresh short-lived link.
  */
 
-export const RETURN_PATH = '/payment/storefront/return/';
-
-/** How long a gateway may keep the payer: Stripe Checkout's longest session is 24 hours. */
-export const RETURN_LINK_SECONDS = 24 * 3600;
-
-const PURPOSE = 'payment-return';
-
-interface ReturnDeps {
+export interface ReturnDeps {
   db: Db;
   tokens: TokenService;
   publicBaseUrl: string;
-}
-
-/** The two links a gateway is given for one attempt: back after paying, and back after giving up. */
-export async function returnLinks(
-  deps: Omit<ReturnDeps, 'db'>,
-  reference: string,
-): Promise<Record<'returnUrl' | 'cancelUrl', string>> {
-  const link = async (end: ReturnEnd) => {
-    const token = await deps.tokens.signLink({
-      purpose: PURPOSE,
-      subject: reference,
-      claims: { end },
-      ttlSeconds: RETURN_LINK_SECONDS,
-    });
-    return `${deps.publicBaseUrl}${RETURN_PATH}?token=${token}`;
-  };
-  return { returnUrl: await link('return'), cancelUrl: await link('cancel') };
 }
 
 /** The storefront's URL with the order and the outcome added; a query it already has is kept. */
@@ -67,7 +42,7 @@ export async function resolveReturn(
     detail: 'this return link has expired; the store has your order and its payment',
   };
   if (!token) return invalid;
-  const check = await deps.tokens.verifyLink(token, PURPOSE);
+  const check = await deps.tokens.verifyLink(token, RETURN_LINK_PURPOSE);
   if (!check.ok) return check.reason === 'expired' ? expired : invalid;
   const { end } = check.claims;
   if (end !== 'return' && end !== 'cancel') return invalid;
