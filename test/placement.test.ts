@@ -13,7 +13,8 @@ import {
   taxClasses,
   taxRates,
 } from '../src/db/schema.js';
-import { placementScope, purgeExpiredIdempotencyKeys } from '../src/orders/idempotency.js';
+import { purgeExpiredIdempotencyKeys } from '../src/orders/idempotency.js';
+import { placementScope } from '../src/placement/placement.service.js';
 import { adminApi, guestAddress, insertPromoCodes } from './fixtures.js';
 import {
   bearer,

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { canonicalEmail } from '../auth/email.js';
 import type { Db } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
@@ -28,22 +27,6 @@ export function requestHash(operation: string, payload: unknown): string {
   return createHash('sha256')
     .update(JSON.stringify([operation, canonical(payload)]))
     .digest('hex');
-}
-
-/**
- * Whose keys a placement's key is one of: a signed-in caller's own, or a guest's by the order's
- * email (trimmed, lower-cased, hashed), so two guests who happen to pick the same key get
- * neither each other's order nor a 422. The email is part of the payload, so a retry with the
- * same payload always lands in the same scope. A guest payload without an email is refused
- * anyway (email_required), and refusals are not remembered.
- */
-export function placementScope(
-  userId: number | null,
-  payload: { shipping_address?: { email?: string }; billing_address?: { email?: string } },
-): string {
-  if (userId !== null) return `user:${userId}`;
-  const email = canonicalEmail(payload.shipping_address?.email?.trim() || payload.billing_address?.email || '');
-  return email === '' ? 'guest' : `guest:${createHash('sha256').update(email).digest('hex')}`;
 }
 
 /** Checks the Idempotency-Key header: 1 to 255 visible ASCII characters. */

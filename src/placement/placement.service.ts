@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { canonicalEmail } from '../auth/email.js';
 import type { Principal } from '../http/auth.js';
 import { hashCartToken } from '../cart/cart-token.js';
 import type { Database } from '../db/client.js';
@@ -6,7 +7,7 @@ import { promotionOrder } from '../pricing/promotions/promotion-order.js';
 import { stockIsCounted } from '../catalog/availability.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import { MoneyFormatError } from '../shared/money.js';
-import { placementScope, requestHash, type StoredResponse, storedResponse } from '../orders/idempotency.js';
+import { requestHash, type StoredResponse, storedResponse } from '../orders/idempotency.js';
 import type { OrderPayload } from './order-payload.schema.js';
 import type { QuoteReads } from './order-quote.repository.js';
 import { type OrderQuote, type QuoteDeps, quoteOrder } from './order-quote.service.js';
@@ -43,6 +44,22 @@ export interface PlacementRequest {
   /** The guest's X-Cart-Token, whose cart loses what was ordered. */
   cartToken?: string;
   idempotencyKey?: string;
+}
+
+/**
+ * Whose keys a placement's key is one of: a signed-in caller's own, or a guest's by the order's
+ * email (trimmed, lower-cased, hashed), so two guests who happen to pick the same key get
+ * neither each other's order nor a 422. The email is part of the payload, so a retry with the
+ * same payload always lands in the same scope. A guest payload without an email is refused
+ * anyway (email_required), and refusals are not remembered.
+ */
+export function placementScope(
+  userId: number | null,
+  payload: { shipping_address?: { email?: string }; billing_address?: { email?: string } },
+): string {
+  if (userId !== null) return `user:${userId}`;
+  const email = canonicalEmail(payload.shipping_address?.email?.trim() || payload.billing_address?.email || '');
+  return email === '' ? 'guest' : `guest:${createHash('sha256').update(email).digest('hex')}`;
 }
 
 /** Attempts at a placement whose prices changed under it before it gives up with a 409. */
