@@ -210,6 +210,38 @@ function matches(name: string, needle: string): boolean {
   return needle.startsWith('=') ? name === needle.slice(1) : name.includes(needle);
 }
 
+/** One build's line for a scenario: its mean figures, and its ratio to the first build round by round. */
+function summaryLine(input: {
+  label: string;
+  own: Slice[];
+  first: Slice[];
+  against: string | undefined;
+  seconds: number;
+}) {
+  const { own, first } = input;
+  const ratios = own.map((s, i) => s.requestsPerSecond / (first[i]?.requestsPerSecond ?? Number.NaN));
+  const failed = own.reduce((n, s) => n + s.non2xx + s.errors, 0);
+  // Requests a second counting the time their jobs took after the slice.
+  const sustained = mean(own.map((s) => (s.requestsPerSecond * input.seconds) / (input.seconds + s.drainSeconds)));
+  const backlog = mean(own.map((s) => s.jobsBacklog));
+  const cpu =
+    `cpu/req app ${mean(own.map((s) => s.appCpuMsPerRequest)).toFixed(3)} ms`
+    + ` db ${mean(own.map((s) => s.dbCpuMsPerRequest)).toFixed(3)} ms`;
+  return (
+    `  ${input.label.padEnd(10)} ${mean(own.map((s) => s.requestsPerSecond))
+      .toFixed(0)
+      .padStart(6)} req/s`
+    + `  p99 ${mean(own.map((s) => s.latencyP99Ms)).toFixed(2)} ms`
+    + `  × ${input.against}: ${mean(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(2)).join(' ')})`
+    + `  ${cpu}  load ${mean(own.map((s) => s.loadAverage1m)).toFixed(1)}`
+    + (backlog > 0
+      ? `  jobs left ${backlog.toFixed(0)}, drained in ${mean(own.map((s) => s.drainSeconds)).toFixed(2)} s`
+        + ` (${sustained.toFixed(0)} req/s with it)`
+      : '')
+    + (failed > 0 ? `  !! ${failed} non-2xx or errors` : '')
+  );
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (args.length < 2 || args.some((a) => !/^[\w.-]+=.+/.test(a))) {
@@ -249,29 +281,7 @@ async function main(): Promise<number> {
     console.log(`\n${name}: ${rounds} rounds of ${options.seconds} s per build, in turn`);
     for (const build of builds) {
       const own = slices[build.label] ?? [];
-      const ratios = own.map((s, i) => s.requestsPerSecond / (first[i]?.requestsPerSecond ?? Number.NaN));
-      const failed = own.reduce((n, s) => n + s.non2xx + s.errors, 0);
-      // Requests a second counting the time their jobs took after the slice.
-      const sustained = mean(
-        own.map((s) => (s.requestsPerSecond * options.seconds) / (options.seconds + s.drainSeconds)),
-      );
-      const backlog = mean(own.map((s) => s.jobsBacklog));
-      const cpu =
-        `cpu/req app ${mean(own.map((s) => s.appCpuMsPerRequest)).toFixed(3)} ms`
-        + ` db ${mean(own.map((s) => s.dbCpuMsPerRequest)).toFixed(3)} ms`;
-      console.log(
-        `  ${build.label.padEnd(10)} ${mean(own.map((s) => s.requestsPerSecond))
-          .toFixed(0)
-          .padStart(6)} req/s`
-          + `  p99 ${mean(own.map((s) => s.latencyP99Ms)).toFixed(2)} ms`
-          + `  × ${builds[0]?.label}: ${mean(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(2)).join(' ')})`
-          + `  ${cpu}  load ${mean(own.map((s) => s.loadAverage1m)).toFixed(1)}`
-          + (backlog > 0
-            ? `  jobs left ${backlog.toFixed(0)}, drained in ${mean(own.map((s) => s.drainSeconds)).toFixed(2)} s`
-              + ` (${sustained.toFixed(0)} req/s with it)`
-            : '')
-          + (failed > 0 ? `  !! ${failed} non-2xx or errors` : ''),
-      );
+      console.log(summaryLine({ label: build.label, own, first, against: builds[0]?.label, seconds: options.seconds }));
     }
   }
   const file = writeJson(path.join(root, 'bench', 'results'), startedAt, {

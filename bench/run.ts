@@ -157,18 +157,73 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
   };
 }
 
-async function main(): Promise<number> {
-  let options: BenchOptions | undefined;
+/** A scenario measured now, outside the run's results: its requests per second. */
+function sampleNow(s: Scenario, on: { target: Server; connections: number; options: BenchOptions }) {
+  return async () => {
+    const { headers, body } = encodeRequest({ method: s.method, path: s.path, headers: s.headers, body: s.body });
+    const sample = await measure(
+      { url: `${on.target.baseUrl}${s.path}`, method: s.method, headers, body },
+      { connections: on.connections, seconds: on.options.duration, warmup: on.options.warmup },
+    );
+    console.log(`  (${s.name} just before: ${sample.requestsPerSecond.toFixed(1)} req/s)`);
+    return sample.requestsPerSecond;
+  };
+}
+
+/**
+ * With --paired, the baseline and the scenario this one compares to (it must need no setup) are measured again just
+ * before each scenario: their samplers, none without --paired.
+ */
+function pairedSamplers(
+  scenario: Scenario,
+  run: { options: BenchOptions; baseline: Server; serverFor: (s: Scenario) => Server | undefined },
+) {
+  const { options } = run;
+  if (!options.paired) return { baselineNow: undefined, otherNow: undefined };
+  const baselineNow =
+    scenario !== baselineScenario
+      ? sampleNow(baselineScenario, {
+          target: run.baseline,
+          connections: scenario.connections ?? options.connections,
+          options,
+        })
+      : undefined;
+  const other = scenarios.find((s) => s.name === scenario.compareTo);
+  const otherServer = other && run.serverFor(other);
+  const otherNow =
+    other && !other.setup && otherServer
+      ? sampleNow(other, { target: otherServer, connections: other.connections ?? options.connections, options })
+      : undefined;
+  return { baselineNow, otherNow };
+}
+
+/** The run's options, or the exit code to stop with: 0 after the usage that was asked for, 2 for a wrong option. */
+function optionsOrExitCode(): BenchOptions | number {
   try {
-    options = readOptions(process.argv.slice(2), process.env);
+    const options = readOptions(process.argv.slice(2), process.env);
+    if (options) return options;
+    console.log(USAGE);
+    return 0;
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  if (!options) {
-    console.log(USAGE);
-    return 0;
-  }
+}
+
+/** Tells of scenarios that got error responses: their figures measure errors, not the endpoint. The exit code. */
+function reportInvalid(results: readonly ScenarioResult[]): number {
+  const invalid = results.filter((r) => !r.valid);
+  if (invalid.length === 0) return 0;
+  console.error(
+    `\n!!! ${invalid.length} scenario(s) got error responses; their figures measure errors, not the endpoint:`,
+  );
+  for (const r of invalid) console.error(`!!!   ${r.name}: ${verdict(r).replaceAll('*', '')}`);
+  return 1;
+}
+
+async function main(): Promise<number> {
+  const options = optionsOrExitCode();
+  if (typeof options === 'number') return options;
   const selected = selectScenarios(options.only);
   if (options.only !== undefined && selected.length === 0) {
     console.error(`No scenario name contains "${options.only}". Scenarios: ${scenarios.map((s) => s.name).join(', ')}`);
@@ -223,33 +278,13 @@ async function main(): Promise<number> {
   }
   console.log('');
 
-  // With --paired, the baseline and the scenario this one compares to (it must need no setup)
-  // are measured again just before each scenario.
-  const sampleNow = (s: Scenario, target: Server, connections: number) => async () => {
-    const { headers, body } = encodeRequest({ method: s.method, path: s.path, headers: s.headers, body: s.body });
-    const sample = await measure(
-      { url: `${target.baseUrl}${s.path}`, method: s.method, headers, body },
-      { connections, seconds: options.duration, warmup: options.warmup },
-    );
-    console.log(`  (${s.name} just before: ${sample.requestsPerSecond.toFixed(1)} req/s)`);
-    return sample.requestsPerSecond;
-  };
   const serverFor = (s: Scenario) =>
     s.target === 'baseline' ? baseline : s.target === 'baseline-tx' ? minimalTx : app;
   const results: ScenarioResult[] = [];
   for (const scenario of [baselineScenario, ...selected]) {
     const server = serverFor(scenario);
     if (!server) throw new Error(`scenario ${scenario.name}: its server was not started`);
-    const baselineNow =
-      options.paired && scenario !== baselineScenario
-        ? sampleNow(baselineScenario, baseline, scenario.connections ?? options.connections)
-        : undefined;
-    const other = scenarios.find((s) => s.name === scenario.compareTo);
-    const otherServer = other && serverFor(other);
-    const otherNow =
-      options.paired && other && !other.setup && otherServer
-        ? sampleNow(other, otherServer, other.connections ?? options.connections)
-        : undefined;
+    const { baselineNow, otherNow } = pairedSamplers(scenario, { options, baseline, serverFor });
     const result = await runScenario(scenario, server, {
       options,
       sql,
@@ -268,7 +303,6 @@ async function main(): Promise<number> {
   if (app && logLines > 0)
     console.log(`\nThe app wrote ${logLines} log line(s) at LOG_LEVEL=warn; the last ones:\n${app.recentOutput()}`);
 
-  const invalid = results.filter((r) => !r.valid);
   const file = writeJson(path.join(root, 'bench', 'results'), startedAt, {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
@@ -288,14 +322,7 @@ async function main(): Promise<number> {
     appLogLines: logLines,
   });
   console.log(`\nResults written to ${path.relative(process.cwd(), file)}`);
-  if (invalid.length > 0) {
-    console.error(
-      `\n!!! ${invalid.length} scenario(s) got error responses; their figures measure errors, not the endpoint:`,
-    );
-    for (const r of invalid) console.error(`!!!   ${r.name}: ${verdict(r).replaceAll('*', '')}`);
-    return 1;
-  }
-  return 0;
+  return reportInvalid(results);
 }
 
 let exitCode = 1;

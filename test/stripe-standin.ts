@@ -405,22 +405,27 @@ export async function startStripeStandIn(
     return refund;
   }
 
+  /** Stripe's routes this stand-in knows: method, path pattern (its one id captured), and what answers it. */
+  const routes: [string, RegExp, (id: string, body: FormObject) => Json][] = [
+    ['POST', /^\/v1\/checkout\/sessions()$/, (_id, body) => createSession(body)],
+    ['GET', /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)$/, (id) => sessionOr404(id)],
+    ['POST', /^\/v1\/refunds()$/, (_id, body) => createRefund(body)],
+    ['POST', /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)\/expire$/, (id) => expireOpenSession(id)],
+    [
+      'GET',
+      /^\/v1\/payment_intents\/([A-Za-z0-9_]+)$/,
+      (id) => structuredClone(intentOr404(id).intent) as unknown as Json,
+    ],
+    ['POST', /^\/v1\/payment_intents\/([A-Za-z0-9_]+)\/capture$/, (id, body) => capturePaymentIntent(id, body)],
+    ['POST', /^\/v1\/payment_intents\/([A-Za-z0-9_]+)\/cancel$/, (id, body) => cancelPaymentIntent(id, body)],
+    ['GET', /^\/v1\/charges\/([A-Za-z0-9_]+)$/, (id) => chargeById(id)],
+  ];
+
   function route(method: string, path: string, body: FormObject): Json {
-    if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(body);
-    const sessionPath = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)$/.exec(path);
-    if (method === 'GET' && sessionPath?.[1]) return sessionOr404(sessionPath[1]);
-    if (method === 'POST' && path === '/v1/refunds') return createRefund(body);
-    const expirePath = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)\/expire$/.exec(path);
-    if (method === 'POST' && expirePath?.[1]) return expireOpenSession(expirePath[1]);
-    const intentPath = /^\/v1\/payment_intents\/([A-Za-z0-9_]+)(?:\/(capture|cancel))?$/.exec(path);
-    if (intentPath?.[1]) {
-      if (method === 'GET' && !intentPath[2])
-        return structuredClone(intentOr404(intentPath[1]).intent) as unknown as Json;
-      if (method === 'POST' && intentPath[2] === 'capture') return capturePaymentIntent(intentPath[1], body);
-      if (method === 'POST' && intentPath[2] === 'cancel') return cancelPaymentIntent(intentPath[1], body);
+    for (const [routeMethod, pattern, handle] of routes) {
+      const match = method === routeMethod ? pattern.exec(path) : null;
+      if (match) return handle(match[1] ?? '', body);
     }
-    const chargePath = /^\/v1\/charges\/([A-Za-z0-9_]+)$/.exec(path);
-    if (method === 'GET' && chargePath?.[1]) return chargeById(chargePath[1]);
     throw new StripeRefusal({
       status: 404,
       type: 'invalid_request_error',
@@ -452,6 +457,55 @@ export async function startStripeStandIn(
     },
   });
 
+  /**
+   * What Stripe answers before looking at the route: 401 for a wrong key, 400 for an idempotency key reused with
+   * other parameters, the first answer again for a key reused with the same ones.
+   */
+  function refusedBeforeRouting(request: {
+    authorization: string | undefined;
+    key: string | undefined;
+    routeKey: string;
+    rawBody: string;
+  }): { status: number; body: Json; headers?: Record<string, string>; replayed?: boolean } | undefined {
+    const { key } = request;
+    if (request.authorization !== `Bearer ${secretKey}`) {
+      const given = /^Bearer (.*)$/.exec(request.authorization ?? '')?.[1] ?? '';
+      const message = `Invalid API Key provided: ${given.slice(0, 8)}********${given.slice(-4)}`;
+      return { status: 401, body: errorBody({ status: 401, type: 'invalid_request_error', message }) };
+    }
+    const earlier = key === undefined ? undefined : idempotent.get(key);
+    if (key === undefined || !earlier) return undefined;
+    if (earlier.route !== request.routeKey || earlier.rawBody !== request.rawBody) {
+      const message =
+        'Keys for idempotent requests can only be used with the same parameters they were first used with. '
+        + `Try using a key other than '${key}' if you meant to execute a different request.`;
+      return { status: 400, body: errorBody({ status: 400, type: 'idempotency_error', message }) };
+    }
+    const headers = { 'idempotent-replayed': 'true', 'idempotency-key': key };
+    return { status: earlier.status, body: earlier.body, headers, replayed: true };
+  }
+
+  /** The route's answer, or the error it (or a refusal a test queued for it) makes, as Stripe writes errors. */
+  function routeOrRefuse(request: { method: string; path: string; body: FormObject; routeKey: string }): {
+    status: number;
+    out: Json;
+  } {
+    const refusal = refusals.get(request.routeKey);
+    try {
+      if (refusal) {
+        refusals.delete(request.routeKey);
+        throw new StripeRefusal(refusal);
+      }
+      return { status: 200, out: route(request.method, request.path, request.body) };
+    } catch (err) {
+      const error: StripeError =
+        err instanceof StripeRefusal
+          ? err.error
+          : { status: 500, type: 'api_error', message: `stand-in failure: ${String(err)}` };
+      return { status: error.status, out: errorBody(error) };
+    }
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -465,62 +519,13 @@ export async function startStripeStandIn(
       const record = (status: number, replayed = false) =>
         requests.push({ method, path, headers: req.headers, idempotencyKey: key, rawBody, body, replayed, status });
 
-      if (req.headers.authorization !== `Bearer ${secretKey}`) {
-        const given = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
-        record(401);
-        answer(res, {
-          status: 401,
-          body: errorBody({
-            status: 401,
-            type: 'invalid_request_error',
-            message: `Invalid API Key provided: ${given.slice(0, 8)}********${given.slice(-4)}`,
-          }),
-        });
+      const refused = refusedBeforeRouting({ authorization: req.headers.authorization, key, routeKey, rawBody });
+      if (refused) {
+        record(refused.status, refused.replayed);
+        answer(res, refused);
         return;
       }
-      if (key !== undefined) {
-        const earlier = idempotent.get(key);
-        if (earlier && (earlier.route !== routeKey || earlier.rawBody !== rawBody)) {
-          record(400);
-          answer(res, {
-            status: 400,
-            body: errorBody({
-              status: 400,
-              type: 'idempotency_error',
-              message:
-                'Keys for idempotent requests can only be used with the same parameters they were first used with. '
-                + `Try using a key other than '${key}' if you meant to execute a different request.`,
-            }),
-          });
-          return;
-        }
-        if (earlier) {
-          record(earlier.status, true);
-          answer(res, {
-            status: earlier.status,
-            body: earlier.body,
-            headers: { 'idempotent-replayed': 'true', 'idempotency-key': key },
-          });
-          return;
-        }
-      }
-      let status = 200;
-      let out: Json;
-      const refusal = refusals.get(routeKey);
-      try {
-        if (refusal) {
-          refusals.delete(routeKey);
-          throw new StripeRefusal(refusal);
-        }
-        out = route(method, path, body);
-      } catch (err) {
-        const error: StripeError =
-          err instanceof StripeRefusal
-            ? err.error
-            : { status: 500, type: 'api_error', message: `stand-in failure: ${String(err)}` };
-        status = error.status;
-        out = errorBody(error);
-      }
+      const { status, out } = routeOrRefuse({ method, path, body, routeKey });
       // Like Stripe, a request's answer is kept for its key, errors included (except server errors).
       if (key !== undefined && status < 500) idempotent.set(key, { route: routeKey, rawBody, status, body: out });
       record(status);

@@ -333,6 +333,49 @@ export async function refundPayment(deps: PaymentsDeps, request: OperationReques
   return run(deps, await reserve(deps, 'refund', request));
 }
 
+/** The records an earlier cancel-and-refund request (its key) made on these payments, refunds and voids. */
+async function operationsOfRequest(
+  tx: Tx,
+  request: { payments: readonly PaymentRow[]; key: (kind: OperationKind) => string | undefined },
+): Promise<OperationRow[]> {
+  const earlier: OperationRow[] = [];
+  for (const payment of request.payments) {
+    for (const kind of ['refund', 'void'] as const) {
+      const requestKey = request.key(kind);
+      const op = requestKey && (await operationByRequestKey(tx, { paymentId: payment.id, kind, requestKey }));
+      if (op) earlier.push(op);
+    }
+  }
+  return earlier;
+}
+
+/**
+ * The records that give back a cancelled order's money on one payment (locked here): a refund of what it kept, and
+ * a void of what it holds where its plugin can void.
+ */
+async function reserveGivingBack(
+  tx: Tx,
+  deps: PaymentsDeps,
+  input: {
+    order: OrderRow;
+    found: PaymentRow;
+    pending: PendingMoney;
+    request: { adminId: number | null; key: (kind: OperationKind) => string | undefined };
+  },
+): Promise<OperationRow[]> {
+  const payment = (await lockPayment(tx, input.found.id)) ?? input.found;
+  const figures = figuresOf(payment);
+  const { adminId, key } = input.request;
+  const reserve = (kind: 'refund' | 'void') =>
+    reserveLocked(tx, deps, { kind, order: input.order, payment, request: { adminId, requestKey: key(kind) } });
+  const reserved: OperationRow[] = [];
+  if (refundableOf(figures, input.pending) > 0) reserved.push(await reserve('refund'));
+  const plugin = deps.registry.get(payment.pluginId);
+  if (capturableOf(figures, input.pending) > 0 && plugin?.capabilities.has('void'))
+    reserved.push(await reserve('void'));
+  return reserved;
+}
+
 /**
  * The admin's `{"status": "cancelled", "refund": true}`, one action: in one transaction the order is cancelled (stock
  * and promotion uses given back; it then charges nothing, so all its money is owed back) and a record is reserved for
@@ -354,43 +397,16 @@ export async function cancelOrderWithRefund(
     const { payments, pending } = await ledgerOf(tx, locked, { withPending: true });
     if (locked.status === 'cancelled' && options.requestKey !== undefined) {
       // The same request again (its gateway call was not answered): resume the records it made.
-      const earlier: OperationRow[] = [];
-      for (const payment of payments) {
-        for (const kind of ['refund', 'void'] as const) {
-          const requestKey = key(kind);
-          const op = requestKey && (await operationByRequestKey(tx, { paymentId: payment.id, kind, requestKey }));
-          if (op) earlier.push(op);
-        }
-      }
+      const earlier = await operationsOfRequest(tx, { payments, key });
       if (earlier.length > 0) return earlier.filter((op) => op.status === 'pending');
     }
     orderStates.assert(locked.status, 'cancelled', `order ${alias}`);
     const cancelled = await cancelLockedOrder(tx, deps.outbox, { order: locked, reason: null });
     const reserved: OperationRow[] = [];
     for (const found of payments) {
-      const payment = (await lockPayment(tx, found.id)) ?? found;
-      const figures = figuresOf(payment);
-      const here = pending.get(payment.id) ?? NOTHING_PENDING;
-      const request = { adminId: options.adminId ?? null };
-      if (refundableOf(figures, here) > 0)
-        reserved.push(
-          await reserveLocked(tx, deps, {
-            kind: 'refund',
-            order: cancelled,
-            payment,
-            request: { ...request, requestKey: key('refund') },
-          }),
-        );
-      const plugin = deps.registry.get(payment.pluginId);
-      if (capturableOf(figures, here) > 0 && plugin?.capabilities.has('void'))
-        reserved.push(
-          await reserveLocked(tx, deps, {
-            kind: 'void',
-            order: cancelled,
-            payment,
-            request: { ...request, requestKey: key('void') },
-          }),
-        );
+      const here = pending.get(found.id) ?? NOTHING_PENDING;
+      const request = { adminId: options.adminId ?? null, key };
+      reserved.push(...(await reserveGivingBack(tx, deps, { order: cancelled, found, pending: here, request })));
     }
     await refreshOrderLedger(tx, cancelled);
     return reserved;

@@ -22,7 +22,8 @@ import {
 import { returnLinks } from './return-links.js';
 import { paymentChangeEvents } from './payment-events.js';
 import { refundCredit } from '../orders/order-ledger.js';
-import { applyPaymentEvent, NOTHING_PENDING } from './payment-states.js';
+import type { OrderRow } from '../orders/orders.repository.js';
+import { applyPaymentEvent, NOTHING_PENDING, type PaymentFigures, type PendingMoney } from './payment-states.js';
 import { recordChange } from './payments.admin.js';
 import {
   figuresOf,
@@ -116,55 +117,7 @@ export async function startPayment(
   const plugin = pluginOr404(deps, input.pluginId);
   const visible = await findVisibleOrder(deps.db, input.orderAlias, input.caller);
 
-  const opened = await deps.db.transaction(async (tx) => {
-    const order = await lockOrderById(tx, visible.id);
-    if (!order) throw new DomainError('order_not_found', { detail: `order ${input.orderAlias} not found` });
-    if (order.status === 'cancelled')
-      throw new DomainError('order_not_payable', { detail: 'a cancelled order cannot be paid' });
-    const { ledger, payments: attempts } = await ledgerOf(tx, order, { withPending: true });
-    const unpaid = ledger.toPay;
-    if (unpaid <= 0) {
-      const why = ledger.capturable > 0 ? 'its payment is authorized' : 'nothing is due';
-      throw new DomainError('order_already_paid', { detail: `order ${order.alias}: ${why}` });
-    }
-    const open = attempts.find((p) => p.pluginId === plugin.id && p.status === 'pending' && p.amount === unpaid);
-    if (open?.redirectUrl) {
-      // The gateway only knows the service's return links, so the storefront's latest URLs can still apply.
-      if (input.returnUrl === undefined && input.cancelUrl === undefined) return { payment: open, reused: true };
-      const urls = { returnUrl: input.returnUrl ?? null, cancelUrl: input.cancelUrl ?? null };
-      await tx.update(payments).set(urls).where(eq(payments.id, open.id));
-      return { payment: { ...open, ...urls }, reused: true };
-    }
-    if (open && Date.now() - open.createdAt.getTime() < START_TIMEOUT_MS) {
-      throw new DomainError('payment_in_progress', {
-        detail: 'this payment is being started; retry in a moment',
-        headers: { 'retry-after': '2' },
-      });
-    }
-    // The payer chose again (another method, or the same for a new amount): every other open attempt is superseded.
-    // Its gateway is told to close it (after the commit); a payment that still arrives through it is recorded.
-    const superseded: PaymentRow[] = [];
-    for (const other of attempts.filter((p) => p.status === 'pending')) {
-      superseded.push(
-        await savePaymentFigures(tx, { id: other.id, figures: { ...figuresOf(other), state: 'superseded' } }),
-      );
-    }
-    const [payment] = await tx
-      .insert(payments)
-      .values({
-        reference: `pay_${randomBytes(16).toString('hex')}`,
-        orderId: order.id,
-        pluginId: plugin.id,
-        amount: unpaid,
-        currency: order.currency,
-        captureMethod: captureMethodFor(deps, plugin),
-        returnUrl: input.returnUrl ?? null,
-        cancelUrl: input.cancelUrl ?? null,
-      })
-      .returning();
-    if (!payment) throw new Error('insert returned no payment');
-    return { payment, reused: false, superseded };
-  });
+  const opened = await deps.db.transaction((tx) => openAttempt(tx, deps, { plugin, orderId: visible.id, input }));
   if (opened.reused) return present(opened.payment, visible.alias);
   await closeSuperseded(deps, opened.superseded ?? []);
 
@@ -184,17 +137,7 @@ export async function startPayment(
       captureMethod: payment.captureMethod,
     });
   } catch (err) {
-    await deps.outbox.jobs.transaction(deps.db, async (tx) => {
-      const order = (await lockOrderById(tx, visible.id)) ?? visible;
-      const before = figuresOf(payment);
-      const failed = await savePaymentFigures(tx, { id: payment.id, figures: { ...before, state: 'failed' } });
-      const orderAfter = await refreshOrderLedger(tx, order);
-      await recordEvents(
-        tx,
-        deps.outbox,
-        await paymentChangeEvents(tx, { before, payment: failed, order, orderAfter }),
-      );
-    });
+    await recordStartFailure(deps, { order: visible, payment });
     if (err instanceof GatewayError) throw new DomainError('payment_gateway_error', { detail: err.message });
     throw err;
   }
@@ -206,6 +149,81 @@ export async function startPayment(
     });
   });
   return present({ ...payment, redirectUrl: started.redirectUrl }, visible.alias);
+}
+
+/**
+ * The attempt a payer starts, in the transaction that locks the order: the open one for the same plugin and amount
+ * (with the storefront's latest URLs), or a new one that supersedes every other open attempt.
+ */
+async function openAttempt(
+  tx: Tx,
+  deps: PaymentsDeps,
+  start: {
+    plugin: EnabledPlugin;
+    orderId: number;
+    input: { orderAlias: string; returnUrl?: string; cancelUrl?: string };
+  },
+): Promise<{ payment: PaymentRow; reused: boolean; superseded?: PaymentRow[] }> {
+  const { plugin, input } = start;
+  const order = await lockOrderById(tx, start.orderId);
+  if (!order) throw new DomainError('order_not_found', { detail: `order ${input.orderAlias} not found` });
+  if (order.status === 'cancelled')
+    throw new DomainError('order_not_payable', { detail: 'a cancelled order cannot be paid' });
+  const { ledger, payments: attempts } = await ledgerOf(tx, order, { withPending: true });
+  const unpaid = ledger.toPay;
+  if (unpaid <= 0) {
+    const why = ledger.capturable > 0 ? 'its payment is authorized' : 'nothing is due';
+    throw new DomainError('order_already_paid', { detail: `order ${order.alias}: ${why}` });
+  }
+  const open = attempts.find((p) => p.pluginId === plugin.id && p.status === 'pending' && p.amount === unpaid);
+  if (open?.redirectUrl) {
+    // The gateway only knows the service's return links, so the storefront's latest URLs can still apply.
+    if (input.returnUrl === undefined && input.cancelUrl === undefined) return { payment: open, reused: true };
+    const urls = { returnUrl: input.returnUrl ?? null, cancelUrl: input.cancelUrl ?? null };
+    await tx.update(payments).set(urls).where(eq(payments.id, open.id));
+    return { payment: { ...open, ...urls }, reused: true };
+  }
+  if (open && Date.now() - open.createdAt.getTime() < START_TIMEOUT_MS) {
+    throw new DomainError('payment_in_progress', {
+      detail: 'this payment is being started; retry in a moment',
+      headers: { 'retry-after': '2' },
+    });
+  }
+  // The payer chose again (another method, or the same for a new amount): every other open attempt is superseded.
+  // Its gateway is told to close it (after the commit); a payment that still arrives through it is recorded.
+  const superseded: PaymentRow[] = [];
+  for (const other of attempts.filter((p) => p.status === 'pending')) {
+    superseded.push(
+      await savePaymentFigures(tx, { id: other.id, figures: { ...figuresOf(other), state: 'superseded' } }),
+    );
+  }
+  const [payment] = await tx
+    .insert(payments)
+    .values({
+      reference: `pay_${randomBytes(16).toString('hex')}`,
+      orderId: order.id,
+      pluginId: plugin.id,
+      amount: unpaid,
+      currency: order.currency,
+      captureMethod: captureMethodFor(deps, plugin),
+      returnUrl: input.returnUrl ?? null,
+      cancelUrl: input.cancelUrl ?? null,
+    })
+    .returning();
+  if (!payment) throw new Error('insert returned no payment');
+  return { payment, reused: false, superseded };
+}
+
+/** A start the gateway refused or failed: the attempt failed, with its events, in its own transaction. */
+async function recordStartFailure(deps: PaymentsDeps, start: { order: OrderRow; payment: PaymentRow }): Promise<void> {
+  const { payment } = start;
+  await deps.outbox.jobs.transaction(deps.db, async (tx) => {
+    const order = (await lockOrderById(tx, start.order.id)) ?? start.order;
+    const before = figuresOf(payment);
+    const failed = await savePaymentFigures(tx, { id: payment.id, figures: { ...before, state: 'failed' } });
+    const orderAfter = await refreshOrderLedger(tx, order);
+    await recordEvents(tx, deps.outbox, await paymentChangeEvents(tx, { before, payment: failed, order, orderAfter }));
+  });
 }
 
 /**
@@ -239,56 +257,80 @@ export async function applyEvent(
     const order = await lockOrderById(tx, found.orderId);
     const payment = await lockPayment(tx, found.id);
     if (!order || !payment) return 'unmatched';
-
-    const { ledger, pending } = await ledgerOf(tx, order, { withPending: true });
-    const pendingHere = pending.get(payment.id) ?? NOTHING_PENDING;
-    const before = figuresOf(payment);
-    let figures = before;
-    let captured = 0;
-    let refunded = 0;
-    let authorizationExpiresAt = payment.authorizationExpiresAt;
-    const step = (
-      kind: GatewayEventKind,
-      amountMinor: number | undefined,
-      currency: string | null | undefined,
-    ): boolean => {
-      if (currency && currency !== payment.currency) return false;
-      const result = applyPaymentEvent(figures, { kind, amountMinor }, pendingHere);
-      figures = result.next;
-      captured += result.capture;
-      refunded += result.refund;
-      return result.changed;
-    };
-    const changed = step(event.kind, event.amount?.amountMinor, event.amount?.currency);
-    if (changed && event.kind === 'authorized' && event.authorizationExpiresAt)
-      authorizationExpiresAt = event.authorizationExpiresAt;
-    await markEvent(tx, eventRow, { paymentId: payment.id, applied: changed });
-
-    let caughtUp = false;
-    const learnt = event.gatewayPaymentRef && !payment.gatewayPaymentRef ? event.gatewayPaymentRef : undefined;
-    if (learnt !== undefined) {
-      for (const early of await pendingEventsFor(tx, pluginId, learnt)) {
-        const applied = step(early.kind as GatewayEventKind, early.amount ?? undefined, early.currency);
-        await markEvent(tx, early.id, { paymentId: payment.id, applied, pendingGatewayPaymentRef: null });
-        caughtUp ||= applied;
-      }
-    }
-    // Money the gateway reports moved that the ledger did not ask for (or has not heard back about): its records.
-    await recordGatewayMoney(tx, { payment, captured, refunded, credit: refundCredit(ledger, refunded) });
-    let saved = payment;
-    if (changed || caughtUp || learnt !== undefined) {
-      saved = await savePaymentFigures(tx, {
-        id: payment.id,
-        figures,
-        extra: {
-          ...(learnt !== undefined ? { gatewayPaymentRef: learnt } : {}),
-          ...(authorizationExpiresAt !== payment.authorizationExpiresAt ? { authorizationExpiresAt } : {}),
-        },
-      });
-    }
-    if (changed || caughtUp) await recordChange(tx, deps, { order, before, payment: saved });
-    return changed ? 'applied' : 'ignored';
+    return applyToPayment(tx, deps, { pluginId, event, eventRow, order, payment });
   });
+}
+
+/** A payment's figures as gateway events move them, and the money those events moved (captured, refunded). */
+class EventFold {
+  figures: PaymentFigures;
+  captured = 0;
+  refunded = 0;
+
+  constructor(
+    private readonly payment: PaymentRow,
+    private readonly pending: PendingMoney,
+  ) {
+    this.figures = figuresOf(payment);
+  }
+
+  get paymentId(): number {
+    return this.payment.id;
+  }
+
+  /** Applies one event (one in another currency changes nothing); whether it changed the figures. */
+  apply(kind: GatewayEventKind, amountMinor: number | undefined, currency: string | null | undefined): boolean {
+    if (currency && currency !== this.payment.currency) return false;
+    const result = applyPaymentEvent(this.figures, { kind, amountMinor }, this.pending);
+    this.figures = result.next;
+    this.captured += result.capture;
+    this.refunded += result.refund;
+    return result.changed;
+  }
+}
+
+/** An event applied to its payment, both locked (with the order): what it changed, stored with its records. */
+async function applyToPayment(
+  tx: Tx,
+  deps: Pick<PaymentsDeps, 'outbox' | 'autoApprovePaidOrders'>,
+  input: { pluginId: string; event: GatewayEvent; eventRow: number; order: OrderRow; payment: PaymentRow },
+): Promise<'applied' | 'ignored'> {
+  const { event, order, payment } = input;
+  const { ledger, pending } = await ledgerOf(tx, order, { withPending: true });
+  const before = figuresOf(payment);
+  const fold = new EventFold(payment, pending.get(payment.id) ?? NOTHING_PENDING);
+  const changed = fold.apply(event.kind, event.amount?.amountMinor, event.amount?.currency);
+  await markEvent(tx, input.eventRow, { paymentId: payment.id, applied: changed });
+  const learnt = event.gatewayPaymentRef && !payment.gatewayPaymentRef ? event.gatewayPaymentRef : undefined;
+  const caughtUp = learnt !== undefined && (await applyKeptEvents(tx, { pluginId: input.pluginId, learnt, fold }));
+  // Money the gateway reports moved that the ledger did not ask for (or has not heard back about): its records.
+  const { captured, refunded } = fold;
+  await recordGatewayMoney(tx, { payment, captured, refunded, credit: refundCredit(ledger, refunded) });
+  let saved = payment;
+  if (changed || caughtUp || learnt !== undefined) {
+    const expiresAt = changed && event.kind === 'authorized' ? event.authorizationExpiresAt : undefined;
+    const extra = {
+      ...(learnt !== undefined ? { gatewayPaymentRef: learnt } : {}),
+      ...(expiresAt && expiresAt !== payment.authorizationExpiresAt ? { authorizationExpiresAt: expiresAt } : {}),
+    };
+    saved = await savePaymentFigures(tx, { id: payment.id, figures: fold.figures, extra });
+  }
+  if (changed || caughtUp) await recordChange(tx, deps, { order, before, payment: saved });
+  return changed ? 'applied' : 'ignored';
+}
+
+/**
+ * The events kept for a gateway payment id before any payment knew it, applied now that one has `learnt` it, oldest
+ * first; whether any changed its figures.
+ */
+async function applyKeptEvents(tx: Tx, input: { pluginId: string; learnt: string; fold: EventFold }): Promise<boolean> {
+  let changed = false;
+  for (const kept of await pendingEventsFor(tx, input.pluginId, input.learnt)) {
+    const applied = input.fold.apply(kept.kind as GatewayEventKind, kept.amount ?? undefined, kept.currency);
+    await markEvent(tx, kept.id, { paymentId: input.fold.paymentId, applied, pendingGatewayPaymentRef: null });
+    changed ||= applied;
+  }
+  return changed;
 }
 
 /** The ledger's records of money a gateway reported moving on its own (source `gateway`), already succeeded. */

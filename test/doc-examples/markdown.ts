@@ -78,6 +78,8 @@ export function shellCommands(block: ShellBlock): ShellCommand[] {
   let current: { startLine: number; parts: string[]; comment: string } | null = null;
   let quote: "'" | '"' | null = null;
   let depth = 0;
+  // A character-by-character scanner of shell (quotes, escapes, `$(` depth, comments): one loop reads best.
+  // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: a scanner's state machine, kept whole.
   block.lines.forEach((line, index) => {
     const lineNo = block.line + index;
     let code = '';

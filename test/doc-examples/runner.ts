@@ -102,6 +102,33 @@ function judge(where: string, command: ShellCommand, calls: Call[]): string[] {
   });
 }
 
+/** Runs examples.sh in `work` in a bare environment: its exit code and standard error (0 and '' when it passed). */
+async function runScript(
+  work: string,
+  options: { callsDir: string; timeoutMs: number | undefined },
+): Promise<{ code: number; stderr: string }> {
+  try {
+    await run('bash', [path.join(work, 'examples.sh')], {
+      cwd: work,
+      timeout: options.timeoutMs ?? 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: work,
+        LANG: 'C.UTF-8',
+        DOC_EXAMPLES_CALLS: options.callsDir,
+        DOC_EXAMPLES_JQ: path.join(here, 'jq-subset.mjs'),
+        DOC_EXAMPLES_JQ_SUBSET: process.env.DOC_EXAMPLES_JQ_SUBSET ?? '',
+      },
+    });
+    return { code: 0, stderr: '' };
+  } catch (err) {
+    const failed = err as { code?: number | string; stderr?: string; killed?: boolean };
+    const stderr = `${failed.killed ? 'timed out; ' : ''}${failed.stderr ?? ''}`;
+    return { code: typeof failed.code === 'number' ? failed.code : 1, stderr };
+  }
+}
+
 /**
  * Runs the example blocks of one Markdown file, in order, in one bash, against `baseUrl`, and
  * says which examples answered otherwise than the doc says.
@@ -138,26 +165,7 @@ export async function runExamples(input: {
     const callsDir = path.join(work, 'calls');
     await mkdir(callsDir);
     await writeFile(path.join(work, 'examples.sh'), `${script.join('\n')}\n`);
-    let exit = { code: 0, stderr: '' };
-    try {
-      await run('bash', [path.join(work, 'examples.sh')], {
-        cwd: work,
-        timeout: input.timeoutMs ?? 120_000,
-        maxBuffer: 16 * 1024 * 1024,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: work,
-          LANG: 'C.UTF-8',
-          DOC_EXAMPLES_CALLS: callsDir,
-          DOC_EXAMPLES_JQ: path.join(here, 'jq-subset.mjs'),
-          DOC_EXAMPLES_JQ_SUBSET: process.env.DOC_EXAMPLES_JQ_SUBSET ?? '',
-        },
-      });
-    } catch (err) {
-      const failed = err as { code?: number | string; stderr?: string; killed?: boolean };
-      const stderr = `${failed.killed ? 'timed out; ' : ''}${failed.stderr ?? ''}`;
-      exit = { code: typeof failed.code === 'number' ? failed.code : 1, stderr };
-    }
+    const exit = await runScript(work, { callsDir, timeoutMs: input.timeoutMs });
     const calls = (await Promise.all((await readdir(callsDir)).map((d) => readCall(path.join(callsDir, d))))).sort(
       (a, b) => a.at - b.at,
     );

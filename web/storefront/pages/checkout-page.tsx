@@ -12,6 +12,47 @@ import { useEstimate } from '../checkout/use-estimate';
 import { OrderFigures } from '../components/order-figures';
 import { useCart, useSession, useShop } from '../context';
 
+/**
+ * What the checkout sends: the order to estimate and place (its lines, where it goes, the shipping method and code
+ * chosen), and the order whose shipping methods are listed (only where it goes, as far as the address is known).
+ */
+function checkoutPayloads(input: {
+  variants: OrderPayload['variants'];
+  storedAddress: { id: number } | undefined;
+  address: AddressForm;
+  choices: { methodId: number | undefined; appliedCode: string };
+}) {
+  const { variants, storedAddress, address } = input;
+  const { methodId, appliedCode } = input.choices;
+  let destination: Partial<OrderPayload> = {};
+  if (storedAddress) destination = { shipping_address_id: storedAddress.id };
+  else if (address.country) destination = { shipping_address: addressPayload(address) };
+  const order: OrderPayload | undefined = variants.length > 0 ? { variants, ...destination } : undefined;
+  const payload: OrderPayload | undefined = order && {
+    ...order,
+    ...(methodId === undefined ? {} : { shipping_method_id: methodId }),
+    ...(appliedCode ? { promocode: appliedCode } : {}),
+  };
+  const place = { country: address.country, ...(address.state ? { state: address.state } : {}) };
+  const shippingOrder = { variants, ...(storedAddress ? destination : { shipping_address: place }) };
+  return { order, payload, shippingOrder };
+}
+
+/** What the shopper must still choose before placing: a country, and a shipping method where there are some. */
+function missingChoices(input: {
+  where: unknown;
+  methods: readonly unknown[] | undefined;
+  methodId: number | undefined;
+}) {
+  return {
+    country: input.where === undefined ? 'Choose a country.' : undefined,
+    method:
+      input.methods && input.methods.length > 0 && input.methodId === undefined
+        ? 'Choose a shipping method.'
+        : undefined,
+  };
+}
+
 export function CheckoutPage() {
   const { api, cart, currency } = useShop();
   const current = useCart();
@@ -47,26 +88,16 @@ export function CheckoutPage() {
   const variants = items.map((line) => ({ alias: line.alias, quantity: line.quantity }));
   const storedAddress = deliverTo === 'new' ? undefined : stored?.find((a) => a.id === deliverTo);
   const where = storedAddress ?? (address.country ? address : undefined);
-  const destination: Partial<OrderPayload> = storedAddress
-    ? { shipping_address_id: storedAddress.id }
-    : address.country
-      ? { shipping_address: addressPayload(signedIn ? address : { ...address, email }) }
-      : {};
-  const order: OrderPayload | undefined = variants.length > 0 ? { variants, ...destination } : undefined;
-  const payload: OrderPayload | undefined = order && {
-    ...order,
-    ...(methodId === undefined ? {} : { shipping_method_id: methodId }),
-    ...(appliedCode ? { promocode: appliedCode } : {}),
-  };
+  const { order, payload, shippingOrder } = checkoutPayloads({
+    variants,
+    storedAddress,
+    address: signedIn ? address : { ...address, email },
+    choices: { methodId, appliedCode },
+  });
 
   const live = useEstimate(payload);
   const shipping = useShippingMethods({
-    order: order && {
-      variants,
-      ...(storedAddress
-        ? destination
-        : { shipping_address: { country: address.country, ...(address.state ? { state: address.state } : {}) } }),
-    },
+    order: order && shippingOrder,
     where: where && { country: where.country, state: where.state },
   });
 
@@ -100,13 +131,7 @@ export function CheckoutPage() {
 
   const place = async () => {
     if (placingNow.current || payload === undefined || live.estimate === undefined) return;
-    const hint = {
-      country: where === undefined ? 'Choose a country.' : undefined,
-      method:
-        shipping.methods && shipping.methods.length > 0 && methodId === undefined
-          ? 'Choose a shipping method.'
-          : undefined,
-    };
+    const hint = missingChoices({ where, methods: shipping.methods, methodId });
     setCheckHint(hint);
     if (hint.country || hint.method) return;
     placingNow.current = true;

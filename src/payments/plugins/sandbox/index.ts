@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PaymentGateway, PaymentPlugin, PluginContext } from '../../payment-plugin.js';
 import { PAGE_HEADERS, renderCheckoutPage, renderErrorPage } from './checkout-page.js';
 import { AUTHORIZATION_SECONDS, normaliseSandboxEvent, type SandboxEvent, sandboxEvent } from './events.js';
@@ -11,6 +11,7 @@ import {
 } from './operations.js';
 import {
   CHECKOUT_LINK_SECONDS,
+  type CheckoutParams,
   SIGNATURE_HEADER,
   signCheckout,
   signSandboxWebhook,
@@ -53,11 +54,35 @@ function queryOf(request: FastifyRequest): URLSearchParams {
 /** What the payer may answer on the page: Pay, or Authorize when the attempt only holds the money. */
 const DECISIONS = { automatic: 'pay', manual: 'authorize' } as const;
 
+/** What the payer's decision tells the store: declined, paid, or (manual capture) authorized for a while. */
+function decisionEvent(params: CheckoutParams, pay: boolean): SandboxEvent {
+  const data = { reference: params.reference, amount: params.amountMinor, currency: params.currency };
+  if (!pay) return sandboxEvent('payment.failed', data);
+  if (params.captureMethod === 'automatic') return sandboxEvent('payment.succeeded', data);
+  const expiresAt = Math.floor(Date.now() / 1000) + AUTHORIZATION_SECONDS;
+  return sandboxEvent('payment.authorized', { ...data, authorization_expires_at: expiresAt });
+}
+
 function createSandbox(config: SandboxConfig, context: PluginContext): PaymentGateway {
   const checkoutSecret = context.secret('checkout');
   const webhookSecret = context.secret('webhook');
   // The form posts back to this service wherever it is mounted (PUBLIC_BASE_URL may have a path).
   const action = `${new URL(context.publicBaseUrl).pathname.replace(/\/+$/, '')}${CHECKOUT_PATH}`;
+
+  /** Sends an event, signed, to the store's webhook route as a gateway would: the status it answered, 0 for none. */
+  async function deliver(event: SandboxEvent, log: FastifyBaseLogger): Promise<number> {
+    const rawBody = Buffer.from(JSON.stringify(event));
+    try {
+      const headers = {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signSandboxWebhook(webhookSecret, rawBody),
+      };
+      return (await context.deliverWebhook({ headers, rawBody })).status;
+    } catch (err) {
+      log.error({ err }, 'sandbox webhook delivery failed');
+      return 0;
+    }
+  }
 
   async function checkoutRoutes(scope: FastifyInstance): Promise<void> {
     // This scope takes HTML forms and nothing else; the rest of the service stays JSON-only.
@@ -114,7 +139,7 @@ function createSandbox(config: SandboxConfig, context: PluginContext): PaymentGa
         if (!checkout.ok)
           return sendPage(reply, 400, renderErrorPage(`This payment form is not valid: ${checkout.reason}.`));
         const decision = form.getAll('decision');
-        const { reference, amountMinor, currency, captureMethod } = checkout.params;
+        const { captureMethod } = checkout.params;
         const accept = DECISIONS[captureMethod];
         if (decision.length !== 1 || (decision[0] !== accept && decision[0] !== 'decline')) {
           return sendPage(
@@ -124,28 +149,7 @@ function createSandbox(config: SandboxConfig, context: PluginContext): PaymentGa
           );
         }
         const pay = decision[0] === accept;
-        const data = { reference, amount: amountMinor, currency };
-        let event: SandboxEvent;
-        if (!pay) event = sandboxEvent('payment.failed', data);
-        else if (captureMethod === 'automatic') event = sandboxEvent('payment.succeeded', data);
-        else {
-          const expiresAt = Math.floor(Date.now() / 1000) + AUTHORIZATION_SECONDS;
-          event = sandboxEvent('payment.authorized', { ...data, authorization_expires_at: expiresAt });
-        }
-        const rawBody = Buffer.from(JSON.stringify(event));
-        let status: number;
-        try {
-          ({ status } = await context.deliverWebhook({
-            headers: {
-              'content-type': 'application/json',
-              [SIGNATURE_HEADER]: signSandboxWebhook(webhookSecret, rawBody),
-            },
-            rawBody,
-          }));
-        } catch (err) {
-          request.log.error({ err }, 'sandbox webhook delivery failed');
-          status = 0;
-        }
+        const status = await deliver(decisionEvent(checkout.params, pay), request.log);
         if (status < 200 || status >= 300) {
           return sendPage(
             reply,
