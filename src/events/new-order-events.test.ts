@@ -41,7 +41,7 @@ describe('the statements recording the events of new orders', () => {
     expect(rows[0].data).toEqual({ order_id: 7, status: 'pending' });
   });
 
-  it("enqueue the jobs the subscribers ask for, and run the fan-outs' SQL over the events in the recording statement", () => {
+  it("enqueue the subscribers' jobs, and run the fan-outs' SQL over the events in the recording statement", () => {
     const outbox = new Outbox(new JobQueue());
     const told: EventRef[] = [];
     outbox.onEvent('order.paid', (event) => {

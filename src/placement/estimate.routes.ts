@@ -68,7 +68,8 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
           ...common,
           summary: 'Estimate an order: the payload as a JSON body on the GET, or URL-encoded JSON in ?payload=',
           description:
-            'Changes nothing. Same payload and figures as placement. POST to the same path for clients that cannot send a body on GET.',
+            'Changes nothing. Same payload and figures as placement. '
+            + 'POST to the same path for clients that cannot send a body on GET.',
           querystring: Type.Object({
             payload: Type.Optional(Type.String({ description: 'URL-encoded JSON order payload' })),
           }),

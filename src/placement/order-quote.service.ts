@@ -268,7 +268,7 @@ async function resolveShipping(input: {
   const rate = selectShippingRate(found.rates, shippingAddress, orderWeightGrams(input.lines));
   if (!rate)
     throw new DomainError('shipping_unavailable', {
-      detail: `${found.method.name} has no rate for ${shippingAddress.country}${shippingAddress.state ? `/${shippingAddress.state}` : ''} at this order's weight`,
+      detail: `${found.method.name} has no rate for ${regionName(shippingAddress)} at this order's weight`,
     });
   return { type: 'rate', methodName: found.method.name, rate, taxClassId: found.method.taxClassId };
 }
@@ -380,4 +380,9 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     shippingMethodId: payload.shipping_method_id ?? null,
     note: payload.note ?? '',
   };
+}
+
+/** A shipping address's region as a message names it: `US/CA`, or the country alone. */
+function regionName(address: { country: string; state?: string | null }): string {
+  return address.state ? `${address.country}/${address.state}` : address.country;
 }

@@ -31,7 +31,10 @@ export const LINE_COLUMNS_SET_BY_WRITE = [
   'stockReserved',
 ] as const satisfies readonly (keyof typeof orderLines.$inferInsert)[];
 
-/** What placement writes of an order line as priced: every insertable column of `order_lines` but those the write sets. */
+/**
+ * What placement writes of an order line as priced: every insertable column of `order_lines` but those the write
+ * sets.
+ */
 export type OrderLineValues = Required<
   Omit<typeof orderLines.$inferInsert, (typeof LINE_COLUMNS_SET_BY_WRITE)[number]>
 >;
@@ -41,5 +44,8 @@ const leftToDatabase: ReadonlySet<string> = new Set(ORDER_COLUMNS_LEFT_TO_DATABA
 /** The order columns the write statement inserts, from the schema (read once, at load): [property, name, type]. */
 export const ORDER_WRITTEN_COLUMNS = insertableColumnList(orders).filter(([key]) => !leftToDatabase.has(key));
 
-/** The line columns the write statement inserts: every insertable one but its order's id (`stock_reserved` included). */
+/**
+ * The line columns the write statement inserts: every insertable one but its order's id (`stock_reserved`
+ * included).
+ */
 export const LINE_WRITTEN_COLUMNS = insertableColumnList(orderLines).filter(([key]) => key !== 'orderId');

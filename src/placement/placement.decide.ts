@@ -166,40 +166,18 @@ export function decideBatch(placements: readonly PlacementToDecide[], locked: Lo
 
   return placements.map((placement, index) => {
     const id = placement.idempotency ? keyId(placement.idempotency) : undefined;
-    const earlierIndex = id === undefined ? undefined : placedWithKey.get(id);
-    const earlier = earlierIndex === undefined ? undefined : placements[earlierIndex];
     const byKey = keyDecision(
       placement,
       id === undefined ? undefined : locked.keys.get(id),
-      earlier && earlierIndex !== undefined ? { index: earlierIndex, placement: earlier } : undefined,
+      earlierWithKey(placements, id === undefined ? undefined : placedWithKey.get(id)),
     );
     if (byKey) return byKey;
-
-    for (const line of placement.lines) {
-      const v = locked.variants.get(line.variantId);
-      if (
-        !v
-        || v.pricingVersion !== line.pricingVersion
-        || v.productPricingVersion !== line.productPricingVersion
-        || !isBuyable(v)
-      ) {
-        return refused({ reason: 'price_changed' });
-      }
-    }
+    if (priceChanged(placement, locked)) return refused({ reason: 'price_changed' });
 
     const promotionRefusal = refusedPromotion({ placement, index, locked, earlier: { placed, uses } });
     if (promotionRefusal) return refused(promotionRefusal);
 
-    const stock: { variantId: number; quantity: number }[] = [];
-    const shortages: { variantId: number; available: number }[] = [];
-    for (const [variantId, quantity] of unitsByVariant(placement.lines)) {
-      const v = locked.variants.get(variantId);
-      const units = v ? sellableUnits(v) : null;
-      if (units === null) continue;
-      const left = units - (taken.get(variantId) ?? 0);
-      if (left < quantity) shortages.push({ variantId, available: Math.max(left, 0) });
-      else stock.push({ variantId, quantity });
-    }
+    const { stock, shortages } = stockTaken(placement, locked, taken);
     if (shortages.length > 0) return refused({ reason: 'insufficient_stock', shortages });
 
     for (const s of stock) taken.set(s.variantId, (taken.get(s.variantId) ?? 0) + s.quantity);
@@ -208,4 +186,51 @@ export function decideBatch(placements: readonly PlacementToDecide[], locked: Lo
     placed.push(placement);
     return { outcome: 'placed', stock, promotionIds: placement.promotions.map((p) => p.id) };
   });
+}
+
+/** The placement of this batch placed earlier with the same key, if any (`index`: its position in the batch). */
+function earlierWithKey(
+  placements: readonly PlacementToDecide[],
+  index: number | undefined,
+): { index: number; placement: PlacementToDecide } | undefined {
+  const placement = index === undefined ? undefined : placements[index];
+  return placement && index !== undefined ? { index, placement } : undefined;
+}
+
+/** Whether a line's variant is gone, no longer buyable, or priced otherwise than when the placement was priced. */
+function priceChanged(placement: PlacementToDecide, locked: LockedState): boolean {
+  return placement.lines.some((line) => {
+    const v = locked.variants.get(line.variantId);
+    return (
+      !v
+      || v.pricingVersion !== line.pricingVersion
+      || v.productPricingVersion !== line.productPricingVersion
+      || !isBuyable(v)
+    );
+  });
+}
+
+/**
+ * The stock a placement takes, per variant that counts stock, after what earlier placements of the batch took
+ * (`taken`); or the variants short of it, with the units still available.
+ */
+function stockTaken(
+  placement: PlacementToDecide,
+  locked: LockedState,
+  taken: ReadonlyMap<number, number>,
+): {
+  stock: { variantId: number; quantity: number }[];
+  shortages: { variantId: number; available: number }[];
+} {
+  const stock: { variantId: number; quantity: number }[] = [];
+  const shortages: { variantId: number; available: number }[] = [];
+  for (const [variantId, quantity] of unitsByVariant(placement.lines)) {
+    const v = locked.variants.get(variantId);
+    const units = v ? sellableUnits(v) : null;
+    if (units === null) continue;
+    const left = units - (taken.get(variantId) ?? 0);
+    if (left < quantity) shortages.push({ variantId, available: Math.max(left, 0) });
+    else stock.push({ variantId, quantity });
+  }
+  return { stock, shortages };
 }

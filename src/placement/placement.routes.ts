@@ -54,7 +54,8 @@ export function placementRoutes(
             tags: ['orders'],
             summary: op.summary,
             description:
-              'Same payload and figures as the estimate. One transaction: stock, promo-code usage, the order and the cart update. '
+              'Same payload and figures as the estimate. '
+              + 'One transaction: stock, promo-code usage, the order and the cart update. '
               + 'Send Idempotency-Key to make retries safe: the same key and payload answer with the first order.',
             security: op.kind === 'user' ? [{ bearerAuth: [] }] : optionalBearerAuth,
             headers: Type.Object({

@@ -179,8 +179,8 @@ async function pricePlacement(
 }
 
 /**
- * The price guarantee (SPEC section 10): the payload's `expected_total`, if sent, must be the quote's total to the minor
- * unit; else the 409 carries the new figures.
+ * The price guarantee (SPEC section 10): the payload's `expected_total`, if sent, must be the quote's total to the
+ * minor unit; else the 409 carries the new figures.
  */
 function checkExpectedTotal(deps: PlacementDeps, payload: OrderPayload, quote: OrderQuote): void {
   if (payload.expected_total === undefined) return;
@@ -196,7 +196,9 @@ function checkExpectedTotal(deps: PlacementDeps, payload: OrderPayload, quote: O
   if (expected === quote.priced.totalMinor) return;
   const figures = presentQuote(quote);
   throw new DomainError('total_changed', {
-    detail: `the order's total is ${figures.total} ${quote.priced.currency}, not the ${payload.expected_total} expected; nothing was placed`,
+    detail:
+      `the order's total is ${figures.total} ${quote.priced.currency}, `
+      + `not the ${payload.expected_total} expected; nothing was placed`,
     extra: { expected_total: payload.expected_total, estimate: figures },
   });
 }
@@ -237,6 +239,45 @@ function databaseBusy(err: DatabaseBusy): DomainError {
   });
 }
 
+/** Who places the order: the signed-in customer (required by the customer operation), or nobody for a guest order. */
+function placingPrincipal(request: PlacementRequest): Principal | null {
+  if (request.kind === 'user' && !request.principal) {
+    throw new DomainError('unauthorized', {
+      detail: 'this store takes orders from signed-in customers only; sign in first',
+    });
+  }
+  // The guest operation places a guest order whoever calls it.
+  return request.kind === 'guest' ? null : request.principal;
+}
+
+/** The Idempotency-Key the placement claims, in its scope (the customer or the guest's email), if one was sent. */
+function idempotencyClaim(request: PlacementRequest, principal: Principal | null): IdempotencyClaim | undefined {
+  if (request.idempotencyKey === undefined) return undefined;
+  return {
+    scope: placementScope(principal?.userId ?? null, request.payload),
+    key: request.idempotencyKey,
+    requestHash: requestHash(request.kind, request.payload),
+  };
+}
+
+/**
+ * Writes a priced placement with its batch; 'conflict' (after a short random wait) when the database reports a
+ * serialization conflict or deadlock and attempts are left, so the caller prices it again.
+ */
+async function writePlacement(
+  deps: PlacementDeps,
+  { write, deadline, attempt }: { write: PlacementWrite; deadline: number; attempt: number },
+): Promise<PlacementOutcome | 'conflict'> {
+  try {
+    return await deps.writer.write(write, deadline);
+  } catch (err) {
+    if (err instanceof DatabaseBusy) throw databaseBusy(err);
+    if (!isConflict(err) || attempt >= CONFLICT_ATTEMPTS) throw err;
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    return 'conflict';
+  }
+}
+
 /**
  * Places an order: priced in this process (reference data from memory, as the estimate), then
  * written in one transaction with the placements that arrived meanwhile (`PlacementWriter`), where
@@ -246,21 +287,8 @@ function databaseBusy(err: DatabaseBusy): DomainError {
 export async function placeOrder(deps: PlacementDeps, request: PlacementRequest): Promise<StoredResponse> {
   // One deadline for the whole placement, retries included.
   const deadline = Date.now() + deps.config.placementTimeoutMs;
-  if (request.kind === 'user' && !request.principal) {
-    throw new DomainError('unauthorized', {
-      detail: 'this store takes orders from signed-in customers only; sign in first',
-    });
-  }
-  // The guest operation places a guest order whoever calls it.
-  const principal = request.kind === 'guest' ? null : request.principal;
-  const idempotency =
-    request.idempotencyKey === undefined
-      ? undefined
-      : {
-          scope: placementScope(principal?.userId ?? null, request.payload),
-          key: request.idempotencyKey,
-          requestHash: requestHash(request.kind, request.payload),
-        };
+  const principal = placingPrincipal(request);
+  const idempotency = idempotencyClaim(request, principal);
   // A key already answered gets its answer back without pricing anything (the catalog may have
   // moved on since). A key that is not yet answered is claimed as the order is written.
   if (idempotency) {
@@ -277,15 +305,8 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
       idempotency,
     });
     checkExpectedTotal(deps, request.payload, placement.quote);
-    let outcome: PlacementOutcome;
-    try {
-      outcome = await deps.writer.write(placement.write, deadline);
-    } catch (err) {
-      if (err instanceof DatabaseBusy) throw databaseBusy(err);
-      if (!isConflict(err) || attempt >= CONFLICT_ATTEMPTS) throw err;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-      continue;
-    }
+    const outcome = await writePlacement(deps, { write: placement.write, deadline, attempt });
+    if (outcome === 'conflict') continue;
     if (outcome.outcome === 'replayed') return outcome.stored;
     if (outcome.outcome === 'placed') {
       return { status: 201, body: { order_id: outcome.orderId, status: outcome.status, ...placement.body } };

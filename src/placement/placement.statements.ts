@@ -84,12 +84,18 @@ export const buyerCounts: Statement = {
     where c.usage_limit_per_customer is not null or c.new_customers_only`,
 };
 
-/** An order's value in the insert, where it is not the JSON's as it is (`o.<column>`): a user's email from the account. */
+/**
+ * An order's value in the insert, where it is not the JSON's as it is (`o.<column>`): a user's email from the
+ * account.
+ */
 const ORDER_VALUE_SQL: Partial<Record<keyof OrderValues, string>> = {
   email: 'coalesce(o.email, (select u.email from users u where u.id = o.user_id))',
 };
 
-/** A column's name as the statement writes it: the schema's names are plain lower-case identifiers, as SQL reads them. */
+/**
+ * A column's name as the statement writes it: the schema's names are plain lower-case identifiers, as SQL reads
+ * them.
+ */
 const plain = (name: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`column name "${name}" would need quoting`);
   return name;

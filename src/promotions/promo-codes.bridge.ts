@@ -7,7 +7,10 @@ import type { PromotionRow, PromotionValues } from './promotions.repository.js';
 
 export type PromoCodeType = 'percentage' | 'fixed' | 'free_shipping';
 
-/** A code promotion as a promo code: the fields of the promo-codes API (and of the promo_codes table migration 0015 dropped). */
+/**
+ * A code promotion as a promo code: the fields of the promo-codes API (and of the promo_codes table migration 0015
+ * dropped).
+ */
 export interface PromoCodeView {
   /** The promotion's id. */
   id: number;

@@ -23,7 +23,9 @@ import { FieldErrors } from './promotions.values.js';
 
 const notFound = (id: number) =>
   new DomainError('promo_code_not_found', {
-    detail: `promo code ${id} not found (a promotion of that id that is not a promo code is at /discount/dashboard/api/promotions/${id}/)`,
+    detail:
+      `promo code ${id} not found (a promotion of that id that is not a promo code is at `
+      + `/discount/dashboard/api/promotions/${id}/)`,
   });
 
 /** The promotions API's "not found" and "archived" are the promo codes API's "not found". */

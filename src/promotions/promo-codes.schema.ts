@@ -14,7 +14,8 @@ const CodeType = Type.Union([Type.Literal('percentage'), Type.Literal('fixed'), 
 const Value = Type.String({
   maxLength: 32,
   description:
-    'percentage: percent, above 0 up to 100, at most 4 decimals ("12.5"); fixed: amount in the store currency, above 0 ("5.00"); free_shipping: absent or "0"',
+    'percentage: percent, above 0 up to 100, at most 4 decimals ("12.5"); '
+    + 'fixed: amount in the store currency, above 0 ("5.00"); free_shipping: absent or "0"',
 });
 const DateTime = (description: string) =>
   Nullable(

@@ -143,7 +143,9 @@ export function updatePromotion(
       if (!current) throw notFound(id);
       if (current.archivedAt !== null) {
         throw new DomainError('promotion_archived', {
-          detail: `promotion ${id} was archived at ${current.archivedAt.toISOString()} and cannot change; create a new one`,
+          detail:
+            `promotion ${id} was archived at ${current.archivedAt.toISOString()} and cannot change; `
+            + 'create a new one',
         });
       }
       const values = await change(current, tx);

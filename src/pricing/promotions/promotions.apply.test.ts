@@ -126,7 +126,7 @@ describe('applyPromotions', () => {
     expect(result.lines.every((l) => l.adjustments.length === 0)).toBe(true);
   });
 
-  it('lets a later unit action see each unit: after buy 2 get 1 free on three 10.00 units, 3.00 off each takes 6.00', () => {
+  it('lets a later unit action see each unit: after buy 2 get 1 free on three 10.00 units, 3.00 off each: 6.00', () => {
     const result = applyPromotions({
       promotions: [
         testPromotion({

@@ -40,7 +40,7 @@ function apply(actions: PromotionAction[], lines: TestLine[], extra: Promotion[]
 const amounts = (result: ReturnType<typeof apply>) => result.promotions.map((p) => [p.id, p.amountMinor]);
 
 describe('stacked buy-get promotions use each unit once', () => {
-  it('two buy 1 get 1 free on three units of 50.00 take 50.00 off, not 100.00 (Medusa: "should not reuse units")', () => {
+  it('two buy 1 get 1 free on three 50.00 units take 50.00 off, not 100.00 (Medusa: "should not reuse units")', () => {
     // The first: one deal, a unit bought and a unit free. The second sees one unit left: no deal.
     const result = apply([buyGet(1, 1), buyGet(1, 1)], [[1, 5000, 3]]);
     expect(amounts(result)).toEqual([[1, 5000]]);
@@ -110,7 +110,7 @@ describe('stacked buy-get promotions use each unit once', () => {
       ]);
     });
 
-    it('the other way round: mugs first (three deals, all six mugs used), then only the tees left: no deal of 3', () => {
+    it('the other way round: mugs first (three deals, all six mugs used), then only tees left: no deal of 3', () => {
       expect(amounts(apply([mugsOnly, buyGet(2, 1)], lines))).toEqual([[1, 3600]]);
     });
 
@@ -174,9 +174,9 @@ describe('other promotions on units a buy-get used', () => {
     ]);
   });
 
-  it('between two buy-gets, land on the used units first, so the next buy-get deals on the open ones as they were', () => {
-    // Four 10.00 units. Buy 1 get 1 free, once: one free, one bought. 1.00 off one unit (max 1): of the three worth 10.00,
-    // the bought one (used) takes it. Buy 1 get 1 at 50% then deals on the two open units, both 10.00: 5.00.
+  it('between two buy-gets, land on used units first, so the next buy-get deals on the open ones as they were', () => {
+    // Four 10.00 units. Buy 1 get 1 free, once: one free, one bought. 1.00 off one unit (max 1): of the three worth
+    // 10.00, the bought one (used) takes it. Buy 1 get 1 at 50% then deals on the two open units, both 10.00: 5.00.
     const oneOff: PromotionAction = { type: 'item_fixed', amountMinor: 100, products: null, maxUnits: 1 };
     const once = buyGet(1, 1, { repeat: false });
     expect(amounts(apply([once, oneOff, buyGet(1, 1, { percent: '50' })], [[1, 1000, 4]]))).toEqual([

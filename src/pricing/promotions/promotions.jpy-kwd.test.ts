@@ -174,7 +174,7 @@ describe('promotions priced in KWD: dates 12.345 × 3 (5%), oud 1.250 × 7 (unta
     expect(totals(price(action))).toEqual([625, 0, 1852, 47012]);
   });
 
-  it('buy_x_get_y stacked: two buy a date get a date at 50% on three dates give 6.1725 → 6.173 once, not 3.086 more', () => {
+  it('buy_x_get_y stacked: two buy a date get one at 50% on 3 dates give 6.1725 → 6.173 once, not 3.086 more', () => {
     const dateForDate: PromotionAction = {
       type: 'buy_x_get_y',
       buyQuantity: 1,

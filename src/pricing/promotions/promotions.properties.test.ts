@@ -161,7 +161,7 @@ describe('promotions on random orders in USD, JPY and KWD, net and gross', () =>
     );
   });
 
-  it("keeps section 6's totals: subtotal − discount + shipping fee (+ tax on net prices) = Σ lines + shipping left", () => {
+  it("keeps section 6's totals: subtotal − discount + shipping (+ tax on net prices) = Σ lines + shipping left", () => {
     fc.assert(
       fc.property(orders, (input) => {
         const o = priceOrder(input);
@@ -241,7 +241,7 @@ describe('stacked buy-get promotions on random orders', () => {
     { minLength: 1, maxLength: 4 },
   );
 
-  it('never uses more units than the cart holds: units discounted plus units bought to qualify, over every promotion', () => {
+  it('never uses more units than the cart holds: units discounted + bought to qualify, over every promotion', () => {
     fc.assert(
       fc.property(buyGets, cart, (picked, lines) => {
         const stack = picked.map((p) => testPromotion(p));

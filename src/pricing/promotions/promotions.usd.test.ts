@@ -169,7 +169,7 @@ describe('promotions priced in USD', () => {
       { name: 'Mugs 2 for 1' },
     );
 
-    it('use each unit once: 3 for 2 frees two mugs (tees and two mugs bought), 2 for 1 the two mugs left: 36.00 off', () => {
+    it('use each unit once: 3 for 2 frees two mugs (tees, two mugs bought), 2 for 1 the two left: 36.00 off', () => {
       // Tees untouched: tax 5.00; mugs 72.00 − 36.00 = 36.00 × 5% = 1.80; 122.00 − 36.00 + 6.80 = 92.80
       const o = price([mugsTwoForOne, anyThreeForTwo], { lines: [tee, mugs] });
       expect(figures(o)).toEqual([

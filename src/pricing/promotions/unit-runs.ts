@@ -96,41 +96,25 @@ export function spreadOverLine(lines: readonly LineLeft[], take: { line: number;
  */
 export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitTake[]): LineLeft[] {
   // Only the lines taken from are rebuilt; the others are passed on as they are.
-  const touched: ({ values: number[]; counts: number[] } | undefined)[] = new Array(lines.length);
+  const touched: (EditableRuns | undefined)[] = new Array(lines.length);
   const added: { line: number; valueMinor: number; count: number }[] = [];
   for (const take of takes) {
     const line = lines[take.line];
     let runs = touched[take.line];
     if (line && !runs) {
-      runs = { values: [], counts: [] };
-      for (const run of line.units) {
-        runs.values.push(run.valueMinor);
-        runs.counts.push(run.count);
-      }
+      runs = editableRuns(line);
       touched[take.line] = runs;
     }
     const at = runs ? runs.values.indexOf(take.valueMinor) : -1;
     const have = runs && at >= 0 ? (runs.counts[at] ?? 0) : 0;
-    if (!runs || !Number.isSafeInteger(take.count) || take.count < 0 || take.count > have) {
-      throw new RangeError(
-        `takes ${take.count} units worth ${take.valueMinor} of line ${take.line}, which has ${have}`,
-      );
-    }
-    if (!Number.isSafeInteger(take.offMinor) || take.offMinor < 0 || take.offMinor > take.valueMinor) {
-      throw new RangeError(`takes ${take.offMinor} off a unit worth ${take.valueMinor}`);
-    }
+    if (!runs) throw overTaken(take, have);
+    checkTake(take, have);
     runs.counts[at] = have - take.count;
     added.push({ line: take.line, valueMinor: take.valueMinor - take.offMinor, count: take.count });
   }
   for (const unit of added) {
     const runs = touched[unit.line];
-    if (!runs) continue;
-    const at = runs.values.indexOf(unit.valueMinor);
-    if (at >= 0) runs.counts[at] = (runs.counts[at] ?? 0) + unit.count;
-    else {
-      runs.values.push(unit.valueMinor);
-      runs.counts.push(unit.count);
-    }
+    if (runs) addUnits(runs, unit);
   }
   return lines.map((line, i) => {
     const runs = touched[i];
@@ -150,6 +134,40 @@ export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitT
             ),
     };
   });
+}
+
+type EditableRuns = { values: number[]; counts: number[] };
+
+/** A line's runs as two parallel arrays (value, count), to take units from and add them at their new value. */
+function editableRuns(line: LineLeft): EditableRuns {
+  const runs: EditableRuns = { values: [], counts: [] };
+  for (const run of line.units) {
+    runs.values.push(run.valueMinor);
+    runs.counts.push(run.count);
+  }
+  return runs;
+}
+
+function overTaken(take: UnitTake, have: number): RangeError {
+  return new RangeError(`takes ${take.count} units worth ${take.valueMinor} of line ${take.line}, which has ${have}`);
+}
+
+/** A take within what the line has at that value (`have`), and within what a unit is worth; else a module bug. */
+function checkTake(take: UnitTake, have: number): void {
+  if (!Number.isSafeInteger(take.count) || take.count < 0 || take.count > have) throw overTaken(take, have);
+  if (!Number.isSafeInteger(take.offMinor) || take.offMinor < 0 || take.offMinor > take.valueMinor) {
+    throw new RangeError(`takes ${take.offMinor} off a unit worth ${take.valueMinor}`);
+  }
+}
+
+/** Units added to a line's runs at their value: to the run of that value, or as a new run. */
+function addUnits(runs: EditableRuns, unit: { valueMinor: number; count: number }): void {
+  const at = runs.values.indexOf(unit.valueMinor);
+  if (at >= 0) runs.counts[at] = (runs.counts[at] ?? 0) + unit.count;
+  else {
+    runs.values.push(unit.valueMinor);
+    runs.counts.push(unit.count);
+  }
 }
 
 function toRuns(runs: { values: readonly number[]; counts: readonly number[] }): UnitRun[] {

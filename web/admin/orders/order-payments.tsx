@@ -84,7 +84,10 @@ export function OrderPayments(props: {
     setSaid(undefined);
     setOpen(next);
   };
-  /** After a dialog closed, with or without a change: the figures as they are now (a failed try may have moved some). */
+  /**
+   * After a dialog closed, with or without a change: the figures as they are now (a failed try may have moved
+   * some).
+   */
   const close = () => {
     setOpen(undefined);
     void onChanged();

@@ -36,7 +36,8 @@ function doneSentence(action: PaymentAction, amount: string, answer: Payment): s
   const c = answer.currency;
   if (action === 'capture') {
     const released = compareAmounts(answer.amount_voided, '0') > 0 ? `; ${answer.amount_voided} ${c} released` : '';
-    return `Captured ${amount} ${c} of payment ${answer.id}: ${answer.amount_captured} ${c} captured in all${released}.`;
+    const total = `${answer.amount_captured} ${c} captured in all${released}`;
+    return `Captured ${amount} ${c} of payment ${answer.id}: ${total}.`;
   }
   if (action === 'void') return `Released ${amount} ${c} held by payment ${answer.id}: the customer is not charged it.`;
   return (
@@ -51,13 +52,13 @@ function ProblemAdvice(props: { problem: Problem; currency: string; action: Paym
   const kind = failureKind(problem);
   const figure = problemField(problem, 'refundable') ?? problemField(problem, 'capturable');
   const verb = props.action === 'void' ? 'release' : props.action;
+  const done = verb === 'capture' ? 'captured' : 'refunded';
   return (
     <div role="alert" class="error">
       <p>{problemMessage(problem)}</p>
       {typeof figure === 'string' && (
         <p>
-          At most <Money amount={figure} currency={currency} /> can be {verb === 'capture' ? 'captured' : 'refunded'}{' '}
-          now.
+          At most <Money amount={figure} currency={currency} /> can be {done} now.
         </p>
       )}
       {kind === 'unsure' && (

@@ -73,8 +73,9 @@ describe('buy_x_get_y', () => {
     expect(taken({ ...buy2get1, percent: '50' }, [[1, 99, 3]])).toEqual([50]);
   });
 
-  it('names the units its deals used: the free ones, and the dearest of the others as the ones bought to qualify', () => {
-    // Buy 1 get 1 free on a tee 25.00 × 2 and a mug 12.00 × 3: two deals; the two cheapest (mugs) free, the tees qualify.
+  it('names the units its deals used: the free ones, and the dearest others as the ones bought to qualify', () => {
+    // Buy 1 get 1 free on a tee 25.00 × 2 and a mug 12.00 × 3: two deals; the two cheapest (mugs) free, the tees
+    // qualify.
     const take = buyXGetY.take(
       { ...buy2get1, buyQuantity: 1 },
       freshContext([

@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
 
-/** A destructive button that asks once more, in words, before it acts (no browser dialog: keyboard and tests see it). */
+/**
+ * A destructive button that asks once more, in words, before it acts (no browser dialog: keyboard and tests see
+ * it).
+ */
 export function ConfirmButton(props: {
   label: string;
   /** What will happen, e.g. "Its rates are deleted too." */
