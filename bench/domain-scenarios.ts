@@ -409,22 +409,24 @@ export const domainScenarios: Scenario[] = [
       return { headers: headers[0], vary: () => ({ headers: headers[next++ % headers.length] }) };
     },
   },
+  { name: 'minimal-tx', target: 'baseline-tx', method: 'POST', path: '/', body: {} },
   {
-    // Guests adding one unit, spread over 50 carts (a cart's adds queue on its row lock).
+    // Guests adding one unit, spread over 50 carts of 5 lines each (a cart's adds queue on its row lock).
     name: 'cart-add',
     method: 'POST',
     path: '/cart/storefront/api/carts/add/',
+    compareTo: 'minimal-tx',
     async setup(ctx) {
       const { variants } = await pricingFixture(ctx);
       const tokens: string[] = [];
       for (let i = 0; i < 50; i++)
         tokens.push(((await ctx.call('GET', '/cart/storefront/api/carts/')) as { cart_token: string }).cart_token);
       let next = 0;
-      return {
-        headers: { 'x-cart-token': tokens[0] ?? '' },
-        body: { product_variant_id: variants[0]?.id, quantity: 1 },
-        vary: () => ({ headers: { 'x-cart-token': tokens[next++ % tokens.length] ?? '' } }),
-      };
+      const add = (n: number) => ({
+        headers: { 'x-cart-token': tokens[n % tokens.length] ?? '' },
+        body: { product_variant_id: variants[Math.floor(n / tokens.length) % 5]?.id, quantity: 1 },
+      });
+      return { ...add(0), vary: () => add(next++) };
     },
   },
   estimateScenario(1),
@@ -432,7 +434,6 @@ export const domainScenarios: Scenario[] = [
   estimateScenario(200),
   // One connection: latency is the server time of one 200-line estimate (plus loopback).
   estimateScenario(200, 'estimate-200-serial', 1),
-  { name: 'minimal-tx', target: 'baseline-tx', method: 'POST', path: '/', body: {} },
   {
     name: 'place-3-lines',
     method: 'POST',

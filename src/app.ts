@@ -3,6 +3,7 @@ import { addressRoutes } from './addresses/addresses.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import type { TokenService } from './auth/tokens.js';
 import { batchedCartReads } from './cart/cart.repository.js';
+import { cartWriter } from './cart/cart.write.js';
 import { cartRoutes, mergeCartAtSignIn } from './cart/cart.routes.js';
 import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.routes.js';
 import { orderPageRoutes } from './checkout/order-page.routes.js';
@@ -99,7 +100,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const cache = openReferenceCache(app, { changes: database.changes, ttlSeconds: config.referenceCacheTtlSeconds });
   const referenceChanged = () => cache.invalidate();
   const limits = { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines };
-  const cart = { db, reads: batchedCartReads(database), money, limits };
+  const cart = {
+    db,
+    reads: batchedCartReads(database),
+    writer: cartWriter(database, { limits, maxQueued: config.cartWriteQueueLimit, metrics: metrics.cart }),
+    writeTimeoutMs: config.cartWriteTimeoutMs,
+    money,
+    limits,
+  };
   const promoLimiter = promoCodeLimiter(app, config.promoRateLimitPerMinute);
   const { publicBaseUrl, autoApprovePaidOrders, paymentCapture } = config;
   const paymentSettings = { publicBaseUrl, autoApprovePaidOrders, paymentCapture };

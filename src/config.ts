@@ -49,6 +49,10 @@ export interface Config {
   placementTimeoutMs: number;
   /** Placements of this process waiting for a batch, at most; more get a 503 at once. */
   placementQueueLimit: number;
+  /** Longest a cart write (add, update, remove, merge) waits for the database before a 503. */
+  cartWriteTimeoutMs: number;
+  /** Cart writes of this process waiting for a batch, at most; more get a 503 at once. */
+  cartWriteQueueLimit: number;
   /** Bearer token that may read GET /metrics besides admins; undefined: admins only. */
   metricsToken: string | undefined;
   /** Whether this process runs background jobs (false: a web-only process; others on the database run them). */
@@ -301,6 +305,8 @@ export function loadConfig(env: Env = process.env): Config {
     referenceCacheTtlSeconds: integer(env, 'REFERENCE_CACHE_TTL_SECONDS', { fallback: 300, min: 0, max: 86_400 }),
     placementTimeoutMs: integer(env, 'PLACEMENT_TIMEOUT_MS', { fallback: 10_000, min: 1, max: 600_000 }),
     placementQueueLimit: integer(env, 'PLACEMENT_QUEUE_LIMIT', { fallback: 1000, min: 0, max: 100_000 }),
+    cartWriteTimeoutMs: integer(env, 'CART_WRITE_TIMEOUT_MS', { fallback: 10_000, min: 1, max: 600_000 }),
+    cartWriteQueueLimit: integer(env, 'CART_WRITE_QUEUE_LIMIT', { fallback: 1000, min: 0, max: 100_000 }),
     metricsToken,
     jobsEnabled: boolean(env, 'JOBS_ENABLED', true),
     jobsPollMs: integer(env, 'JOBS_POLL_MS', { fallback: 1_000, min: 10, max: 3_600_000 }),

@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, productVariants } from '../src/db/schema.js';
+import { hashCartToken } from '../src/cart/cart-token.js';
+import { carts, orders, productVariants } from '../src/db/schema.js';
 import {
   bearer,
   buildTestApp,
@@ -21,7 +22,14 @@ let t: TestApp;
 let admin: SignedIn;
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: { placementTimeoutMs: TIMEOUT_MS, placementQueueLimit: 2 } });
+  t = await buildTestApp({
+    config: {
+      placementTimeoutMs: TIMEOUT_MS,
+      placementQueueLimit: 2,
+      cartWriteTimeoutMs: TIMEOUT_MS,
+      cartWriteQueueLimit: 2,
+    },
+  });
   admin = await signInAdmin(t);
 });
 afterAll(() => t.close());
@@ -65,16 +73,16 @@ const stockOf = async (id: number) =>
 const ordersOf = (email: string) => t.database.db.select().from(orders).where(eq(orders.email, email));
 
 /**
- * Holds the variant's row lock from outside the app until released: on PostgreSQL from a second
- * connection (the placement's batch waits on the row); on the embedded database, which has one
- * connection, from a transaction on it (the placement waits for the connection).
+ * Holds a row's lock from outside the app until released: on PostgreSQL from a second connection (the app's batch
+ * waits on the row); on the embedded database, which has one connection, from a transaction on it (the batch waits
+ * for the connection).
  */
-async function holdVariantLock(variantId: number): Promise<() => Promise<void>> {
+async function holdRowLock(table: 'product_variants' | 'carts', id: number): Promise<() => Promise<void>> {
   if (onPostgres) {
     const client = new pg.Client({ connectionString: t.url });
     await client.connect();
     await client.query('begin');
-    await client.query('select id from product_variants where id = $1 for update', [variantId]);
+    await client.query(`select id from ${table} where id = $1 for update`, [id]);
     return async () => {
       await client.query('rollback');
       await client.end();
@@ -89,7 +97,7 @@ async function holdVariantLock(variantId: number): Promise<() => Promise<void>> 
     locked = resolve;
   });
   const held = t.database.db.transaction(async (tx) => {
-    await tx.execute(sql`select id from product_variants where id = ${variantId} for update`);
+    await tx.execute(sql`select id from ${sql.identifier(table)} where id = ${id} for update`);
     locked();
     await released;
   });
@@ -111,7 +119,7 @@ describe('placement back-pressure', () => {
       const v = await variant(5);
       const email = uniqueEmail('stalled');
       await warmUp(v.alias);
-      const release = await holdVariantLock(v.id);
+      const release = await holdRowLock('product_variants', v.id);
       let res: LightMyRequestResponse;
       const started = Date.now();
       try {
@@ -138,7 +146,7 @@ describe('placement back-pressure', () => {
     const v = await variant(10);
     const emails = [1, 2, 3, 4].map((i) => uniqueEmail(`queued-${i}`));
     await warmUp(v.alias);
-    const release = await holdVariantLock(v.id);
+    const release = await holdRowLock('product_variants', v.id);
     let answers: { res: LightMyRequestResponse; waited: number }[];
     try {
       // One in flight, two queued (PLACEMENT_QUEUE_LIMIT=2), the last to reach the queue refused: which
@@ -170,4 +178,74 @@ describe('placement back-pressure', () => {
     expect(metrics.body).toMatch(/^storefront_placements_refused_total\{reason="queue_full"\} 1$/m);
     expect(metrics.body).toMatch(/^storefront_placements_refused_total\{reason="deadline"\} [4-9]$/m);
   });
+});
+
+describe('cart write back-pressure', () => {
+  const add = (token: string, variantId: number) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/cart/storefront/api/carts/add/',
+      headers: { 'x-cart-token': token },
+      payload: { product_variant_id: variantId, quantity: 1 },
+    });
+  const newCart = async (variantId: number) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/cart/storefront/api/carts/add/',
+      payload: { product_variant_id: variantId, quantity: 1 },
+    });
+    expect(res.statusCode).toBe(200);
+    const token = json(res).cart_token as string;
+    const [row] = await t.database.db
+      .select({ id: carts.id })
+      .from(carts)
+      .where(eq(carts.tokenHash, hashCartToken(token)));
+    return { token, id: row?.id ?? 0 };
+  };
+  const quantityIn = async (token: string) =>
+    json(await t.app.inject({ method: 'GET', url: '/cart/storefront/api/carts/', headers: { 'x-cart-token': token } }))
+      .total_items;
+
+  it(
+    'answers 503 database_unavailable with Retry-After when a held cart lock keeps an add past '
+      + 'CART_WRITE_TIMEOUT_MS, refuses adds beyond CART_WRITE_QUEUE_LIMIT at once, and changes nothing',
+    async () => {
+      const v = await variant(100);
+      const cart = await newCart(v.id);
+      const release = await holdRowLock('carts', cart.id);
+      let answers: { res: LightMyRequestResponse; waited: number }[];
+      try {
+        // One in flight, two queued (CART_WRITE_QUEUE_LIMIT=2), the fourth refused at once.
+        answers = await Promise.all(
+          [1, 2, 3, 4].map(async () => {
+            const started = Date.now();
+            const res = await add(cart.token, v.id);
+            return { res, waited: Date.now() - started };
+          }),
+        );
+      } finally {
+        await release();
+      }
+      for (const { res } of answers) {
+        expectProblem(res, 503, 'database_unavailable');
+        expect(res.headers['retry-after']).toBe('2');
+      }
+      const full = answers.filter(({ res }) => json(res).detail.includes('too many cart changes are waiting'));
+      expect(full).toHaveLength(1);
+      expect(full[0]!.waited).toBeLessThan(TIMEOUT_MS);
+      for (const { res, waited } of answers.filter((a) => !full.includes(a))) {
+        expect(json(res).detail).toContain('the cart was not changed');
+        expect(waited).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+      }
+      await settle();
+      expect(await quantityIn(cart.token)).toBe(1);
+      // The stall over, the same add goes through.
+      expect((await add(cart.token, v.id)).statusCode).toBe(200);
+      expect(await quantityIn(cart.token)).toBe(2);
+
+      const metrics = await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer(admin.access) });
+      expect(metrics.body).toMatch(/^storefront_cart_writes_refused_total\{reason="queue_full"\} 1$/m);
+      expect(metrics.body).toMatch(/^storefront_cart_writes_refused_total\{reason="deadline"\} 3$/m);
+    },
+  );
 });

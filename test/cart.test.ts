@@ -391,6 +391,41 @@ describe('concurrency', () => {
     }
   });
 
+  it('answers each of concurrent adds with the cart as it stood right after it, lines in the order added', async () => {
+    const ids = await variants({}, {}, {}, {}, {});
+    const token = json(await list({})).cart_token;
+    const results = await Promise.all(ids.map((id) => add({ token }, id, 1)));
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    const final: number[] = json(await list({ token })).items.map(
+      (i: { product_variant_id: number }) => i.product_variant_id,
+    );
+    expect([...final].sort()).toEqual([...ids].sort());
+    const seen = results.map((r) => json(r).items.map((i: { product_variant_id: number }) => i.product_variant_id));
+    // Each answer is the cart right after its add: a different length, and the start of the final order.
+    expect(new Set(seen.map((lines) => lines.length)).size).toBe(5);
+    for (const lines of seen) expect(final.slice(0, lines.length)).toEqual(lines);
+  });
+
+  it("lands a guest's adds that race their sign-in in the user's cart, or refuses them; none is lost", async () => {
+    const [a] = await variants({ stock: 1000 });
+    const user = await signUp(t.app, uniqueEmail(), 'password123');
+    const token = json(await add({}, a ?? 0, 1)).cart_token;
+    const [login, ...adds] = await Promise.all([
+      t.app.inject({
+        method: 'POST',
+        url: '/user/storefront/api/login/',
+        headers: { 'x-cart-token': token },
+        payload: { email: user.email, password: 'password123' },
+      }),
+      ...Array.from({ length: 20 }, () => add({ token }, a ?? 0, 1)),
+    ]);
+    expect(login.statusCode).toBe(200);
+    for (const refused of adds.filter((r) => r.statusCode !== 200)) expectProblem(refused, 404, 'cart_not_found');
+    const landed = adds.filter((r) => r.statusCode === 200).length;
+    expect(json(await list({ user })).items[0].quantity).toBe(1 + landed);
+    expectProblem(await add({ token }, a ?? 0, 1), 404, 'cart_not_found');
+  });
+
   it('never lets concurrent adds push a line past the stock', async () => {
     const [a] = await variants({ stock: 10 });
     const token = json(await list({})).cart_token;

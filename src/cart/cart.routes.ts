@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Count, Id, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
+import { DomainError } from '../shared/errors.js';
 import { cartTokenFrom } from './cart-token.js';
 import {
   addToCart,
@@ -90,7 +91,7 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
         ...(result.token ? { cart_token: result.token } : {}),
       };
     };
-    const responses = { 200: Cart, ...problems(400, 401, 404, 409, 422) };
+    const responses = { 200: Cart, ...problems(400, 401, 404, 409, 422, 503) };
 
     app.get(
       '/cart/storefront/api/carts/',
@@ -180,6 +181,13 @@ export function mergeCartAtSignIn(deps: CartDeps) {
     } catch {
       return;
     }
-    if (token) await mergeGuestCart(deps, { userId, token });
+    if (!token) return;
+    try {
+      await mergeGuestCart(deps, { userId, token });
+    } catch (err) {
+      // The sign-in stands: the guest cart stays as it was, and the next sign-in with its token merges it.
+      if (!(err instanceof DomainError && err.code === 'database_unavailable')) throw err;
+      request.log.warn({ err }, 'cart merge at sign-in refused by back-pressure; the guest cart was left as it was');
+    }
   };
 }

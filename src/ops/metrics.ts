@@ -3,12 +3,14 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.js';
 import { payments, paymentStatesList } from '../db/schema.js';
+import type { CartWriteMetrics } from '../cart/cart.write.js';
 import type { PlacementMetrics } from '../placement/placement.write.js';
 
 /** The metrics of one app: its own registry (never prom-client's global one), and what feeds it. */
 export interface Metrics {
   registry: Registry;
   placement: PlacementMetrics;
+  cart: CartWriteMetrics;
   /** Records an answered request (from an onResponse hook). */
   requestAnswered(request: FastifyRequest, reply: FastifyReply): void;
 }
@@ -84,8 +86,23 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     labelNames: ['reason'] as const,
     registers,
   });
+  const cartBatchSizes = new Histogram({
+    name: 'storefront_cart_write_batch_size',
+    help: 'Cart writes (add, update, remove, merge) per transaction sent to the database',
+    buckets: BATCH_BUCKETS,
+    registers,
+  });
+  const cartRefused = new Counter({
+    name: 'storefront_cart_writes_refused_total',
+    help: 'Cart writes answered 503 database_unavailable by back-pressure, by reason (queue_full, deadline)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
   // Both series exist from the start, at 0: a rate() over a series that appears only at its first refusal misses it.
-  for (const reason of ['queue_full', 'deadline'] as const) refused.inc({ reason }, 0);
+  for (const reason of ['queue_full', 'deadline'] as const) {
+    refused.inc({ reason }, 0);
+    cartRefused.inc({ reason }, 0);
+  }
 
   // Counted in the database when scraped: the store's payments whatever process moved them, and
   // right after a restart, where counters kept on transitions would show one process's share since
@@ -121,6 +138,10 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       },
       refused: (reason) => refused.inc({ reason }),
     },
+    cart: {
+      batchSent: (size) => cartBatchSizes.observe(size),
+      refused: (reason) => cartRefused.inc({ reason }),
+    } satisfies CartWriteMetrics,
     requestAnswered(request, reply) {
       requests.observe(
         {
