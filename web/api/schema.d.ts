@@ -153,6 +153,15 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Problem (database_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -276,6 +285,15 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Problem (database_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -379,6 +397,15 @@ export type paths = {
                 };
                 /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (database_unavailable) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -497,6 +524,15 @@ export type paths = {
                 };
                 /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (database_unavailable) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
