@@ -1,6 +1,6 @@
 import { type Database, DeadlineExceeded, type Transaction } from '../db/client.js';
 import { pgError } from '../db/errors.js';
-import { Batcher, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
+import { Batcher, eachAloneOnFailure, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
 import {
   type CartAnswer,
   type CartBatchState,
@@ -214,23 +214,10 @@ export function cartWriter(
     }
   };
   const batcher = new Batcher<CartOperation, Written>(
-    async (batch, deadline) => {
-      try {
-        return (await attempt(batch, deadline)).map((answer) => ({ ok: true, answer }));
-      } catch (err) {
-        if (batch.length === 1 || err instanceof CartWriteBusy) throw err;
-        // An unexpected error in one operation must not fail the others: each is written alone.
-        return Promise.all(
-          batch.map((op) =>
-            attempt([op], deadline).then(
-              ([answer]): Written =>
-                answer ? { ok: true, answer } : { ok: false, failure: new Error('a batch of one answered nothing') },
-              (failure: unknown): Written => ({ ok: false, failure }),
-            ),
-          ),
-        );
-      }
-    },
+    eachAloneOnFailure(
+      async (batch, deadline) => (await attempt(batch, deadline)).map((answer): Written => ({ ok: true, answer })),
+      { failed: (failure) => ({ ok: false, failure }), passThrough: (err) => err instanceof CartWriteBusy },
+    ),
     { maxBatch: MAX_BATCH, maxInFlight: 1, maxQueued: options.maxQueued },
   );
   return {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Batcher, NotWritten } from './batcher.js';
+import { Batcher, eachAloneOnFailure, NotWritten } from './batcher.js';
 
 /** A writer that records its batches and answers when told to. */
 function recordingWriter() {
@@ -201,5 +201,32 @@ describe('Batcher', () => {
       await w.answerNext();
       await expect(Promise.all([first, fresh])).resolves.toEqual(['done 1', 'done 3']);
     });
+  });
+});
+
+describe('eachAloneOnFailure', () => {
+  type Out = { ok: true; value: number } | { ok: false; failure: unknown };
+  const failed = (failure: unknown): Out => ({ ok: false, failure });
+  /** Doubles each item; a batch holding 13 fails whole, as a constraint violation would. */
+  const write = async (items: number[]) => {
+    if (items.includes(13)) throw new Error('unlucky');
+    return items.map((value): Out => ({ ok: true, value: value * 2 }));
+  };
+
+  it('writes the items of a failed batch one by one, so only the faulty one fails', async () => {
+    const out = await eachAloneOnFailure(write, { failed, passThrough: () => false })([1, 13, 2], Infinity);
+    expect(out).toEqual([
+      { ok: true, value: 2 },
+      { ok: false, failure: new Error('unlucky') },
+      { ok: true, value: 4 },
+    ]);
+  });
+
+  it('throws the errors it is told to pass through, and the error of a batch of one', async () => {
+    const passThrough = (err: unknown) => err instanceof Error && err.message === 'unlucky';
+    await expect(eachAloneOnFailure(write, { failed, passThrough })([1, 13], Infinity)).rejects.toThrow('unlucky');
+    await expect(eachAloneOnFailure(write, { failed, passThrough: () => false })([13], Infinity)).rejects.toThrow(
+      'unlucky',
+    );
   });
 });

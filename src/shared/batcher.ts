@@ -141,3 +141,26 @@ export class Batcher<I, O> {
     this.pump();
   }
 }
+
+/**
+ * A batch's writer that, when a batch of several fails for a reason `passThrough` does not claim, writes each item
+ * again alone: an unexpected error in one item (a bug, a constraint) must not fail the others. `failed` turns an
+ * item's own error into its answer.
+ */
+export function eachAloneOnFailure<I, O>(
+  write: (items: I[], deadline: number) => Promise<O[]>,
+  { failed, passThrough }: { failed: (failure: unknown) => O; passThrough: (err: unknown) => boolean },
+): (items: I[], deadline: number) => Promise<O[]> {
+  return async (batch, deadline) => {
+    try {
+      return await write(batch, deadline);
+    } catch (err) {
+      if (batch.length === 1 || passThrough(err)) throw err;
+      return Promise.all(
+        batch.map((item) =>
+          write([item], deadline).then(([out]) => out ?? failed(new Error('a batch of one answered nothing')), failed),
+        ),
+      );
+    }
+  };
+}
