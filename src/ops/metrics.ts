@@ -69,40 +69,22 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     },
   });
 
-  const batchSizes = new Histogram({
-    name: 'storefront_placement_batch_size',
-    help: 'Placements per statement sent to the database',
-    buckets: BATCH_BUCKETS,
-    registers,
+  const placementWrites = batchedWriteMetrics(registers, {
+    batchSize: ['storefront_placement_batch_size', 'Placements per statement sent to the database'],
+    refused: ['storefront_placements_refused_total', 'Placements answered 503 database_unavailable by back-pressure'],
   });
   const placed = new Counter({
     name: 'storefront_orders_placed_total',
     help: 'Orders placed by this process (committed; an Idempotency-Key replay is not counted)',
     registers,
   });
-  const refused = new Counter({
-    name: 'storefront_placements_refused_total',
-    help: 'Placements answered 503 database_unavailable by back-pressure, by reason (queue_full, deadline)',
-    labelNames: ['reason'] as const,
-    registers,
+  const cartWrites = batchedWriteMetrics(registers, {
+    batchSize: [
+      'storefront_cart_write_batch_size',
+      'Cart writes (add, update, remove, merge) per transaction sent to the database',
+    ],
+    refused: ['storefront_cart_writes_refused_total', 'Cart writes answered 503 database_unavailable by back-pressure'],
   });
-  const cartBatchSizes = new Histogram({
-    name: 'storefront_cart_write_batch_size',
-    help: 'Cart writes (add, update, remove, merge) per transaction sent to the database',
-    buckets: BATCH_BUCKETS,
-    registers,
-  });
-  const cartRefused = new Counter({
-    name: 'storefront_cart_writes_refused_total',
-    help: 'Cart writes answered 503 database_unavailable by back-pressure, by reason (queue_full, deadline)',
-    labelNames: ['reason'] as const,
-    registers,
-  });
-  // Both series exist from the start, at 0: a rate() over a series that appears only at its first refusal misses it.
-  for (const reason of ['queue_full', 'deadline'] as const) {
-    refused.inc({ reason }, 0);
-    cartRefused.inc({ reason }, 0);
-  }
 
   // Counted in the database when scraped: the store's payments whatever process moved them, and
   // right after a restart, where counters kept on transitions would show one process's share since
@@ -132,16 +114,12 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   return {
     registry,
     placement: {
-      batchSent: (size) => batchSizes.observe(size),
+      ...placementWrites,
       ordersPlaced: (n) => {
         if (n > 0) placed.inc(n);
       },
-      refused: (reason) => refused.inc({ reason }),
     },
-    cart: {
-      batchSent: (size) => cartBatchSizes.observe(size),
-      refused: (reason) => cartRefused.inc({ reason }),
-    } satisfies CartWriteMetrics,
+    cart: cartWrites,
     requestAnswered(request, reply) {
       requests.observe(
         {
@@ -164,4 +142,26 @@ export function registerMetrics(app: FastifyInstance, deps: Omit<MetricsDeps, 'l
     done();
   });
   return metrics;
+}
+
+/** A batched writer's metrics: its batches' sizes, and its refusals by back-pressure by reason. */
+function batchedWriteMetrics(
+  registers: Registry[],
+  names: { batchSize: [name: string, help: string]; refused: [name: string, help: string] },
+): Pick<PlacementMetrics, 'batchSent' | 'refused'> & CartWriteMetrics {
+  const sizes = new Histogram({
+    name: names.batchSize[0],
+    help: names.batchSize[1],
+    buckets: BATCH_BUCKETS,
+    registers,
+  });
+  const refused = new Counter({
+    name: names.refused[0],
+    help: `${names.refused[1]}, by reason (queue_full, deadline)`,
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  // Both series exist from the start, at 0: a rate() over a series that appears only at its first refusal misses it.
+  for (const reason of ['queue_full', 'deadline'] as const) refused.inc({ reason }, 0);
+  return { batchSent: (size) => sizes.observe(size), refused: (reason) => refused.inc({ reason }) };
 }
