@@ -181,7 +181,7 @@ export function batchedStockReads(database: Database): StockReads {
     },
     { maxBatch: MAX_PAGES_PER_STOCK_READ, maxInFlight: STOCK_READS_IN_FLIGHT },
   );
-  return async (variantIds) => (variantIds.length === 0 ? new Map() : batcher.submit(variantIds));
+  return (variantIds) => batcher.submit(variantIds);
 }
 
 /**

@@ -24,6 +24,8 @@ interface PageIds {
   next: number | null;
 }
 
+const NO_STOCK: ReadonlyMap<number, number> = new Map();
+
 /** The tables the storefront's products and variants are read from: a change to either clears what is kept. */
 const CATALOG_TABLES = new Set(['products', 'product_variants', EVERYTHING]);
 
@@ -97,7 +99,7 @@ export class StorefrontCatalog {
   private stockOf(shown: CatalogProduct[]): Promise<ReadonlyMap<number, number>> {
     const counted: number[] = [];
     for (const product of shown) for (const v of product.variants) if (stockIsCounted(v)) counted.push(v.id);
-    return this.reads.stock(counted);
+    return counted.length === 0 ? Promise.resolve(NO_STOCK) : this.reads.stock(counted);
   }
 }
 
