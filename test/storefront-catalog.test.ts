@@ -146,7 +146,7 @@ describe('storefront catalog kept in memory', () => {
     expect(await variantSeen(untracked)).toBeDefined();
   });
 
-  it('hides an archived product at once from the list and its page (404), and shows it again when restored', async () => {
+  it('hides an archived product at once from the list and its page (404), shows it again when restored', async () => {
     expect((await seen()).listed).toBeDefined();
     await api.delete(`/product/dashboard/api/products/${productId}/`);
     expect(await seen()).toEqual({ listed: undefined, page: undefined });

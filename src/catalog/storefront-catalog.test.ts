@@ -92,7 +92,7 @@ describe('StorefrontCatalog', () => {
     expect(reads.stock).toEqual([[11]]);
   });
 
-  it('reads again after products or product_variants are announced, or everything, and not for other tables', async () => {
+  it('reads again when products, product_variants or everything is announced, not for other tables', async () => {
     const { catalog, feed, reads } = catalogOver(table());
     await catalog.product(1);
     for (const [announced, readsAfter] of [
