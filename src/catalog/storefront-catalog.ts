@@ -33,7 +33,7 @@ const CATALOG_TABLES = new Set(['products', 'product_variants', EVERYTHING]);
  * At most this many pages (product ids only) and products are kept: a crawler walking a 100,000-product catalog keeps
  * the latest of what it read, not all of it.
  */
-export const CATALOG_CACHE_LIMITS = { pages: 1_000, products: 10_000 };
+const CATALOG_CACHE_LIMITS = { pages: 1_000, products: 10_000 };
 
 /**
  * The storefront's catalog reads: the products and variants a page shows, kept in this process's memory until the
