@@ -364,6 +364,23 @@ export const domainScenarios: Scenario[] = [
     },
   },
   {
+    // One product's page (20 variants), in whatever catalog the scenarios before left.
+    name: 'catalog-product',
+    method: 'GET',
+    path: '/product/storefront/api/products/',
+    async setup(ctx) {
+      let [row] = await ctx.sql(`select min(id) as id from products where name = 'Catalog 0'`);
+      if (row?.id === null || row?.id === undefined) {
+        await adminPost(ctx, '/product/dashboard/api/products/', {
+          name: 'Catalog 0',
+          variants: Array.from({ length: 20 }, (_, i) => ({ name: `V${i}`, price: '9.99', stock: 10 })),
+        });
+        [row] = await ctx.sql(`select min(id) as id from products where name = 'Catalog 0'`);
+      }
+      return { path: `/product/storefront/api/products/${String(row?.id)}/` };
+    },
+  },
+  {
     name: 'cart-list-10',
     method: 'GET',
     path: '/cart/storefront/api/carts/',

@@ -6,6 +6,7 @@ import { batchedCartReads } from './cart/cart.repository.js';
 import { cartWriter } from './cart/cart.write.js';
 import { cartRoutes, mergeCartAtSignIn } from './cart/cart.routes.js';
 import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.routes.js';
+import { openStorefrontCatalog } from './catalog/storefront-catalog.js';
 import { orderPageRoutes } from './checkout/order-page.routes.js';
 import { paymentReturnRoutes } from './checkout/payment-return.routes.js';
 import type { Config } from './config.js';
@@ -97,8 +98,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const jobs = new JobQueue();
   const outbox = new Outbox(jobs);
   const money = currencyFormat(config.storeCurrency);
-  const cache = openReferenceCache(app, { changes: database.changes, ttlSeconds: config.referenceCacheTtlSeconds });
-  const referenceChanged = () => cache.invalidate();
+  const ttlSeconds = config.referenceCacheTtlSeconds;
+  const cache = openReferenceCache(app, { changes: database.changes, ttlSeconds });
+  const catalog = openStorefrontCatalog(app, { database, ttlSeconds });
+  const referenceChanged = () => {
+    cache.invalidate();
+    catalog.invalidate();
+  };
   const limits = { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines };
   const cart = {
     db,
@@ -120,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes({ db, tokens, config, afterSignIn: mergeCartAtSignIn(cart) }));
   await app.register(addressRoutes({ db }));
   await app.register(catalogAdminRoutes({ db, money, referenceChanged }));
-  await app.register(catalogStorefrontRoutes({ db, money }));
+  await app.register(catalogStorefrontRoutes({ catalog, money }));
   await app.register(cartRoutes(cart));
   await app.register(taxAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingAdminRoutes({ db, money, referenceChanged }));

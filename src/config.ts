@@ -41,8 +41,8 @@ export interface Config {
   /** Trust X-Forwarded-For (set when running behind a reverse proxy). */
   trustProxy: boolean;
   /**
-   * Longest time reference data (variants, tax, shipping, promo codes) is kept in memory without a change being
-   * announced; 0 turns the cache off.
+   * Longest time reference data (variants, tax, shipping, promo codes, the storefront's catalog pages) is kept in
+   * memory without a change being announced; 0 turns the caches off.
    */
   referenceCacheTtlSeconds: number;
   /** Longest a placement waits for the database (queue, connection, row locks) before a 503. */

@@ -1,6 +1,7 @@
 import { sellableUnits } from './availability.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import type { ProductWithVariants, VariantRow } from './catalog.repository.js';
+import type { CatalogVariant, ProductWithVariants, VariantRow } from './catalog.repository.js';
+import type { StockedProduct } from './storefront-catalog.js';
 
 const money = (format: CurrencyFormat, minor: number | null) => (minor === null ? null : format.format(minor));
 /**
@@ -42,8 +43,9 @@ export function presentAdminProduct(p: ProductWithVariants, format: CurrencyForm
   };
 }
 
-export function presentStorefrontVariant(v: VariantRow, format: CurrencyFormat) {
-  const available = sellableUnits(v);
+/** A variant on the storefront, with `stock`, its units on hand read for this answer (unused when not counted). */
+export function presentStorefrontVariant(v: CatalogVariant, stock: number, format: CurrencyFormat) {
+  const available = sellableUnits({ trackInventory: v.trackInventory, allowBackorder: v.allowBackorder, stock });
   return {
     id: v.id,
     alias: v.alias,
@@ -58,11 +60,12 @@ export function presentStorefrontVariant(v: VariantRow, format: CurrencyFormat) 
   };
 }
 
-export function presentStorefrontProduct(p: ProductWithVariants, format: CurrencyFormat) {
+export function presentStorefrontProduct({ product, stock }: StockedProduct, format: CurrencyFormat) {
   return {
-    id: p.id,
-    name: p.name,
-    description: p.description,
-    variants: p.variants.map((v) => presentStorefrontVariant(v, format)),
+    id: product.id,
+    name: product.name,
+    description: product.description,
+    // A variant whose stock row is gone (deleted since the product was read) has nothing to sell.
+    variants: product.variants.map((v) => presentStorefrontVariant(v, stock.get(v.id) ?? 0, format)),
   };
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, ilike, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import { and, asc, eq, gt, ilike, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import type { Database, Db, Tx } from '../db/client.js';
 import { foreignKeyViolation, uniqueViolation } from '../db/errors.js';
 import { products, productVariants, taxClasses } from '../db/schema.js';
 import { pageOf } from '../http/paging.js';
+import { Batcher } from '../shared/batcher.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 
 export type ProductRow = typeof products.$inferSelect;
@@ -11,8 +12,6 @@ export type VariantValues = Omit<typeof productVariants.$inferInsert, 'id' | 'pr
 export interface ProductWithVariants extends ProductRow {
   variants: VariantRow[];
 }
-
-export type Visibility = 'storefront' | 'admin';
 
 /** Turns unique and foreign-key violations into the domain's 409 and 422 answers. */
 export function translateConstraintError(err: unknown, field = ''): never {
@@ -37,19 +36,14 @@ async function assertTaxClass(db: Db | Tx, id: number | null | undefined): Promi
   if (!row) throw invalidField('tax_class_id', 'names no tax class');
 }
 
-async function variantsOf(
-  db: Db | Tx,
-  productIds: number[],
-  visibility: Visibility,
-): Promise<Map<number, VariantRow[]>> {
+/** Every variant of these products, archived ones included (the admin's view), by product. */
+async function variantsOf(db: Db | Tx, productIds: number[]): Promise<Map<number, VariantRow[]>> {
   const byProduct = new Map<number, VariantRow[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
-  const conditions: SQL[] = [inArray(productVariants.productId, productIds)];
-  if (visibility === 'storefront') conditions.push(isNull(productVariants.archivedAt));
   const rows = await db
     .select()
     .from(productVariants)
-    .where(and(...conditions))
+    .where(inArray(productVariants.productId, productIds))
     .orderBy(asc(productVariants.productId), asc(productVariants.id));
   for (const row of rows) byProduct.get(row.productId)?.push(row);
   return byProduct;
@@ -78,19 +72,11 @@ export async function createProduct(
   }
 }
 
-export async function findProduct(
-  db: Db,
-  id: number,
-  visibility: Visibility,
-): Promise<ProductWithVariants | undefined> {
-  const conditions: SQL[] = [eq(products.id, id)];
-  if (visibility === 'storefront') conditions.push(isNull(products.archivedAt));
-  const [product] = await db
-    .select()
-    .from(products)
-    .where(and(...conditions));
+/** A product with all its variants, archived or not (the admin's view; the storefront's is storefrontProducts). */
+export async function findProduct(db: Db, id: number): Promise<ProductWithVariants | undefined> {
+  const [product] = await db.select().from(products).where(eq(products.id, id));
   if (!product) return undefined;
-  const variants = await variantsOf(db, [product.id], visibility);
+  const variants = await variantsOf(db, [product.id]);
   return { ...product, variants: variants.get(product.id) ?? [] };
 }
 
@@ -102,34 +88,112 @@ export interface ProductListQuery {
   search?: string;
 }
 
-/**
- * The storefront's product page, prepared once per database: active products after a cursor with
- * their active variants, in one statement (one round trip) whatever the page size.
- */
-export function preparedStorefrontPage(db: Db) {
-  const page = db.query.products
-    .findMany({
-      where: (p, { and: all, gt: after, isNull: missing }) =>
-        all(missing(p.archivedAt), after(p.id, sql.placeholder('after'))),
-      orderBy: (p, { asc: up }) => [up(p.id)],
-      limit: sql.placeholder('limit'),
-      with: {
-        variants: { where: (v, { isNull: missing }) => missing(v.archivedAt), orderBy: (v, { asc: up }) => [up(v.id)] },
-      },
-    })
-    .prepare('storefront_products_page');
-  return async (query: { limit: number; after?: number }) => {
-    const rows = await page.execute({ after: query.after ?? 0, limit: query.limit + 1 });
-    const current = pageOf(rows, query.limit, (p) => p.id);
-    // The storefront shows only products that have something to buy.
-    return { items: current.items.filter((p) => p.variants.length > 0), next: current.next };
-  };
+/** A variant as the storefront shows it, without its stock (read with every answer, never kept). */
+export type CatalogVariant = Pick<
+  VariantRow,
+  | 'id'
+  | 'alias'
+  | 'name'
+  | 'sku'
+  | 'price'
+  | 'compareAtPrice'
+  | 'weightGrams'
+  | 'trackInventory'
+  | 'allowBackorder'
+  | 'purchaseLimitPerOrder'
+>;
+
+/** An active product as the storefront shows it, with its active variants in id order. */
+export interface CatalogProduct {
+  id: number;
+  name: string;
+  description: string;
+  variants: CatalogVariant[];
 }
 
-/** A page of products in id order with their variants, fetched in two queries whatever the page size. */
-export async function listProducts(db: Db, query: ProductListQuery, visibility: Visibility) {
+const catalogVariantColumns = {
+  id: productVariants.id,
+  productId: productVariants.productId,
+  alias: productVariants.alias,
+  name: productVariants.name,
+  sku: productVariants.sku,
+  price: productVariants.price,
+  compareAtPrice: productVariants.compareAtPrice,
+  weightGrams: productVariants.weightGrams,
+  trackInventory: productVariants.trackInventory,
+  allowBackorder: productVariants.allowBackorder,
+  purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
+};
+
+/** Ids of a page of active products after a cursor, in id order (keyset pagination: no offset scans). */
+export async function storefrontPageIds(db: Db, query: { limit: number; after: number }) {
+  const rows = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(isNull(products.archivedAt), gt(products.id, query.after)))
+    .orderBy(asc(products.id))
+    .limit(query.limit + 1);
+  const page = pageOf(rows, query.limit, (p) => p.id);
+  return { ids: page.items.map((p) => p.id), next: page.next };
+}
+
+/** The storefront's view of these products, with their active variants: null for an archived or unknown id. */
+export async function storefrontProducts(db: Db, ids: number[]): Promise<Map<number, CatalogProduct | null>> {
+  const found = new Map<number, CatalogProduct | null>(ids.map((id) => [id, null]));
+  if (ids.length === 0) return found;
+  const rows = await db
+    .select({ id: products.id, name: products.name, description: products.description })
+    .from(products)
+    .where(and(inArray(products.id, ids), isNull(products.archivedAt)));
+  for (const row of rows) found.set(row.id, { ...row, variants: [] });
+  const variants = await db
+    .select(catalogVariantColumns)
+    .from(productVariants)
+    .where(and(inArray(productVariants.productId, ids), isNull(productVariants.archivedAt)))
+    .orderBy(asc(productVariants.productId), asc(productVariants.id));
+  for (const { productId, ...variant } of variants) found.get(productId)?.variants.push(variant);
+  return found;
+}
+
+/** Units on hand of these variants (ids of variants that are gone are missing). */
+export type StockReads = (variantIds: number[]) => Promise<ReadonlyMap<number, number>>;
+
+const stockOfVariants = {
+  name: 'storefront_stock',
+  text: 'select id, stock from product_variants where id = any($1::integer[])',
+};
+/** Stock reads under way at once: one keeps batches full under load (docs/decisions/0004). */
+const STOCK_READS_IN_FLIGHT = 1;
+const MAX_PAGES_PER_STOCK_READ = 64;
+
+/**
+ * The storefront's stock reads. Pages asked for while a read is under way are read together, in one statement
+ * (prepared once per connection), as the cart reads are (src/cart/cart.repository.ts): each read begins after its
+ * requests arrived, so an answer never shows stock from before its request.
+ */
+export function batchedStockReads(database: Database): StockReads {
+  const batcher = new Batcher<number[], ReadonlyMap<number, number>>(
+    async (asked) => {
+      // Plain loops: on the hot path, `flat()` and a Map built from pairs cost five times as much.
+      const ids = new Set<number>();
+      for (const list of asked) for (const id of list) ids.add(id);
+      const rows = await database.run<{ id: number; stock: number }>(stockOfVariants, [[...ids]]);
+      const stock = new Map<number, number>();
+      for (const row of rows) stock.set(row.id, row.stock);
+      return asked.map(() => stock);
+    },
+    { maxBatch: MAX_PAGES_PER_STOCK_READ, maxInFlight: STOCK_READS_IN_FLIGHT },
+  );
+  return (variantIds) => batcher.submit(variantIds);
+}
+
+/**
+ * A page of products in id order with all their variants (the admin's view), fetched in two queries whatever the
+ * page size.
+ */
+export async function listProducts(db: Db, query: ProductListQuery) {
   const conditions: SQL[] = [];
-  const status = visibility === 'storefront' ? 'active' : (query.status ?? 'all');
+  const status = query.status ?? 'all';
   if (status === 'active') conditions.push(isNull(products.archivedAt));
   if (status === 'archived') conditions.push(isNotNull(products.archivedAt));
   if (query.after !== undefined) conditions.push(gt(products.id, query.after));
@@ -144,12 +208,8 @@ export async function listProducts(db: Db, query: ProductListQuery, visibility: 
   const variants = await variantsOf(
     db,
     page.items.map((p) => p.id),
-    visibility,
   );
-  const items = page.items
-    .map((p) => ({ ...p, variants: variants.get(p.id) ?? [] }))
-    // The storefront shows only products that have something to buy.
-    .filter((p) => visibility === 'admin' || p.variants.length > 0);
+  const items = page.items.map((p) => ({ ...p, variants: variants.get(p.id) ?? [] }));
   return { items, next: page.next };
 }
 
@@ -166,7 +226,7 @@ export async function updateProduct(
   if (patch.archived !== undefined) values.archivedAt = patch.archived ? new Date() : null;
   const [row] = await db.update(products).set(values).where(eq(products.id, id)).returning({ id: products.id });
   if (!row) throw new DomainError('product_not_found', { detail: `product ${id} not found` });
-  const product = await findProduct(db, id, 'admin');
+  const product = await findProduct(db, id);
   if (!product) throw new DomainError('product_not_found', { detail: `product ${id} not found` });
   return product;
 }

@@ -14,7 +14,6 @@ import {
   findProduct,
   findVariant,
   listProducts,
-  preparedStorefrontPage,
   updateProduct,
   updateVariant,
 } from './catalog.repository.js';
@@ -28,6 +27,7 @@ import {
   VariantChange,
 } from './catalog.schema.js';
 import { newVariantValues, productName, variantValues } from './catalog.values.js';
+import type { StorefrontCatalog } from './storefront-catalog.js';
 
 export interface CatalogDeps {
   db: Db;
@@ -61,7 +61,7 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
       },
       async (request) => {
         const { limit, cursor, status, q } = request.query;
-        const page = await listProducts(deps.db, { limit, after: cursor, status, search: q }, 'admin');
+        const page = await listProducts(deps.db, { limit, after: cursor, status, search: q });
         return {
           items: page.items.map((p) => presentAdminProduct(p, deps.money)),
           next_cursor: nextCursor(page.next),
@@ -106,7 +106,7 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
         },
       },
       async (request) => {
-        const product = await findProduct(deps.db, request.params.id, 'admin');
+        const product = await findProduct(deps.db, request.params.id);
         if (!product) throw productNotFound(request.params.id);
         return presentAdminProduct(product, deps.money);
       },
@@ -226,10 +226,12 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
 }
 
 /** Storefront catalog: active products and variants, prices and availability; nothing internal. */
-export function catalogStorefrontRoutes(deps: CatalogDeps): FastifyPluginAsyncTypebox {
+export function catalogStorefrontRoutes(deps: {
+  catalog: StorefrontCatalog;
+  money: CurrencyFormat;
+}): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['catalog'];
-    const storefrontPage = preparedStorefrontPage(deps.db);
     app.get(
       '/product/storefront/api/products/',
       {
@@ -242,7 +244,7 @@ export function catalogStorefrontRoutes(deps: CatalogDeps): FastifyPluginAsyncTy
       },
       async (request) => {
         const { limit, cursor } = request.query;
-        const page = await storefrontPage({ limit, after: cursor });
+        const page = await deps.catalog.page({ limit, after: cursor });
         return {
           items: page.items.map((p) => presentStorefrontProduct(p, deps.money)),
           next_cursor: nextCursor(page.next),
@@ -261,7 +263,7 @@ export function catalogStorefrontRoutes(deps: CatalogDeps): FastifyPluginAsyncTy
         },
       },
       async (request) => {
-        const product = await findProduct(deps.db, request.params.id, 'storefront');
+        const product = await deps.catalog.product(request.params.id);
         if (!product) throw productNotFound(request.params.id);
         return presentStorefrontProduct(product, deps.money);
       },
