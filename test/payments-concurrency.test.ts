@@ -97,7 +97,7 @@ describe('webhooks under concurrency', () => {
     expect((await orderOf(p)).payment_status).toBe('partially_refunded');
   });
 
-  it("applies a payment's events while admins refund it at once: both lock the order first, then the payment", async () => {
+  it("applies a payment's events while admins refund it: both lock the order, then the payment", async () => {
     const p = await startedPayment();
     const data = { reference: p.reference, amount: 4000, currency: 'USD' };
     expect((await deliver(JSON.stringify(sandboxEvent('payment.succeeded', data)))).statusCode).toBe(200);

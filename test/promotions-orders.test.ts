@@ -370,7 +370,7 @@ describe('promotions that do not apply', () => {
     expect(await orderCount()).toBe(ordersBefore);
   });
 
-  it("refuses a guest's second use of a once-per-customer code alike in the estimate and under the code's lock", async () => {
+  it("refuses a guest's second use of a once-each code alike in the estimate and under the code's lock", async () => {
     const once = await promotion({
       name: 'Once per guest',
       code: 'ONCEEACH',
