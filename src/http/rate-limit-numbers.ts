@@ -72,8 +72,6 @@ interface KeyState {
   last: number;
   /** When the window of the numbers in hand ends, on this process's clock. */
   endsAt: number;
-  /** Numbers claimed before those in hand ran out, taken once they have (a busy key's hits then wait on no claim). */
-  spare: { next: number; last: number; endsAt: number } | undefined;
   /** The highest number the table gave this key in the current window (0: none yet). */
   known: number;
   /** How many numbers to claim ahead next time (grows while hits come fast, back to 0 with a new window). */
@@ -116,34 +114,9 @@ export function tableHitNumbers(
     });
   };
 
-  /** Whether a number is in hand, the spare ones taken up once the others have run out or their window ended. */
-  const inHand = (state: KeyState, at: number): boolean => {
-    if (state.next <= state.last && at < state.endsAt) return true;
-    const { spare } = state;
-    if (spare === undefined) return false;
-    state.spare = undefined;
-    if (spare.next > spare.last || at >= spare.endsAt) return false;
-    state.next = spare.next;
-    state.last = spare.last;
-    state.endsAt = spare.endsAt;
-    return true;
-  };
-
-  /**
-   * A key whose numbers claimed ahead go fast claims the next ones when half of those in hand are left, so its hits
-   * do not wait on a claim. Still at most half of what is left under the limit is held, counting those in hand.
-   */
-  const refillIfLow = (state: KeyState) => {
-    if (state.claiming || state.spare !== undefined || state.aheadLast === 0) return;
-    const inHandCount = state.last - state.next + 1;
-    if (inHandCount > state.aheadLast / 2) return;
-    if (Math.floor((state.max - state.known) / 2) - inHandCount <= 0) return;
-    submit(state);
-  };
-
   /** Gives waiting hits the numbers in hand; true when some are still waiting. */
   const serve = (state: KeyState, at: number): boolean => {
-    while (state.waiting.length > 0 && inHand(state, at)) {
+    while (state.waiting.length > 0 && state.next <= state.last && at < state.endsAt) {
       state.waiting.shift()?.resolve({ current: state.next++, ttlMs: state.endsAt - at });
     }
     return state.waiting.length > 0;
@@ -159,9 +132,7 @@ export function tableHitNumbers(
       state.ahead = hot ? Math.min(MAX_AHEAD, Math.max(2 * state.ahead, served.length)) : Math.floor(state.ahead / 2);
       state.pressed = 0;
       const left = state.max - state.known - served.length;
-      // Numbers still in hand (a claim made before they ran out) count against the half that may be held ahead.
-      const inHandCount = at < state.endsAt ? Math.max(0, state.last - state.next + 1) : 0;
-      const ahead = Math.max(0, Math.min(state.ahead, Math.floor(left / 2) - inHandCount));
+      const ahead = Math.max(0, Math.min(state.ahead, Math.floor(left / 2)));
       state.aheadLast = ahead;
       return { state, served, n: served.length + ahead };
     });
@@ -191,9 +162,9 @@ export function tableHitNumbers(
       state.known = row.hits;
       state.answeredAt = answeredAt;
       // Dated from before the statement: numbers in hand are never used after their window ended in the table.
-      const claimed = { next: row.hits - n + 1, last: row.hits, endsAt: at + Math.max(0, row.ttl_ms) };
-      if (served.length === 0 && state.next <= state.last && answeredAt < state.endsAt) state.spare = claimed;
-      else Object.assign(state, claimed);
+      state.endsAt = at + Math.max(0, row.ttl_ms);
+      state.next = row.hits - n + 1;
+      state.last = row.hits;
       state.waiting.unshift(...served);
       if (serve(state, answeredAt)) submit(state);
     }
@@ -203,8 +174,7 @@ export function tableHitNumbers(
   const prune = (at: number) => {
     prunedAt = at;
     for (const [key, state] of keys) {
-      const endsAt = Math.max(state.endsAt, state.spare?.endsAt ?? 0);
-      if (!state.claiming && state.waiting.length === 0 && at >= endsAt) keys.delete(key);
+      if (!state.claiming && state.waiting.length === 0 && at >= state.endsAt) keys.delete(key);
     }
   };
 
@@ -218,7 +188,6 @@ export function tableHitNumbers(
         next: 1,
         last: 0,
         endsAt: 0,
-        spare: undefined,
         known: 0,
         ahead: 0,
         aheadLast: 0,
@@ -231,7 +200,6 @@ export function tableHitNumbers(
     }
     state.windowMs = hit.windowMs;
     state.max = hit.max;
-    const held = inHand(state, at);
     if (at >= state.endsAt && !state.claiming) {
       // The window is over: the numbers in hand count for nothing, and the next window starts afresh.
       state.next = state.last + 1;
@@ -239,10 +207,8 @@ export function tableHitNumbers(
       state.ahead = 0;
       state.aheadLast = 0;
     }
-    if (state.waiting.length === 0 && held) {
-      const number = { current: state.next++, ttlMs: state.endsAt - at };
-      refillIfLow(state);
-      return Promise.resolve(number);
+    if (state.waiting.length === 0 && state.next <= state.last && at < state.endsAt) {
+      return Promise.resolve({ current: state.next++, ttlMs: state.endsAt - at });
     }
     const pending = state;
     return new Promise<HitNumber>((resolve, reject) => {
