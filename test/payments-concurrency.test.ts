@@ -97,6 +97,25 @@ describe('webhooks under concurrency', () => {
     expect((await orderOf(p)).payment_status).toBe('partially_refunded');
   });
 
+  it("applies a payment's events while admins refund it: both lock the order, then the payment", async () => {
+    const p = await startedPayment();
+    const data = { reference: p.reference, amount: 4000, currency: 'USD' };
+    expect((await deliver(JSON.stringify(sandboxEvent('payment.succeeded', data)))).statusCode).toBe(200);
+    const refund = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/payment/dashboard/api/payments/${p.paymentId}/refund/`,
+        headers: { authorization: `Bearer ${admin.access}` },
+        payload: { amount: '1.00' },
+      });
+    const repeats = Array.from({ length: 8 }, () => JSON.stringify(sandboxEvent('payment.succeeded', data)));
+    const results = await Promise.all([...repeats.map(deliver), ...Array.from({ length: 4 }, refund)]);
+    expect(results.map((r) => r.statusCode)).toEqual([...Array(8).fill(200), ...Array(4).fill(200)]);
+    const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, p.paymentId));
+    expect(payment).toMatchObject({ status: 'partially_refunded', amountCaptured: 4000, amountRefunded: 400 });
+    expect((await orderOf(p)).payment_status).toBe('partially_refunded');
+  });
+
   it('opens one attempt when the same start is sent many times at once', async () => {
     n += 1;
     const order = await placeGuestOrder(t, {

@@ -369,6 +369,29 @@ describe('promotions that do not apply', () => {
     }
     expect(await orderCount()).toBe(ordersBefore);
   });
+
+  it("refuses a guest's second use of a once-each code alike in the estimate and under the code's lock", async () => {
+    const once = await promotion({
+      name: 'Once per guest',
+      code: 'ONCEEACH',
+      usage_limit_per_customer: 1,
+      action: { type: 'order_fixed', amount: '3.00' },
+    });
+    const guest = {
+      ...basket({ promocode: 'onceeach' }),
+      shipping_address: { ...guestAddress, email: 'once@example.com' },
+    };
+    expect(json(await place(guest, { url: guestCreateUrl })).promotions).toMatchObject([{ id: once.id }]);
+    const ordersBefore = await orderCount();
+    // The estimate counts the guest's uses itself; a placement leaves the count to its batch, which reads it under
+    // the code's row lock (decision 0025): the same 422, rule and detail.
+    const [estimated, placed] = [await estimate(guest), await place(guest, { url: guestCreateUrl })];
+    const refusals = [estimated, placed].map((res) => expectProblem(res, 422, 'promo_code_invalid'));
+    expect(refusals[0]?.rule).toBe('customer_limit');
+    expect(refusals[1]).toMatchObject({ rule: refusals[0]?.rule, detail: refusals[0]?.detail });
+    expect(await orderCount()).toBe(ordersBefore);
+    expect(await redemptionsOf(once.id)).toHaveLength(1);
+  });
 });
 
 describe('an exclusive automatic promotion against a combinable code', () => {

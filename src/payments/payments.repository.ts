@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { orders, paymentEvents, paymentOperations, payments } from '../db/schema.js';
 import type { OrderRow } from '../orders/orders.repository.js';
@@ -38,27 +38,34 @@ export async function lockOrderById(tx: Tx, id: number) {
   return row;
 }
 
+/** The conditions that find a payment by the references an event carries, in the order they are tried. */
+function paymentKeys(match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string }): SQL[] {
+  const keys: SQL[] = [];
+  if (match.reference !== undefined) keys.push(eq(payments.reference, match.reference));
+  if (match.gatewayRef !== undefined) keys.push(eq(payments.gatewayRef, match.gatewayRef));
+  if (match.gatewayPaymentRef !== undefined) keys.push(eq(payments.gatewayPaymentRef, match.gatewayPaymentRef));
+  return keys;
+}
+
 /**
- * The payment a webhook event names, only through references this service stored for that plugin:
- * its own reference first, then the gateway's ids, whichever the event carries.
+ * The payment a webhook event names, only through references this service stored for that plugin (its own reference
+ * first, then the gateway's ids, whichever the event carries), locked with its order, one statement per reference
+ * tried. The order is first in FROM, so PostgreSQL locks its row before the payment's (row marks are taken in
+ * range-table order): the lock order every payment write follows. Decision 0025.
  */
-export async function findPaymentForEvent(
+export async function lockPaymentForEvent(
   tx: Tx,
   pluginId: string,
   match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string },
-) {
-  const keys = [
-    match.reference !== undefined ? eq(payments.reference, match.reference) : undefined,
-    match.gatewayRef !== undefined ? eq(payments.gatewayRef, match.gatewayRef) : undefined,
-    match.gatewayPaymentRef !== undefined ? eq(payments.gatewayPaymentRef, match.gatewayPaymentRef) : undefined,
-  ];
-  for (const by of keys) {
-    if (!by) continue;
+): Promise<{ order: OrderRow; payment: PaymentRow } | undefined> {
+  for (const by of paymentKeys(match)) {
     const [row] = await tx
-      .select()
-      .from(payments)
+      .select({ order: orders, payment: payments })
+      .from(orders)
+      .innerJoin(payments, eq(payments.orderId, orders.id))
       .where(and(by, eq(payments.pluginId, pluginId)))
-      .limit(1);
+      .limit(1)
+      .for('update');
     if (row) return row;
   }
   return undefined;
@@ -137,40 +144,46 @@ export async function pendingMoneyOf(db: Db | Tx, paymentIds: readonly number[])
   return pending;
 }
 
-/** What the order's succeeded refunds credited (their goodwill part). */
-async function creditedOf(tx: Tx, orderId: number): Promise<number> {
-  const [row] = await tx
-    .select({ credit: sql<string>`coalesce(sum(${paymentOperations.credit}), 0)` })
-    .from(paymentOperations)
-    .where(
-      and(
-        eq(paymentOperations.orderId, orderId),
-        eq(paymentOperations.kind, 'refund'),
-        eq(paymentOperations.status, 'succeeded'),
-      ),
-    );
-  return Number(row?.credit ?? 0);
-}
+/**
+ * The sum of a payment's records of one kind still pending: a correlated subquery of a select from payments, which
+ * names the outer row itself (Drizzle writes a select's own columns unqualified).
+ */
+const pendingSum = (kind: 'capture' | 'refund') =>
+  sql<string>`(select coalesce(sum(o.amount), 0) from ${paymentOperations} o
+    where o.payment_id = payments.id and o.kind = ${kind} and o.status = 'pending')`;
 
 /**
  * The order's ledger (src/payments/payments-ledger.ts) from its payments and records; `withPending` counts records not
- * yet answered as done (what a new capture or refund must leave room for). Call with the order locked.
+ * yet answered as done (what a new capture or refund must leave room for). Call with the order locked. One statement:
+ * the payments, each with its pending money and the order's credited refunds (none without payments). Decision 0025.
  */
 export async function ledgerOf(
   tx: Tx,
   order: Pick<OrderRow, 'id' | 'total' | 'status'>,
   options: { withPending: boolean },
 ): Promise<{ ledger: OrderLedger; payments: PaymentRow[]; pending: Map<number, PendingMoney> }> {
-  const attempts = await paymentsOfOrder(tx, order.id);
-  const pending = options.withPending
-    ? await pendingMoneyOf(
-        tx,
-        attempts.map((p) => p.id),
-      )
-    : new Map<number, PendingMoney>();
+  const rows = await tx
+    .select({
+      payment: payments,
+      pendingCapture: pendingSum('capture'),
+      pendingRefund: pendingSum('refund'),
+      credited: sql<string>`(select coalesce(sum(o.credit), 0) from ${paymentOperations} o
+        where o.order_id = payments.order_id and o.kind = 'refund' and o.status = 'succeeded')`,
+    })
+    .from(payments)
+    .where(eq(payments.orderId, order.id))
+    .orderBy(asc(payments.id));
+  const attempts = rows.map((r) => r.payment);
+  const pending = new Map<number, PendingMoney>();
+  if (options.withPending) {
+    for (const r of rows) {
+      const money = { capture: Number(r.pendingCapture), refund: Number(r.pendingRefund) };
+      if (money.capture !== 0 || money.refund !== 0) pending.set(r.payment.id, money);
+    }
+  }
   const ledger = orderLedger({
     order,
-    credited: await creditedOf(tx, order.id),
+    credited: Number(rows[0]?.credited ?? 0),
     payments: attempts.map(figuresOf),
     pending: attempts.map((p) => pending.get(p.id) ?? NOTHING_PENDING),
   });

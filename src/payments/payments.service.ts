@@ -27,11 +27,10 @@ import { applyPaymentEvent, NOTHING_PENDING, type PaymentFigures, type PendingMo
 import { recordChange } from './payments.admin.js';
 import {
   figuresOf,
-  findPaymentForEvent,
   insertOperation,
   ledgerOf,
   lockOrderById,
-  lockPayment,
+  lockPaymentForEvent,
   markEvent,
   type PaymentRow,
   pendingEventsFor,
@@ -246,18 +245,15 @@ export async function applyEvent(
     });
     if (eventRow === undefined) return 'duplicate';
     if (event.kind === 'ignored') return 'ignored';
-    const found = await findPaymentForEvent(tx, pluginId, event.match);
+    // Order first, then payment: the lock order every payment write follows.
+    const found = await lockPaymentForEvent(tx, pluginId, event.match);
     if (!found) {
       const later = event.match.gatewayPaymentRef;
       if (later !== undefined)
         await markEvent(tx, eventRow, { paymentId: null, applied: false, pendingGatewayPaymentRef: later });
       return 'unmatched';
     }
-    // Order first, then payment: the lock order every payment write follows.
-    const order = await lockOrderById(tx, found.orderId);
-    const payment = await lockPayment(tx, found.id);
-    if (!order || !payment) return 'unmatched';
-    return applyToPayment(tx, deps, { pluginId, event, eventRow, order, payment });
+    return applyToPayment(tx, deps, { pluginId, event, eventRow, ...found });
   });
 }
 

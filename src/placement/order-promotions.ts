@@ -14,6 +14,8 @@ export interface CandidateRequest {
   reads: QuoteReads;
   /** The code the customer typed, if any (normalised here). */
   code: string | undefined;
+  /** The code's counted rules are checked under its row lock by the caller (placement): no counts are read for it. */
+  codeCountedUnderLock: boolean;
   /** Who orders; a user's email is asked for only when a rule counts by it (`userEmail`). */
   customer: { userId: number | null; email: string | null };
   userEmail: () => Promise<string | null>;
@@ -24,8 +26,10 @@ export interface CandidateRequest {
 /**
  * The promotions an order may get (SPEC section 10, step 1): the automatic ones whose rules hold for this customer
  * and order, and the promotion of the code sent. A code that fails a rule is a 422 `promo_code_invalid` naming the
- * rule; an automatic promotion that fails one is left out. Counts are read only for the rules a promotion has.
- * Placement checks the same rules again under lock (`decideBatch`).
+ * rule; an automatic promotion that fails one is left out. Counts are read only for the rules a promotion has, and
+ * not for the code's when the caller counts them under the code's row lock (placement: `decideBatch` checks every rule
+ * again there, with these messages). An automatic promotion's counts are always read: one that fails is left out of
+ * the price, which only the quote can do.
  */
 export async function candidatePromotions(
   request: CandidateRequest,
@@ -61,6 +65,10 @@ export async function candidatePromotions(
   let counted = false;
   const pending = found.map((read): PromotionCheck | Promise<PromotionCheck> => {
     const { promotion } = read;
+    // Checked here without its counts (none used yet), and with them under the code's row lock.
+    if (request.codeCountedUnderLock && promotion.code !== null) {
+      return check(read, { total: 0, byCustomer: 0, hasPrevious: false });
+    }
     if (promotion.redemptionLimit === null && !countsByCustomer(promotion)) {
       return check(read, { total: read.timesUsed, byCustomer: 0, hasPrevious: false });
     }

@@ -31,6 +31,11 @@ export interface QuoteRequest {
   payload: OrderPayload;
   /** Where variants, tax rates, shipping rates and promo codes come from (memory, or the database). */
   reads: QuoteReads;
+  /**
+   * The caller checks a code's counted rules itself, under the code's row lock (placement's `decideBatch`): the quote
+   * then reads no counts for the code's promotion (decision 0025). The estimate leaves it unset.
+   */
+  codeCountedUnderLock?: boolean;
 }
 
 /** Who the order is for: a user (signed in, or chosen by an admin), or a guest known by email. */
@@ -312,6 +317,7 @@ async function resolveDiscounts(
     db,
     reads,
     code: payload.promocode,
+    codeCountedUnderLock: request.codeCountedUnderLock === true,
     customer,
     userEmail: async () => (principal ? ((await findUserById(db as Db, principal.userId))?.email ?? null) : null),
     order: promotionOrder(deps.money.currency, lines),
@@ -322,8 +328,9 @@ async function resolveDiscounts(
 
 /**
  * Resolves and prices an order payload for a caller: the one function behind the estimate and
- * every placement, so both give the same figures. Promo-code counts are read here to explain a
- * refusal; a placement enforces them again under the code's row lock as it writes.
+ * every placement, so both give the same figures. The estimate reads a promo code's counts here to explain a
+ * refusal; a placement reads them only under the code's row lock as it writes, where the same rules refuse it with the
+ * same answer (`codeCountedUnderLock`).
  */
 export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promise<OrderQuote> {
   const { config, money } = deps;

@@ -118,7 +118,8 @@ async function pricePlacement(
   },
 ): Promise<PricedPlacement> {
   const { payload } = request;
-  const quote = await quoteOrder(deps, { db: deps.database.db, principal, payload, reads });
+  // A code's uses are counted under its row lock as the batch is decided, with the quote's messages (decision 0025).
+  const quote = await quoteOrder(deps, { db: deps.database.db, principal, payload, reads, codeCountedUnderLock: true });
   const { priced, customer } = quote;
   if (customer.userId === null && customer.email === null) {
     throw new DomainError('email_required', {
