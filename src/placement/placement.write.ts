@@ -3,7 +3,7 @@ import { pgError } from '../db/errors.js';
 import { type NewOrderEvents, newOrderEventStatements } from '../events/new-order-events.js';
 import type { Outbox } from '../events/outbox.js';
 import type { StoredResponse } from '../orders/idempotency.js';
-import { Batcher, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
+import { Batcher, eachAloneOnFailure, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
 import { withInsertedFields } from './placement-events.js';
 import { type Decision, decideBatch, type LockedState } from './placement.decide.js';
 import {
@@ -224,22 +224,11 @@ export function placementWriter(
     return decided;
   };
   const batcher = new Batcher<PlacementWrite, Decided>(
-    async (batch, deadline) => {
-      try {
-        return await place(batch, deadline);
-      } catch (err) {
-        if (batch.length === 1 || isConflict(err) || err instanceof DatabaseBusy) throw err;
-        // An unexpected error in one order must not fail the others: each is placed alone.
-        return Promise.all(
-          batch.map((w) =>
-            place([w], deadline).then(
-              (out): Decided => out[0] ?? { ok: false, failure: new Error('a batch of one answered nothing') },
-              (failure: unknown): Decided => ({ ok: false, failure }),
-            ),
-          ),
-        );
-      }
-    },
+    // An unexpected error in one order must not fail the others: each is placed alone.
+    eachAloneOnFailure(place, {
+      failed: (failure) => ({ ok: false, failure }),
+      passThrough: (err) => isConflict(err) || err instanceof DatabaseBusy,
+    }),
     { maxBatch: MAX_BATCH, maxInFlight: 1, maxQueued: options.maxQueued },
   );
   return {
