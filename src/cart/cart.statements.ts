@@ -28,14 +28,18 @@ export const lockCarts: Statement = {
 
 /**
  * The variants the batch adds or sets, and those of the locked carts' lines, as the cart's rules and answers need
- * them. Not locked: as before batching, a cart checks stock as it is now, and placement takes it.
+ * them. Not locked: as before batching, a cart checks stock as it is now, and placement takes it. The ids are
+ * gathered first (a union), so each variant is found by its key: `v.id = any(…) or v.id in (…)` scanned every variant
+ * and product, 15 ms a batch with 100,000 variants against 0.14 ms (EXPLAIN ANALYZE, generic plan).
  */
 export const cartVariants: Statement = {
   name: 'cart_variants',
   text: `select v.id, v.alias, v.name, p.name as product_name, v.sku, v.price::text as price, v.track_inventory,
       v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at, p.archived_at as product_archived_at
     from product_variants v join products p on p.id = v.product_id
-    where v.id = any($1::integer[]) or v.id in (
+    where v.id in (
+      select unnest($1::integer[])
+      union
       select i.variant_id from cart_items i join carts c on c.id = i.cart_id
       where c.user_id = any($2::integer[]) or (c.token_hash = any($3::text[]) and c.closed_at is null))`,
 };
