@@ -197,3 +197,20 @@ export async function signInAdmin(t: TestApp, email = uniqueEmail('admin')): Pro
   const body = json(res);
   return { id: body.user.id, email, access: body.access, refresh: body.refresh };
 }
+
+/**
+ * A second app process on the test app's PostgreSQL database (its own pool, caches and change feed), as another
+ * server of the same store would be. PostgreSQL only: the embedded database has one process.
+ */
+export async function secondProcess(t: TestApp): Promise<{ app: FastifyInstance; database: Database }> {
+  if (!t.url) throw new Error('a second process needs the PostgreSQL test database');
+  const database = await openDatabase({ kind: 'postgres', url: t.url, poolSize: 5 });
+  const payments = await loadPaymentPlugins({
+    enabled: [],
+    env: {},
+    embeddedDatabase: false,
+    context: { publicBaseUrl: t.config.publicBaseUrl, secret: () => 'x'.repeat(40) },
+  });
+  const app = await buildApp({ config: t.config, database, tokens: createTokenService(TEST_JWT_SECRET), payments });
+  return { app, database };
+}

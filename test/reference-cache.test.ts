@@ -1,19 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { createTokenService } from '../src/auth/tokens.js';
-import { type Database, openDatabase } from '../src/db/client.js';
-import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
+import type { Database } from '../src/db/client.js';
 import { adminApi } from './fixtures.js';
 import {
   bearer,
   buildTestApp,
   json,
   onPostgres,
+  secondProcess,
   type SignedIn,
   signInAdmin,
   signUp,
-  TEST_JWT_SECRET,
   type TestApp,
 } from './helpers.js';
 
@@ -278,16 +275,7 @@ describe.runIf(onPostgres)('reference data cache across processes (PostgreSQL)',
   let other: { app: TestApp['app']; database: Database } | undefined;
 
   beforeAll(async () => {
-    if (!t.url) throw new Error('no database url');
-    const database = await openDatabase({ kind: 'postgres', url: t.url, poolSize: 5 });
-    const payments = await loadPaymentPlugins({
-      enabled: [],
-      env: {},
-      embeddedDatabase: false,
-      context: { publicBaseUrl: t.config.publicBaseUrl, secret: () => 'x'.repeat(40) },
-    });
-    const app = await buildApp({ config: t.config, database, tokens: createTokenService(TEST_JWT_SECRET), payments });
-    other = { app, database };
+    other = await secondProcess(t);
   });
 
   afterAll(async () => {

@@ -1,11 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { createTokenService } from '../src/auth/tokens.js';
-import { type Database, openDatabase } from '../src/db/client.js';
-import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
+import type { Database } from '../src/db/client.js';
 import { type AdminApi, adminApi, guestAddress, placeGuestOrder } from './fixtures.js';
-import { buildTestApp, json, onPostgres, signInAdmin, TEST_JWT_SECRET, type TestApp } from './helpers.js';
+import { buildTestApp, json, onPostgres, secondProcess, signInAdmin, type TestApp } from './helpers.js';
 
 // The storefront's list and product page are answered from memory (src/catalog/storefront-catalog.ts,
 // docs/decisions/0023-catalog-pages-cached.md). These tests fill that memory first, then show that every change a
@@ -207,16 +204,7 @@ describe.runIf(onPostgres)('storefront catalog across processes (PostgreSQL)', (
   let other: { app: TestApp['app']; database: Database } | undefined;
 
   beforeAll(async () => {
-    if (!t.url) throw new Error('no database url');
-    const database = await openDatabase({ kind: 'postgres', url: t.url, poolSize: 5 });
-    const payments = await loadPaymentPlugins({
-      enabled: [],
-      env: {},
-      embeddedDatabase: false,
-      context: { publicBaseUrl: t.config.publicBaseUrl, secret: () => 'x'.repeat(40) },
-    });
-    const app = await buildApp({ config: t.config, database, tokens: createTokenService(TEST_JWT_SECRET), payments });
-    other = { app, database };
+    other = await secondProcess(t);
   });
 
   afterAll(async () => {
