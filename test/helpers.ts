@@ -199,10 +199,14 @@ export async function signInAdmin(t: TestApp, email = uniqueEmail('admin')): Pro
 }
 
 /**
- * A second app process on the test app's PostgreSQL database (its own pool, caches and change feed), as another
- * server of the same store would be. PostgreSQL only: the embedded database has one process.
+ * A second app process on the test app's PostgreSQL database (its own pool, caches, batch writers and change feed),
+ * as another server of the same store would be, with `config` over the first's. PostgreSQL only: the embedded
+ * database has one process.
  */
-export async function secondProcess(t: TestApp): Promise<{ app: FastifyInstance; database: Database }> {
+export async function secondProcess(
+  t: TestApp,
+  config: Partial<Config> = {},
+): Promise<{ app: FastifyInstance; database: Database; close(): Promise<void> }> {
   if (!t.url) throw new Error('a second process needs the PostgreSQL test database');
   const database = await openDatabase({ kind: 'postgres', url: t.url, poolSize: 5 });
   const payments = await loadPaymentPlugins({
@@ -211,6 +215,14 @@ export async function secondProcess(t: TestApp): Promise<{ app: FastifyInstance;
     embeddedDatabase: false,
     context: { publicBaseUrl: t.config.publicBaseUrl, secret: () => 'x'.repeat(40) },
   });
-  const app = await buildApp({ config: t.config, database, tokens: createTokenService(TEST_JWT_SECRET), payments });
-  return { app, database };
+  const tokens = createTokenService(TEST_JWT_SECRET);
+  const app = await buildApp({ config: { ...t.config, ...config }, database, tokens, payments });
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
 }

@@ -1,10 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { createTokenService } from '../src/auth/tokens.js';
-import { type Database, openDatabase } from '../src/db/client.js';
 import { orders, productVariants, promotionRedemptions, promotions } from '../src/db/schema.js';
-import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
 import { type AdminApi, adminApi, guestAddress, type PromotionInput } from './fixtures.js';
 import {
   bearer,
@@ -12,10 +8,10 @@ import {
   expectProblem,
   json,
   onPostgres,
+  secondProcess,
   type SignedIn,
   signInAdmin,
   signUp,
-  TEST_JWT_SECRET,
   type TestApp,
   uniqueEmail,
 } from './helpers.js';
@@ -427,33 +423,13 @@ describe('an exclusive automatic promotion against a combinable code', () => {
   });
 });
 
-/** A second process of the store: the app on its own connections (and its own placement writer) to the database. */
-async function secondProcess(first: TestApp): Promise<{ app: TestApp['app']; database: Database }> {
-  if (!first.url) throw new Error('no database url');
-  const database = await openDatabase({ kind: 'postgres', url: first.url, poolSize: 10 });
-  const payments = await loadPaymentPlugins({
-    enabled: [],
-    env: {},
-    embeddedDatabase: false,
-    context: { publicBaseUrl: first.config.publicBaseUrl, secret: () => 'x'.repeat(40) },
-  });
-  const app = await buildApp({
-    config: first.config,
-    database,
-    tokens: createTokenService(TEST_JWT_SECRET),
-    payments,
-  });
-  return { app, database };
-}
-
 describe.runIf(onPostgres)('two processes on PostgreSQL', () => {
-  let other: { app: TestApp['app']; database: Database } | undefined;
+  let other: Awaited<ReturnType<typeof secondProcess>> | undefined;
   beforeAll(async () => {
     other = await secondProcess(t);
   });
   afterAll(async () => {
-    await other?.app.close();
-    await other?.database.close();
+    await other?.close();
   });
 
   it('gives a once-per-customer automatic promotion to one order of a customer racing orders on both', async () => {

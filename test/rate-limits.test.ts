@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { createTokenService } from '../src/auth/tokens.js';
 import type { Config } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
 import { sweepRateLimitCounters } from '../src/http/rate-limit-store.js';
-import { loadPaymentPlugins } from '../src/payments/plugin-registry.js';
-import { buildTestApp, expectProblem, type Inject, onPostgres, TEST_JWT_SECRET, type TestApp } from './helpers.js';
+import { buildTestApp, expectProblem, type Inject, onPostgres, secondProcess } from './helpers.js';
 
 // Rate limits hold across the processes of a store: counters in PostgreSQL, or in Redis when
 // REDIS_URL is set; in memory on the embedded database (src/http/rate-limit-store.ts).
@@ -60,27 +56,6 @@ const limited: Record<string, (inject: Inject) => ReturnType<Inject>> = {
     }),
 };
 
-/** A second process of the same store: the app on its own connections to the first one's database. */
-async function secondProcess(first: TestApp, config: Partial<Config> = {}) {
-  if (!first.url) throw new Error('no database url');
-  const database = await openDatabase({ kind: 'postgres', url: first.url, poolSize: 5 });
-  const payments = await loadPaymentPlugins({
-    enabled: [],
-    env: {},
-    embeddedDatabase: false,
-    context: { publicBaseUrl: first.config.publicBaseUrl, secret: () => 'x'.repeat(40) },
-  });
-  const tokens = createTokenService(TEST_JWT_SECRET);
-  const app = await buildApp({ config: { ...first.config, ...config }, database, tokens, payments });
-  return {
-    inject: ((opts) => app.inject(opts)) as Inject,
-    close: async () => {
-      await app.close();
-      await database.close();
-    },
-  };
-}
-
 /** Sends LIMIT requests alternating between the two, then expects the next (on the second) to be refused. */
 async function expectSharedLimit(send: (inject: Inject) => ReturnType<Inject>, one: Inject, two: Inject) {
   for (let i = 0; i < LIMIT; i++) expect((await send(i % 2 === 0 ? one : two)).statusCode).not.toBe(429);
@@ -95,7 +70,11 @@ describe.runIf(onPostgres)('rate limits on PostgreSQL', () => {
       const first = await buildTestApp({ config: limits });
       const second = await secondProcess(first);
       try {
-        await expectSharedLimit(send, (opts) => first.app.inject(opts), second.inject);
+        await expectSharedLimit(
+          send,
+          (opts) => first.app.inject(opts),
+          (opts) => second.app.inject(opts),
+        );
       } finally {
         await second.close();
         await first.close();

@@ -272,15 +272,14 @@ describe('reference data cache', () => {
 });
 
 describe.runIf(onPostgres)('reference data cache across processes (PostgreSQL)', () => {
-  let other: { app: TestApp['app']; database: Database } | undefined;
+  let other: Awaited<ReturnType<typeof secondProcess>> | undefined;
 
   beforeAll(async () => {
     other = await secondProcess(t);
   });
 
   afterAll(async () => {
-    await other?.app.close();
-    await other?.database.close();
+    await other?.close();
   });
 
   it('another process sees an admin change once the notification arrives', async () => {

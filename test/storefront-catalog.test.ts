@@ -201,15 +201,14 @@ describe('storefront catalog kept in memory', () => {
 });
 
 describe.runIf(onPostgres)('storefront catalog across processes (PostgreSQL)', () => {
-  let other: { app: TestApp['app']; database: Database } | undefined;
+  let other: Awaited<ReturnType<typeof secondProcess>> | undefined;
 
   beforeAll(async () => {
     other = await secondProcess(t);
   });
 
   afterAll(async () => {
-    await other?.app.close();
-    await other?.database.close();
+    await other?.close();
   });
 
   it("shows another process's order taking stock at once, and its price change once announced", async () => {
