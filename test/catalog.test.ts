@@ -131,6 +131,8 @@ describe('catalog admin API', () => {
     [{ name: 'X', variants: [] }, 'variants'],
     [{ name: 'X' }, 'variants'],
     [{ name: '', variants: [{ name: 'A', price: '1.00' }] }, 'name'],
+    [{ name: '   ', variants: [{ name: 'A', price: '1.00' }] }, 'name'],
+    [{ name: 'X', variants: [{ name: ' ', price: '1.00' }] }, 'variants[0].name'],
     [{ name: 'X', variants: [{ name: 'A', price: '1.00', stock: -1 }] }, 'variants[0].stock'],
     [{ name: 'X', variants: [{ name: 'A', price: '1.00', stock: '3' }] }, 'variants[0].stock'],
     [{ name: 'X', variants: [{ name: 'A', price: '1.00', weight_grams: '1.2345' }] }, 'variants[0].weight_grams'],

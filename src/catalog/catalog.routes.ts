@@ -86,7 +86,7 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
         const duplicate = aliases.find((a, i) => aliases.indexOf(a) !== i);
         if (duplicate) throw new DomainError('alias_taken', { detail: `alias "${duplicate}" is given twice` });
         const product = await createProduct(deps.db, {
-          name: body.name.trim(),
+          name: productName(body.name),
           description: body.description ?? '',
           taxClassId: body.tax_class_id ?? null,
           variants,
