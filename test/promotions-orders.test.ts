@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orders, productVariants, promotionRedemptions, promotions } from '../src/db/schema.js';
+import { promotionAsPlaced } from '../src/promotions/promotions.mapper.js';
 import { type AdminApi, adminApi, guestAddress, type PromotionInput } from './fixtures.js';
 import {
   bearer,
@@ -207,6 +208,34 @@ describe('the issue\'s "done" scenario: an automatic 10 % this week and SUMMER5 
       ]);
       expect((await promotionRow(id))?.timesUsed).toBe(1);
     }
+  });
+});
+
+describe('the terms an order keeps of its promotions (for pricing it again, issue #27)', () => {
+  it('keeps each applied promotion as it was at placement after the admin changes it, and shows none of it', async () => {
+    const sale = await weekSale();
+    const placed = json(await place(basket(), { url: guestCreateUrl }));
+    await api.patch(`${promotionsUrl}${sale.id}/`, {
+      action: { type: 'order_percentage', percent: '50' },
+      priority: 9,
+    });
+
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, placed.order_id));
+    const kept = row?.promotions[0];
+    expect(kept?.terms).toEqual({
+      priority: 0,
+      combinable: true,
+      conditions: [],
+      action: { type: 'order_percentage', percent: '10', products: null },
+    });
+    expect(kept && promotionAsPlaced(kept)).toMatchObject({
+      id: sale.id,
+      action: { type: 'order_percentage', percent: '10', products: null },
+    });
+    const asAdmin = await api.get(`/order/dashboard/api/orders/${placed.order_alias}/`);
+    expect(asAdmin.promotions).toEqual([
+      { id: sale.id, name: '10 % off everything this week', code: null, kind: 'order_percentage', amount: '6.20' },
+    ]);
   });
 });
 

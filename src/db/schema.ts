@@ -300,6 +300,18 @@ export const promotions = pgTable(
   ],
 );
 
+/**
+ * The terms of a promotion as an order applied them, in the stored form of `promotions` (priority, combinable,
+ * conditions, action): what pricing the order again needs, kept with the order because the promotion may change or be
+ * archived later. Who and when it was for (window, limits, customers) held at placement and is not kept.
+ */
+export interface OrderPromotionTerms {
+  priority: number;
+  combinable: boolean;
+  conditions: StoredPromotionCondition[];
+  action: StoredPromotionAction;
+}
+
 /** An applied promotion as an order keeps it (amounts in minor units). */
 export interface OrderPromotion {
   id: number;
@@ -307,6 +319,8 @@ export interface OrderPromotion {
   code: string | null;
   kind: string;
   amount: number;
+  /** Its terms as they were when the order was placed; absent on orders placed before they were kept. */
+  terms?: OrderPromotionTerms;
 }
 
 /** What one promotion took off one order line (minor units). */

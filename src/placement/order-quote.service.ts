@@ -16,6 +16,7 @@ import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
 import { type CandidatePromotion, candidatePromotions } from './order-promotions.js';
+import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import { defaultAddress, type OrderableVariant, type QuoteReads, type QuoteTaxRate } from './order-quote.repository.js';
 
 export interface QuoteDeps {
@@ -51,8 +52,11 @@ export interface OrderQuote {
   shippingAddress: AddressSnapshot | null;
   billingAddress: AddressSnapshot | null;
   shippingMethodId: number | null;
-  /** The promotions that applied, each with the version of it priced (placement re-checks them under lock). */
-  promotions: { id: number; code: string | null; version: number }[];
+  /**
+   * The promotions that applied, each with the version of it priced (placement re-checks them under lock) and its
+   * terms as priced (the order keeps them).
+   */
+  promotions: { id: number; code: string | null; version: number; promotion: Promotion }[];
   /** The catalog rows of the lines, by alias (stock and limits are checked again at placement). */
   variants: Map<string, OrderableVariant>;
   note: string;
@@ -375,14 +379,21 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     promotions: candidates.map((c) => c.promotion),
     customDiscount,
   });
-  const versions = new Map<number, number>();
-  for (const c of candidates) versions.set(c.promotion.id, c.version);
+  const byId = new Map(candidates.map((c) => [c.promotion.id, c]));
+  const applied = (id: number) => {
+    const candidate = byId.get(id);
+    if (!candidate) throw new Error(`promotion ${id} applied without being a candidate`);
+    return candidate;
+  };
   return {
     priced,
     customer: { userId: customer.userId, email },
     shippingAddress,
     billingAddress,
-    promotions: priced.promotions.map((p) => ({ id: p.id, code: p.code, version: versions.get(p.id) ?? 0 })),
+    promotions: priced.promotions.map((p) => {
+      const { promotion, version } = applied(p.id);
+      return { id: p.id, code: p.code, version, promotion };
+    }),
     variants,
     shippingMethodId: payload.shipping_method_id ?? null,
     note: payload.note ?? '',

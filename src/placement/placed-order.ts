@@ -1,4 +1,5 @@
 import { soldItem } from '../orders/order-line.js';
+import { promotionTerms } from '../promotions/promotions.mapper.js';
 import type { OrderQuote } from './order-quote.service.js';
 import { placementEventTypes } from './placement-events.js';
 import type { OrderLineValues, OrderValues } from './placement.columns.js';
@@ -8,6 +9,13 @@ export function variantOfLine(quote: OrderQuote, alias: string) {
   const v = quote.variants.get(alias);
   if (!v) throw new Error(`priced line "${alias}" has no variant`);
   return v;
+}
+
+/** The promotion the quote priced as the `i`th applied one (the quote lists them in the same order). */
+function appliedPromotion(quote: OrderQuote, id: number, i: number) {
+  const applied = quote.promotions[i];
+  if (applied?.id !== id) throw new Error(`applied promotion ${id} is not the quote's promotion ${i}`);
+  return applied.promotion;
 }
 
 /**
@@ -33,12 +41,13 @@ export function orderValues(
     discount: priced.discountMinor,
     discountName: priced.discountName,
     promoCode: quote.promotions.find((p) => p.code !== null)?.code ?? null,
-    promotions: priced.promotions.map((p) => ({
+    promotions: priced.promotions.map((p, i) => ({
       id: p.id,
       name: p.name,
       code: p.code,
       kind: p.kind,
       amount: p.amountMinor,
+      terms: promotionTerms(appliedPromotion(quote, p.id, i)),
     })),
     shippingDiscount: priced.shippingDiscountMinor,
     shippingMethodId: quote.shippingMethodId,

@@ -1,4 +1,9 @@
-import type { StoredPromotionAction, StoredPromotionCondition } from '../db/schema.js';
+import type {
+  OrderPromotion,
+  OrderPromotionTerms,
+  StoredPromotionAction,
+  StoredPromotionCondition,
+} from '../db/schema.js';
 import { pricingName } from '../pricing/promotions/kind-fields.js';
 import type { Promotion, PromotionAction, PromotionCondition } from '../pricing/promotions/promotion.types.js';
 import { actionKinds, conditionKinds, type KindDescription } from '../pricing/promotions/registry.js';
@@ -31,6 +36,16 @@ function fromStored<T>(part: { type: string }, table: Map<string, readonly [stri
   return pricing as T;
 }
 
+/** The inverse of `fromStored`: a pricing-form condition or action in its stored form. */
+function toStored<T>(part: { type: string }, table: Map<string, readonly [string, string][]>, what: string): T {
+  const fields = table.get(part.type);
+  if (fields === undefined) throw new Error(`promotion ${what} of unknown type: ${JSON.stringify(part)}`);
+  const pricing = part as unknown as Record<string, unknown>;
+  const stored: Record<string, unknown> = { type: part.type };
+  for (const [name, as] of fields) stored[name] = pricing[as];
+  return stored as T;
+}
+
 const conditionFromStored = (condition: StoredPromotionCondition) =>
   fromStored<PromotionCondition>(condition, conditionRenamings, 'condition');
 const actionFromStored = (action: StoredPromotionAction) =>
@@ -53,5 +68,42 @@ export function promotionFromRow(row: PromotionRow): Promotion {
     specificCustomerIds: row.specificCustomers,
     conditions: row.conditions.map(conditionFromStored),
     action: actionFromStored(row.action),
+  };
+}
+
+/** What an order keeps of a promotion it applied (`OrderPromotion.terms`), in the stored form. */
+export function promotionTerms(promotion: Promotion): OrderPromotionTerms {
+  return {
+    priority: promotion.priority,
+    combinable: promotion.combinable,
+    conditions: promotion.conditions.map((c) => toStored<StoredPromotionCondition>(c, conditionRenamings, 'condition')),
+    action: toStored<StoredPromotionAction>(promotion.action, actionRenamings, 'action'),
+  };
+}
+
+/**
+ * A promotion an order applied, as it was when the order was placed (its kept terms), for pricing the order again
+ * (an edit): it applies to this order whatever has happened to the promotion since (changed, archived, its limit
+ * reached), as long as its conditions hold on the order as priced. Its window, limits and customers held at placement
+ * and are not checked again. Undefined for an order placed before terms were kept: its caller decides.
+ */
+export function promotionAsPlaced(applied: OrderPromotion): Promotion | undefined {
+  const { terms } = applied;
+  if (terms === undefined) return undefined;
+  return {
+    id: applied.id,
+    name: applied.name,
+    code: applied.code,
+    isActive: true,
+    startsAt: null,
+    expiresAt: null,
+    priority: terms.priority,
+    combinable: terms.combinable,
+    redemptionLimit: null,
+    usageLimitPerCustomer: null,
+    newCustomersOnly: false,
+    specificCustomerIds: null,
+    conditions: terms.conditions.map(conditionFromStored),
+    action: actionFromStored(terms.action),
   };
 }
