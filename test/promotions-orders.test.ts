@@ -1,6 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { orders, productVariants, promotionRedemptions, promotions } from '../src/db/schema.js';
+import { orderLines, orders, productVariants, promotionRedemptions, promotions } from '../src/db/schema.js';
+import { placedOrderBasis } from '../src/orders/order-pricing-basis.js';
+import { pricingInputAsPlaced } from '../src/pricing/order-as-placed.js';
+import { priceOrder } from '../src/pricing/pricing.calculator.js';
 import { promotionAsPlaced } from '../src/promotions/promotions.mapper.js';
 import { type AdminApi, adminApi, guestAddress, type PromotionInput } from './fixtures.js';
 import {
@@ -212,7 +215,7 @@ describe('the issue\'s "done" scenario: an automatic 10 % this week and SUMMER5 
 });
 
 describe('the terms an order keeps of its promotions (for pricing it again, issue #27)', () => {
-  it('keeps each applied promotion as it was at placement after the admin changes it, and shows none of it', async () => {
+  it('keeps each applied promotion as at placement after the admin changes it, and shows none of it', async () => {
     const sale = await weekSale();
     const placed = json(await place(basket(), { url: guestCreateUrl }));
     await api.patch(`${promotionsUrl}${sale.id}/`, {
@@ -236,6 +239,55 @@ describe('the terms an order keeps of its promotions (for pricing it again, issu
     expect(asAdmin.promotions).toEqual([
       { id: sale.id, name: '10 % off everything this week', code: null, kind: 'order_percentage', amount: '6.20' },
     ]);
+  });
+
+  it('prices placed orders again from what they kept to their stored figures, promotions changed since', async () => {
+    const sale = await weekSale();
+    await promotion({
+      name: 'Summer 5 off shipping',
+      code: 'SUMMER5',
+      action: { type: 'shipping_fixed', amount: '5.00' },
+    });
+    await promotion({
+      name: 'Second tee half price',
+      priority: 5,
+      action: { type: 'buy_x_get_y', buy_quantity: 1, get_quantity: 1, percent: '50' },
+    });
+    const placedIds = [
+      json(await place(basket({ promocode: 'SUMMER5' }), { url: guestCreateUrl })).order_id,
+      json(await place(basket(), { url: guestCreateUrl })).order_id,
+    ];
+    await api.patch(`${promotionsUrl}${sale.id}/`, { action: { type: 'order_percentage', percent: '50' } });
+    for (const id of placedIds) {
+      const [row] = await t.database.db.select().from(orders).where(eq(orders.id, id));
+      const lines = await t.database.db
+        .select()
+        .from(orderLines)
+        .where(eq(orderLines.orderId, id))
+        .orderBy(orderLines.id);
+      if (!row) throw new Error(`order ${id} not found`);
+      expect(row.promotions.length).toBeGreaterThan(1);
+      const basis = placedOrderBasis(row, lines);
+      if (!basis) throw new Error('the order kept no terms');
+      const again = priceOrder(pricingInputAsPlaced(basis, 'half_up'));
+      expect({
+        subtotal: again.subtotalMinor,
+        discount: again.discountMinor,
+        shippingDiscount: again.shippingDiscountMinor,
+        tax: again.estimatedTaxMinor,
+        total: again.totalMinor,
+        promotions: again.promotions.map((p) => ({ id: p.id, amount: p.amountMinor })),
+        lines: again.lines.map((l) => [l.discountMinor, l.taxMinor, l.totalMinor]),
+      }).toEqual({
+        subtotal: row.subtotal,
+        discount: row.discount,
+        shippingDiscount: row.shippingDiscount,
+        tax: row.estimatedTax,
+        total: row.total,
+        promotions: row.promotions.map((p) => ({ id: p.id, amount: p.amount })),
+        lines: lines.map((l) => [l.discount, l.tax, l.total]),
+      });
+    }
   });
 });
 
