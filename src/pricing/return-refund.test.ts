@@ -188,12 +188,13 @@ describe('refundForReturnedUnits: shipping', () => {
   const mug = stored({ quantity: 2, unitPrice: 1200, discount: 0, tax: 120 });
   // Shipping 10.00, 50 % off (5.00), taxed 10 % on the 5.00 left: 0.50 on top. Paid for shipping: 5.50.
   const shipping = { shippingFee: 1000, shippingDiscount: 500, shippingTax: 50 };
+  const nothing = { feeMinor: 0, discountMinor: 0, taxMinor: 0 };
 
   it('refunds the shipping the customer paid once, and nothing of it when asked again', () => {
     // First mug and shipping: (12.00 + 0.60) + (10.00 − 5.00 + 0.50) = 12.60 + 5.50 = 18.10.
     const first = refund({
       lines: [{ line: mug, quantity: 1, returnedBefore: 0 }],
-      shipping: { ...shipping, refundedBefore: 0 },
+      shipping: { ...shipping, refundedBefore: nothing },
     });
     expect(first.shipping).toEqual({ feeMinor: 1000, discountMinor: 500, taxMinor: 50, amountMinor: 550 });
     // goods 12.00 − discount 5.00 + shipping fee 10.00 + tax (0.60 + 0.50) = 18.10.
@@ -201,10 +202,10 @@ describe('refundForReturnedUnits: shipping', () => {
       1200, 500, 1000, 110,
     ]);
     expect(first.amountMinor).toBe(1810);
-    // Second mug, shipping asked again with the 5.50 already refunded: 12.60 only.
+    // Second mug, shipping asked again with the first refund's shipping figures given as refunded: 12.60 only.
     const second = refund({
       lines: [{ line: mug, quantity: 1, returnedBefore: 1 }],
-      shipping: { ...shipping, refundedBefore: 550 },
+      shipping: { ...shipping, refundedBefore: first.shipping! },
     });
     expect(second.shipping).toEqual({ feeMinor: 0, discountMinor: 0, taxMinor: 0, amountMinor: 0 });
     expect(second.amountMinor).toBe(1260);
@@ -215,20 +216,21 @@ describe('refundForReturnedUnits: shipping', () => {
     const r = refund({
       pricesIncludeTax: true,
       lines: [],
-      shipping: { shippingFee: 499, shippingDiscount: 0, shippingTax: 83, refundedBefore: 0 },
+      shipping: { shippingFee: 499, shippingDiscount: 0, shippingTax: 83, refundedBefore: nothing },
     });
     expect(r.shipping).toEqual({ feeMinor: 499, discountMinor: 0, taxMinor: 83, amountMinor: 499 });
     expect(r.amountMinor).toBe(499);
   });
 
-  it('refunds what is left of shipping when part of it went back before, its tax in proportion', () => {
-    // 10.00 + 10 % tax = 11.00 paid, 5.00 refunded before: 6.00 left. Tax refunded before ⌊1.00 × 5.00 / 11.00⌋
-    // = ⌊0.4545⌋ = 0.45, so 0.55 left; fee part 6.00 − 0.55 = 5.45 (exactly 10.00 × 6 / 11 = 5.4545…).
-    const r = refund({
-      lines: [],
-      shipping: { shippingFee: 1000, shippingDiscount: 0, shippingTax: 100, refundedBefore: 500 },
-    });
-    expect(r.shipping).toEqual({ feeMinor: 545, discountMinor: 0, taxMinor: 55, amountMinor: 600 });
+  it('counts free shipping as refunded once: its fee and discount go back with the first return only', () => {
+    // Shipping 10.00, free-shipping promotion 10.00 off, so 0 paid and 0 tax. An amount refunded (0) could not tell
+    // the first return from the second; the figures refunded before do.
+    const free = { shippingFee: 1000, shippingDiscount: 1000, shippingTax: 0 };
+    const first = refund({ lines: [], shipping: { ...free, refundedBefore: nothing } });
+    expect(first.shipping).toEqual({ feeMinor: 1000, discountMinor: 1000, taxMinor: 0, amountMinor: 0 });
+    const again = refund({ lines: [], shipping: { ...free, refundedBefore: first.shipping! } });
+    expect(again.shipping).toEqual({ feeMinor: 0, discountMinor: 0, taxMinor: 0, amountMinor: 0 });
+    expect([again.shippingFeeMinor, again.discountMinor]).toEqual([0, 0]);
   });
 
   it('gives back the whole order, SPEC 6 figures and all, when every unit and the shipping return', () => {
@@ -238,7 +240,7 @@ describe('refundForReturnedUnits: shipping', () => {
     const giftCard = stored({ quantity: 1, unitPrice: 1000, discount: 100, tax: 0 }); // 9.00
     const r = refund({
       lines: [shirt, book, giftCard].map((line) => ({ line, quantity: line.quantity, returnedBefore: 0 })),
-      shipping: { shippingFee: 713, shippingDiscount: 0, shippingTax: 0, refundedBefore: 0 },
+      shipping: { shippingFee: 713, shippingDiscount: 0, shippingTax: 0, refundedBefore: nothing },
     });
     // subtotal 94.97 − discount 9.50 + shipping 7.13 + tax 4.47 = 97.07.
     expect([r.goodsMinor, r.discountMinor, r.shippingFeeMinor, r.taxMinor, r.amountMinor]).toEqual([
@@ -260,8 +262,9 @@ describe('refundForReturnedUnits: figures no order stores', () => {
     expect(() => refund({ lines: [{ line, quantity: 1, returnedBefore: -1 }] })).toThrow(RangeError);
   });
 
-  it('throws on shipping refunded beyond what was paid for it', () => {
-    const shipping = { shippingFee: 500, shippingDiscount: 0, shippingTax: 0, refundedBefore: 501 };
+  it('throws on more shipping refunded before than the order charged', () => {
+    const refundedBefore = { feeMinor: 501, discountMinor: 0, taxMinor: 0 };
+    const shipping = { shippingFee: 500, shippingDiscount: 0, shippingTax: 0, refundedBefore };
     expect(() => refund({ lines: [], shipping })).toThrow(RangeError);
   });
 });

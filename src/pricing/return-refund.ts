@@ -34,7 +34,7 @@ export interface LineReturn {
   returnedBefore: number;
 }
 
-/** The order's shipping figures (named as `orders` columns) and what of its shipping was refunded already. */
+/** The order's shipping figures (named as `orders` columns) and what of them earlier refunds gave back. */
 export interface ShippingReturn {
   shippingFee: number;
   /** What promotions took off the fee (part of the order's `discount`). */
@@ -42,10 +42,17 @@ export interface ShippingReturn {
   /** Tax on the fee after its discount: added to the total on net prices, inside the fee on gross prices. */
   shippingTax: number;
   /**
-   * Shipping money given back before: 0, or all of it (what the customer paid for shipping) when an earlier return
-   * refunded shipping. A part in between is allowed too: the rest is refunded, its discount and tax in proportion.
+   * The shipping given back by earlier refunds: the sum of their `ShippingRefund`s (all zero when none did). Figures,
+   * not an amount: free shipping is paid 0, so only its refunded fee and discount tell whether it went back already.
    */
-  refundedBefore: number;
+  refundedBefore: ShippingRefunded;
+}
+
+/** Shipping figures already refunded. */
+export interface ShippingRefunded {
+  feeMinor: number;
+  discountMinor: number;
+  taxMinor: number;
 }
 
 export interface ReturnRefundInput {
@@ -120,7 +127,8 @@ export type ReturnRefundResult =
  * a returned unit is neither "the free one" nor a full-price one, it gives back its even share of what the line paid.
  *
  * Returning more units than a line has left is refused as a value. Throws RangeError only on figures no stored order
- * has (a negative amount, a total that is not subtotal − discount (+ tax), shipping refunded beyond what was paid).
+ * has (a negative amount, a total that is not subtotal − discount (+ tax), more of a shipping figure refunded
+ * before than the order has).
  */
 export function refundForReturnedUnits(input: ReturnRefundInput): ReturnRefundResult {
   const over: OverReturnedLine[] = [];
@@ -156,8 +164,16 @@ export function refundForReturnedUnits(input: ReturnRefundInput): ReturnRefundRe
  * lower index). In closed form, so a line of 10,000 units builds no array: units × ⌊a/q⌋ + min(units, a mod q).
  */
 function shareOfFirstUnits(amount: number, units: { first: number; of: number }): number {
-  const each = Math.floor(amount / units.of);
-  const leftOver = amount - each * units.of;
+  let each = Math.floor(amount / units.of);
+  let leftOver = amount - each * units.of;
+  // The division is a double: near 2^53 its floor may be one off, put it right in integers (as `allocate` does).
+  if (leftOver < 0) {
+    each -= 1;
+    leftOver += units.of;
+  } else if (leftOver >= units.of) {
+    each += 1;
+    leftOver -= units.of;
+  }
   return multiplyMinor(each, units.first) + Math.min(units.first, leftOver);
 }
 
@@ -180,29 +196,25 @@ function lineRefund(entry: LineReturn, pricesIncludeTax: boolean): LineRefund {
 }
 
 /**
- * What is left of the shipping the customer paid. Refunds of shipping made here are all or nothing; should part of it
- * have gone back another way, the rest is refunded, and its discount and tax are what is left of them beyond their
- * share of the part refunded before, ⌊figure × before / paid⌋ (so the parts always add up to the order's figures).
+ * What is left of the shipping the customer paid: each of its figures less what earlier refunds gave back of it. The
+ * refunds made here take all that is left, so shipping goes back once; a second ask refunds zero.
  */
 function shippingRefund(s: ShippingReturn, pricesIncludeTax: boolean): ShippingRefund {
-  for (const what of ['shippingFee', 'shippingDiscount', 'shippingTax', 'refundedBefore'] as const) {
-    nonNegative(s[what], what);
+  const left = (figure: number, before: number, what: string) => {
+    nonNegative(figure, what);
+    nonNegative(before, `${what} refunded before`);
+    if (before > figure)
+      throw new RangeError(`${what} refunded before (${before}) is more than the order's (${figure})`);
+    return subtractMinor(figure, before);
+  };
+  const fee = left(s.shippingFee, s.refundedBefore.feeMinor, 'shipping fee');
+  const discount = left(s.shippingDiscount, s.refundedBefore.discountMinor, 'shipping discount');
+  const tax = left(s.shippingTax, s.refundedBefore.taxMinor, 'shipping tax');
+  const afterDiscount = subtractMinor(fee, discount);
+  const amount = pricesIncludeTax ? afterDiscount : sumMinor([afterDiscount, tax]);
+  if (afterDiscount < 0 || (pricesIncludeTax && tax > afterDiscount)) {
+    throw new RangeError(`shipping left to refund is not a refund: fee ${fee}, discount ${discount}, tax ${tax}`);
   }
-  const afterDiscount = subtractMinor(s.shippingFee, s.shippingDiscount);
-  if (afterDiscount < 0) throw new RangeError('shipping discount is larger than the shipping fee');
-  const paid = pricesIncludeTax ? afterDiscount : sumMinor([afterDiscount, s.shippingTax]);
-  if (s.refundedBefore > paid) {
-    throw new RangeError(`shipping refunded before (${s.refundedBefore}) is more than was paid for it (${paid})`);
-  }
-  const leftOf = (figure: number) =>
-    s.refundedBefore === 0
-      ? figure
-      : subtractMinor(figure, Number((BigInt(figure) * BigInt(s.refundedBefore)) / BigInt(paid)));
-  const amount = subtractMinor(paid, s.refundedBefore);
-  const discount = leftOf(s.shippingDiscount);
-  const tax = leftOf(s.shippingTax);
-  // The fee follows from the others, so fee − discount (+ tax) = amount holds exactly.
-  const fee = sumMinor([amount, discount, pricesIncludeTax ? 0 : -tax]);
   return { feeMinor: fee, discountMinor: discount, taxMinor: tax, amountMinor: amount };
 }
 
