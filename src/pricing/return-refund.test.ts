@@ -248,6 +248,31 @@ describe('refundForReturnedUnits: shipping', () => {
     ]);
     expect(r.lines.map((l) => l.amountMinor)).toEqual([5788, 2306, 900]);
   });
+
+  it("docs/pricing.md's returns example: a shirt, then two shirts and the shipping, then the rest", () => {
+    const shirt = stored({ quantity: 3, unitPrice: 1999, discount: 600, tax: 391 });
+    const book = stored({ quantity: 2, unitPrice: 1250, discount: 250, tax: 56 });
+    const giftCard = stored({ quantity: 1, unitPrice: 1000, discount: 100, tax: 0 });
+    const shipping = { shippingFee: 713, shippingDiscount: 0, shippingTax: 0 };
+    // Shirt discount 600 / 3 = 200 each; tax 391 / 3 = 130 r 1: unit 1 1.31, units 2–3 1.30.
+    // 1. One shirt: 19.99 − 2.00 + 1.31 = 19.30.
+    const first = refund({ lines: [{ line: shirt, quantity: 1, returnedBefore: 0 }] });
+    expect(figures(first)).toEqual([1999, 200, 131, 1930]);
+    // 2. Two shirts and the shipping: 39.98 − 4.00 + 2.60 = 38.58, + 7.13 = 45.71.
+    const second = refund({
+      lines: [{ line: shirt, quantity: 2, returnedBefore: 1 }],
+      shipping: { ...shipping, refundedBefore: nothing },
+    });
+    expect([figures(second.lines[0]!), second.amountMinor]).toEqual([[3998, 400, 260, 3858], 4571]);
+    // 3. The book and the gift card, shipping asked again: 23.06 + 9.00 = 32.06, shipping already back.
+    const third = refund({
+      lines: [book, giftCard].map((line) => ({ line, quantity: line.quantity, returnedBefore: 0 })),
+      shipping: { ...shipping, refundedBefore: second.shipping! },
+    });
+    expect(third.amountMinor).toBe(3206);
+    // 19.30 + 45.71 + 32.06 = 97.07, the order's total.
+    expect(1930 + 4571 + 3206).toBe(9707);
+  });
 });
 
 describe('refundForReturnedUnits: figures no order stores', () => {
