@@ -14,7 +14,7 @@ import { testPromotion } from './promotions/promotion.testing.js';
  * the units in that order.
  */
 
-/** A stored line from its quantity, unit price, discount and tax: subtotal and total follow as placement stores them. */
+/** A stored line from its quantity, unit price, discount and tax; subtotal and total follow as placement has them. */
 function stored(
   figures: { quantity: number; unitPrice: number; discount: number; tax: number },
   options: { pricesIncludeTax: boolean } = { pricesIncludeTax: false },
