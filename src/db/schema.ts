@@ -338,7 +338,7 @@ export interface AddressSnapshot {
 }
 
 export const orderStatuses = ['pending', 'approved', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
-/** How far an order's units have gone out: a function of its lines and fulfillments (src/orders/fulfillment.decide.ts). */
+/** How far an order's units went out: a function of its lines and fulfillments (src/orders/fulfillment.decide.ts). */
 export const fulfillmentStatuses = [
   'unfulfilled',
   'partially_fulfilled',
