@@ -134,6 +134,16 @@ describe('an order shipped in two parcels', () => {
     const list = await apiAs(t, admin).get(fulfillmentsUrl(order.order_alias));
     expect(list.items).toHaveLength(2);
 
+    const page = await apiAs(t, admin).get(
+      `/event/dashboard/api/events/?order_alias=${order.order_alias}&type=fulfillment.shipped&limit=10`,
+    );
+    const lastShipped = page.items[0].data;
+    expect(lastShipped).toMatchObject({
+      status: 'shipped',
+      fulfillment_status: 'shipped',
+      fulfillment: { id: second.id },
+    });
+    expect(lastShipped.fulfillments).toHaveLength(2);
     expect(await eventTypes(order)).toEqual([
       'order.placed',
       'order.status_changed',
@@ -249,6 +259,19 @@ describe('bad input and wrong states', () => {
       404,
       'order_not_found',
     );
+  });
+
+  it('refuses moving an order with fulfillments to shipped or delivered by hand: its shipments do that', async () => {
+    const order = await approvedOrder();
+    await create(order, { lines: [{ alias: 'teapot', quantity: 1 }] });
+    expect(await adminOrder(order)).toMatchObject({ status: 'processing', next_statuses: [] });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: orderUrl(order.order_alias),
+      headers: auth(),
+      payload: { status: 'shipped' },
+    });
+    expect(expectProblem(res, 409, 'invalid_transition')).toMatchObject({ from: 'processing', allowed: [] });
   });
 
   it('is for admins only', async () => {

@@ -9,6 +9,7 @@ import {
   fulfillmentStatusOf,
   type LineUnits,
   orderMovesFor,
+  statusesByHand,
   trackingUrlFor,
 } from './fulfillment.decide.js';
 import { fulfillmentStateMachine } from './fulfillment-states.js';
@@ -109,6 +110,14 @@ describe('the order status moves fulfillments call for', () => {
     expect(orderMovesFor('pending', 'shipped')).toEqual([]);
     expect(orderMovesFor('cancelled', 'delivered')).toEqual([]);
     expect(orderMovesFor('delivered', 'partially_fulfilled')).toEqual([]);
+  });
+});
+
+describe('the moves an admin makes by hand', () => {
+  it('are all the state machine allows without fulfillments; not shipped or delivered with some', () => {
+    expect(statusesByHand(['shipped'], 'unfulfilled')).toEqual(['shipped']);
+    expect(statusesByHand(['shipped'], 'partially_fulfilled')).toEqual([]);
+    expect(statusesByHand(['processing', 'cancelled'], 'fulfilled')).toEqual(['processing', 'cancelled']);
   });
 });
 

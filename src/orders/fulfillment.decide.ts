@@ -160,6 +160,18 @@ export function orderMovesFor(status: OrderStatus, fulfillment: FulfillmentStatu
   return FORWARD.slice(from + 1, FORWARD.indexOf(target) + 1);
 }
 
+/** The order statuses its fulfillments decide: an order that has any goes there with them, never by hand. */
+const FOLLOWS_FULFILLMENTS: readonly OrderStatus[] = ['shipped', 'delivered'];
+
+/**
+ * The statuses an admin may move an order to by hand, of those its state machine allows (`allowed`): all of them for
+ * an order without fulfillments (the old manual moves), all but shipped and delivered for one with some, whose status
+ * follows them.
+ */
+export function statusesByHand(allowed: readonly OrderStatus[], fulfillment: FulfillmentStatus): OrderStatus[] {
+  return fulfillment === 'unfulfilled' ? [...allowed] : allowed.filter((s) => !FOLLOWS_FULFILLMENTS.includes(s));
+}
+
 export const TRACKING_NUMBER_PLACEHOLDER = '{tracking_number}';
 
 /** Whether `text` is an absolute http(s) URL. */

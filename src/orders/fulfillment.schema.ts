@@ -81,7 +81,7 @@ export const CreateFulfillmentBody = StrictObject(
   },
 );
 
-export const ShipFulfillmentBody = StrictObject(trackingFields, {
-  description: 'Tracking known at shipping: replaces what the fulfillment had',
-  examples: [{ carrier: 'dhl', tracking_number: 'JD014600006281230704' }],
+/** Tracking known at shipping replaces what the fulfillment had; no body (or `{}`) keeps it. */
+export const ShipFulfillmentBody = Type.Union([StrictObject(trackingFields), Type.Null()], {
+  examples: [{ carrier: 'dhl', tracking_number: 'JD014600006281230704' }, {}],
 });

@@ -97,7 +97,7 @@ export function fulfillmentAdminRoutes(
           ...common,
           summary: 'Mark a pending fulfillment shipped, with its tracking (the customer is emailed the link)',
           params: FulfillmentParams,
-          body: Type.Union([ShipFulfillmentBody, Type.Null()]),
+          body: ShipFulfillmentBody,
           response: { ...Answer, ...problems(502) },
         },
       },

@@ -22,6 +22,7 @@ import {
   setOrderFulfillmentStatus,
 } from './fulfillments.repository.js';
 import { presentOrder } from './order.presenter.js';
+import { orderEvents } from './order-events.js';
 import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from './orders.repository.js';
 
 /**
@@ -132,10 +133,8 @@ async function recordFulfillmentChange(
       data: { ...presentOrder(after, lines), fulfillments: shipments, fulfillment: presentFulfillment(fulfillment) },
     },
   ];
-  for (const step of moves) {
-    const data = { ...presentOrder({ ...after, status: step }, lines), fulfillments: shipments };
-    events.push({ type: 'order.status_changed', order: ref, data });
-  }
+  // As every order event, the order without its shipments (those are in the fulfillment's event, just before).
+  for (const step of moves) events.push(...orderEvents(['order.status_changed'], { ...after, status: step }, lines));
   await recordEvents(tx, deps.outbox, events);
   return { fulfillment, order: after };
 }
