@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { GatewayError } from '../src/payments/payment-plugin.js';
+import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
@@ -296,5 +298,110 @@ describe('two admins fulfilling at once', () => {
     expect(detail.fulfillment_status).toBe('fulfilled');
     const units = detail.fulfillments.flatMap((f: { lines: { quantity: number }[] }) => f.lines);
     expect(units.reduce((a: number, l: { quantity: number }) => a + l.quantity, 0)).toBe(3);
+  });
+});
+
+describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true, sandbox)', () => {
+  /** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
+  const SANDBOX_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
+  let m: TestApp;
+  let boss: SignedIn;
+  beforeAll(async () => {
+    m = await buildTestApp({
+      config: { paymentPlugins: ['sandbox'], paymentCapture: 'manual', captureOnShipment: true },
+    });
+    boss = await signInAdmin(m);
+    await adminApi(m, boss).product({
+      name: 'Mug',
+      variants: [
+        { alias: 'mug-blue', name: 'Blue', price: '8.00', stock: 10_000 },
+        { alias: 'teapot', name: 'Teapot', price: '30.00', stock: 10_000 },
+      ],
+    });
+  }, 60_000);
+  afterAll(() => m.close());
+
+  const send = (url: string, payload?: object) =>
+    m.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${boss.access}` }, payload: payload ?? {} });
+  const orderOf = (order: PlacedOrder) => apiAs(m, boss).get(orderUrl(order.order_alias));
+
+  /** 2 mugs and a teapot (46.00), the money held by a sandbox authorization: the order approved, nothing to pay. */
+  async function authorized(): Promise<PlacedOrder> {
+    const order = await placeGuestOrder(m, {
+      variants: [
+        { alias: 'mug-blue', quantity: 2 },
+        { alias: 'teapot', quantity: 1 },
+      ],
+      shipping_address: guestAddress,
+    });
+    const started = json(
+      await m.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/start-payment/sandbox/',
+        headers: { 'x-order-token': order.order_token },
+        payload: { order_alias: order.order_alias },
+      }),
+    );
+    const reference = new URL(started.url).searchParams.get('reference') ?? '';
+    const body = JSON.stringify({
+      id: `evt_${reference}`,
+      type: 'payment.authorized',
+      created: Math.floor(Date.now() / 1000),
+      data: { reference, amount: 4600, currency: 'USD' },
+    });
+    const hook = await m.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/webhook-view/sandbox/',
+      headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(SANDBOX_SECRET, body) },
+      payload: body,
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    expect(await orderOf(order)).toMatchObject({ status: 'approved', payment_status: 'authorized' });
+    return order;
+  }
+
+  it('captures the whole order when one parcel ships it all', async () => {
+    const order = await authorized();
+    const { id } = json(await send(fulfillmentsUrl(order.order_alias)));
+    const shipped = json(await send(`${fulfillmentsUrl(order.order_alias)}${id}/ship/`));
+    expect(shipped.captures).toEqual([
+      { payment_id: expect.any(Number), amount: '46.00', status: 'succeeded', detail: null },
+    ]);
+    expect(await orderOf(order)).toMatchObject({
+      status: 'shipped',
+      payment_status: 'paid',
+      ledger: { captured: '46.00', capturable: '0.00', balance_due: '0.00' },
+    });
+  });
+
+  it('captures the value of a first parcel; the capture is final, so the rest is due again', async () => {
+    const order = await authorized();
+    const url = fulfillmentsUrl(order.order_alias);
+    const mugs = json(await send(url, { lines: [{ alias: 'mug-blue', quantity: 2 }] }));
+    const teapot = json(await send(url));
+    const first = json(await send(`${url}${mugs.id}/ship/`));
+    expect(first.captures).toMatchObject([{ amount: '16.00', status: 'succeeded' }]);
+    expect((await orderOf(order)).ledger).toMatchObject({ captured: '16.00', capturable: '0.00', to_pay: '30.00' });
+    // Nothing is held any more: the second parcel has nothing to capture.
+    expect(json(await send(`${url}${teapot.id}/ship/`)).captures).toEqual([]);
+  });
+
+  it('answers a capture the gateway refuses, and leaves the shipment shipped', async () => {
+    const order = await authorized();
+    const gateway = m.payments.get('sandbox')?.gateway;
+    if (!gateway?.capture) throw new Error('the sandbox has no capture');
+    const spy = vi.spyOn(gateway, 'capture').mockRejectedValue(new GatewayError('card issuer said no', false));
+    try {
+      const { id } = json(await send(fulfillmentsUrl(order.order_alias)));
+      const res = await send(`${fulfillmentsUrl(order.order_alias)}${id}/ship/`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(json(res)).toMatchObject({
+        status: 'shipped',
+        captures: [{ amount: '46.00', status: 'failed', detail: expect.stringContaining('card issuer said no') }],
+      });
+      expect(await orderOf(order)).toMatchObject({ status: 'shipped', payment_status: 'authorized' });
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   fulfillmentStatusOf,
   type LineUnits,
   orderMovesFor,
+  shippedValue,
   statusesByHand,
   trackingUrlFor,
 } from './fulfillment.decide.js';
@@ -226,6 +227,71 @@ describe('properties over random fulfillments', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('what the units shipped are worth (CAPTURE_ON_SHIPMENT)', () => {
+  // 3 mugs at 10.00 less 1.00 discount plus 8.25 % tax: 30.31; a lamp 50.00 + tax 4.13: 54.13; shipping 5.00.
+  const order = {
+    total: 8944,
+    lines: [
+      { lineId: 1, quantity: 3, total: 3031 },
+      { lineId: 2, quantity: 1, total: 5413 },
+    ],
+  };
+  const value = (...f: FulfillmentUnits[]) => shippedValue({ ...order, fulfillments: f });
+
+  it('is each line in proportion, rounded down, with the shipping on the first shipment', () => {
+    expect(value()).toBe(0);
+    expect(value(shipment('pending', [[1, 3]]))).toBe(0);
+    // 1 of 3 mugs: floor(3031 / 3) = 1010, and the 5.00 shipping.
+    expect(value(shipment('shipped', [[1, 1]]))).toBe(1010 + 500);
+    expect(value(shipment('shipped', [[1, 2]]))).toBe(2020 + 500);
+  });
+
+  it('is the order total exactly once every unit shipped, whatever the parcels', () => {
+    expect(
+      value(
+        shipment('shipped', [[1, 1]]),
+        shipment('delivered', [
+          [1, 2],
+          [2, 1],
+        ]),
+      ),
+    ).toBe(8944);
+    expect(value(shipment('cancelled', [[2, 1]]), shipment('shipped', [[2, 1]]))).toBe(5413 + 500);
+  });
+
+  it('never exceeds the total and never goes down as more ships', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ quantity: fc.integer({ min: 1, max: 9 }), total: fc.integer({ min: 0, max: 10 ** 7 }) }), {
+          minLength: 1,
+          maxLength: 5,
+        }),
+        fc.integer({ min: 0, max: 10 ** 5 }),
+        fc.array(fc.nat(4), { maxLength: 30 }),
+        (specs, shipping, picks) => {
+          const lines = specs.map((s, i) => ({ lineId: i + 1, ...s }));
+          const total = lines.reduce((a, l) => a + l.total, shipping);
+          const fulfillments: FulfillmentUnits[] = [];
+          const left = new Map(lines.map((l) => [l.lineId, l.quantity]));
+          let before = 0;
+          for (const pick of picks) {
+            const line = lines[pick % lines.length];
+            if (!line || (left.get(line.lineId) ?? 0) === 0) continue;
+            left.set(line.lineId, (left.get(line.lineId) ?? 0) - 1);
+            fulfillments.push(shipment('shipped', [[line.lineId, 1]]));
+            const now = shippedValue({ total, lines, fulfillments });
+            expect(now).toBeGreaterThanOrEqual(before);
+            expect(now).toBeLessThanOrEqual(total);
+            before = now;
+          }
+          const all = lines.map((l) => shipment('shipped', [[l.lineId, l.quantity]]));
+          expect(shippedValue({ total, lines, fulfillments: all })).toBe(total);
+        },
+      ),
     );
   });
 });

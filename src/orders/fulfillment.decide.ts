@@ -201,3 +201,27 @@ export function trackingUrlFor(input: {
   if (template === undefined) return null;
   return template.split(TRACKING_NUMBER_PLACEHOLDER).join(encodeURIComponent(input.trackingNumber));
 }
+
+/**
+ * What the units shipped so far are worth, in minor units, from the order's stored figures (CAPTURE_ON_SHIPMENT,
+ * decision 0027): each line's `total` (after its discount, with its tax) in proportion to its units shipped, rounded
+ * down, so a line whose every unit shipped counts its whole total; and the rest of the order's total (shipping, its
+ * tax, less what promotions took off it) with the first unit shipped. Cumulative: once every unit shipped it is the
+ * order's total exactly, and what one shipment adds is the difference it makes.
+ */
+export function shippedValue(input: {
+  total: number;
+  lines: readonly { lineId: number; quantity: number; total: number }[];
+  fulfillments: readonly FulfillmentUnits[];
+}): number {
+  const shipped = unitsIn(input.fulfillments, ['shipped', 'delivered']);
+  let value = 0;
+  let anyShipped = false;
+  for (const line of input.lines) {
+    const units = Math.min(line.quantity, shipped.get(line.lineId) ?? 0);
+    if (units > 0) anyShipped = true;
+    value += Math.floor((line.total * units) / line.quantity);
+  }
+  const rest = input.total - input.lines.reduce((a, l) => a + l.total, 0);
+  return anyShipped ? value + rest : 0;
+}

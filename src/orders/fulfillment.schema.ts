@@ -85,3 +85,21 @@ export const CreateFulfillmentBody = StrictObject(
 export const ShipFulfillmentBody = Type.Union([StrictObject(trackingFields), Type.Null()], {
   examples: [{ carrier: 'dhl', tracking_number: 'JD014600006281230704' }, {}],
 });
+
+/** The answer to shipping a fulfillment: the fulfillment, and what shipping it captured (CAPTURE_ON_SHIPMENT). */
+export const ShippedFulfillment = Type.Object({
+  ...AdminFulfillment.properties,
+  captures: Type.Array(
+    Type.Object({
+      payment_id: Type.Integer(),
+      amount: Type.String({ description: 'What this shipment asked the payment to capture' }),
+      status: StringEnum(['succeeded', 'failed'] as const),
+      detail: Nullable(Type.String({ description: 'Why it failed: capture it by hand (payments.md)' })),
+    }),
+    {
+      description:
+        'With PAYMENT_CAPTURE=manual and CAPTURE_ON_SHIPMENT=true: the captures of the value of the units shipped so '
+        + 'far not yet captured (decision 0027); empty otherwise. The shipment stays shipped whatever they answered',
+    },
+  ),
+});

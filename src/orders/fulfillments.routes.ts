@@ -8,10 +8,12 @@ import {
   CreateFulfillmentBody,
   FulfillmentParams,
   ShipFulfillmentBody,
+  ShippedFulfillment,
 } from './fulfillment.schema.js';
 import { presentAdminFulfillment } from './fulfillment.presenter.js';
 import { fulfillmentsOf } from './fulfillments.repository.js';
 import {
+  type CaptureShipped,
   createFulfillment,
   type FulfillmentChange,
   type FulfillmentDeps,
@@ -35,8 +37,11 @@ const trackingOf = (body: { carrier?: string; tracking_number?: string; tracking
  */
 export function fulfillmentAdminRoutes(
   deps: FulfillmentDeps & {
-    /** After a fulfillment shipped (committed): captures what it shipped, when the store says so (decision 0027). */
-    afterShipped?: (change: FulfillmentChange, request: { adminId: number | null }) => Promise<void>;
+    /**
+     * After a fulfillment shipped (committed): captures what it shipped, when the store says so (decision 0027;
+     * payments/ does it, app.ts hands it in).
+     */
+    captureShipped?: CaptureShipped;
   },
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -98,7 +103,7 @@ export function fulfillmentAdminRoutes(
           summary: 'Mark a pending fulfillment shipped, with its tracking (the customer is emailed the link)',
           params: FulfillmentParams,
           body: ShipFulfillmentBody,
-          response: { ...Answer, ...problems(502) },
+          response: { ...Answer, 200: ShippedFulfillment },
         },
       },
       async (request) => {
@@ -109,8 +114,8 @@ export function fulfillmentAdminRoutes(
           to: 'shipped',
           tracking: trackingOf(request.body ?? {}),
         });
-        await deps.afterShipped?.(change, { adminId: request.principal?.userId ?? null });
-        return present(change);
+        const captures = (await deps.captureShipped?.(change, { adminId: request.principal?.userId ?? null })) ?? [];
+        return { ...present(change), captures };
       },
     );
 

@@ -52,6 +52,19 @@ export interface FulfillmentChange {
   order: OrderRow;
 }
 
+/** A capture shipping asked for: the payment, the amount (decimal text), and how it went. */
+export interface ShipmentCapture {
+  payment_id: number;
+  amount: string;
+  status: 'succeeded' | 'failed';
+  detail: string | null;
+}
+
+export type CaptureShipped = (
+  change: FulfillmentChange,
+  request: { adminId: number | null },
+) => Promise<ShipmentCapture[]>;
+
 const orderNotFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
 
 function refusalError(refusal: FulfillmentRefusal, alias: string): DomainError {
@@ -94,10 +107,12 @@ function trackingOf(
   return { carrier, trackingNumber, trackingUrl };
 }
 
-const unitsOfLines = (lines: readonly OrderLineRow[]) =>
+/** An order's lines as the rules see them (nothing returned: returns do not exist yet). */
+export const unitsOfLines = (lines: readonly OrderLineRow[]) =>
   lines.map((l) => ({ lineId: l.id, alias: l.alias, ordered: l.quantity, returned: 0 }));
 
-const unitsOfFulfillments = (fulfillments: readonly FulfillmentWithLines[]) =>
+/** Fulfillments as the rules see them. */
+export const unitsOfFulfillments = (fulfillments: readonly FulfillmentWithLines[]) =>
   fulfillments.map((f) => ({
     status: f.status,
     lines: f.lines.map((l) => ({ lineId: l.orderLineId, quantity: l.quantity })),

@@ -3505,6 +3505,15 @@ export type paths = {
                     content: {
                         "application/json": {
                             cancelled_at: string | null;
+                            /** @description With PAYMENT_CAPTURE=manual and CAPTURE_ON_SHIPMENT=true: the captures of the value of the units shipped so far not yet captured (decision 0027); empty otherwise. The shipment stays shipped whatever they answered */
+                            captures: {
+                                /** @description What this shipment asked the payment to capture */
+                                amount: string;
+                                detail: string | null;
+                                payment_id: number;
+                                /** @enum {string} */
+                                status: "succeeded" | "failed";
+                            }[];
                             carrier: string | null;
                             created_at: string;
                             delivered_at: string | null;
@@ -3573,15 +3582,6 @@ export type paths = {
                 };
                 /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Problem (payment_gateway_error) */
-                502: {
                     headers: {
                         [name: string]: unknown;
                     };
