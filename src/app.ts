@@ -28,6 +28,9 @@ import { metricsRoutes } from './ops/metrics.routes.js';
 import { estimateRoutes } from './placement/estimate.routes.js';
 import { expireUnpaidOrdersInBackground } from './orders/order-expiry.js';
 import { type CancelWithRefund, orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
+import { fulfillmentAdminRoutes } from './orders/fulfillments.routes.js';
+import type { CaptureShipped } from './orders/fulfillments.service.js';
+import { captureShipped } from './payments/shipment-capture.js';
 import { placementRoutes } from './placement/placement.routes.js';
 import { promoCodeLimiter } from './placement/promo-rate-limit.js';
 import { openReferenceCache } from './placement/reference-cache.js';
@@ -140,6 +143,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(orderRoutes({ db }));
   const cancelWithRefund: CancelWithRefund = (alias, options) => cancelOrderWithRefund(payments, alias, options);
   await app.register(orderAdminRoutes({ db, outbox, cancelWithRefund }));
+  const captureOnShipment: CaptureShipped | undefined = config.captureOnShipment
+    ? (change, request) => captureShipped(payments, change, request)
+    : undefined;
+  await app.register(
+    fulfillmentAdminRoutes({ db, outbox, trackingUrls: config.carrierTrackingUrls, captureShipped: captureOnShipment }),
+  );
   await app.register(eventAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens }));
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));

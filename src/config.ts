@@ -77,6 +77,51 @@ export interface Config {
   unpaidOrderTtlMinutes: number;
   /** Whether an order becoming paid moves from pending to approved. */
   autoApprovePaidOrders: boolean;
+  /**
+   * Each carrier's tracking page, `{tracking_number}` standing for the shipment's number (CARRIER_TRACKING_URLS, over
+   * the defaults `DEFAULT_CARRIER_TRACKING_URLS`); keys lower-case.
+   */
+  carrierTrackingUrls: Readonly<Record<string, string>>;
+  /**
+   * With PAYMENT_CAPTURE=manual: shipping a fulfillment captures the money of what it shipped (CAPTURE_ON_SHIPMENT,
+   * decision 0027).
+   */
+  captureOnShipment: boolean;
+}
+
+/** Tracking pages of common carriers; CARRIER_TRACKING_URLS adds to them or replaces them, carrier by carrier. */
+export const DEFAULT_CARRIER_TRACKING_URLS: Readonly<Record<string, string>> = {
+  ups: 'https://www.ups.com/track?tracknum={tracking_number}',
+  usps: 'https://tools.usps.com/go/TrackConfirmAction?tLabels={tracking_number}',
+  fedex: 'https://www.fedex.com/fedextrack/?trknbr={tracking_number}',
+  dhl: 'https://www.dhl.com/global-en/home/tracking.html?tracking-id={tracking_number}',
+};
+
+/** CARRIER_TRACKING_URLS: a JSON object of carrier → http(s) URL template holding `{tracking_number}`. */
+function carrierTrackingUrls(env: Env): Record<string, string> {
+  const name = 'CARRIER_TRACKING_URLS';
+  const raw = read(env, name);
+  const out: Record<string, string> = { ...DEFAULT_CARRIER_TRACKING_URLS };
+  if (raw === undefined) return out;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(name, 'is not JSON (an object of carrier to URL template)');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ConfigError(name, 'must be a JSON object of carrier to URL template');
+  for (const [carrier, template] of Object.entries(parsed)) {
+    const valid =
+      typeof template === 'string'
+      && template.includes('{tracking_number}')
+      && /^https?:\/\/[^\s]+$/.test(template)
+      && URL.canParse(template.replaceAll('{tracking_number}', 'x'));
+    if (!valid)
+      throw new ConfigError(name, `the template of "${carrier}" must be an http(s) URL holding {tracking_number}`);
+    out[carrier.trim().toLowerCase()] = template;
+  }
+  return out;
 }
 
 export interface WebhookSettings {
@@ -318,5 +363,7 @@ export function loadConfig(env: Env = process.env): Config {
     orderEmailLinkDays: integer(env, 'ORDER_EMAIL_LINK_DAYS', { fallback: 7, min: 1, max: 90 }),
     unpaidOrderTtlMinutes: integer(env, 'UNPAID_ORDER_TTL_MINUTES', { fallback: 60, min: 0, max: 525_600 }),
     autoApprovePaidOrders: boolean(env, 'AUTO_APPROVE_PAID_ORDERS', true),
+    carrierTrackingUrls: carrierTrackingUrls(env),
+    captureOnShipment: boolean(env, 'CAPTURE_ON_SHIPMENT', true),
   };
 }

@@ -64,9 +64,12 @@ afterAll(() => t.close());
 
 const eventsUrl = '/event/dashboard/api/events/';
 const adminOrderUrl = (alias: string) => `/order/dashboard/api/orders/${alias}/`;
-/** The order as the admin API answers it, less next_statuses (advice for the dashboard, not the order's state). */
+/**
+ * The order as the admin API answers it, less next_statuses (advice for the dashboard, not the order's state) and
+ * fulfillments (the shipments: fulfillment.* events carry them).
+ */
 async function adminOrder(alias: string) {
-  const { next_statuses: _next, ...order } = await apiAs(t, admin).get(adminOrderUrl(alias));
+  const { next_statuses: _next, fulfillments: _shipments, ...order } = await apiAs(t, admin).get(adminOrderUrl(alias));
   return order;
 }
 const place = (alias = 'ev-1', quantity = 1) =>

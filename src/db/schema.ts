@@ -352,6 +352,15 @@ export interface AddressSnapshot {
 }
 
 export const orderStatuses = ['pending', 'approved', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+/** How far an order's units went out: a function of its lines and fulfillments (src/orders/fulfillment.decide.ts). */
+export const fulfillmentStatuses = [
+  'unfulfilled',
+  'partially_fulfilled',
+  'fulfilled',
+  'partially_shipped',
+  'shipped',
+  'delivered',
+] as const;
 /** An order's payment status: a function of its ledger (src/orders/order-ledger.ts). */
 export const paymentStatuses = [
   'unpaid',
@@ -425,6 +434,11 @@ export const orders = pgTable(
     amountCredited: minorUnits('amount_credited').notNull().default(0),
     /** Money held by open authorizations (authorized, not yet captured or voided). */
     amountCapturable: minorUnits('amount_capturable').notNull().default(0),
+    /**
+     * How far its units have gone out (fulfillmentStatuses), kept with every change of its fulfillments in the same
+     * transaction: the one function `fulfillmentStatusOf` (src/orders/fulfillment.decide.ts) derives it.
+     */
+    fulfillmentStatus: text('fulfillment_status', { enum: fulfillmentStatuses }).notNull().default('unfulfilled'),
     ...timestamps,
   },
   (t) => [
@@ -468,6 +482,56 @@ export const orderLines = pgTable(
     stockReserved: boolean('stock_reserved').notNull().default(false),
   },
   (t) => [index('order_lines_order_idx').on(t.orderId)],
+);
+
+export const fulfillmentStates = ['pending', 'shipped', 'delivered', 'cancelled'] as const;
+
+/**
+ * One shipment of some of an order's units (src/orders/fulfillment-states.ts): `pending` (being packed) → `shipped`
+ * → `delivered`, or `cancelled` from pending or shipped, which gives its quantities back to what can be fulfilled.
+ * `tracking_url` is the carrier's page for `tracking_number` (from CARRIER_TRACKING_URLS, or given); each moment is
+ * kept as it happened. `created_by`: the admin who made it.
+ */
+export const fulfillments = pgTable(
+  'fulfillments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: fulfillmentStates }).notNull().default('pending'),
+    carrier: text('carrier'),
+    trackingNumber: text('tracking_number'),
+    trackingUrl: text('tracking_url'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    shippedAt: timestamp('shipped_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index('fulfillments_order_idx').on(t.orderId, t.id),
+    check('fulfillments_status_check', sql`${t.status} in ('pending', 'shipped', 'delivered', 'cancelled')`),
+  ],
+);
+
+/** How many units of one order line a fulfillment holds. */
+export const fulfillmentLines = pgTable(
+  'fulfillment_lines',
+  {
+    fulfillmentId: integer('fulfillment_id')
+      .notNull()
+      .references(() => fulfillments.id, { onDelete: 'cascade' }),
+    orderLineId: integer('order_line_id')
+      .notNull()
+      .references(() => orderLines.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.fulfillmentId, t.orderLineId] }),
+    index('fulfillment_lines_order_line_idx').on(t.orderLineId),
+    check('fulfillment_lines_quantity_check', sql`${t.quantity} > 0`),
+  ],
 );
 
 /** One use of a promotion by one order; released when the order is cancelled. */
@@ -677,6 +741,10 @@ export const eventTypes = [
   'payment.authorized',
   'payment.captured',
   'payment.voided',
+  'fulfillment.created',
+  'fulfillment.shipped',
+  'fulfillment.delivered',
+  'fulfillment.cancelled',
 ] as const;
 
 /**

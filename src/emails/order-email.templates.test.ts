@@ -20,6 +20,7 @@ function orderIn(currency: string, overrides: Partial<OrderRow> = {}): OrderRow 
     amountRefunded: 0,
     amountCredited: 0,
     amountCapturable: 0,
+    fulfillmentStatus: 'unfulfilled',
     currency,
     pricesIncludeTax: true,
     subtotal: 2470,

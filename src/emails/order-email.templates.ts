@@ -28,6 +28,16 @@ export interface OrderEmailInput {
   lines: OrderLineRow[];
   /** The signed link to the order's page and how many days it works; shown by the kinds that carry one. */
   link?: { url: string; days: number };
+  /** The order's shipments that went out, with their tracking links: the shipped email lists them. */
+  shipments?: readonly Shipment[];
+}
+
+/** A shipment as an email shows it: its carrier and tracking, and what it holds. */
+export interface Shipment {
+  carrier: string | null;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+  lines: readonly { name: string; quantity: number }[];
 }
 
 export interface RenderedEmail {
@@ -67,7 +77,11 @@ const KINDS: Record<OrderEmailKind, KindText> = {
   order_shipped: {
     subject: (alias) => `Order ${alias} has shipped`,
     heading: 'Your order is on its way',
-    says: (order) => `Your order ${order.alias} has shipped.`,
+    // Shipped in parts (fulfillments): the email of each part says whether the rest is still to come.
+    says: (order) =>
+      order.fulfillmentStatus === 'partially_fulfilled' || order.fulfillmentStatus === 'partially_shipped'
+        ? `Part of your order ${order.alias} has shipped; we will let you know when the rest does.`
+        : `Your order ${order.alias} has shipped.`,
     address: true,
     link: true,
   },
@@ -155,6 +169,8 @@ interface Parts {
   figures: Figures;
   address: string[];
   link: OrderEmailInput['link'];
+  /** One entry per shipment: its title ("UPS 1Z…"), its tracking link if any, and its items. */
+  shipments: { title: string; url: string | null; items: string[] }[];
 }
 
 function renderText(p: Parts): string {
@@ -169,6 +185,8 @@ function renderText(p: Parts): string {
       ...p.figures.totals.map((t) => `${t.label}: ${t.deducted ? '-' : ''}${t.amount}`),
     ].join('\n'),
   ];
+  for (const s of p.shipments)
+    sections.push([`Shipment: ${s.title}`, ...s.items, ...(s.url ? [`Track it: ${s.url}`] : [])].join('\n'));
   if (p.address.length > 0) sections.push(['Shipping to:', ...p.address].join('\n'));
   if (p.link) sections.push(`See your order (this link works ${p.link.days} days):\n${p.link.url}`);
   sections.push(p.storeName);
@@ -198,6 +216,14 @@ function renderHtml(input: Parts): string {
       ? html`<h2 style="font-size:16px;margin:24px 0 8px">Shipping to</h2>
 <p style="margin:0">${joinLines(input.address)}</p>`
       : html``;
+  const shipments = input.shipments.map(
+    (s) => html`<h2 style="font-size:16px;margin:24px 0 8px">Shipment: ${s.title}</h2>
+<p style="margin:0">${joinLines(s.items)}</p>${
+      s.url
+        ? html`<p style="margin:8px 0 0"><a href="${s.url}" style="color:#1d4ed8">Track this shipment</a></p>`
+        : html``
+    }`,
+  );
   const link = input.link
     ? html`<p style="margin:24px 0 0"><a href="${input.link.url}" style="color:#1d4ed8">See your order</a>
 <span style="color:#71717a">(this link works ${input.link.days} days)</span></p>`
@@ -223,6 +249,7 @@ ${lineRows}
 <table role="presentation" style="width:100%;border-collapse:collapse;margin-top:16px">
 ${totalRows}
 </table>
+${shipments}
 ${address}
 ${link}
 </div>
@@ -234,6 +261,16 @@ ${link}
 /** Lines of text, each escaped, one under the other. */
 const joinLines = (lines: string[]): SafeHtml[] => lines.map((l, i) => (i === 0 ? html`${l}` : html`<br>${l}`));
 
+/** A shipment's part of the shipped email: carrier and number as its title, its items, its tracking link. */
+function shipmentPart(s: Shipment): Parts['shipments'][number] {
+  const title = [s.carrier, s.trackingNumber].filter((v): v is string => v !== null && v !== '').map(oneLine);
+  return {
+    title: title.length > 0 ? title.join(' ') : 'no tracking number',
+    url: s.trackingUrl,
+    items: s.lines.map((l) => `${l.quantity} × ${oneLine(l.name)}`),
+  };
+}
+
 /** Subject, text and HTML of one email about `order`, from the store `storeName`. */
 export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const kind = KINDS[input.kind];
@@ -244,6 +281,7 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const shippingAddress = input.order.shippingAddress as AddressSnapshot | null;
   const address = kind.address && shippingAddress ? addressLines(shippingAddress) : [];
   const link = kind.link ? input.link : undefined;
-  const parts: Parts = { subject, heading: kind.heading, says, storeName, figures: f, address, link };
+  const shipments = (input.kind === 'order_shipped' ? (input.shipments ?? []) : []).map(shipmentPart);
+  const parts: Parts = { subject, heading: kind.heading, says, storeName, figures: f, address, link, shipments };
   return { subject, text: renderText(parts), html: renderHtml(parts) };
 }

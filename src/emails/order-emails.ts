@@ -5,6 +5,8 @@ import type { Db } from '../db/client.js';
 import type { EventRef } from '../events/outbox.js';
 import { orderPageLink } from '../checkout/order-page-link.js';
 import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
+import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
+import { lineDisplayName } from '../orders/order-line.js';
 import { type Mailer, messageIdFor } from './mailer.js';
 import { carriesOrderLink, type OrderEmailKind, renderOrderEmail } from './order-email.templates.js';
 
@@ -56,7 +58,19 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
     deps.log.info(about, NOT_SENT.no_recipient);
     return { status: 'not_sent', reason: 'no_recipient' };
   }
-  const lines = await linesOf(deps.db, order.id);
+  const [lines, fulfillments] = await Promise.all([
+    linesOf(deps.db, order.id),
+    job.kind === 'order_shipped' ? fulfillmentsOf(deps.db, order.id) : [],
+  ]);
+  // What went out, each shipment with its tracking link (decision 0027); none for an order shipped by hand.
+  const shipments = fulfillments
+    .filter((f) => f.status === 'shipped' || f.status === 'delivered')
+    .map((f) => ({
+      carrier: f.carrier,
+      trackingNumber: f.trackingNumber,
+      trackingUrl: f.trackingUrl,
+      lines: f.lines.map((l) => ({ name: lineDisplayName(l), quantity: l.quantity })),
+    }));
   const days = deps.config.orderEmailLinkDays;
   const link = carriesOrderLink(job.kind)
     ? {
@@ -67,7 +81,7 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
         ),
       }
     : undefined;
-  const email = renderOrderEmail({ kind: job.kind, storeName: deps.config.storeName, order, lines, link });
+  const email = renderOrderEmail({ kind: job.kind, storeName: deps.config.storeName, order, lines, link, shipments });
   const messageId = messageIdFor({
     key: `${job.eventId}\u0000${job.kind}`,
     label: job.kind,
@@ -112,11 +126,15 @@ export function emailKindForEvent(type: string, data: unknown): OrderEmailKind |
       return 'order_confirmation';
     case 'order.paid':
       return 'payment_received';
-    case 'order.status_changed':
-      // Other status changes are told by their own events (order.cancelled) or not at all.
-      return typeof data === 'object' && data !== null && (data as { status?: unknown }).status === 'shipped'
-        ? 'order_shipped'
-        : null;
+    case 'order.status_changed': {
+      // Other status changes are told by their own events (order.cancelled) or not at all. An order shipped through
+      // its fulfillments had each shipment told by its fulfillment.shipped: only a move by hand is told here.
+      const order = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+      const byHand = order.fulfillment_status === undefined || order.fulfillment_status === 'unfulfilled';
+      return order.status === 'shipped' && byHand ? 'order_shipped' : null;
+    }
+    case 'fulfillment.shipped':
+      return 'order_shipped';
     case 'order.cancelled':
       return 'order_cancelled';
     case 'order.expired':

@@ -14,6 +14,7 @@ export function presentOrderSummary(order: OrderRow) {
     order_alias: order.alias,
     status: order.status,
     payment_status: order.paymentStatus,
+    fulfillment_status: order.fulfillmentStatus,
     created_at: order.createdAt.toISOString(),
     currency: order.currency,
     customer_id: order.userId,

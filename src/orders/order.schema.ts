@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { orderStatuses, paymentStatuses } from '../db/schema.js';
 import { Page } from '../http/paging.js';
 import { StringEnum } from '../http/schemas.js';
+import { Fulfillment, FulfillmentStatusField } from './fulfillment.schema.js';
 
 const Money = Type.String();
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -53,6 +54,7 @@ const summaryFields = {
   order_alias: Type.String(),
   status: OrderStatusField,
   payment_status: PaymentStatusField,
+  fulfillment_status: FulfillmentStatusField,
   created_at: Type.String(),
   currency: Type.String(),
   customer_id: Nullable(Type.Integer()),
@@ -130,6 +132,9 @@ export const OrderDetail = Type.Object({
   /** `expired`: cancelled by the service, unpaid past UNPAID_ORDER_TTL_MINUTES; null otherwise. */
   cancel_reason: Nullable(Type.String()),
   updated_at: Type.String(),
+  fulfillments: Type.Array(Fulfillment, {
+    description: "The order's shipments, oldest first, with their tracking links (cancelled ones included)",
+  }),
 });
 
 /**

@@ -16,18 +16,27 @@ import {
   PaymentStatusSchema,
 } from './order.schema.js';
 import { presentOrder, presentOrderSummary } from './order.presenter.js';
+import { presentFulfillment } from './fulfillment.presenter.js';
+import { fulfillmentsOf } from './fulfillments.repository.js';
 import { linesOf, listOrders, type OrderFilter, type OrderRow } from './orders.repository.js';
 import { DomainError } from '../shared/errors.js';
 import { orderStates } from './order-states.js';
+import { statusesByHand } from './fulfillment.decide.js';
 import { changeOrderStatus, findVisibleOrder } from './orders.service.js';
 
+/** An order with its lines and its shipments (fulfillments), as its answers show it. */
 async function detail(db: Db, order: Parameters<typeof presentOrder>[0]) {
-  return presentOrder(order, await linesOf(db, order.id));
+  const [lines, shipments] = await Promise.all([linesOf(db, order.id), fulfillmentsOf(db, order.id)]);
+  return { ...presentOrder(order, lines), fulfillments: shipments.map(presentFulfillment) };
 }
 
-/** The order as admins read it: where it may go next is the state machine's answer, so no client keeps a copy. */
+/**
+ * The order as admins read it: where it may go next is the state machine's answer (less the moves its fulfillments
+ * make), so no client keeps a copy.
+ */
 async function adminDetail(db: Db, order: Parameters<typeof presentOrder>[0]) {
-  return { ...(await detail(db, order)), next_statuses: [...orderStates.transitions[order.status]] };
+  const nextStatuses = statusesByHand(orderStates.transitions[order.status], order.fulfillmentStatus);
+  return { ...(await detail(db, order)), next_statuses: nextStatuses };
 }
 
 export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {

@@ -16,6 +16,7 @@ import {
   setOrderStatus,
 } from './orders.repository.js';
 import { hashOrderToken } from './order-token.js';
+import { statusesByHand } from './fulfillment.decide.js';
 
 const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
 
@@ -88,6 +89,14 @@ export function changeOrderStatus(deps: { db: Db; outbox: Outbox }, alias: strin
     const order = await lockOrder(tx, alias);
     if (!order) throw notFound(alias);
     orderStates.assert(order.status, to, `order ${alias}`);
+    const byHand = statusesByHand(orderStates.transitions[order.status], order.fulfillmentStatus);
+    if (!byHand.includes(to))
+      throw new DomainError('invalid_transition', {
+        detail:
+          `order ${alias} is ${order.fulfillmentStatus}: its status follows its fulfillments, `
+          + 'ship or deliver them (/fulfillments/{id}/ship/, /deliver/)',
+        extra: { from: order.status, to, allowed: byHand },
+      });
     if (to === 'cancelled') {
       if (moneyKept(order) > 0) {
         throw new DomainError('refund_required', {

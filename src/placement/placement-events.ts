@@ -50,6 +50,7 @@ export function placementEvents(order: OrderValues, lines: readonly OrderLineVal
       amountRefunded: 0,
       amountCredited: 0,
       amountCapturable: 0,
+      fulfillmentStatus: 'unfulfilled',
       createdAt: unknownYet,
       updatedAt: unknownYet,
       ...order,

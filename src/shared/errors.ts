@@ -47,6 +47,7 @@ export const errorCodes = {
   route_not_found: { status: 404, title: 'No such route' },
   webhook_endpoint_not_found: { status: 404, title: 'Webhook endpoint not found' },
   webhook_delivery_not_found: { status: 404, title: 'Webhook delivery not found' },
+  fulfillment_not_found: { status: 404, title: 'Fulfillment not found' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   conflict: { status: 409, title: 'Conflict' },
@@ -66,6 +67,9 @@ export const errorCodes = {
   refund_required: { status: 409, title: 'Money was paid for this order: refund it to cancel' },
   operation_not_supported: { status: 409, title: 'The payment plugin cannot do that' },
   operation_failed: { status: 409, title: 'That payment operation failed' },
+  order_not_fulfillable: { status: 409, title: 'Order cannot be fulfilled in its status' },
+  fulfillment_exceeds_fulfillable: { status: 409, title: 'More units than can still be fulfilled' },
+  nothing_to_fulfill: { status: 409, title: 'Every unit of this order is fulfilled already' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415
@@ -86,6 +90,7 @@ export const errorCodes = {
   refund_exceeds_refundable: { status: 422, title: 'Refund larger than what can be refunded' },
   capture_exceeds_capturable: { status: 422, title: 'Capture larger than what is authorized' },
   variant_unavailable: { status: 422, title: 'Product variant cannot be bought' },
+  unknown_order_line: { status: 422, title: 'No such line in this order' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx

@@ -126,7 +126,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -135,7 +135,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -144,7 +144,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -258,7 +258,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -267,7 +267,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -276,7 +276,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -377,7 +377,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -386,7 +386,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -395,7 +395,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -504,7 +504,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -513,7 +513,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -522,7 +522,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -619,7 +619,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -723,7 +723,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -732,7 +732,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -814,7 +814,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -864,7 +864,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -968,7 +968,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -977,7 +977,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -986,7 +986,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1186,7 +1186,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1522,7 +1522,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1531,7 +1531,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1720,7 +1720,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1729,7 +1729,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1779,7 +1779,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1788,7 +1788,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2122,7 +2122,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2131,7 +2131,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2140,7 +2140,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2168,7 +2168,7 @@ export type paths = {
                     cursor?: string;
                     limit?: number;
                     order_alias?: string;
-                    type?: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided";
+                    type?: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled";
                 };
                 header?: never;
                 path?: never;
@@ -2193,7 +2193,7 @@ export type paths = {
                                 id: string;
                                 /** @description The event's number among its order's events: 1, 2, 3… in the order they happened */
                                 sequence: number | null;
-                                type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided";
+                                type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled";
                             }[];
                             next_cursor: string | null;
                         };
@@ -2217,7 +2217,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2271,7 +2271,7 @@ export type paths = {
                             id: string;
                             /** @description The event's number among its order's events: 1, 2, 3… in the order they happened */
                             sequence: number | null;
-                            type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided";
+                            type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled";
                         };
                     };
                 };
@@ -2293,7 +2293,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2302,7 +2302,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2454,6 +2454,11 @@ export type paths = {
                                 discount: string;
                                 email: string | null;
                                 estimated_tax: string;
+                                /**
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @enum {string}
+                                 */
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
                                 /** @description The order's money as a ledger (docs/payments.md) */
                                 ledger: {
                                     /** @description Money its payments were authorized for (held, or held and taken) */
@@ -2508,7 +2513,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2572,6 +2577,31 @@ export type paths = {
                             discount_name: string | null;
                             email: string | null;
                             estimated_tax: string;
+                            /**
+                             * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                             * @enum {string}
+                             */
+                            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                            /** @description The order's shipments, oldest first, with their tracking links (cancelled ones included) */
+                            fulfillments: {
+                                cancelled_at: string | null;
+                                carrier: string | null;
+                                created_at: string;
+                                delivered_at: string | null;
+                                id: number;
+                                lines: {
+                                    /** @description The order line's alias */
+                                    alias: string;
+                                    name: string;
+                                    quantity: number;
+                                    sku: string | null;
+                                }[];
+                                shipped_at: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "shipped" | "delivered" | "cancelled";
+                                tracking_number: string | null;
+                                tracking_url: string | null;
+                            }[];
                             /** @description The order's money as a ledger (docs/payments.md) */
                             ledger: {
                                 /** @description Money its payments were authorized for (held, or held and taken) */
@@ -2686,7 +2716,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2695,7 +2725,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2760,6 +2790,31 @@ export type paths = {
                             discount_name: string | null;
                             email: string | null;
                             estimated_tax: string;
+                            /**
+                             * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                             * @enum {string}
+                             */
+                            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                            /** @description The order's shipments, oldest first, with their tracking links (cancelled ones included) */
+                            fulfillments: {
+                                cancelled_at: string | null;
+                                carrier: string | null;
+                                created_at: string;
+                                delivered_at: string | null;
+                                id: number;
+                                lines: {
+                                    /** @description The order line's alias */
+                                    alias: string;
+                                    name: string;
+                                    quantity: number;
+                                    sku: string | null;
+                                }[];
+                                shipped_at: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "shipped" | "delivered" | "cancelled";
+                                tracking_number: string | null;
+                                tracking_url: string | null;
+                            }[];
                             /** @description The order's money as a ledger (docs/payments.md) */
                             ledger: {
                                 /** @description Money its payments were authorized for (held, or held and taken) */
@@ -2874,7 +2929,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2883,7 +2938,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2892,7 +2947,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2912,6 +2967,634 @@ export type paths = {
                 };
             };
         };
+        trace?: never;
+    };
+    "/order/dashboard/api/orders/{order_alias}/fulfillments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order's fulfillments (shipments), oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    order_alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                cancelled_at: string | null;
+                                carrier: string | null;
+                                created_at: string;
+                                delivered_at: string | null;
+                                id: number;
+                                lines: {
+                                    /** @description The order line's alias */
+                                    alias: string;
+                                    name: string;
+                                    quantity: number;
+                                    sku: string | null;
+                                }[];
+                                /** @description The states it may move to now (ship, deliver, cancel); empty once delivered or cancelled */
+                                next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
+                                order: {
+                                    /**
+                                     * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                     * @enum {string}
+                                     */
+                                    fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                    order_alias: string;
+                                    status: string;
+                                };
+                                shipped_at: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "shipped" | "delivered" | "cancelled";
+                                tracking_number: string | null;
+                                tracking_url: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Fulfil units of an approved or processing order: a new pending shipment
+         * @description Quantities per order line (by its alias), never more than ordered less those in other fulfillments (409 fulfillment_exceeds_fulfillable naming the figures); no lines: every unit still fulfillable. The tracking URL is the one given, or the carrier template (CARRIER_TRACKING_URLS) with the number.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    order_alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "lines": [
+                     *         {
+                     *           "alias": "mug-blue",
+                     *           "quantity": 1
+                     *         }
+                     *       ],
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description e.g. ups, dhl */
+                        carrier?: string;
+                        /** @description Units per order line; default: every unit still fulfillable */
+                        lines?: {
+                            /** @description The order line's alias */
+                            alias: string;
+                            quantity: number;
+                        }[];
+                        tracking_number?: string;
+                        /** @description An http(s) link to the shipment's tracking page; default: the carrier's template (CARRIER_TRACKING_URLS) with the tracking number */
+                        tracking_url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cancelled_at: string | null;
+                            carrier: string | null;
+                            created_at: string;
+                            delivered_at: string | null;
+                            id: number;
+                            lines: {
+                                /** @description The order line's alias */
+                                alias: string;
+                                name: string;
+                                quantity: number;
+                                sku: string | null;
+                            }[];
+                            /** @description The states it may move to now (ship, deliver, cancel); empty once delivered or cancelled */
+                            next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
+                            order: {
+                                /**
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @enum {string}
+                                 */
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                order_alias: string;
+                                status: string;
+                            };
+                            shipped_at: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "shipped" | "delivered" | "cancelled";
+                            tracking_number: string | null;
+                            tracking_url: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cancelled_at: string | null;
+                            carrier: string | null;
+                            created_at: string;
+                            delivered_at: string | null;
+                            id: number;
+                            lines: {
+                                /** @description The order line's alias */
+                                alias: string;
+                                name: string;
+                                quantity: number;
+                                sku: string | null;
+                            }[];
+                            /** @description The states it may move to now (ship, deliver, cancel); empty once delivered or cancelled */
+                            next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
+                            order: {
+                                /**
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @enum {string}
+                                 */
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                order_alias: string;
+                                status: string;
+                            };
+                            shipped_at: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "shipped" | "delivered" | "cancelled";
+                            tracking_number: string | null;
+                            tracking_url: string | null;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/dashboard/api/orders/{order_alias}/fulfillments/{fulfillment_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a pending fulfillment: its units can be fulfilled again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fulfillment_id: number;
+                    order_alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cancelled_at: string | null;
+                            carrier: string | null;
+                            created_at: string;
+                            delivered_at: string | null;
+                            id: number;
+                            lines: {
+                                /** @description The order line's alias */
+                                alias: string;
+                                name: string;
+                                quantity: number;
+                                sku: string | null;
+                            }[];
+                            /** @description The states it may move to now (ship, deliver, cancel); empty once delivered or cancelled */
+                            next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
+                            order: {
+                                /**
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @enum {string}
+                                 */
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                order_alias: string;
+                                status: string;
+                            };
+                            shipped_at: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "shipped" | "delivered" | "cancelled";
+                            tracking_number: string | null;
+                            tracking_url: string | null;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/dashboard/api/orders/{order_alias}/fulfillments/{fulfillment_id}/deliver/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a shipped fulfillment delivered */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fulfillment_id: number;
+                    order_alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cancelled_at: string | null;
+                            carrier: string | null;
+                            created_at: string;
+                            delivered_at: string | null;
+                            id: number;
+                            lines: {
+                                /** @description The order line's alias */
+                                alias: string;
+                                name: string;
+                                quantity: number;
+                                sku: string | null;
+                            }[];
+                            /** @description The states it may move to now (ship, deliver, cancel); empty once delivered or cancelled */
+                            next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
+                            order: {
+                                /**
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @enum {string}
+                                 */
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                order_alias: string;
+                                status: string;
+                            };
+                            shipped_at: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "shipped" | "delivered" | "cancelled";
+                            tracking_number: string | null;
+                            tracking_url: string | null;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/dashboard/api/orders/{order_alias}/fulfillments/{fulfillment_id}/ship/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a pending fulfillment shipped, with its tracking (the customer is emailed the link) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fulfillment_id: number;
+                    order_alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description e.g. ups, dhl */
+                        carrier?: string;
+                        tracking_number?: string;
+                        /** @description An http(s) link to the shipment's tracking page; default: the carrier's template (CARRIER_TRACKING_URLS) with the tracking number */
+                        tracking_url?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cancelled_at: string | null;
+                            /** @description With PAYMENT_CAPTURE=manual and CAPTURE_ON_SHIPMENT=true: the captures of the value of the units shipped so far not yet captured (decision 0027); empty otherwise. The shipment stays shipped whatever they answered */
+                            captures: {
+                                /** @description What this shipment asked the payment to capture */
+                                amount: string;
+                                detail: string | null;
+                                payment_id: number;
+                                /** @enum {string} */
+                                status: "succeeded" | "failed";
+                            }[];
+                            carrier: string | null;
+                            created_at: string;
+                            delivered_at: string | null;
+                            id: number;
+                            lines: {
+                                /** @description The order line's alias */
+                                alias: string;
+                                name: string;
+                                quantity: number;
+                                sku: string | null;
+                            }[];
+                            /** @description The states it may move to now (ship, deliver, cancel); empty once delivered or cancelled */
+                            next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
+                            order: {
+                                /**
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @enum {string}
+                                 */
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                order_alias: string;
+                                status: string;
+                            };
+                            shipped_at: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "shipped" | "delivered" | "cancelled";
+                            tracking_number: string | null;
+                            tracking_url: string | null;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/order/storefront/api/create/": {
@@ -3137,7 +3820,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3146,7 +3829,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3155,7 +3838,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3310,7 +3993,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3337,7 +4020,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3546,7 +4229,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3573,7 +4256,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3813,7 +4496,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3822,7 +4505,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3831,7 +4514,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3892,6 +4575,11 @@ export type paths = {
                                 discount: string;
                                 email: string | null;
                                 estimated_tax: string;
+                                /**
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @enum {string}
+                                 */
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
                                 /** @description The order's money as a ledger (docs/payments.md) */
                                 ledger: {
                                     /** @description Money its payments were authorized for (held, or held and taken) */
@@ -3937,7 +4625,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4004,6 +4692,31 @@ export type paths = {
                             discount_name: string | null;
                             email: string | null;
                             estimated_tax: string;
+                            /**
+                             * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                             * @enum {string}
+                             */
+                            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                            /** @description The order's shipments, oldest first, with their tracking links (cancelled ones included) */
+                            fulfillments: {
+                                cancelled_at: string | null;
+                                carrier: string | null;
+                                created_at: string;
+                                delivered_at: string | null;
+                                id: number;
+                                lines: {
+                                    /** @description The order line's alias */
+                                    alias: string;
+                                    name: string;
+                                    quantity: number;
+                                    sku: string | null;
+                                }[];
+                                shipped_at: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "shipped" | "delivered" | "cancelled";
+                                tracking_number: string | null;
+                                tracking_url: string | null;
+                            }[];
                             /** @description The order's money as a ledger (docs/payments.md) */
                             ledger: {
                                 /** @description Money its payments were authorized for (held, or held and taken) */
@@ -4107,7 +4820,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4116,7 +4829,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4358,7 +5071,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4367,7 +5080,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4376,7 +5089,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4426,7 +5139,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4444,7 +5157,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4533,7 +5246,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4542,7 +5255,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4646,7 +5359,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4655,7 +5368,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4664,7 +5377,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4775,7 +5488,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4784,7 +5497,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4793,7 +5506,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4894,7 +5607,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4903,7 +5616,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5050,7 +5763,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5059,7 +5772,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5195,7 +5908,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5204,7 +5917,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5213,7 +5926,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5283,7 +5996,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5331,7 +6044,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5349,7 +6062,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5446,7 +6159,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5559,7 +6272,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5568,7 +6281,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5655,7 +6368,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5705,7 +6418,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5797,7 +6510,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5806,7 +6519,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5909,7 +6622,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5918,7 +6631,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5927,7 +6640,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6005,7 +6718,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6055,7 +6768,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6149,7 +6862,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6158,7 +6871,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6167,7 +6880,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6231,7 +6944,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6296,7 +7009,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6305,7 +7018,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6489,7 +7202,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6560,7 +7273,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6610,7 +7323,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6686,7 +7399,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6695,7 +7408,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6770,7 +7483,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6865,7 +7578,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6944,7 +7657,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6994,7 +7707,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7088,7 +7801,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7097,7 +7810,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7145,7 +7858,7 @@ export type paths = {
                         }[];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7270,7 +7983,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7279,7 +7992,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7347,7 +8060,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7397,7 +8110,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7466,7 +8179,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7475,7 +8188,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7484,7 +8197,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7558,7 +8271,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7641,7 +8354,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7650,7 +8363,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7725,7 +8438,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7775,7 +8488,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7859,7 +8572,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7868,7 +8581,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7877,7 +8590,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8011,7 +8724,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8078,7 +8791,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8119,7 +8832,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8197,7 +8910,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8206,7 +8919,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8282,7 +8995,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8416,7 +9129,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8425,7 +9138,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8503,7 +9216,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8600,7 +9313,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8692,7 +9405,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8701,7 +9414,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8798,7 +9511,7 @@ export type paths = {
                     "application/json": {
                         description?: string;
                         /** @description The event types delivered to this endpoint */
-                        events: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided")[];
+                        events: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled")[];
                         /** @default true */
                         is_active?: boolean;
                         /** @description http:// or https://, without user name or password; see WEBHOOK_ALLOW_PRIVATE for private addresses */
@@ -8846,7 +9559,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8919,7 +9632,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8969,7 +9682,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9007,7 +9720,7 @@ export type paths = {
                     "application/json": {
                         description?: string;
                         /** @description The event types delivered to this endpoint */
-                        events?: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided")[];
+                        events?: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled")[];
                         /** @description true switches a disabled endpoint on again and clears disabled_reason */
                         is_active?: boolean;
                         /** @description http:// or https://, without user name or password; see WEBHOOK_ALLOW_PRIVATE for private addresses */
@@ -9053,7 +9766,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9062,7 +9775,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9145,7 +9858,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9154,7 +9867,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9233,7 +9946,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;

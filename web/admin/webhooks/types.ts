@@ -25,6 +25,10 @@ export const WEBHOOK_EVENT_TYPES = Object.keys({
   'payment.authorized': 0,
   'payment.captured': 0,
   'payment.voided': 0,
+  'fulfillment.created': 0,
+  'fulfillment.shipped': 0,
+  'fulfillment.delivered': 0,
+  'fulfillment.cancelled': 0,
 } satisfies Record<WebhookEventType, 0>) as WebhookEventType[];
 
 export const DELIVERY_STATUSES = Object.keys({ pending: 0, succeeded: 0, failed: 0 } satisfies Record<
