@@ -27,6 +27,7 @@ import { registerMetrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
 import { estimateRoutes } from './placement/estimate.routes.js';
 import { expireUnpaidOrdersInBackground } from './orders/order-expiry.js';
+import { orderEditRoutes } from './order-edits/order-edits.routes.js';
 import { type CancelWithRefund, orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
 import { fulfillmentAdminRoutes } from './orders/fulfillments.routes.js';
 import type { CaptureShipped } from './orders/fulfillments.service.js';
@@ -149,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     fulfillmentAdminRoutes({ db, outbox, trackingUrls: config.carrierTrackingUrls, captureShipped: captureOnShipment }),
   );
+  await app.register(orderEditRoutes({ db, outbox, money, roundingMode: config.roundingMode }));
   await app.register(eventAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens }));
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));

@@ -735,6 +735,7 @@ export const eventTypes = [
   'order.cancelled',
   'order.expired',
   'order.paid_after_expiry',
+  'order.edited',
   'payment.succeeded',
   'payment.failed',
   'payment.refunded',
@@ -874,6 +875,36 @@ export const webhookAttempts = pgTable(
     responseSnippet: text('response_snippet'),
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.id)],
+);
+
+/** One line of an order edit as its history keeps it: the quantity before and after (0: absent), at its unit price. */
+export interface OrderEditLineRow {
+  alias: string;
+  name: string;
+  unit_price: number;
+  before: number;
+  after: number;
+}
+
+/**
+ * An admin's edit of an order's lines (issue #27 item 3), kept for the order's history: who, when, why, the lines that
+ * changed and the totals around it. The order's own figures are the edited ones; the ledger shows the difference.
+ */
+export const orderEdits = pgTable(
+  'order_edits',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    editedBy: integer('edited_by').references(() => users.id, { onDelete: 'set null' }),
+    note: text('note').notNull().default(''),
+    lines: jsonb('lines').$type<OrderEditLineRow[]>().notNull(),
+    totalBefore: minorUnits('total_before').notNull(),
+    totalAfter: minorUnits('total_after').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('order_edits_order_idx').on(t.orderId, t.id)],
 );
 
 export const productRelations = relations(products, ({ many }) => ({ variants: many(productVariants) }));

@@ -34,7 +34,7 @@ async function detail(db: Db, order: Parameters<typeof presentOrder>[0]) {
  * The order as admins read it: where it may go next is the state machine's answer (less the moves its fulfillments
  * make), so no client keeps a copy.
  */
-async function adminDetail(db: Db, order: Parameters<typeof presentOrder>[0]) {
+export async function adminOrderDetail(db: Db, order: Parameters<typeof presentOrder>[0]) {
   const nextStatuses = statusesByHand(orderStates.transitions[order.status], order.fulfillmentStatus);
   return { ...(await detail(db, order)), next_statuses: nextStatuses };
 }
@@ -155,7 +155,7 @@ export function orderAdminRoutes(deps: {
         },
       },
       async (request) =>
-        adminDetail(
+        adminOrderDetail(
           deps.db,
           await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal }),
         ),
@@ -207,7 +207,7 @@ export function orderAdminRoutes(deps: {
           refund === true
             ? await deps.cancelWithRefund(alias, { requestKey, adminId: request.principal?.userId ?? null })
             : await changeOrderStatus(deps, alias, status);
-        return adminDetail(deps.db, changed);
+        return adminOrderDetail(deps.db, changed);
       },
     );
   };

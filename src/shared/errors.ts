@@ -62,6 +62,7 @@ export const errorCodes = {
   invalid_transition: { status: 409, title: 'Status cannot change that way' },
   order_already_paid: { status: 409, title: 'Nothing is due on this order' },
   order_not_payable: { status: 409, title: 'Order cannot be paid' },
+  order_not_editable: { status: 409, title: 'Order cannot be edited' },
   payment_in_progress: { status: 409, title: 'A payment start for this order is in progress' },
   webhook_endpoint_inactive: { status: 409, title: 'Webhook endpoint switched off' },
   refund_required: { status: 409, title: 'Money was paid for this order: refund it to cancel' },

@@ -135,7 +135,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -267,7 +267,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -386,7 +386,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -513,7 +513,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -723,7 +723,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -977,7 +977,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1522,7 +1522,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2131,7 +2131,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2168,7 +2168,7 @@ export type paths = {
                     cursor?: string;
                     limit?: number;
                     order_alias?: string;
-                    type?: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled";
+                    type?: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "order.edited" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled";
                 };
                 header?: never;
                 path?: never;
@@ -2193,7 +2193,7 @@ export type paths = {
                                 id: string;
                                 /** @description The event's number among its order's events: 1, 2, 3… in the order they happened */
                                 sequence: number | null;
-                                type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled";
+                                type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "order.edited" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled";
                             }[];
                             next_cursor: string | null;
                         };
@@ -2271,7 +2271,7 @@ export type paths = {
                             id: string;
                             /** @description The event's number among its order's events: 1, 2, 3… in the order they happened */
                             sequence: number | null;
-                            type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled";
+                            type: "order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "order.edited" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled";
                         };
                     };
                 };
@@ -2938,7 +2938,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2967,6 +2967,495 @@ export type paths = {
                 };
             };
         };
+        trace?: never;
+    };
+    "/order/dashboard/api/orders/{order_alias}/edits/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order's edits, newest first: who, when, why, the lines and the totals */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    order_alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: date-time */
+                                created_at: string;
+                                edited_by: number | null;
+                                id: number;
+                                lines: {
+                                    /** @description Units after it (0: the line is removed) */
+                                    after: number;
+                                    alias: string;
+                                    /** @description Units before the edit (0: the line is new) */
+                                    before: number;
+                                    name: string;
+                                    unit_price: string;
+                                }[];
+                                note: string;
+                                total_after: string;
+                                total_before: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Edit an order's lines before anything ships: priced again as placed, stock moved, the difference in the ledger (balance due or refund due) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    order_alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "lines": [
+                     *         {
+                     *           "alias": "espresso-cup-white",
+                     *           "quantity": 3
+                     *         }
+                     *       ],
+                     *       "note": "Phone call: one more cup"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The edited total the preview showed: if it differs, 409 total_changed, nothing written */
+                        expected_total?: string;
+                        /** @description The lines that change; the others stay as they are */
+                        lines: {
+                            /** @description The variant's alias */
+                            alias: string;
+                            /** @description The quantity the order should have of it: 0 removes its line; a variant not in the order is added */
+                            quantity: number;
+                        }[];
+                        /** @description Why: kept in the order history */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The ledger's balance due after the edit (negative: owed back) */
+                            balance_due: string;
+                            /** @description total_after − total_before: positive, the customer owes it */
+                            difference: string;
+                            discount: string;
+                            /** @description Promotions the order had whose conditions no longer hold: their use is given back */
+                            dropped_promotions: {
+                                id: number;
+                                name: string;
+                            }[];
+                            estimated_tax: string;
+                            id: number;
+                            /** @description The lines whose quantity changes */
+                            lines: {
+                                /** @description Units after it (0: the line is removed) */
+                                after: number;
+                                alias: string;
+                                /** @description Units before the edit (0: the line is new) */
+                                before: number;
+                                name: string;
+                                unit_price: string;
+                            }[];
+                            order: {
+                                billing_address: {
+                                    city: string;
+                                    country: string;
+                                    email: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    phone_number: string;
+                                    postal_code: string;
+                                    state: string;
+                                    street_address: string;
+                                } | null;
+                                cancel_reason: string | null;
+                                created_at: string;
+                                currency: string;
+                                customer_id: number | null;
+                                discount: string;
+                                discount_name: string | null;
+                                email: string | null;
+                                estimated_tax: string;
+                                /**
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @enum {string}
+                                 */
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                /** @description The order's shipments, oldest first, with their tracking links (cancelled ones included) */
+                                fulfillments: {
+                                    cancelled_at: string | null;
+                                    carrier: string | null;
+                                    created_at: string;
+                                    delivered_at: string | null;
+                                    id: number;
+                                    lines: {
+                                        /** @description The order line's alias */
+                                        alias: string;
+                                        name: string;
+                                        quantity: number;
+                                        sku: string | null;
+                                    }[];
+                                    shipped_at: string | null;
+                                    /** @enum {string} */
+                                    status: "pending" | "shipped" | "delivered" | "cancelled";
+                                    tracking_number: string | null;
+                                    tracking_url: string | null;
+                                }[];
+                                /** @description The order's money as a ledger (docs/payments.md) */
+                                ledger: {
+                                    /** @description Money its payments were authorized for (held, or held and taken) */
+                                    authorized: string;
+                                    /** @description max(0, total − credited) − (captured − refunded), the total counting as 0.00 once cancelled; negative: money owed back to the customer */
+                                    balance_due: string;
+                                    /** @description Money open authorizations still hold (an admin may capture or void it) */
+                                    capturable: string;
+                                    /** @description Money taken */
+                                    captured: string;
+                                    /** @description Money given back without changing the order (the goodwill part of refunds): never owed again */
+                                    credited: string;
+                                    /** @description Money owed back: −balance_due when negative, else 0 */
+                                    refund_due: string;
+                                    /** @description captured − refunded */
+                                    refundable: string;
+                                    /** @description Money given back */
+                                    refunded: string;
+                                    /** @description What start-payment asks for: balance_due less what authorizations hold */
+                                    to_pay: string;
+                                };
+                                lines: {
+                                    /** @description What each applied promotion took off this line */
+                                    adjustments: {
+                                        amount: string;
+                                        promotion_id: number;
+                                    }[];
+                                    alias: string;
+                                    discount: string;
+                                    /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                    name: string;
+                                    /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                    options: {
+                                        name: string;
+                                        value: string;
+                                    }[];
+                                    product_name: string | null;
+                                    product_variant_id: number | null;
+                                    quantity: number;
+                                    sku: string | null;
+                                    subtotal: string;
+                                    tax: string;
+                                    tax_class: string | null;
+                                    tax_rate: string;
+                                    total: string;
+                                    unit_price: string;
+                                    /** @description The variant's name at placement */
+                                    variant_name: string;
+                                }[];
+                                /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
+                                next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
+                                note: string;
+                                order_alias: string;
+                                order_id: number;
+                                /** @enum {string} */
+                                payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
+                                promocode: string | null;
+                                /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
+                                promotions: {
+                                    amount: string;
+                                    code: string | null;
+                                    id: number;
+                                    /** @description The promotion's action, e.g. order_percentage, buy_x_get_y, free_shipping */
+                                    kind: string;
+                                    name: string;
+                                }[];
+                                shipping_address: {
+                                    city: string;
+                                    country: string;
+                                    email: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    phone_number: string;
+                                    postal_code: string;
+                                    state: string;
+                                    street_address: string;
+                                } | null;
+                                /** @description What promotions took off shipping (part of discount) */
+                                shipping_discount: string;
+                                shipping_fee: string;
+                                shipping_name: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
+                                subtotal: string;
+                                tax_details: {
+                                    tax_amount: string;
+                                    tax_class: string;
+                                    tax_percentage: string;
+                                }[];
+                                total: string;
+                                total_items: number;
+                                total_without_tax: string;
+                                updated_at: string;
+                            };
+                            refund_due: string;
+                            subtotal: string;
+                            total_after: string;
+                            total_before: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/dashboard/api/orders/{order_alias}/edits/preview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What an edit of an order's lines would do (figures, difference, stock checked); nothing written */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    order_alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "lines": [
+                     *         {
+                     *           "alias": "espresso-cup-white",
+                     *           "quantity": 3
+                     *         }
+                     *       ],
+                     *       "note": "Phone call: one more cup"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The edited total the preview showed: if it differs, 409 total_changed, nothing written */
+                        expected_total?: string;
+                        /** @description The lines that change; the others stay as they are */
+                        lines: {
+                            /** @description The variant's alias */
+                            alias: string;
+                            /** @description The quantity the order should have of it: 0 removes its line; a variant not in the order is added */
+                            quantity: number;
+                        }[];
+                        /** @description Why: kept in the order history */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The ledger's balance due after the edit (negative: owed back) */
+                            balance_due: string;
+                            /** @description total_after − total_before: positive, the customer owes it */
+                            difference: string;
+                            discount: string;
+                            /** @description Promotions the order had whose conditions no longer hold: their use is given back */
+                            dropped_promotions: {
+                                id: number;
+                                name: string;
+                            }[];
+                            estimated_tax: string;
+                            /** @description The lines whose quantity changes */
+                            lines: {
+                                /** @description Units after it (0: the line is removed) */
+                                after: number;
+                                alias: string;
+                                /** @description Units before the edit (0: the line is new) */
+                                before: number;
+                                name: string;
+                                unit_price: string;
+                            }[];
+                            refund_due: string;
+                            subtotal: string;
+                            total_after: string;
+                            total_before: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/order/dashboard/api/orders/{order_alias}/fulfillments/": {
@@ -3213,7 +3702,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3326,7 +3815,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3439,7 +3928,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3571,7 +4060,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3829,7 +4318,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4505,7 +4994,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5080,7 +5569,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5368,7 +5857,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5497,7 +5986,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5616,7 +6105,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5917,7 +6406,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6272,7 +6761,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6631,7 +7120,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6871,7 +7360,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7983,7 +8472,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8188,7 +8677,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8354,7 +8843,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8581,7 +9070,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9129,7 +9618,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9414,7 +9903,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9511,7 +10000,7 @@ export type paths = {
                     "application/json": {
                         description?: string;
                         /** @description The event types delivered to this endpoint */
-                        events: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled")[];
+                        events: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "order.edited" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled")[];
                         /** @default true */
                         is_active?: boolean;
                         /** @description http:// or https://, without user name or password; see WEBHOOK_ALLOW_PRIVATE for private addresses */
@@ -9720,7 +10209,7 @@ export type paths = {
                     "application/json": {
                         description?: string;
                         /** @description The event types delivered to this endpoint */
-                        events?: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled")[];
+                        events?: ("order.placed" | "order.paid" | "order.status_changed" | "order.cancelled" | "order.expired" | "order.paid_after_expiry" | "order.edited" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "fulfillment.created" | "fulfillment.shipped" | "fulfillment.delivered" | "fulfillment.cancelled")[];
                         /** @description true switches a disabled endpoint on again and clears disabled_reason */
                         is_active?: boolean;
                         /** @description http:// or https://, without user name or password; see WEBHOOK_ALLOW_PRIVATE for private addresses */

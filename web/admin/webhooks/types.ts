@@ -19,6 +19,7 @@ export const WEBHOOK_EVENT_TYPES = Object.keys({
   'order.cancelled': 0,
   'order.expired': 0,
   'order.paid_after_expiry': 0,
+  'order.edited': 0,
   'payment.succeeded': 0,
   'payment.failed': 0,
   'payment.refunded': 0,

@@ -1,0 +1,152 @@
+import type { Db } from '../db/client.js';
+import { type Outbox, recordEvents } from '../events/outbox.js';
+import { orderEvents } from '../orders/order-events.js';
+import { ledgerOfOrder, orderPaymentStatus } from '../orders/order-ledger.js';
+import { placedOrderBasis } from '../orders/order-pricing-basis.js';
+import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from '../orders/orders.repository.js';
+import type { PricedOrder } from '../pricing/pricing.types.js';
+import { DomainError } from '../shared/errors.js';
+import type { CurrencyFormat, RoundingMode } from '../shared/money.js';
+import { decideOrderEdit, type EditDecision, editRefusal, type LineChange } from './order-edit.decide.js';
+import {
+  editLines,
+  insertOrderEdit,
+  lockEditedVariants,
+  lockOrderPromotions,
+  moveStock,
+  releaseUsesOf,
+  saveEditedOrder,
+  writeEditedLines,
+} from './order-edits.repository.js';
+
+export interface OrderEditDeps {
+  db: Db;
+  outbox: Outbox;
+  money: CurrencyFormat;
+  roundingMode: RoundingMode;
+}
+
+export interface OrderEditRequest {
+  alias: string;
+  changes: readonly LineChange[];
+  note: string;
+  /** The total the admin saw in the preview, minor units: a different one is 409 total_changed, nothing written. */
+  expectedTotal?: number;
+  /** Only say what the edit would do; write nothing. */
+  preview: boolean;
+  editedBy: number | null;
+}
+
+export interface OrderEditOutcome {
+  before: OrderRow;
+  after: OrderRow;
+  lines: OrderLineRow[];
+  decision: EditDecision;
+  editId: number | null;
+}
+
+const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
+
+/** The columns of an order an edit changes: its figures as priced again, and its payment status. */
+type EditedColumns = Pick<
+  OrderRow,
+  | 'subtotal'
+  | 'discount'
+  | 'discountName'
+  | 'promotions'
+  | 'promoCode'
+  | 'shippingDiscount'
+  | 'shippingTax'
+  | 'estimatedTax'
+  | 'totalWithoutTax'
+  | 'total'
+  | 'totalItems'
+  | 'paymentStatus'
+>;
+
+/** The order's columns as the edit priced it (its ledger's totals stay: no payment changed). */
+function editedColumns(order: OrderRow, priced: PricedOrder): EditedColumns {
+  const amounts = new Map(priced.promotions.map((p) => [p.id, p.amountMinor]));
+  const promotions = order.promotions.flatMap((p) => {
+    const amount = amounts.get(p.id);
+    return amount === undefined ? [] : [{ ...p, amount }];
+  });
+  const figures = {
+    subtotal: priced.subtotalMinor,
+    discount: priced.discountMinor,
+    discountName: priced.discountName,
+    promotions,
+    promoCode: promotions.some((p) => p.code !== null) ? order.promoCode : null,
+    shippingDiscount: priced.shippingDiscountMinor,
+    shippingTax: priced.shippingTaxMinor,
+    estimatedTax: priced.estimatedTaxMinor,
+    totalWithoutTax: priced.totalWithoutTaxMinor,
+    total: priced.totalMinor,
+    totalItems: priced.totalItems,
+  };
+  return { ...figures, paymentStatus: orderPaymentStatus(ledgerOfOrder({ ...order, total: figures.total })) };
+}
+
+/**
+ * Edits an order's lines (issue #27 item 3), or says what the edit would do (`preview`): in one transaction, the order
+ * locked, then its promotions, then the variants named (the order placements lock them in), the edit decided
+ * (`decideOrderEdit`), and, unless previewing, the lines, the order's figures and payment status, the stock, the
+ * promotion uses of promotions that no longer apply, the edit's history row and the order.edited event written.
+ */
+export function editOrder(deps: OrderEditDeps, request: OrderEditRequest): Promise<OrderEditOutcome> {
+  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
+    const order = await lockOrder(tx, request.alias);
+    if (!order) throw notFound(request.alias);
+    const refusal = editRefusal({ ...order, fulfilled: order.fulfillmentStatus !== 'unfulfilled' });
+    if (refusal) throw refusal;
+    const lines = await linesOf(tx, order.id);
+    const basis = placedOrderBasis(order, lines);
+    if (!basis) {
+      throw new DomainError('order_not_editable', {
+        detail:
+          `order ${order.alias} was placed before orders kept their promotions' terms: it cannot be priced again `
+          + 'exactly, so it cannot be edited',
+      });
+    }
+    await lockOrderPromotions(tx, order);
+    const variants = await lockEditedVariants(tx, {
+      aliases: [...new Set([...request.changes.map((c) => c.alias)])],
+      order,
+    });
+    const decision = decideOrderEdit({
+      order,
+      lines,
+      basis,
+      changes: request.changes,
+      variants,
+      roundingMode: deps.roundingMode,
+    });
+    const columns = editedColumns(order, decision.priced);
+    const after: OrderRow = { ...order, ...columns };
+    if (request.expectedTotal !== undefined && request.expectedTotal !== after.total) {
+      throw new DomainError('total_changed', {
+        detail:
+          `the edited total is ${deps.money.format(after.total)}, `
+          + `not ${deps.money.format(request.expectedTotal)}: nothing was changed`,
+        extra: { total: deps.money.format(after.total) },
+      });
+    }
+    if (request.preview) return { before: order, after, lines, decision, editId: null };
+
+    await releaseUsesOf(tx, { orderId: order.id, promotionIds: decision.droppedPromotionIds });
+    await moveStock(tx, decision.stock);
+    await writeEditedLines(tx, { orderId: order.id, lines: decision.lines, priced: decision.priced });
+    const saved = await saveEditedOrder(tx, order.id, columns);
+    const edit = await insertOrderEdit(tx, {
+      orderId: order.id,
+      editedBy: request.editedBy,
+      note: request.note,
+      lines: editLines(decision.lines),
+      totalBefore: order.total,
+      totalAfter: saved.total,
+    });
+    const savedLines = await linesOf(tx, order.id);
+    await recordEvents(tx, deps.outbox, orderEvents(['order.edited'], saved, savedLines));
+    return { before: order, after: saved, lines: savedLines, decision, editId: edit.id };
+  });
+}
