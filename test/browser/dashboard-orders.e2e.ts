@@ -340,6 +340,46 @@ describe('the dashboard: orders and webhooks', () => {
     expect(browser.errors).toEqual([]);
   });
 
+  it("edits a paid order's lines after a preview that states the new total; the customer then owes the difference", async () => {
+    const order = await placeOrder(shop, 'edit.me@example.com');
+    await payWithSandbox(shop, order);
+    const page = await signedIn(browser, `/admin/orders/${order.alias}`, { width: 390, height: 800 });
+    await expect.poll(() => headingText(page)).toBe(`Order ${order.alias}`);
+    await page.getByRole('button', { name: 'Edit lines' }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit the lines of order ${order.alias}` });
+    const mug = dialog.getByLabel(/Mug/);
+    await expect.poll(() => mug.inputValue()).toBe('1');
+    // Nothing changed yet: nothing to preview.
+    expect(await dialog.getByRole('button', { name: 'Preview the new total' }).isDisabled()).toBe(true);
+    await mug.fill('2');
+    await dialog.getByLabel(/^Note/).fill('Phone call: a second mug');
+    await dialog.getByRole('button', { name: 'Preview the new total' }).click();
+    await expect.poll(() => dialog.textContent()).toMatch(/Total 67\.52 USD → [\d.]+ USD \(\+[\d.]+ USD\)/);
+    expect(await dialog.textContent()).toMatch(/The customer will owe [\d.]+ USD more/);
+    expect(await scrollsSideways(page)).toBe(false);
+    const text = (await dialog.textContent()) ?? '';
+    const after = /→ ([\d.]+) USD/.exec(text)?.[1] ?? '';
+    const more = /owe ([\d.]+) USD more/.exec(text)?.[1] ?? '';
+    // A change after the preview asks for a new one.
+    await mug.fill('3');
+    expect(await dialog.getByRole('button', { name: /^Save the edit/ }).count()).toBe(0);
+    await mug.fill('2');
+    await dialog.getByRole('button', { name: 'Preview the new total' }).click();
+    await dialog.getByRole('button', { name: `Save the edit (${after} USD)` }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    const lines = page.locator('section', { has: page.getByRole('heading', { name: 'Lines' }) });
+    await expect.poll(() => lines.textContent()).toMatch(new RegExp(`Total\\s*${after.replace('.', '\\.')} USD`));
+    const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
+    await expect
+      .poll(() => payments.textContent())
+      .toMatch(new RegExp(`Balance due\\s*${more.replace('.', '\\.')} USD`));
+    await expect.poll(() => payments.textContent()).toMatch(/Payment status: partially paid/);
+    const events = page.locator('section', { has: page.getByRole('heading', { name: 'Events' }) });
+    await expect.poll(() => events.textContent()).toMatch(/order\.edited/);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(browser.errors).toEqual([]);
+  });
+
   it('shows the orders list, an order and the webhooks at 375 px without scrolling sideways', async () => {
     const order = await placeOrder(shop, 'a.rather.long.email.address.for.a.narrow.screen@example.com');
     await payWithSandbox(shop, order);

@@ -3,14 +3,24 @@ import { Money } from '../../shared/ui';
 import { words } from '../format';
 import type { Order } from './types';
 
-/** What was ordered: each line with what each promotion took off it, the promotions, then the totals. */
-export function OrderLines(props: { order: Order }) {
+/**
+ * What was ordered: each line with what each promotion took off it, the promotions, then the totals; `onEdit`
+ * offers an edit of the lines.
+ */
+export function OrderLines(props: { order: Order; onEdit?: (() => void) | undefined }) {
   const { order } = props;
   const money = (amount: string) => <Money amount={amount} currency={order.currency} />;
   const promotionName = (id: number) => order.promotions.find((p) => p.id === id)?.name ?? `Promotion ${id}`;
   return (
     <section aria-labelledby="order-lines">
       <h2 id="order-lines">Lines</h2>
+      {props.onEdit && (
+        <p>
+          <button type="button" class="secondary" onClick={props.onEdit}>
+            Edit lines
+          </button>
+        </p>
+      )}
       <div class="table-wrap">
         <table class="reflow">
           <thead>

@@ -1,17 +1,21 @@
 import { useRoute } from 'preact-iso';
-import { useCallback } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { ok } from '../../api/client';
 import { ErrorMessage } from '../../shared/ui';
 import { useDashboard } from '../context';
 import { When, words } from '../format';
 import { OrderCustomer } from '../orders/order-customer';
+import { editable, OrderEditDialog } from '../orders/order-edit-dialog';
 import { OrderEvents } from '../orders/order-events';
 import { OrderLines } from '../orders/order-lines';
 import { OrderPayments } from '../orders/order-payments';
 import { OrderStatusActions } from '../orders/order-status-actions';
 import { useLoaded, usePages } from '../use-loaded';
 
-/** One order: its status and the moves it allows, payments (capture, refund), customer, lines, totals and events. */
+/**
+ * One order: its status and the moves it allows, payments (capture, refund), customer, lines (and their edit), totals
+ * and events.
+ */
 export function OrderDetail() {
   const { api } = useDashboard();
   const alias = useRoute().params.alias ?? '';
@@ -27,6 +31,7 @@ export function OrderDetail() {
       ok(api.GET('/event/dashboard/api/events/', { params: { query: { order_alias: alias, limit: 20, cursor } } })),
     alias,
   );
+  const [editing, setEditing] = useState(false);
   const { reload: reloadOrder } = order;
   const { reload: reloadPayments } = payments;
   const { reload: reloadEvents } = events;
@@ -72,7 +77,8 @@ export function OrderDetail() {
         onChanged={refresh}
       />
       <OrderCustomer order={o} />
-      <OrderLines order={o} />
+      <OrderLines order={o} onEdit={editable(o) ? () => setEditing(true) : undefined} />
+      {editing && <OrderEditDialog order={o} onClose={() => setEditing(false)} onChanged={refresh} />}
       <OrderEvents events={events} />
     </>
   );

@@ -1,0 +1,147 @@
+import { useState } from 'preact/hooks';
+import { type Answer, ok } from '../../api/client';
+import { compareAmounts } from '../../shared/money';
+import { Field, Money } from '../../shared/ui';
+import { useDashboard } from '../context';
+import { Outcome } from '../outcome';
+import { useWrite } from '../use-write';
+import { ModalDialog } from './modal-dialog';
+import type { Order } from './types';
+
+type Preview = Answer<'/order/dashboard/api/orders/{order_alias}/edits/preview/', 'post'>;
+
+/** The statuses the API lets an order's lines change in (it also refuses an order with a fulfilment). */
+const EDITABLE: readonly Order['status'][] = ['pending', 'approved', 'processing'];
+export const editable = (order: Order) => EDITABLE.includes(order.status);
+
+/** What the difference means for the money, in words the admin confirms. */
+function moneySentence(preview: Preview, currency: string): string {
+  const sign = compareAmounts(preview.difference, '0');
+  if (sign === 0) return 'The total does not change.';
+  const due = `${preview.balance_due} ${currency}`;
+  if (sign > 0) return `The customer will owe ${preview.difference} ${currency} more (balance due ${due}).`;
+  const less = `${preview.difference.replace('-', '')} ${currency}`;
+  return `${less} less: ${preview.refund_due} ${currency} will be owed back, to refund from the payments.`;
+}
+
+/**
+ * Change an order's lines (quantities, a line removed with 0, a variant added by its alias) in a dialog: the change
+ * is previewed first (the API prices it again as placed and checks the stock), stating the new total and what it
+ * means for the money; saving sends the previewed total as `expected_total`, so a total that changed meanwhile is
+ * refused rather than saved. Any change to the inputs asks for a new preview.
+ */
+export function OrderEditDialog(props: { order: Order; onClose: () => void; onChanged: () => Promise<void> }) {
+  const { order } = props;
+  const { api } = useDashboard();
+  const write = useWrite();
+  const [quantities, setQuantities] = useState<Record<string, string>>(() =>
+    Object.fromEntries(order.lines.map((l) => [l.alias, String(l.quantity)])),
+  );
+  const [added, setAdded] = useState({ alias: '', quantity: '1' });
+  const [note, setNote] = useState('');
+  const [preview, setPreview] = useState<Preview>();
+  const path = { order_alias: order.order_alias };
+
+  const changes = () => {
+    const lines = order.lines
+      .filter((l) => quantities[l.alias] !== String(l.quantity))
+      .map((l) => ({ alias: l.alias, quantity: Number(quantities[l.alias] ?? l.quantity) }));
+    if (added.alias.trim() !== '') lines.push({ alias: added.alias.trim(), quantity: Number(added.quantity) });
+    return lines;
+  };
+  const edited = (update: () => void) => {
+    update();
+    setPreview(undefined);
+    write.reset();
+  };
+  const money = (amount: string) => <Money amount={amount} currency={order.currency} />;
+
+  async function showPreview() {
+    const body = { lines: changes(), note };
+    const answer = await write.run(() =>
+      ok(api.POST('/order/dashboard/api/orders/{order_alias}/edits/preview/', { params: { path }, body })),
+    );
+    setPreview(answer);
+  }
+
+  async function save(seen: Preview) {
+    const body = { lines: changes(), note, expected_total: seen.total_after };
+    const answer = await write.run(
+      () => ok(api.POST('/order/dashboard/api/orders/{order_alias}/edits/', { params: { path }, body })),
+      (a) => `Saved: the order's total is now ${a.total_after} ${order.currency}.`,
+    );
+    if (answer) {
+      await props.onChanged();
+      props.onClose();
+    }
+  }
+
+  return (
+    <ModalDialog title={`Edit the lines of order ${order.order_alias}`} onClose={props.onClose}>
+      <p class="muted">
+        Kept lines keep their price and tax rate; an added one is sold at today's price. Promotions apply as they did
+        when the order was placed.
+      </p>
+      {order.lines.map((line) => (
+        <Field
+          key={line.alias}
+          label={`${line.name} (${line.unit_price} ${order.currency} each)`}
+          hint="0 removes the line"
+          type="number"
+          min={0}
+          step={1}
+          value={quantities[line.alias]}
+          onInput={(e) => edited(() => setQuantities({ ...quantities, [line.alias]: e.currentTarget.value }))}
+        />
+      ))}
+      <div class="row">
+        <Field
+          label="Add a variant (its alias)"
+          value={added.alias}
+          onInput={(e) => edited(() => setAdded({ ...added, alias: e.currentTarget.value }))}
+        />
+        <Field
+          label="Quantity to add"
+          type="number"
+          min={1}
+          step={1}
+          value={added.quantity}
+          onInput={(e) => edited(() => setAdded({ ...added, quantity: e.currentTarget.value }))}
+        />
+      </div>
+      <Field
+        label="Note (kept in the order's history)"
+        value={note}
+        onInput={(e) => edited(() => setNote(e.currentTarget.value))}
+      />
+      {preview && (
+        <div class="panel" aria-live="polite">
+          <p>
+            Total {money(preview.total_before)} → <strong>{money(preview.total_after)}</strong> (
+            {compareAmounts(preview.difference, '0') > 0 ? '+' : ''}
+            {money(preview.difference)}).
+          </p>
+          <p>{moneySentence(preview, order.currency)}</p>
+          {preview.dropped_promotions.length > 0 && (
+            <p>No longer applies: {preview.dropped_promotions.map((p) => p.name).join(', ')}.</p>
+          )}
+        </div>
+      )}
+      <Outcome done={write.done} problem={write.problem} />
+      <div class="row">
+        {preview ? (
+          <button type="button" disabled={write.busy} onClick={() => void save(preview)}>
+            Save the edit ({preview.total_after} {order.currency})
+          </button>
+        ) : (
+          <button type="button" disabled={write.busy || changes().length === 0} onClick={() => void showPreview()}>
+            Preview the new total
+          </button>
+        )}
+        <button type="button" class="secondary" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+    </ModalDialog>
+  );
+}
