@@ -292,6 +292,22 @@ describe('edits refused', () => {
     expectProblem(await edit(cancelled, { lines: [{ alias: 'oe-mug', quantity: 2 }] }), 409, 'order_not_editable');
   });
 
+  it('refuses an order with a fulfilment, and edits it again once that fulfilment is cancelled', async () => {
+    const order = await place([{ alias: 'oe-mug', quantity: 2 }]);
+    await api.patch(`/order/dashboard/api/orders/${order.order_alias}/`, { status: 'approved' });
+    const fulfilments = `/order/dashboard/api/orders/${order.order_alias}/fulfillments/`;
+    const created = await api.post(fulfilments, { lines: [{ alias: 'oe-mug', quantity: 1 }] }, 201);
+    const body = { lines: [{ alias: 'oe-mug', quantity: 3 }] };
+    expectProblem(await edit(order, body), 409, 'order_not_editable');
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `${fulfilments}${created.id}/cancel/`,
+      headers: { authorization: `Bearer ${admin.access}` },
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect((await edit(order, body)).statusCode).toBe(201);
+  });
+
   it('is for admins only', async () => {
     const order = await place([{ alias: 'oe-mug', quantity: 1 }]);
     const customer = await signUp(t.app);
