@@ -242,6 +242,7 @@ describe('customer emails over SMTP', () => {
       order_shipped: true,
       order_cancelled: false,
       order_expired: false,
+      order_changed: true,
     });
   });
 

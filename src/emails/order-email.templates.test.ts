@@ -164,6 +164,20 @@ describe('order emails', () => {
     expect(text('order_expired', orderIn('USD'))).toContain('not paid in time');
   });
 
+  it('tells the customer of a changed order what is still to pay, or what comes back, with the order link', () => {
+    const text = (order: OrderRow) =>
+      renderOrderEmail({ kind: 'order_changed', storeName: 'S', order, lines: [line], link });
+    // Total 22.23 USD, 15.00 captured: 7.23 to pay.
+    const due = text(orderIn('USD', { status: 'approved', amountCaptured: 1500 }));
+    expect(due.subject).toBe('S: Order a1b2 changed');
+    expect(due.text).toContain('its total is now 22.23 USD. 7.23 USD is still to pay');
+    expect(due.text).toContain(link.url);
+    // 30.00 captured: 7.77 owed back.
+    const back = text(orderIn('USD', { status: 'approved', amountCaptured: 3000 })).text;
+    expect(back).toContain('We will refund you 7.77 USD.');
+    expect(text(orderIn('USD', { status: 'approved', amountCaptured: 2223 })).text).not.toMatch(/still to pay|refund/);
+  });
+
   it('gives every kind its own subject and heading', () => {
     const rendered = orderEmailKinds.map((kind) =>
       renderOrderEmail({ kind, storeName: 'S', order: orderIn('USD'), lines: [line], link }),

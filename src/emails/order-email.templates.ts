@@ -1,4 +1,5 @@
 import type { AddressSnapshot } from '../db/schema.js';
+import { ledgerOfOrder } from '../orders/order-ledger.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import { currencyFormat } from '../shared/money.js';
@@ -18,6 +19,7 @@ export const orderEmailKinds = [
   'order_shipped',
   'order_cancelled',
   'order_expired',
+  'order_changed',
 ] as const;
 export type OrderEmailKind = (typeof orderEmailKinds)[number];
 
@@ -103,7 +105,24 @@ const KINDS: Record<OrderEmailKind, KindText> = {
     address: false,
     link: false,
   },
+  order_changed: {
+    subject: (alias) => `Order ${alias} changed`,
+    heading: 'Your order has been changed',
+    says: (order, total) =>
+      `Your order ${order.alias} has been changed; its total is now ${total}.` + dueSentence(order),
+    address: true,
+    link: true,
+  },
 };
+
+/** What an order's ledger asks of the customer after a change: to pay what is due, or that money comes back. */
+function dueSentence(order: OrderRow): string {
+  const ledger = ledgerOfOrder(order);
+  const amount = amountIn(order);
+  if (ledger.toPay > 0) return ` ${amount(ledger.toPay)} is still to pay: open your order's page to pay it.`;
+  if (ledger.refundDue > 0) return ` We will refund you ${amount(ledger.refundDue)}.`;
+  return '';
+}
 
 /** Whether an email of this kind carries the link to the order's page (no link once the order is over). */
 export const carriesOrderLink = (kind: OrderEmailKind): boolean => KINDS[kind].link;

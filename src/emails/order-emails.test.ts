@@ -13,6 +13,7 @@ describe('the email an event calls for', () => {
     ['order.status_changed', null, null],
     ['order.cancelled', { status: 'cancelled' }, 'order_cancelled'],
     ['order.expired', { status: 'cancelled' }, 'order_expired'],
+    ['order.edited', { status: 'approved' }, 'order_changed'],
     ['payment.succeeded', {}, null],
     ['payment.failed', {}, null],
     ['payment.refunded', {}, null],

@@ -139,6 +139,8 @@ export function emailKindForEvent(type: string, data: unknown): OrderEmailKind |
       return 'order_cancelled';
     case 'order.expired':
       return 'order_expired';
+    case 'order.edited':
+      return 'order_changed';
     default:
       return null;
   }
