@@ -340,7 +340,7 @@ describe('the dashboard: orders and webhooks', () => {
     expect(browser.errors).toEqual([]);
   });
 
-  it("edits a paid order's lines after a preview that states the new total; the customer then owes the difference", async () => {
+  it("edits a paid order's lines after a preview stating the new total: the customer owes the difference", async () => {
     const order = await placeOrder(shop, 'edit.me@example.com');
     await payWithSandbox(shop, order);
     const page = await signedIn(browser, `/admin/orders/${order.alias}`, { width: 390, height: 800 });
