@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const promoLimiter = promoCodeLimiter(app, config.promoRateLimitPerMinute);
   const { publicBaseUrl, autoApprovePaidOrders, paymentCapture } = config;
   const paymentSettings = { publicBaseUrl, autoApprovePaidOrders, paymentCapture };
-  const payments = { db, outbox, tokens, registry: deps.payments, log: app.log, ...paymentSettings };
+  const payments = { db, database, outbox, tokens, registry: deps.payments, log: app.log, ...paymentSettings };
 
   await app.register(healthRoutes({ database }));
   await app.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));
