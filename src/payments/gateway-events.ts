@@ -130,7 +130,7 @@ async function applyUnlessItChanges(tx: Transaction, pluginId: string, event: Ga
   if (event.kind === 'ignored') {
     // Nothing to lock nor to read: stored (or found stored) with the COMMIT, one message.
     const [rows] = await tx.commitWith<[RecordedRow]>([record]);
-    return foundOf(rows[0], event).is === 'duplicate' ? 'duplicate' : 'ignored';
+    return rows.length === 0 ? 'duplicate' : 'ignored';
   }
   const [[row], [pendingRow]] = await tx.runTogether<[RecordedRow, PendingRow]>([
     record,
