@@ -113,6 +113,36 @@ describe('gateway events that change nothing', () => {
   });
 });
 
+describe('gateway events delivered together (decided in batches)', () => {
+  it("applies one payment's success once while events that change nothing on another arrive with it", async () => {
+    const paid = await paidPayment();
+    const unpaid = await startedPayment();
+    const paidBefore = await writtenFor(paid);
+    const noOps = Array.from({ length: 10 }, () => event('payment.succeeded', paid.reference, 4000));
+    const successes = Array.from({ length: 6 }, () => event('payment.succeeded', unpaid.reference, 4000));
+    const results = await Promise.all([...noOps, ...successes].sort(() => Math.random() - 0.5).map(deliver));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(16).fill(200));
+    expect(await writtenFor(paid)).toEqual(paidBefore);
+    for (const body of noOps) expect(await storedEvent(body)).toMatchObject([{ paymentId: paid.paymentId }]);
+    const stored = (await Promise.all(successes.map(storedEvent))).flat();
+    expect(stored.map((e) => e.paymentId)).toEqual(Array(6).fill(unpaid.paymentId));
+    expect(stored.filter((e) => e.applied)).toHaveLength(1);
+    const after = await writtenFor(unpaid);
+    expect(after.payment).toMatchObject({ status: 'succeeded', amountCaptured: 4000 });
+    expect(after.records).toBe(1);
+  });
+
+  it('fails an event that cannot be stored alone: the events delivered with it are stored', async () => {
+    const p = await paidPayment();
+    const bodies = Array.from({ length: 8 }, () => event('payment.succeeded', p.reference, 4000));
+    const broken = event('payment.succeeded', 'pay_\u0000broken', 4000);
+    const results = await Promise.all([...bodies, broken].map(deliver));
+    expect(results.slice(0, 8).map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    expect(results[8]?.statusCode).toBe(500);
+    for (const body of bodies) expect(await storedEvent(body)).toMatchObject([{ paymentId: p.paymentId }]);
+  });
+});
+
 describe('gateway events and the ledger', () => {
   it('counts a refund waiting for its gateway when the gateway reports it; records only what is beyond', async () => {
     const p = await paidPayment();

@@ -1,9 +1,15 @@
+import { columnList, fromColumnNames } from '../db/columns.js';
 import type { Statement } from '../db/client.js';
+import { payments } from '../db/schema.js';
+import type { GatewayEvent } from './payment-plugin.js';
+import type { PendingMoney } from './payment-states.js';
+import type { PaymentRow } from './payments.repository.js';
 
 /**
- * The statements that store a gateway's event and find its payment (gateway-events.ts sends them), of fixed text:
- * prepared once per connection on PostgreSQL, sent together in one message by the transaction that decides whether
- * the event changes anything, and run one by one through Drizzle by the one that applies a change. Decision 0026.
+ * The statements that store a gateway's event and find its payment (gateway-event-batches.ts and gateway-events.ts
+ * send them), of fixed text: prepared once per connection on PostgreSQL, sent together in one message for a batch of
+ * events by the transaction that decides whether they change anything, and run one by one through Drizzle by the one
+ * that applies a change. Decision 0026.
  */
 
 /**
@@ -59,10 +65,95 @@ export const pendingOfEventPayment: Statement = {
 };
 
 /**
- * Marks a stored event (`$1`): the payment it was applied to (`$2`, null when none), whether it changed it (`$3`), and
- * the gateway payment id it waits for (`$4`: an event kept until a payment learns that id; null otherwise).
+ * Marks stored events (`$1`, JSON records): the payment each was applied to (null when none), whether it changed it,
+ * and the gateway payment id it waits for (an event kept until a payment learns that id; null otherwise).
  */
-export const markEventStatement: Statement = {
-  name: 'payment_event_mark',
-  text: `update payment_events set payment_id = $2, applied = $3, pending_gateway_payment_ref = $4 where id = $1`,
+export const markEvents: Statement = {
+  name: 'payment_events_mark',
+  text: `update payment_events e
+    set payment_id = x.payment_id, applied = x.applied, pending_gateway_payment_ref = x.pending_gateway_payment_ref
+    from jsonb_to_recordset($1::jsonb)
+      as x(id integer, payment_id integer, applied boolean, pending_gateway_payment_ref text)
+    where e.id = x.id`,
 };
+
+/**
+ * Removes events this transaction stored (`$1`, their ids) that change their payment: the transaction that applies
+ * each stores it again, so an event is stored only with what it did.
+ */
+export const dropEvents: Statement = {
+  name: 'payment_events_drop',
+  text: 'delete from payment_events where id = any($1::integer[])',
+};
+
+/** `recordEventAndLock`'s row: the stored event, and the payment it names locked with its order (if any). */
+export interface RecordedRow {
+  event_row: number;
+  order_id: number | null;
+  payment: Record<string, unknown> | null;
+}
+
+/** `pendingOfEventPayment`'s row. */
+export interface PendingRow {
+  id: number;
+  capture: string;
+  refund: string;
+}
+
+/** One event's mark, as `markEvents` reads it. */
+export interface EventMark {
+  id: number;
+  payment_id: number | null;
+  applied: boolean;
+  pending_gateway_payment_ref: string | null;
+}
+
+const PAYMENT_COLUMNS = columnList(payments);
+
+/** What storing an event found: seen before, a kind to ignore, no payment, or its payment (locked with its order). */
+export type Found =
+  | { is: 'duplicate' | 'ignored' }
+  | { is: 'unmatched'; eventRow: number }
+  | { is: 'matched'; eventRow: number; payment: PaymentRow };
+
+export function foundOf(row: RecordedRow | undefined, event: GatewayEvent): Found {
+  if (row === undefined) return { is: 'duplicate' };
+  if (event.kind === 'ignored') return { is: 'ignored' };
+  if (row.payment === null) return { is: 'unmatched', eventRow: row.event_row };
+  return { is: 'matched', eventRow: row.event_row, payment: fromColumnNames<PaymentRow>(PAYMENT_COLUMNS, row.payment) };
+}
+
+export const matchValues = (pluginId: string, match: GatewayEvent['match']) => [
+  pluginId,
+  match.reference ?? null,
+  match.gatewayRef ?? null,
+  match.gatewayPaymentRef ?? null,
+];
+
+/** `recordEventAndLock`'s values. An event to ignore names no payment: it is stored and locks nothing. */
+export function recordValues(pluginId: string, event: GatewayEvent): unknown[] {
+  const [, ...match] = matchValues(pluginId, event.kind === 'ignored' ? {} : event.match);
+  return [
+    pluginId,
+    event.eventId,
+    event.kind,
+    event.amount?.amountMinor ?? null,
+    event.amount?.currency ?? null,
+    ...match,
+  ];
+}
+
+export const pendingMoneyOf = (row: PendingRow): PendingMoney => ({
+  capture: Number(row.capture),
+  refund: Number(row.refund),
+});
+
+/**
+ * The mark of an event that names no payment: kept with the gateway payment id it names, to be applied when a later
+ * event teaches a payment that id; none when it names none (it can never match).
+ */
+export function unmatchedMark(eventRow: number, event: GatewayEvent): EventMark | undefined {
+  const later = event.match.gatewayPaymentRef;
+  if (later === undefined) return undefined;
+  return { id: eventRow, payment_id: null, applied: false, pending_gateway_payment_ref: later };
+}

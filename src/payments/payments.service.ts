@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TokenService } from '../auth/tokens.js';
 import type { Principal } from '../http/auth.js';
-import type { Database, Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
@@ -21,6 +21,7 @@ import {
 import { returnLinks } from './return-links.js';
 import { paymentChangeEvents } from './payment-events.js';
 import type { OrderRow } from '../orders/orders.repository.js';
+import type { GatewayEventDecider } from './gateway-event-batches.js';
 import { applyEvent } from './gateway-events.js';
 import {
   figuresOf,
@@ -34,8 +35,8 @@ import type { EnabledPlugin, PaymentRegistry } from './plugin-registry.js';
 
 export interface PaymentsDeps {
   db: Db;
-  /** The same database, for transactions of fixed statements sent together (a gateway's events, decision 0026). */
-  database: Database;
+  /** Decides a gateway's events in batches, committing those that change nothing (decision 0026). */
+  gatewayEvents: GatewayEventDecider;
   /** Where payment and order events are recorded (in the transaction of the change). */
   outbox: Outbox;
   registry: PaymentRegistry;
