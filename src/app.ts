@@ -35,6 +35,7 @@ import { captureShipped } from './payments/shipment-capture.js';
 import { placementRoutes } from './placement/placement.routes.js';
 import { promoCodeLimiter } from './placement/promo-rate-limit.js';
 import { openReferenceCache } from './placement/reference-cache.js';
+import { gatewayEventDecider } from './payments/gateway-event-batches.js';
 import { cancelOrderWithRefund } from './payments/payments.admin.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
 import { manualCapturePluginIds, type PaymentRegistry } from './payments/plugin-registry.js';
@@ -121,7 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const promoLimiter = promoCodeLimiter(app, config.promoRateLimitPerMinute);
   const { publicBaseUrl, autoApprovePaidOrders, paymentCapture } = config;
   const paymentSettings = { publicBaseUrl, autoApprovePaidOrders, paymentCapture };
-  const payments = { db, outbox, tokens, registry: deps.payments, log: app.log, ...paymentSettings };
+  const gatewayEvents = gatewayEventDecider(database);
+  const payments = { db, gatewayEvents, outbox, tokens, registry: deps.payments, log: app.log, ...paymentSettings };
 
   await app.register(healthRoutes({ database }));
   await app.register(metricsRoutes({ registry: metrics.registry, token: config.metricsToken }));

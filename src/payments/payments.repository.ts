@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { orders, paymentEvents, paymentOperations, payments } from '../db/schema.js';
 import type { OrderRow } from '../orders/orders.repository.js';
@@ -36,65 +36,6 @@ export async function lockPayment(tx: Tx, id: number): Promise<PaymentRow | unde
 export async function lockOrderById(tx: Tx, id: number) {
   const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
   return row;
-}
-
-/** The conditions that find a payment by the references an event carries, in the order they are tried. */
-function paymentKeys(match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string }): SQL[] {
-  const keys: SQL[] = [];
-  if (match.reference !== undefined) keys.push(eq(payments.reference, match.reference));
-  if (match.gatewayRef !== undefined) keys.push(eq(payments.gatewayRef, match.gatewayRef));
-  if (match.gatewayPaymentRef !== undefined) keys.push(eq(payments.gatewayPaymentRef, match.gatewayPaymentRef));
-  return keys;
-}
-
-/**
- * The payment a webhook event names, only through references this service stored for that plugin (its own reference
- * first, then the gateway's ids, whichever the event carries), locked with its order, one statement per reference
- * tried. The order is first in FROM, so PostgreSQL locks its row before the payment's (row marks are taken in
- * range-table order): the lock order every payment write follows. Decision 0025.
- */
-export async function lockPaymentForEvent(
-  tx: Tx,
-  pluginId: string,
-  match: { reference?: string; gatewayRef?: string; gatewayPaymentRef?: string },
-): Promise<{ order: OrderRow; payment: PaymentRow } | undefined> {
-  for (const by of paymentKeys(match)) {
-    const [row] = await tx
-      .select({ order: orders, payment: payments })
-      .from(orders)
-      .innerJoin(payments, eq(payments.orderId, orders.id))
-      .where(and(by, eq(payments.pluginId, pluginId)))
-      .limit(1)
-      .for('update');
-    if (row) return row;
-  }
-  return undefined;
-}
-
-export type EventValues = {
-  pluginId: string;
-  eventId: string;
-  kind: string;
-  amount: number | null;
-  currency: string | null;
-};
-
-/** Stores an event once; undefined when this (plugin, event id) was seen before. */
-export async function recordEventOnce(tx: Tx, event: EventValues): Promise<number | undefined> {
-  const [row] = await tx
-    .insert(paymentEvents)
-    .values({ ...event, applied: false })
-    .onConflictDoNothing()
-    .returning({ id: paymentEvents.id });
-  return row?.id;
-}
-
-export async function markEvent(
-  tx: Tx,
-  id: number,
-  values: { paymentId: number | null; applied: boolean; pendingGatewayPaymentRef?: string | null },
-): Promise<void> {
-  await tx.update(paymentEvents).set(values).where(eq(paymentEvents.id, id));
 }
 
 /** Events that arrived before their payment was known by this gateway payment id, oldest first. */
@@ -271,7 +212,7 @@ export function operationsOfOrder(db: Db | Tx, orderId: number): Promise<Operati
     .orderBy(asc(paymentOperations.id));
 }
 
-export async function findOrderOfPayment(db: Db, payment: PaymentRow) {
+export async function findOrderOfPayment(db: Db | Tx, payment: PaymentRow) {
   const [row] = await db.select().from(orders).where(eq(orders.id, payment.orderId));
   return row;
 }

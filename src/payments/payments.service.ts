@@ -16,25 +16,18 @@ import {
   type Money,
   type StartResult,
   type GatewayEvent,
-  type GatewayEventKind,
   WebhookSignatureError,
 } from './payment-plugin.js';
 import { returnLinks } from './return-links.js';
 import { paymentChangeEvents } from './payment-events.js';
-import { refundCredit } from '../orders/order-ledger.js';
 import type { OrderRow } from '../orders/orders.repository.js';
-import { applyPaymentEvent, NOTHING_PENDING, type PaymentFigures, type PendingMoney } from './payment-states.js';
-import { recordChange } from './payments.admin.js';
+import type { GatewayEventDecider } from './gateway-event-batches.js';
+import { applyEvent } from './gateway-events.js';
 import {
   figuresOf,
-  insertOperation,
   ledgerOf,
   lockOrderById,
-  lockPaymentForEvent,
-  markEvent,
   type PaymentRow,
-  pendingEventsFor,
-  recordEventOnce,
   refreshOrderLedger,
   savePaymentFigures,
 } from './payments.repository.js';
@@ -42,6 +35,8 @@ import type { EnabledPlugin, PaymentRegistry } from './plugin-registry.js';
 
 export interface PaymentsDeps {
   db: Db;
+  /** Decides a gateway's events in batches, committing those that change nothing (decision 0026). */
+  gatewayEvents: GatewayEventDecider;
   /** Where payment and order events are recorded (in the transaction of the change). */
   outbox: Outbox;
   registry: PaymentRegistry;
@@ -223,131 +218,6 @@ async function recordStartFailure(deps: PaymentsDeps, start: { order: OrderRow; 
     const orderAfter = await refreshOrderLedger(tx, order);
     await recordEvents(tx, deps.outbox, await paymentChangeEvents(tx, { before, payment: failed, order, orderAfter }));
   });
-}
-
-/**
- * Applies one normalised event in its own transaction, with the events it causes (payment.succeeded, .failed,
- * .refunded, order.paid). An event that names a gateway payment id no payment knows yet is kept, and applied when a
- * later event teaches a payment that id.
- */
-export async function applyEvent(
-  deps: Pick<PaymentsDeps, 'db' | 'outbox' | 'autoApprovePaidOrders'>,
-  pluginId: string,
-  event: GatewayEvent,
-): Promise<'duplicate' | 'unmatched' | 'applied' | 'ignored'> {
-  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
-    const eventRow = await recordEventOnce(tx, {
-      pluginId,
-      eventId: event.eventId,
-      kind: event.kind,
-      amount: event.amount?.amountMinor ?? null,
-      currency: event.amount?.currency ?? null,
-    });
-    if (eventRow === undefined) return 'duplicate';
-    if (event.kind === 'ignored') return 'ignored';
-    // Order first, then payment: the lock order every payment write follows.
-    const found = await lockPaymentForEvent(tx, pluginId, event.match);
-    if (!found) {
-      const later = event.match.gatewayPaymentRef;
-      if (later !== undefined)
-        await markEvent(tx, eventRow, { paymentId: null, applied: false, pendingGatewayPaymentRef: later });
-      return 'unmatched';
-    }
-    return applyToPayment(tx, deps, { pluginId, event, eventRow, ...found });
-  });
-}
-
-/** A payment's figures as gateway events move them, and the money those events moved (captured, refunded). */
-class EventFold {
-  figures: PaymentFigures;
-  captured = 0;
-  refunded = 0;
-
-  constructor(
-    private readonly payment: PaymentRow,
-    private readonly pending: PendingMoney,
-  ) {
-    this.figures = figuresOf(payment);
-  }
-
-  get paymentId(): number {
-    return this.payment.id;
-  }
-
-  /** Applies one event (one in another currency changes nothing); whether it changed the figures. */
-  apply(kind: GatewayEventKind, amountMinor: number | undefined, currency: string | null | undefined): boolean {
-    if (currency && currency !== this.payment.currency) return false;
-    const result = applyPaymentEvent(this.figures, { kind, amountMinor }, this.pending);
-    this.figures = result.next;
-    this.captured += result.capture;
-    this.refunded += result.refund;
-    return result.changed;
-  }
-}
-
-/** An event applied to its payment, both locked (with the order): what it changed, stored with its records. */
-async function applyToPayment(
-  tx: Tx,
-  deps: Pick<PaymentsDeps, 'outbox' | 'autoApprovePaidOrders'>,
-  input: { pluginId: string; event: GatewayEvent; eventRow: number; order: OrderRow; payment: PaymentRow },
-): Promise<'applied' | 'ignored'> {
-  const { event, order, payment } = input;
-  const { ledger, pending } = await ledgerOf(tx, order, { withPending: true });
-  const before = figuresOf(payment);
-  const fold = new EventFold(payment, pending.get(payment.id) ?? NOTHING_PENDING);
-  const changed = fold.apply(event.kind, event.amount?.amountMinor, event.amount?.currency);
-  await markEvent(tx, input.eventRow, { paymentId: payment.id, applied: changed });
-  const learnt = event.gatewayPaymentRef && !payment.gatewayPaymentRef ? event.gatewayPaymentRef : undefined;
-  const caughtUp = learnt !== undefined && (await applyKeptEvents(tx, { pluginId: input.pluginId, learnt, fold }));
-  // Money the gateway reports moved that the ledger did not ask for (or has not heard back about): its records.
-  const { captured, refunded } = fold;
-  await recordGatewayMoney(tx, { payment, captured, refunded, credit: refundCredit(ledger, refunded) });
-  let saved = payment;
-  if (changed || caughtUp || learnt !== undefined) {
-    const expiresAt = changed && event.kind === 'authorized' ? event.authorizationExpiresAt : undefined;
-    const extra = {
-      ...(learnt !== undefined ? { gatewayPaymentRef: learnt } : {}),
-      ...(expiresAt && expiresAt !== payment.authorizationExpiresAt ? { authorizationExpiresAt: expiresAt } : {}),
-    };
-    saved = await savePaymentFigures(tx, { id: payment.id, figures: fold.figures, extra });
-  }
-  if (changed || caughtUp) await recordChange(tx, deps, { order, before, payment: saved });
-  return changed ? 'applied' : 'ignored';
-}
-
-/**
- * The events kept for a gateway payment id before any payment knew it, applied now that one has `learnt` it, oldest
- * first; whether any changed its figures.
- */
-async function applyKeptEvents(tx: Tx, input: { pluginId: string; learnt: string; fold: EventFold }): Promise<boolean> {
-  let changed = false;
-  for (const kept of await pendingEventsFor(tx, input.pluginId, input.learnt)) {
-    const applied = input.fold.apply(kept.kind as GatewayEventKind, kept.amount ?? undefined, kept.currency);
-    await markEvent(tx, kept.id, { paymentId: input.fold.paymentId, applied, pendingGatewayPaymentRef: null });
-    changed ||= applied;
-  }
-  return changed;
-}
-
-/** The ledger's records of money a gateway reported moving on its own (source `gateway`), already succeeded. */
-async function recordGatewayMoney(
-  tx: Tx,
-  input: { payment: PaymentRow; captured: number; refunded: number; credit: number },
-): Promise<void> {
-  const { payment } = input;
-  const record = (kind: 'capture' | 'refund', amount: number, credit: number) =>
-    insertOperation(tx, {
-      paymentId: payment.id,
-      orderId: payment.orderId,
-      kind,
-      status: 'succeeded',
-      source: 'gateway',
-      amount,
-      credit,
-      gatewayKey: `${kind}-${payment.reference}-${randomBytes(8).toString('hex')}`,
-    });
-  if (input.captured > 0) await record('capture', input.captured, 0);
-  if (input.refunded > 0) await record('refund', input.refunded, input.credit);
 }
 
 /** Best effort: asks the gateways of superseded attempts to close them, so they can no longer take money. */
