@@ -161,7 +161,7 @@ describe('an order shipped in two parcels', () => {
     ]);
   });
 
-  it('emails the customer each shipment with its tracking link; the order moving to shipped sends no more', async () => {
+  it('emails each shipment with its tracking link; the order moving to shipped sends no more', async () => {
     const order = await approvedOrder();
     const { id } = json(await create(order, { carrier: 'ups', tracking_number: 'TRACK-42' }));
     expect(json(await move(order, id, 'ship')).order).toMatchObject({ status: 'shipped' });

@@ -84,7 +84,7 @@ export function fulfillmentAdminRoutes(
         },
       },
       async (request, reply) => {
-        const { lines, ...tracking } = request.body;
+        const { lines, ...tracking } = request.body ?? {};
         const change = await createFulfillment(deps, {
           alias: request.params.order_alias,
           lines,
