@@ -405,3 +405,23 @@ describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true,
     }
   });
 });
+
+describe('a retried create (Idempotency-Key)', () => {
+  it('answers the fulfillment it made, also when the two race; another body with the key is a 422', async () => {
+    const order = await approvedOrder();
+    const once = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: fulfillmentsUrl(order.order_alias),
+        headers: { ...auth(), 'idempotency-key': 'parcel-1' },
+        payload,
+      });
+    const body = { lines: [{ alias: 'mug-blue', quantity: 1 }] };
+    const [a, b] = await Promise.all([once(body), once(body)]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect(json(a).id).toBe(json(b).id);
+    expect(json(await once(body)).id).toBe(json(a).id);
+    expectProblem(await once({ lines: [{ alias: 'mug-blue', quantity: 2 }] }), 422, 'idempotency_key_reused');
+    expect((await apiAs(t, admin).get(fulfillmentsUrl(order.order_alias))).items).toHaveLength(1);
+  });
+});
