@@ -161,7 +161,7 @@ describe('an order shipped in two parcels', () => {
     ]);
   });
 
-  it('emails the customer each shipment with its tracking link; the order moving to shipped sends no more', async () => {
+  it('emails each shipment with its tracking link; the order moving to shipped sends no more', async () => {
     const order = await approvedOrder();
     const { id } = json(await create(order, { carrier: 'ups', tracking_number: 'TRACK-42' }));
     expect(json(await move(order, id, 'ship')).order).toMatchObject({ status: 'shipped' });
@@ -403,5 +403,25 @@ describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true,
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('a retried create (Idempotency-Key)', () => {
+  it('answers the fulfillment it made, also when the two race; another body with the key is a 422', async () => {
+    const order = await approvedOrder();
+    const once = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: fulfillmentsUrl(order.order_alias),
+        headers: { ...auth(), 'idempotency-key': 'parcel-1' },
+        payload,
+      });
+    const body = { lines: [{ alias: 'mug-blue', quantity: 1 }] };
+    const [a, b] = await Promise.all([once(body), once(body)]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect(json(a).id).toBe(json(b).id);
+    expect(json(await once(body)).id).toBe(json(a).id);
+    expectProblem(await once({ lines: [{ alias: 'mug-blue', quantity: 2 }] }), 422, 'idempotency_key_reused');
+    expect((await apiAs(t, admin).get(fulfillmentsUrl(order.order_alias))).items).toHaveLength(1);
   });
 });
