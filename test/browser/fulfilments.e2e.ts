@@ -259,6 +259,9 @@ describe('shipments in the dashboard and on the order page', () => {
     await expect.poll(() => orderFacts(page), SLOW).toMatch(/^shipped · payment paid · fulfilment shipped/);
     // The order's status follows its shipments: it is not moved by hand any more.
     expect(await section(page, 'Status').getByRole('button', { name: 'Mark as delivered' }).count()).toBe(0);
+    expect(await section(page, 'Status').textContent()).toMatch(
+      /This order is shipped: its status follows its shipments/,
+    );
 
     for (const _ of [1, 2]) {
       const before = await shipments.getByRole('button', { name: /^Mark delivered/ }).count();
