@@ -177,6 +177,13 @@ describe('an order shipped in two parcels', () => {
     expect(emails[0]?.text).toContain('Shipment: ups TRACK-42');
     expect(emails[0]?.text).toContain('Track it: https://ups.example/track?n=TRACK-42');
     expect(emails[0]?.html).toContain('href="https://ups.example/track?n=TRACK-42"');
+    // The email's link opens the order's page, which lists the shipment and its tracking link too.
+    const pageUrl = new URL(/See your order.*:\n(\S+)/.exec(emails[0]?.text ?? '')?.[1] ?? 'http://x/none');
+    const page = await t.app.inject({ method: 'GET', url: pageUrl.pathname + pageUrl.search });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('data-fulfillment-status="shipped"');
+    expect(page.body).toContain('<li data-shipment-status="shipped"><strong>shipped</strong> · ups TRACK-42');
+    expect(page.body).toContain('<a href="https://ups.example/track?n=TRACK-42" rel="noopener noreferrer">');
   });
 
   it('gives a cancelled shipment its units back', async () => {

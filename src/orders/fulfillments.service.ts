@@ -96,11 +96,13 @@ function trackingOf(
   input: TrackingInput,
   before?: FulfillmentWithLines,
 ): { carrier: string | null; trackingNumber: string | null; trackingUrl: string | null } {
-  const given = input.trackingUrl?.trim();
+  // Blank is not given.
+  const text = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+  const given = text(input.trackingUrl);
   if (given !== undefined && !isHttpUrl(given)) throw invalidField('tracking_url', 'must be an http(s) URL');
-  const carrier = input.carrier?.trim() ?? before?.carrier ?? null;
-  const trackingNumber = input.trackingNumber?.trim() ?? before?.trackingNumber ?? null;
-  const changed = input.carrier !== undefined || input.trackingNumber !== undefined;
+  const carrier = text(input.carrier) ?? before?.carrier ?? null;
+  const trackingNumber = text(input.trackingNumber) ?? before?.trackingNumber ?? null;
+  const changed = text(input.carrier) !== undefined || text(input.trackingNumber) !== undefined;
   const trackingUrl =
     given === undefined && before && !changed
       ? before.trackingUrl
