@@ -191,4 +191,31 @@ describe('loadConfig: customer emails', () => {
   it('never repeats the SMTP password in its error', () => {
     expect(failure({ SMTP_URL: 'imap://shop:hunter2-secret@mail.example' }).message).not.toContain('hunter2');
   });
+
+  it('captures on shipment by default; knows common carriers, CARRIER_TRACKING_URLS adds or replaces', () => {
+    const defaults = loadConfig({});
+    expect(defaults.captureOnShipment).toBe(true);
+    expect(Object.keys(defaults.carrierTrackingUrls).sort()).toEqual(['dhl', 'fedex', 'ups', 'usps']);
+    const config = loadConfig({
+      CAPTURE_ON_SHIPMENT: 'false',
+      CARRIER_TRACKING_URLS:
+        '{"Colissimo":"https://laposte.example/?code={tracking_number}","ups":"http://u.example/{tracking_number}"}',
+    });
+    expect(config.captureOnShipment).toBe(false);
+    expect(config.carrierTrackingUrls).toMatchObject({
+      colissimo: 'https://laposte.example/?code={tracking_number}',
+      ups: 'http://u.example/{tracking_number}',
+      dhl: expect.stringContaining('{tracking_number}'),
+    });
+  });
+
+  it.each([
+    'not json',
+    '["https://a.example/{tracking_number}"]',
+    '{"ups":"https://a.example/track"}',
+    '{"ups":"javascript:alert(1)//{tracking_number}"}',
+    '{"ups":42}',
+  ])('refuses CARRIER_TRACKING_URLS=%s', (value) => {
+    expect(failure({ CARRIER_TRACKING_URLS: value }).variable).toBe('CARRIER_TRACKING_URLS');
+  });
 });

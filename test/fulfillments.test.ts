@@ -161,7 +161,7 @@ describe('an order shipped in two parcels', () => {
     ]);
   });
 
-  it('emails the customer each shipment with its tracking link; the order moving to shipped sends no more', async () => {
+  it('emails each shipment with its tracking link; the order moving to shipped sends no more', async () => {
     const order = await approvedOrder();
     const { id } = json(await create(order, { carrier: 'ups', tracking_number: 'TRACK-42' }));
     expect(json(await move(order, id, 'ship')).order).toMatchObject({ status: 'shipped' });
@@ -177,6 +177,13 @@ describe('an order shipped in two parcels', () => {
     expect(emails[0]?.text).toContain('Shipment: ups TRACK-42');
     expect(emails[0]?.text).toContain('Track it: https://ups.example/track?n=TRACK-42');
     expect(emails[0]?.html).toContain('href="https://ups.example/track?n=TRACK-42"');
+    // The email's link opens the order's page, which lists the shipment and its tracking link too.
+    const pageUrl = new URL(/See your order.*:\n(\S+)/.exec(emails[0]?.text ?? '')?.[1] ?? 'http://x/none');
+    const page = await t.app.inject({ method: 'GET', url: pageUrl.pathname + pageUrl.search });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('data-fulfillment-status="shipped"');
+    expect(page.body).toContain('<li data-shipment-status="shipped"><strong>shipped</strong> · ups TRACK-42');
+    expect(page.body).toContain('<a href="https://ups.example/track?n=TRACK-42" rel="noopener noreferrer">');
   });
 
   it('gives a cancelled shipment its units back', async () => {
@@ -403,5 +410,25 @@ describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true,
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('a retried create (Idempotency-Key)', () => {
+  it('answers the fulfillment it made, also when the two race; another body with the key is a 422', async () => {
+    const order = await approvedOrder();
+    const once = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: fulfillmentsUrl(order.order_alias),
+        headers: { ...auth(), 'idempotency-key': 'parcel-1' },
+        payload,
+      });
+    const body = { lines: [{ alias: 'mug-blue', quantity: 1 }] };
+    const [a, b] = await Promise.all([once(body), once(body)]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect(json(a).id).toBe(json(b).id);
+    expect(json(await once(body)).id).toBe(json(a).id);
+    expectProblem(await once({ lines: [{ alias: 'mug-blue', quantity: 2 }] }), 422, 'idempotency_key_reused');
+    expect((await apiAs(t, admin).get(fulfillmentsUrl(order.order_alias))).items).toHaveLength(1);
   });
 });

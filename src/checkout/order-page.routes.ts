@@ -10,6 +10,7 @@ import { AliasParams } from '../orders/order.schema.js';
 import { checkOrderPageLink, ORDER_PAGE_LINK_SECONDS, ORDER_PAGE_PATH } from './order-page-link.js';
 import { renderOrderPage } from './order-page.js';
 import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
+import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
 
 export function orderPageRoutes(deps: { db: Db; tokens: TokenService }): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -38,14 +39,15 @@ export function orderPageRoutes(deps: { db: Db; tokens: TokenService }): Fastify
         const order = await findOrderByAlias(deps.db, alias);
         // Signed by this store for an order it no longer has: as good as no link.
         if (!order) return refusePage(request, reply, { code: 'order_link_invalid', detail: 'this link is not valid' });
-        const [lines, attempts] = await Promise.all([
+        const [lines, attempts, shipments] = await Promise.all([
           linesOf(deps.db, order.id),
           link.payment ? paymentsOfOrder(deps.db, order.id) : [],
+          fulfillmentsOf(deps.db, order.id),
         ]);
         const { payment } = link;
         const returned = payment && attempts.find((p) => p.reference === payment.reference);
         const outcome = payment && returned ? paymentOutcome(returned.status, payment.end) : undefined;
-        return reply.code(200).headers(PAGE_HEADERS).send(renderOrderPage({ order, lines, outcome }));
+        return reply.code(200).headers(PAGE_HEADERS).send(renderOrderPage({ order, lines, outcome, shipments }));
       },
     );
   };

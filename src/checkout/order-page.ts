@@ -4,6 +4,7 @@ import type { PaymentOutcome } from '../payments/payment-states.js';
 import { currencyFormat } from '../shared/money.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
+import type { FulfillmentWithLines } from '../orders/fulfillments.repository.js';
 
 /**
  * An order as a plain page a browser shows without JavaScript: what was bought, what it cost
@@ -35,6 +36,27 @@ export interface OrderPageInput {
   lines: OrderLineRow[];
   /** How the attempt the payer came back from went, if they came back from one. */
   outcome?: PaymentOutcome;
+  /** The order's shipments (fulfillments): those not cancelled are listed with their tracking links. */
+  shipments?: readonly FulfillmentWithLines[];
+}
+
+/** The shipments part: each shipment's state, carrier and number, tracking link and items. */
+function shipmentsHtml(shipments: readonly FulfillmentWithLines[]): string {
+  const shown = shipments.filter((f) => f.status !== 'cancelled');
+  if (shown.length === 0) return '';
+  const items = shown.map((f) => {
+    const title = [f.carrier, f.trackingNumber].filter((v): v is string => v !== null && v !== '');
+    const track = f.trackingUrl
+      ? ` · <a href="${escapeHtml(f.trackingUrl)}" rel="noopener noreferrer">Track this shipment</a>`
+      : '';
+    const units = f.lines.map((l) => `${l.quantity} × ${escapeHtml(lineDisplayName(l))}`).join(', ');
+    return (
+      `<li data-shipment-status="${escapeHtml(f.status)}"><strong>${escapeHtml(words(f.status))}</strong>`
+      + `${title.length > 0 ? ` · ${escapeHtml(title.join(' '))}` : ''}${track}<br>`
+      + `<span class="note">${units}</span></li>`
+    );
+  });
+  return `<h2>Shipments</h2>\n<ul>\n${items.join('\n')}\n</ul>`;
 }
 
 const words = (value: string) => value.replace(/_/g, ' ');
@@ -49,7 +71,7 @@ function addressHtml(address: AddressSnapshot): string {
     .join('<br>');
 }
 
-export function renderOrderPage({ order, lines, outcome }: OrderPageInput): string {
+export function renderOrderPage({ order, lines, outcome, shipments = [] }: OrderPageInput): string {
   const money = currencyFormat(order.currency);
   const amount = (minor: number) => escapeHtml(`${money.format(minor)} ${order.currency}`);
   const rows = lines
@@ -80,6 +102,8 @@ ${banner}
 <dt>Status</dt><dd data-order-status="${escapeHtml(order.status)}">${escapeHtml(words(order.status))}</dd>
 <dt>Payment</dt>
 <dd data-payment-status="${escapeHtml(order.paymentStatus)}">${escapeHtml(words(order.paymentStatus))}</dd>
+<dt>Shipping</dt>
+<dd data-fulfillment-status="${escapeHtml(order.fulfillmentStatus)}">${escapeHtml(words(order.fulfillmentStatus))}</dd>
 </dl>
 <h2>Items</h2>
 <table>
@@ -92,6 +116,7 @@ ${rows}
 <dl>
 ${totals.map(([label, value]) => `<dt>${label}</dt><dd>${value}</dd>`).join('\n')}
 </dl>
+${shipmentsHtml(shipments)}
 ${address ? `<h2>Shipping to</h2>\n<address>${addressHtml(address)}</address>` : ''}
 <p class="note">The link to this page stops working after a while; your order number is
 ${escapeHtml(order.alias)}.</p>`;

@@ -137,6 +137,45 @@ describe('order emails', () => {
     expect(email.html).not.toMatch(/<img|<50g>|<Co>/);
   });
 
+  it('lists each shipment that went out with its tracking link, and says when only part has shipped', () => {
+    const shipments = [
+      {
+        carrier: 'UPS',
+        trackingNumber: '1Z<9>',
+        trackingUrl: 'https://ups.example/t?n=1Z%3C9%3E&x=1',
+        lines: [{ name: 'Sencha <50g>', quantity: 1 }],
+      },
+      { carrier: null, trackingNumber: null, trackingUrl: null, lines: [{ name: 'Sencha <50g>', quantity: 1 }] },
+    ];
+    const render = (fulfillmentStatus: OrderRow['fulfillmentStatus']) =>
+      renderOrderEmail({
+        kind: 'order_shipped',
+        storeName: 'Ocha',
+        order: orderIn('JPY', { fulfillmentStatus }),
+        lines: [line],
+        link,
+        shipments,
+      });
+    const part = render('partially_shipped');
+    expect(part.text).toContain('Part of your order a1b2 has shipped; we will let you know when the rest does.');
+    expect(part.text).toContain(
+      'Shipment: UPS 1Z<9>\n1 × Sencha <50g>\nTrack it: https://ups.example/t?n=1Z%3C9%3E&x=1',
+    );
+    expect(part.text).toContain('Shipment: no tracking number\n1 × Sencha <50g>\n\n');
+    expect(part.html).toContain('Shipment: UPS 1Z&lt;9&gt;');
+    expect(part.html).toContain('<a href="https://ups.example/t?n=1Z%3C9%3E&amp;x=1"');
+    expect(render('shipped').text).toContain('Your order a1b2 has shipped.');
+    // Only the shipped email lists shipments.
+    const confirmation = renderOrderEmail({
+      kind: 'order_confirmation',
+      storeName: 'O',
+      order: orderIn('JPY'),
+      lines: [line],
+      shipments,
+    });
+    expect(confirmation.text).not.toContain('Shipment:');
+  });
+
   it('keeps an address line with a line break on one line of the text part', () => {
     const email = renderOrderEmail({
       kind: 'order_confirmation',

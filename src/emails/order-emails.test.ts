@@ -8,6 +8,13 @@ describe('the email an event calls for', () => {
     ['order.placed', { status: 'pending' }, 'order_confirmation'],
     ['order.paid', { status: 'approved' }, 'payment_received'],
     ['order.status_changed', { status: 'shipped' }, 'order_shipped'],
+    ['order.status_changed', { status: 'shipped', fulfillment_status: 'unfulfilled' }, 'order_shipped'],
+    // Shipped through its fulfillments: each parcel's fulfillment.shipped told it already.
+    ['order.status_changed', { status: 'shipped', fulfillment_status: 'shipped' }, null],
+    ['fulfillment.shipped', { status: 'processing', fulfillment_status: 'partially_shipped' }, 'order_shipped'],
+    ['fulfillment.created', {}, null],
+    ['fulfillment.delivered', {}, null],
+    ['fulfillment.cancelled', {}, null],
     ['order.status_changed', { status: 'processing' }, null],
     ['order.status_changed', { status: 'cancelled' }, null],
     ['order.status_changed', null, null],
@@ -41,6 +48,7 @@ describe('an email not sent without SMTP_URL', () => {
     ['order.placed', { status: 'pending' }, 'order_confirmation'],
     ['order.paid', { status: 'approved' }, 'payment_received'],
     ['order.status_changed', { status: 'shipped' }, 'order_shipped'],
+    ['fulfillment.shipped', { status: 'processing', fulfillment_status: 'partially_shipped' }, 'order_shipped'],
     ['order.cancelled', { status: 'cancelled' }, 'order_cancelled'],
     ['order.expired', { status: 'cancelled' }, 'order_expired'],
   ] as const)('is logged for %s with %o as %s, with the recipient domain only', (type, data, kind) => {

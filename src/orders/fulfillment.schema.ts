@@ -63,19 +63,23 @@ const trackingFields = {
   ),
 };
 
-export const CreateFulfillmentBody = StrictObject(
-  {
-    lines: Type.Optional(
-      Type.Array(
-        StrictObject({
-          alias: Type.String({ minLength: 1, maxLength: 200, description: "The order line's alias" }),
-          quantity: Count({ minimum: 1 }),
-        }),
-        { minItems: 1, maxItems: 500, description: 'Units per order line; default: every unit still fulfillable' },
+/** A new fulfillment; no body (or `{}`): every unit still fulfillable, no tracking yet. */
+export const CreateFulfillmentBody = Type.Union(
+  [
+    StrictObject({
+      lines: Type.Optional(
+        Type.Array(
+          StrictObject({
+            alias: Type.String({ minLength: 1, maxLength: 200, description: "The order line's alias" }),
+            quantity: Count({ minimum: 1 }),
+          }),
+          { minItems: 1, maxItems: 500, description: 'Units per order line; default: every unit still fulfillable' },
+        ),
       ),
-    ),
-    ...trackingFields,
-  },
+      ...trackingFields,
+    }),
+    Type.Null(),
+  ],
   {
     examples: [{ lines: [{ alias: 'mug-blue', quantity: 1 }], carrier: 'ups', tracking_number: '1Z999AA10123456784' }],
   },

@@ -20,6 +20,7 @@ import {
   moveFulfillment,
   type TrackingInput,
 } from './fulfillments.service.js';
+import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from './idempotency.js';
 import { AliasParams } from './order.schema.js';
 import { findVisibleOrder } from './orders.service.js';
 
@@ -79,17 +80,27 @@ export function fulfillmentAdminRoutes(
             + '(409 fulfillment_exceeds_fulfillable naming the figures); no lines: every unit still fulfillable. '
             + 'The tracking URL is the one given, or the carrier template (CARRIER_TRACKING_URLS) with the number.',
           params: AliasParams,
+          headers: Type.Object({
+            'idempotency-key': Type.Optional(
+              Type.String({
+                description:
+                  `The same request again with the same key (within ${IDEMPOTENCY_TTL_HOURS} h) answers the `
+                  + 'fulfillment it made instead of a new one; with another body, 422 idempotency_key_reused',
+              }),
+            ),
+          }),
           body: CreateFulfillmentBody,
           response: { ...Answer, 201: AdminFulfillment },
         },
       },
       async (request, reply) => {
-        const { lines, ...tracking } = request.body;
+        const { lines, ...tracking } = request.body ?? {};
         const change = await createFulfillment(deps, {
           alias: request.params.order_alias,
           lines,
           tracking: trackingOf(tracking),
           adminId: request.principal?.userId ?? null,
+          requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
         });
         return reply.code(201).send(present(change));
       },

@@ -22,6 +22,7 @@ import {
   setOrderFulfillmentStatus,
 } from './fulfillments.repository.js';
 import { presentOrder } from './order.presenter.js';
+import { rememberResponse, requestHash, storedResponse } from './idempotency.js';
 import { orderEvents } from './order-events.js';
 import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from './orders.repository.js';
 
@@ -95,11 +96,13 @@ function trackingOf(
   input: TrackingInput,
   before?: FulfillmentWithLines,
 ): { carrier: string | null; trackingNumber: string | null; trackingUrl: string | null } {
-  const given = input.trackingUrl?.trim();
+  // Blank is not given.
+  const text = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+  const given = text(input.trackingUrl);
   if (given !== undefined && !isHttpUrl(given)) throw invalidField('tracking_url', 'must be an http(s) URL');
-  const carrier = input.carrier?.trim() ?? before?.carrier ?? null;
-  const trackingNumber = input.trackingNumber?.trim() ?? before?.trackingNumber ?? null;
-  const changed = input.carrier !== undefined || input.trackingNumber !== undefined;
+  const carrier = text(input.carrier) ?? before?.carrier ?? null;
+  const trackingNumber = text(input.trackingNumber) ?? before?.trackingNumber ?? null;
+  const changed = text(input.carrier) !== undefined || text(input.trackingNumber) !== undefined;
   const trackingUrl =
     given === undefined && before && !changed
       ? before.trackingUrl
@@ -161,11 +164,33 @@ async function recordFulfillmentChange(
  */
 export function createFulfillment(
   deps: FulfillmentDeps,
-  input: { alias: string; lines?: RequestedLine[]; tracking: TrackingInput; adminId: number | null },
+  input: {
+    alias: string;
+    lines?: RequestedLine[];
+    tracking: TrackingInput;
+    adminId: number | null;
+    /** The request's Idempotency-Key: the same request again answers the fulfillment it made. */
+    requestKey?: string;
+  },
 ): Promise<FulfillmentChange> {
   return deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const order = await lockOrder(tx, input.alias);
     if (!order) throw orderNotFound(input.alias);
+    // Under the order's lock: a retry racing its first attempt finds the key the first wrote.
+    const claim =
+      input.requestKey === undefined
+        ? undefined
+        : {
+            scope: `fulfillment:${order.alias}`,
+            key: input.requestKey,
+            requestHash: requestHash('create-fulfillment', { lines: input.lines ?? null, ...input.tracking }),
+          };
+    const earlier = claim && (await storedResponse(tx, claim));
+    if (earlier) {
+      const id = (earlier.body as { fulfillment_id: number }).fulfillment_id;
+      const fulfillment = (await fulfillmentsOf(tx, order.id)).find((f) => f.id === id);
+      if (fulfillment) return { fulfillment, order };
+    }
     if (!FULFILLABLE_ORDER_STATUSES.includes(order.status))
       throw new DomainError('order_not_fulfillable', {
         detail:
@@ -187,6 +212,7 @@ export function createFulfillment(
       createdBy: input.adminId,
       lines: decision.lines,
     });
+    if (claim) await rememberResponse(tx, claim, { status: 201, body: { fulfillment_id: row.id } });
     return recordFulfillmentChange(tx, deps, { order, lines, fulfillmentId: row.id, event: 'created' });
   });
 }

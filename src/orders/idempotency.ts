@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
 
@@ -55,7 +55,7 @@ export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
  * for this key, if any. The same key with another request is a 422.
  */
 export async function storedResponse(
-  db: Db,
+  db: Db | Tx,
   claim: { scope: string; key: string; requestHash: string },
 ): Promise<StoredResponse | undefined> {
   const [stored] = await db
@@ -79,7 +79,7 @@ export async function storedResponse(
 
 /** Keeps the first successful answer for a key (a concurrent twin's answer is the same attempt). */
 export async function rememberResponse(
-  db: Db,
+  db: Db | Tx,
   claim: { scope: string; key: string; requestHash: string },
   response: StoredResponse,
 ): Promise<void> {

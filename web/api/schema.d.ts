@@ -3563,7 +3563,10 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The same request again with the same key (within 24 h) answers the fulfillment it made instead of a new one; with another body, 422 idempotency_key_reused */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     order_alias: string;
                 };
@@ -3595,7 +3598,7 @@ export type paths = {
                         tracking_number?: string;
                         /** @description An http(s) link to the shipment's tracking page; default: the carrier's template (CARRIER_TRACKING_URLS) with the tracking number */
                         tracking_url?: string;
-                    };
+                    } | null;
                 };
             };
             responses: {

@@ -31,3 +31,29 @@ export function paymentStatusText(paymentStatus: string): string {
 export function dateTimeText(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+const FULFILMENT: Record<string, string> = {
+  unfulfilled: 'Not shipped yet',
+  partially_fulfilled: 'Part of it is being packed',
+  fulfilled: 'Packed, about to ship',
+  partially_shipped: 'Partly shipped: the rest follows',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+};
+
+const SHIPMENT: Record<string, string> = {
+  pending: 'Being packed',
+  shipped: 'On its way',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+};
+
+/** How far the order has gone out (its `fulfillment_status`), in words. */
+export function fulfilmentStatusText(fulfillmentStatus: string): string {
+  return FULFILMENT[fulfillmentStatus] ?? fulfillmentStatus;
+}
+
+/** A shipment's state in words. */
+export function shipmentStatusText(status: string): string {
+  return SHIPMENT[status] ?? status;
+}

@@ -18,6 +18,10 @@ const MOVE_TO: Record<OrderStatus, string> = {
   cancelled: 'Cancel order',
 };
 
+/** Whether the order's status still moves, with its shipments (an order with some is not shipped by hand). */
+const followsShipments = (order: Order) =>
+  order.fulfillment_status !== 'unfulfilled' && order.status !== 'delivered' && order.status !== 'cancelled';
+
 /** Whether cancelling the order moves money: it kept some (captured − refunded) or an authorization holds some. */
 const hasMoney = (order: Order) => isPositive(order.ledger.refundable) || isPositive(order.ledger.capturable);
 
@@ -53,7 +57,10 @@ export function OrderStatusActions(props: { order: Order; onChanged: () => Promi
     <section aria-labelledby="order-status">
       <h2 id="order-status">Status</h2>
       {next.length === 0 && !canCancel && (
-        <p class="muted">This order is {order.status}: its status changes no more.</p>
+        <p class="muted">
+          This order is {order.status}
+          {followsShipments(order) ? ': its status follows its shipments.' : ': its status changes no more.'}
+        </p>
       )}
       <div class="row">
         {next.map((to) => (

@@ -13,3 +13,10 @@ export type OrderEvent = Answer<'/event/dashboard/api/events/', 'get'>['items'][
 export type Ledger = Order['ledger'];
 /** What an admin may do with a payment's money (each a POST /payment/dashboard/api/payments/{id}/<kind>/). */
 export type PaymentAction = 'capture' | 'void' | 'refund';
+/** One shipment (fulfillment) of an order, as admins read it: with the states it may move to next. */
+export type Shipment = Answer<'/order/dashboard/api/orders/{order_alias}/fulfillments/', 'get'>['items'][number];
+/** The answer to marking a shipment shipped: the shipment, and what shipping it captured (CAPTURE_ON_SHIPMENT). */
+export type ShippedShipment = Answer<
+  '/order/dashboard/api/orders/{order_alias}/fulfillments/{fulfillment_id}/ship/',
+  'post'
+>;

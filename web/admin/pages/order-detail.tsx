@@ -9,12 +9,13 @@ import { editable, OrderEditDialog } from '../orders/order-edit-dialog';
 import { OrderEvents } from '../orders/order-events';
 import { OrderLines } from '../orders/order-lines';
 import { OrderPayments } from '../orders/order-payments';
+import { OrderShipments } from '../orders/order-shipments';
 import { OrderStatusActions } from '../orders/order-status-actions';
 import { useLoaded, usePages } from '../use-loaded';
 
 /**
- * One order: its status and the moves it allows, payments (capture, refund), customer, lines (and their edit), totals
- * and events.
+ * One order: its status and the moves it allows, payments (capture, refund), shipments (fulfil, ship, deliver,
+ * cancel), customer, lines (and their edit), totals and events.
  */
 export function OrderDetail() {
   const { api } = useDashboard();
@@ -23,6 +24,10 @@ export function OrderDetail() {
   const order = useLoaded(() => ok(api.GET('/order/dashboard/api/orders/{order_alias}/', { params: { path } })), alias);
   const payments = useLoaded(
     () => ok(api.GET('/payment/dashboard/api/orders/{order_alias}/payments/', { params: { path } })),
+    alias,
+  );
+  const shipments = useLoaded(
+    () => ok(api.GET('/order/dashboard/api/orders/{order_alias}/fulfillments/', { params: { path } })),
     alias,
   );
   const plugins = useLoaded(() => ok(api.GET('/payment/storefront/api/plugins/')), 'plugins');
@@ -34,11 +39,12 @@ export function OrderDetail() {
   const [editing, setEditing] = useState(false);
   const { reload: reloadOrder } = order;
   const { reload: reloadPayments } = payments;
+  const { reload: reloadShipments } = shipments;
   const { reload: reloadEvents } = events;
-  /** After a write: the order, its payments and its events as they are now. */
+  /** After a write: the order, its payments, shipments and events as they are now. */
   const refresh = useCallback(
-    async () => void (await Promise.all([reloadOrder(), reloadPayments(), reloadEvents()])),
-    [reloadOrder, reloadPayments, reloadEvents],
+    async () => void (await Promise.all([reloadOrder(), reloadPayments(), reloadShipments(), reloadEvents()])),
+    [reloadOrder, reloadPayments, reloadShipments, reloadEvents],
   );
 
   const o = order.data;
@@ -64,8 +70,8 @@ export function OrderDetail() {
       </h1>
       <p>
         <strong>{words(o.status)}</strong>
-        {o.cancel_reason && ` (${words(o.cancel_reason)})`} · payment {words(o.payment_status)} · placed{' '}
-        <When iso={o.created_at} /> · updated <When iso={o.updated_at} />
+        {o.cancel_reason && ` (${words(o.cancel_reason)})`} · payment {words(o.payment_status)} · fulfilment{' '}
+        {words(o.fulfillment_status)} · placed <When iso={o.created_at} /> · updated <When iso={o.updated_at} />
       </p>
       <ErrorMessage problem={order.problem} />
       <OrderStatusActions order={o} onChanged={refresh} />
@@ -76,6 +82,7 @@ export function OrderDetail() {
         problem={payments.problem}
         onChanged={refresh}
       />
+      <OrderShipments order={o} shipments={shipments.data?.items} problem={shipments.problem} onChanged={refresh} />
       <OrderCustomer order={o} />
       <OrderLines order={o} onEdit={editable(o) ? () => setEditing(true) : undefined} />
       {editing && <OrderEditDialog order={o} onClose={() => setEditing(false)} onChanged={refresh} />}

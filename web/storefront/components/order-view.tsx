@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { Money } from '../../shared/ui';
-import { dateTimeText, orderStatusText, paymentStatusText } from '../order-words';
+import { dateTimeText, fulfilmentStatusText, orderStatusText, paymentStatusText } from '../order-words';
 import type { Order, Payment, PaymentPlugin } from '../use-order';
 import { OrderFigures } from './order-figures';
 import { OrderPayments } from './order-payments';
+import { OrderShipments } from './order-shipments';
 
 type Address = NonNullable<Order['shipping_address']>;
 
@@ -25,8 +26,9 @@ function AddressLines(props: { address: Address }) {
 }
 
 /**
- * An order: when it was placed, its status and payment status in words, its lines and totals, its payments and
- * refunds, where it goes. `children` (what to do about paying) come right under its facts.
+ * An order: when it was placed, its status, payment status and how far it has shipped in words, its parcels with
+ * their tracking links, its lines and totals, its payments and refunds, where it goes. `children` (what to do about
+ * paying) come right under its facts.
  */
 export function OrderView(props: {
   order: Order;
@@ -48,12 +50,19 @@ export function OrderView(props: {
         <dd aria-live="polite">
           <strong data-testid="payment-status">{paymentStatusText(order.payment_status)}</strong>
         </dd>
+        {order.status !== 'cancelled' && order.status !== 'pending' && (
+          <>
+            <dt>Shipping status</dt>
+            <dd data-testid="fulfilment-status">{fulfilmentStatusText(order.fulfillment_status)}</dd>
+          </>
+        )}
         <dt>Total</dt>
         <dd>
           <Money amount={order.total} currency={order.currency} />
         </dd>
       </dl>
       {props.children}
+      <OrderShipments order={order} />
       <h2>Items</h2>
       <OrderFigures figures={order} />
       <OrderPayments payments={props.payments} plugins={props.plugins} />
