@@ -40,8 +40,9 @@ const auth = () => ({ authorization: `Bearer ${admin.access}` });
 const post = (url: string, payload?: object) =>
   t.app.inject({ method: 'POST', url, headers: auth(), ...(payload ? { payload } : {}) });
 const create = (order: PlacedOrder, payload: object = {}) => post(fulfillmentsUrl(order.order_alias), payload);
-const move = (order: PlacedOrder, id: number, action: 'ship' | 'deliver' | 'cancel', payload?: object) =>
-  post(`${fulfillmentsUrl(order.order_alias)}${id}/${action}/`, payload);
+/** `step`: a fulfillment's id and action, `12/ship`. */
+const move = (order: PlacedOrder, step: `${number}/${'ship' | 'deliver' | 'cancel'}`, payload?: object) =>
+  post(`${fulfillmentsUrl(order.order_alias)}${step}/`, payload);
 
 /** A guest order of 2 mugs and 1 teapot, approved by hand (as a paid order is). */
 let buyers = 0;
@@ -91,7 +92,7 @@ describe('an order shipped in two parcels', () => {
       order: { fulfillment_status: 'fulfilled' },
     });
 
-    const shipped = json(await move(order, json(first).id, 'ship'));
+    const shipped = json(await move(order, `${json(first).id}/ship`));
     expect(shipped).toMatchObject({
       status: 'shipped',
       tracking_url: 'https://ups.example/track?n=1Z%20999',
@@ -99,7 +100,7 @@ describe('an order shipped in two parcels', () => {
       order: { status: 'processing', fulfillment_status: 'partially_shipped' },
     });
     expect(shipped.shipped_at).toMatch(/^\d{4}-/);
-    const res = await move(order, second.id, 'ship', {
+    const res = await move(order, `${second.id}/ship`, {
       carrier: 'Courier',
       tracking_number: 'C-7',
       tracking_url: 'https://courier.example/c-7',
@@ -108,11 +109,11 @@ describe('an order shipped in two parcels', () => {
       tracking_url: 'https://courier.example/c-7',
       order: { status: 'shipped', fulfillment_status: 'shipped' },
     });
-    expect(json(await move(order, json(first).id, 'deliver')).order).toMatchObject({
+    expect(json(await move(order, `${json(first).id}/deliver`)).order).toMatchObject({
       status: 'shipped',
       fulfillment_status: 'shipped',
     });
-    expect(json(await move(order, second.id, 'deliver')).order).toMatchObject({
+    expect(json(await move(order, `${second.id}/deliver`)).order).toMatchObject({
       status: 'delivered',
       fulfillment_status: 'delivered',
     });
@@ -164,7 +165,7 @@ describe('an order shipped in two parcels', () => {
   it('emails each shipment with its tracking link; the order moving to shipped sends no more', async () => {
     const order = await approvedOrder();
     const { id } = json(await create(order, { carrier: 'ups', tracking_number: 'TRACK-42' }));
-    expect(json(await move(order, id, 'ship')).order).toMatchObject({ status: 'shipped' });
+    expect(json(await move(order, `${id}/ship`)).order).toMatchObject({ status: 'shipped' });
     const shippedEmails = () =>
       sink.received.filter((e) => e.rcptTo.includes(order.email) && e.headers.get('subject')?.includes('shipped'));
     const deadline = Date.now() + 20_000;
@@ -190,7 +191,7 @@ describe('an order shipped in two parcels', () => {
     const order = await approvedOrder();
     const all = json(await create(order));
     expectProblem(await create(order), 409, 'nothing_to_fulfill');
-    expect(json(await move(order, all.id, 'cancel'))).toMatchObject({
+    expect(json(await move(order, `${all.id}/cancel`))).toMatchObject({
       status: 'cancelled',
       next_statuses: [],
       order: { status: 'processing', fulfillment_status: 'unfulfilled' },
@@ -234,13 +235,13 @@ describe('bad input and wrong states', () => {
   it('answers a move the state machine does not allow with 409 and the allowed moves', async () => {
     const order = await approvedOrder();
     const { id } = json(await create(order));
-    const early = expectProblem(await move(order, id, 'deliver'), 409, 'invalid_transition');
+    const early = expectProblem(await move(order, `${id}/deliver`), 409, 'invalid_transition');
     expect(early).toMatchObject({ from: 'pending', to: 'delivered', allowed: ['shipped', 'cancelled'] });
-    await move(order, id, 'ship');
-    const late = expectProblem(await move(order, id, 'cancel'), 409, 'invalid_transition');
+    await move(order, `${id}/ship`);
+    const late = expectProblem(await move(order, `${id}/cancel`), 409, 'invalid_transition');
     expect(late).toMatchObject({ from: 'shipped', allowed: ['delivered'] });
-    expectProblem(await move(order, 999_999, 'ship'), 404, 'fulfillment_not_found');
-    expectProblem(await move(order, id, 'deliver', { note: 'x' }), 422, 'validation_error');
+    expectProblem(await move(order, '999999/ship'), 404, 'fulfillment_not_found');
+    expectProblem(await move(order, `${id}/deliver`, { note: 'x' }), 422, 'validation_error');
   });
 
   it('fulfils only approved or processing orders: not an unpaid, cancelled or hand-shipped one', async () => {

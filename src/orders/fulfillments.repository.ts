@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { fulfillmentLines, fulfillments, orderLines, orders } from '../db/schema.js';
 import type { FulfillmentState, FulfillmentStatus } from './fulfillment.decide.js';
@@ -110,7 +110,7 @@ export async function setOrderFulfillmentStatus(
   const [row] = await tx
     .update(orders)
     .set({ fulfillmentStatus: input.fulfillmentStatus, status: input.status, updatedAt: new Date() })
-    .where(and(eq(orders.id, input.id)))
+    .where(eq(orders.id, input.id))
     .returning();
   if (!row) throw new Error('order vanished');
   return row;
