@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { ledgerOfOrder, orderPaymentStatus, refundCredit } from '../orders/order-ledger.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import type { PlacedOrderBasis } from '../pricing/order-as-placed.js';
-import { priceOrder } from '../pricing/pricing.calculator.js';
 import type { PricedOrder } from '../pricing/pricing.types.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
 import { DomainError } from '../shared/errors.js';
