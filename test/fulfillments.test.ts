@@ -205,6 +205,24 @@ describe('an order shipped in two parcels', () => {
   });
 });
 
+describe('tracking kept when shipping', () => {
+  it("keeps a parcel's URL when its carrier is sent again; another number gets another URL", async () => {
+    const order = await approvedOrder();
+    const given = { carrier: 'Courier', tracking_number: 'C-7', tracking_url: 'https://courier.example/track/C-7' };
+    const parcel = json(await create(order, { lines: [{ alias: 'teapot', quantity: 1 }], ...given }));
+    const shipped = json(await move(order, `${parcel.id}/ship`, { carrier: 'Courier' }));
+    expect(shipped).toMatchObject({ status: 'shipped', tracking_url: 'https://courier.example/track/C-7' });
+    // Another carrier and number: the old URL no longer fits; the carrier's template makes the new one.
+    const other = json(await create(order, { lines: [{ alias: 'mug-blue', quantity: 1 }], ...given }));
+    const moved = json(await move(order, `${other.id}/ship`, { carrier: 'UPS', tracking_number: '1Z9' }));
+    expect(moved).toMatchObject({
+      carrier: 'UPS',
+      tracking_number: '1Z9',
+      tracking_url: 'https://ups.example/track?n=1Z9',
+    });
+  });
+});
+
 describe('bad input and wrong states', () => {
   it('refuses a line not of the order, too many units, a line twice, a tracking URL not http(s)', async () => {
     const order = await approvedOrder();

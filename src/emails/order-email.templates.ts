@@ -109,7 +109,7 @@ const KINDS: Record<OrderEmailKind, KindText> = {
     subject: (alias) => `Order ${alias} changed`,
     heading: 'Your order has been changed',
     says: (order, total) =>
-      `Your order ${order.alias} has been changed; its total is now ${total}.` + dueSentence(order),
+      `Your order ${order.alias} has been changed; its total is now ${total}.${dueSentence(order)}`,
     address: true,
     link: true,
   },

@@ -102,7 +102,8 @@ function trackingOf(
   if (given !== undefined && !isHttpUrl(given)) throw invalidField('tracking_url', 'must be an http(s) URL');
   const carrier = text(input.carrier) ?? before?.carrier ?? null;
   const trackingNumber = text(input.trackingNumber) ?? before?.trackingNumber ?? null;
-  const changed = text(input.carrier) !== undefined || text(input.trackingNumber) !== undefined;
+  // The same carrier and number sent again keep the URL the parcel has; another carrier or number needs another one.
+  const changed = before !== undefined && (carrier !== before.carrier || trackingNumber !== before.trackingNumber);
   const trackingUrl =
     given === undefined && before && !changed
       ? before.trackingUrl
