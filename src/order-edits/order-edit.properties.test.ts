@@ -4,7 +4,7 @@ import { ledgerOfOrder, orderPaymentStatus, refundCredit } from '../orders/order
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import type { PlacedOrderBasis } from '../pricing/order-as-placed.js';
 import type { PricedOrder } from '../pricing/pricing.types.js';
-import type { Promotion } from '../pricing/promotions/promotion.types.js';
+import { testPromotion } from '../pricing/promotions/promotion.testing.js';
 import { DomainError } from '../shared/errors.js';
 import { decideOrderEdit, type EditedVariant } from './order-edit.decide.js';
 
@@ -22,22 +22,12 @@ const CATALOG = [
   { id: 3, alias: 'card', price: 150, stock: 0, track: false, rate: '0' },
 ] as const;
 
-const tenPercent: Promotion = {
+const tenPercent = testPromotion({
   id: 9,
   name: '10 % from 20.00',
-  code: null,
-  isActive: true,
-  startsAt: null,
-  expiresAt: null,
-  priority: 0,
-  combinable: true,
-  redemptionLimit: null,
-  usageLimitPerCustomer: null,
-  newCustomersOnly: false,
-  specificCustomerIds: null,
   conditions: [{ type: 'min_subtotal', amountMinor: 2000 }],
   action: { type: 'order_percentage', percent: '10', products: null },
-};
+});
 
 type Step =
   | { kind: 'edit'; changes: { alias: string; quantity: number }[] }

@@ -152,28 +152,6 @@ export async function moveStock(tx: Tx, moves: ReadonlyMap<number, number>): Pro
   }
 }
 
-/** Gives back the uses of the order's promotions that no longer apply to it (they are locked already). */
-export async function releaseUsesOf(tx: Tx, input: { orderId: number; promotionIds: readonly number[] }) {
-  if (input.promotionIds.length === 0) return;
-  const released = await tx
-    .update(promotionRedemptions)
-    .set({ releasedAt: new Date() })
-    .where(
-      and(
-        eq(promotionRedemptions.orderId, input.orderId),
-        inArray(promotionRedemptions.promotionId, [...input.promotionIds]),
-        isNull(promotionRedemptions.releasedAt),
-      ),
-    )
-    .returning({ promotionId: promotionRedemptions.promotionId });
-  for (const promotionId of released.map((r) => r.promotionId).sort((a, b) => a - b)) {
-    await tx
-      .update(promotions)
-      .set({ timesUsed: sql`greatest(${promotions.timesUsed} - 1, 0)` })
-      .where(eq(promotions.id, promotionId));
-  }
-}
-
 export async function saveEditedOrder(tx: Tx, id: number, values: Partial<typeof orders.$inferInsert>) {
   const [row] = await tx
     .update(orders)

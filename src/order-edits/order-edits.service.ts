@@ -3,7 +3,13 @@ import { type Outbox, recordEvents } from '../events/outbox.js';
 import { orderEvents } from '../orders/order-events.js';
 import { ledgerOfOrder, orderPaymentStatus } from '../orders/order-ledger.js';
 import { placedOrderBasis } from '../orders/order-pricing-basis.js';
-import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from '../orders/orders.repository.js';
+import {
+  linesOf,
+  lockOrder,
+  type OrderLineRow,
+  type OrderRow,
+  releasePromotionUses,
+} from '../orders/orders.repository.js';
 import type { PricedOrder } from '../pricing/pricing.types.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat, RoundingMode } from '../shared/money.js';
@@ -14,7 +20,6 @@ import {
   lockEditedVariants,
   lockOrderPromotions,
   moveStock,
-  releaseUsesOf,
   saveEditedOrder,
   writeEditedLines,
 } from './order-edits.repository.js';
@@ -133,7 +138,7 @@ export function editOrder(deps: OrderEditDeps, request: OrderEditRequest): Promi
     }
     if (request.preview) return { before: order, after, lines, decision, editId: null };
 
-    await releaseUsesOf(tx, { orderId: order.id, promotionIds: decision.droppedPromotionIds });
+    await releasePromotionUses(tx, order.id, decision.droppedPromotionIds);
     await moveStock(tx, decision.stock);
     await writeEditedLines(tx, { orderId: order.id, lines: decision.lines, priced: decision.priced });
     const saved = await saveEditedOrder(tx, order.id, columns);

@@ -98,14 +98,22 @@ export async function restoreStock(tx: Tx, orderId: number): Promise<void> {
 }
 
 /**
- * Gives a cancelled order's promotion uses back, so global and per-customer limits count them no more. Promotions
- * are updated by id, the order placements lock them in.
+ * Gives an order's promotion uses back, so global and per-customer limits count them no more: all of them (a cancelled
+ * order), or those of `promotionIds` only (an edited order those promotions no longer apply to). Promotions are
+ * updated by id, the order placements lock them in.
  */
-export async function releasePromotionUses(tx: Tx, orderId: number): Promise<void> {
+export async function releasePromotionUses(tx: Tx, orderId: number, promotionIds?: readonly number[]): Promise<void> {
+  if (promotionIds?.length === 0) return;
   const released = await tx
     .update(promotionRedemptions)
     .set({ releasedAt: new Date() })
-    .where(and(eq(promotionRedemptions.orderId, orderId), isNull(promotionRedemptions.releasedAt)))
+    .where(
+      and(
+        eq(promotionRedemptions.orderId, orderId),
+        isNull(promotionRedemptions.releasedAt),
+        promotionIds ? inArray(promotionRedemptions.promotionId, [...promotionIds]) : undefined,
+      ),
+    )
     .returning({ promotionId: promotionRedemptions.promotionId });
   for (const promotionId of released.map((r) => r.promotionId).sort((a, b) => a - b)) {
     await tx

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { ROUNDING_MODES, formatDecimal } from '../shared/money.js';
 import type { PricingInput, PricingLine, PricingShipping, TaxClassRef } from './pricing.types.js';
+import { testPromotion } from './promotions/promotion.testing.js';
 import type { Promotion, PromotionAction } from './promotions/promotion.types.js';
 
 const classes: TaxClassRef[] = [
@@ -53,22 +54,7 @@ const taxRates = fc
 const productScope = fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }), { nil: undefined });
 
 /** A promo code as pricing gets it: a combinable promotion of priority 0 (see promo-code.promotion.ts). */
-const code = (action: PromotionAction): Promotion => ({
-  id: 1,
-  name: 'Promo code',
-  code: 'CODE',
-  isActive: true,
-  startsAt: null,
-  expiresAt: null,
-  priority: 0,
-  combinable: true,
-  redemptionLimit: null,
-  usageLimitPerCustomer: null,
-  newCustomersOnly: false,
-  specificCustomerIds: null,
-  conditions: [],
-  action,
-});
+const code = (action: PromotionAction): Promotion => testPromotion({ id: 1, name: 'Promo code', code: 'CODE', action });
 
 /** The discounts of section 6: none, one promo code (percentage, fixed, free shipping), or an admin's amount. */
 const discount: fc.Arbitrary<Pick<PricingInput, 'promotions' | 'customDiscount'>> = fc.oneof(
