@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import {
   type OrderEditLineRow,
@@ -7,7 +7,6 @@ import {
   orders,
   products,
   productVariants,
-  promotionRedemptions,
   promotions,
   taxClasses,
   taxRates,
