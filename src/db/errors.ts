@@ -22,3 +22,17 @@ export function foreignKeyViolation(err: unknown): string | undefined {
   if (pg?.code !== '23503') return undefined;
   return pg.constraint ?? pg.detail ?? 'unknown';
 }
+
+/**
+ * Runs `work` (a whole transaction) again when PostgreSQL aborts it for a deadlock (40P01, rolled back: nothing of it
+ * stayed), up to `attempts` times in all; any other failure, or the last deadlock, is thrown.
+ */
+export async function retryingDeadlocks<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (pgError(err)?.code !== '40P01' || n >= attempts) throw err;
+    }
+  }
+}

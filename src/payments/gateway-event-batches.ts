@@ -1,5 +1,5 @@
 import type { Database, StatementCall } from '../db/client.js';
-import { pgError } from '../db/errors.js';
+import { retryingDeadlocks } from '../db/errors.js';
 import { Batcher, eachAloneOnFailure } from '../shared/batcher.js';
 import { eventEffect } from './gateway-event-fold.js';
 import {
@@ -99,15 +99,8 @@ async function decideBatch(database: Database, batch: readonly EventToDecide[]):
  * anything but a deadlock (retried) is decided again one event at a time, so one event's failure fails it alone.
  */
 export function gatewayEventDecider(database: Database): GatewayEventDecider {
-  const attempt = async (batch: EventToDecide[]): Promise<FirstOutcome[]> => {
-    for (let n = 1; ; n++) {
-      try {
-        return await decideBatch(database, batch);
-      } catch (err) {
-        if (pgError(err)?.code !== '40P01' || n >= DEADLOCK_ATTEMPTS) throw err;
-      }
-    }
-  };
+  const attempt = (batch: EventToDecide[]): Promise<FirstOutcome[]> =>
+    retryingDeadlocks(() => decideBatch(database, batch), DEADLOCK_ATTEMPTS);
   const batcher = new Batcher<EventToDecide, Decided>(
     eachAloneOnFailure(async (batch) => (await attempt(batch)).map((outcome): Decided => ({ ok: true, outcome })), {
       failed: (failure) => ({ ok: false, failure }),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../db/client.js';
+import { retryingDeadlocks } from '../db/errors.js';
 import { runStatement } from '../db/statement-sql.js';
 import { refundCredit } from '../orders/order-ledger.js';
 import type { OrderRow } from '../orders/orders.repository.js';
@@ -50,7 +51,11 @@ const mark = (tx: Tx, marks: EventMark[]) => runStatement(tx, markEvents, [JSON.
 export async function applyEvent(deps: EventDeps, pluginId: string, event: GatewayEvent): Promise<EventOutcome> {
   const first = await deps.gatewayEvents.decide({ pluginId, event });
   if (first !== 'changes') return first;
-  return deps.outbox.jobs.transaction(deps.db, (tx) => applyInFull(tx, deps, { pluginId, event }));
+  // Two events of one order applied in full at once can deadlock (each inserts its event, then locks the order):
+  // the loser is rolled back whole and tried again; its insert then finds the event stored, or stores it anew.
+  return retryingDeadlocks(() =>
+    deps.outbox.jobs.transaction(deps.db, (tx) => applyInFull(tx, deps, { pluginId, event })),
+  );
 }
 
 /**
