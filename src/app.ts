@@ -32,6 +32,8 @@ import { type CancelWithRefund, orderAdminRoutes, orderRoutes } from './orders/o
 import { fulfillmentAdminRoutes } from './orders/fulfillments.routes.js';
 import type { CaptureShipped } from './orders/fulfillments.service.js';
 import { captureShipped } from './payments/shipment-capture.js';
+import { refundReturn } from './payments/return-refunds.js';
+import { type RefundReturn, returnAdminRoutes, returnStorefrontRoutes } from './returns/returns.routes.js';
 import { placementRoutes } from './placement/placement.routes.js';
 import { promoCodeLimiter } from './placement/promo-rate-limit.js';
 import { openReferenceCache } from './placement/reference-cache.js';
@@ -153,6 +155,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fulfillmentAdminRoutes({ db, outbox, trackingUrls: config.carrierTrackingUrls, captureShipped: captureOnShipment }),
   );
   await app.register(orderEditRoutes({ db, outbox, money, roundingMode: config.roundingMode }));
+  await app.register(returnStorefrontRoutes({ db, outbox }));
+  const refundReturned: RefundReturn = (input) => refundReturn({ ...payments, outbox }, input);
+  await app.register(returnAdminRoutes({ db, outbox, refundReturn: refundReturned }));
   await app.register(eventAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens }));
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));

@@ -243,6 +243,10 @@ describe('customer emails over SMTP', () => {
       order_cancelled: false,
       order_expired: false,
       order_changed: true,
+      return_requested: true,
+      return_received: true,
+      return_refunded: true,
+      return_rejected: true,
     });
   });
 

@@ -425,7 +425,7 @@ describe('migration 0020 (the order ledger)', () => {
             where o.alias = '${row.alias}' and po.kind = 'refund' and po.status = 'succeeded'`,
         )) as [{ credit: string }];
         const ledger = orderLedger({
-          order: { total: Number(row.total), status: row.status as OrderStatus },
+          order: { total: Number(row.total), status: row.status as OrderStatus, amountReturned: 0 },
           credited: Number(credit),
           payments: payments.map((p) => ({
             state: p.status as PaymentState,

@@ -439,6 +439,12 @@ export const orders = pgTable(
      * transaction: the one function `fulfillmentStatusOf` (src/orders/fulfillment.decide.ts) derives it.
      */
     fulfillmentStatus: text('fulfillment_status', { enum: fulfillmentStatuses }).notNull().default('unfulfilled'),
+    /**
+     * What refunded returns gave back for the goods (and shipping) that came back (src/returns): the order charges its
+     * total less this (src/orders/order-ledger.ts), so a return's refund is not a credit. Kept with every refunded
+     * return in its transaction; the order's lines and total stay as sold.
+     */
+    amountReturned: minorUnits('amount_returned').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -488,7 +494,7 @@ export const fulfillmentStates = ['pending', 'shipped', 'delivered', 'cancelled'
 
 /**
  * One shipment of some of an order's units (src/orders/fulfillment-states.ts): `pending` (being packed) → `shipped`
- * → `delivered`, or `cancelled` from pending or shipped, which gives its quantities back to what can be fulfilled.
+ * → `delivered`, or `cancelled` from pending only, which gives its quantities back to what can be fulfilled.
  * `tracking_url` is the carrier's page for `tracking_number` (from CARRIER_TRACKING_URLS, or given); each moment is
  * kept as it happened. `created_by`: the admin who made it.
  */
@@ -688,6 +694,8 @@ export const paymentOperations = pgTable(
     gatewayRef: text('gateway_ref'),
     error: text('error'),
     adminId: integer('admin_id'),
+    /** The return whose refund this is (src/returns), if it is one. */
+    returnId: integer('return_id'),
     ...timestamps,
   },
   (t) => [
@@ -746,6 +754,11 @@ export const eventTypes = [
   'fulfillment.shipped',
   'fulfillment.delivered',
   'fulfillment.cancelled',
+  'return.requested',
+  'return.received',
+  'return.refunded',
+  'return.rejected',
+  'return.cancelled',
 ] as const;
 
 /**
@@ -875,6 +888,90 @@ export const webhookAttempts = pgTable(
     responseSnippet: text('response_snippet'),
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.id)],
+);
+
+/**
+ * Why customers send things back (issue #27 item 2): a list the admin keeps. A return line names one by `code`; a
+ * reason no longer offered is made inactive, never deleted, so the returns that named it still say why.
+ */
+export const returnReasons = pgTable('return_reasons', {
+  code: text('code').primaryKey(),
+  label: text('label').notNull(),
+  active: boolean('active').notNull().default(true),
+  /** Where it comes in the lists (then by code). */
+  position: integer('position').notNull().default(0),
+  ...timestamps,
+});
+
+export const returnStates = ['requested', 'received', 'refunded', 'rejected', 'cancelled'] as const;
+
+/** The figures a refunded return gave back (src/pricing/return-refund.ts), minor units of the order's currency. */
+export interface ReturnRefundRow {
+  goods: number;
+  discount: number;
+  tax: number;
+  shipping_fee: number;
+  shipping_discount: number;
+  shipping_tax: number;
+  amount: number;
+}
+
+/**
+ * A return of shipped units of one order (src/returns/return-states.ts): `requested` (by the customer or an admin) →
+ * `received` (the goods are back; restocked per line) → `refunded` (what the units were paid, given back), or
+ * `rejected` / `cancelled`. `refund`: the figures it gave back, once refunded.
+ */
+export const returns = pgTable(
+  'returns',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: returnStates }).notNull().default('requested'),
+    note: text('note').notNull().default(''),
+    requestedBy: text('requested_by', { enum: ['customer', 'admin'] }).notNull(),
+    /** The admin who opened it, when one did. */
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Why an admin rejected it (shown to the customer). */
+    rejectReason: text('reject_reason'),
+    refundShipping: boolean('refund_shipping').notNull().default(false),
+    refund: jsonb('refund').$type<ReturnRefundRow>(),
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    rejectedAt: timestamp('rejected_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index('returns_order_idx').on(t.orderId, t.id),
+    index('returns_status_idx').on(t.status, t.id),
+    check('returns_status_check', sql`${t.status} in ('requested', 'received', 'refunded', 'rejected', 'cancelled')`),
+  ],
+);
+
+/** Units of one order line a return gives back, why, and whether they went back into stock when received. */
+export const returnLines = pgTable(
+  'return_lines',
+  {
+    returnId: integer('return_id')
+      .notNull()
+      .references(() => returns.id, { onDelete: 'cascade' }),
+    orderLineId: integer('order_line_id')
+      .notNull()
+      .references(() => orderLines.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    reasonCode: text('reason_code')
+      .notNull()
+      .references(() => returnReasons.code, { onDelete: 'restrict', onUpdate: 'cascade' }),
+    /** Set when received: whether its units went back into stock. */
+    restock: boolean('restock'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.returnId, t.orderLineId] }),
+    index('return_lines_order_line_idx').on(t.orderLineId),
+    check('return_lines_quantity_check', sql`${t.quantity} > 0`),
+  ],
 );
 
 /** One line of an order edit as its history keeps it: the quantity before and after (0: absent), at its unit price. */

@@ -21,6 +21,7 @@ function orderIn(currency: string, overrides: Partial<OrderRow> = {}): OrderRow 
     amountCredited: 0,
     amountCapturable: 0,
     fulfillmentStatus: 'unfulfilled',
+    amountReturned: 0,
     currency,
     pricesIncludeTax: true,
     subtotal: 2470,

@@ -20,6 +20,10 @@ export const orderEmailKinds = [
   'order_cancelled',
   'order_expired',
   'order_changed',
+  'return_requested',
+  'return_received',
+  'return_refunded',
+  'return_rejected',
 ] as const;
 export type OrderEmailKind = (typeof orderEmailKinds)[number];
 
@@ -32,6 +36,17 @@ export interface OrderEmailInput {
   link?: { url: string; days: number };
   /** The order's shipments that went out, with their tracking links: the shipped email lists them. */
   shipments?: readonly Shipment[];
+  /** The return a return email is about, as its event showed it. */
+  returned?: ReturnedItems;
+}
+
+/** A return as its emails tell of it: its number, its items, what it gave back (decimal text) and why it was refused. */
+export interface ReturnedItems {
+  id: number;
+  lines: readonly { name: string; quantity: number }[];
+  /** What its refund gave back, in the order's currency; null before it is refunded. */
+  amount: string | null;
+  rejectReason: string | null;
 }
 
 /** A shipment as an email shows it: its carrier and tracking, and what it holds. */
@@ -51,8 +66,11 @@ export interface RenderedEmail {
 interface KindText {
   subject: (alias: string) => string;
   heading: string;
-  /** What happened, in a sentence or two (plain text; escaped for the HTML part). */
-  says: (order: OrderRow, total: string) => string;
+  /**
+   * What happened, in a sentence or two (plain text; escaped for the HTML part): `total` the order's total, `returned`
+   * the return a return email is about, its amount given with the currency.
+   */
+  says: (order: OrderRow, total: string, returned?: ReturnedItems) => string;
   /** Whether the email shows the shipping address and the link to the order's page. */
   address: boolean;
   link: boolean;
@@ -113,7 +131,54 @@ const KINDS: Record<OrderEmailKind, KindText> = {
     address: true,
     link: true,
   },
+  return_requested: {
+    subject: (alias) => `Return requested for order ${alias}`,
+    heading: 'We have your return request',
+    says: (order, _total, r) =>
+      `We have your request to return ${unitsOf(r)} from order ${order.alias}${returnRef(r)}. Send the `
+      + 'items back to us; we will let you know when they arrive, and refund you once we have checked them.',
+    address: false,
+    link: true,
+  },
+  return_received: {
+    subject: (alias) => `Your return for order ${alias} has arrived`,
+    heading: 'Your return has arrived',
+    says: (order, _total, r) =>
+      `We have received the ${unitsOf(r)} you sent back from order ${order.alias}${returnRef(r)}. `
+      + 'We will let you know when your refund is on its way.',
+    address: false,
+    link: true,
+  },
+  return_refunded: {
+    subject: (alias) => `Refund for your return from order ${alias}`,
+    heading: 'Your refund is on its way',
+    says: (order, _total, r) =>
+      `We have refunded ${r?.amount ?? 'the money'} for the ${unitsOf(r)} you returned from order ${order.alias}`
+      + `${returnRef(r)}. It goes back to the way you paid; your bank may take a few days to show it.`,
+    address: false,
+    link: true,
+  },
+  return_rejected: {
+    subject: (alias) => `Your return for order ${alias} was not accepted`,
+    heading: 'Your return was not accepted',
+    says: (order, _total, r) =>
+      `We could not accept your return of ${unitsOf(r)} from order ${order.alias}${returnRef(r)}`
+      + (r?.rejectReason ? `: ${oneLine(r.rejectReason)}.` : '.')
+      + ' Reply to this email if you have a question.',
+    address: false,
+    link: true,
+  },
 };
+
+/** "1 item" / "3 items": the units of a return ("items" when the return is not known). */
+function unitsOf(r: ReturnedItems | undefined): string {
+  if (!r) return 'items';
+  const units = r.lines.reduce((sum, l) => sum + l.quantity, 0);
+  return units === 1 ? '1 item' : `${units} items`;
+}
+
+/** " (return 12)": which return an email is about, when known. */
+const returnRef = (r: ReturnedItems | undefined): string => (r ? ` (return ${r.id})` : '');
 
 /** What an order's ledger asks of the customer after a change: to pay what is due, or that money comes back. */
 function dueSentence(order: OrderRow): string {
@@ -188,8 +253,11 @@ interface Parts {
   figures: Figures;
   address: string[];
   link: OrderEmailInput['link'];
-  /** One entry per shipment: its title ("UPS 1Z…"), its tracking link if any, and its items. */
-  shipments: { title: string; url: string | null; items: string[] }[];
+  /**
+   * One entry per parcel the email tells of (a shipment, or the return): its heading ("Shipment: UPS 1Z…", "Items
+   * returned"), its tracking link if any, and its items.
+   */
+  parcels: { heading: string; url: string | null; items: string[] }[];
 }
 
 function renderText(p: Parts): string {
@@ -204,8 +272,8 @@ function renderText(p: Parts): string {
       ...p.figures.totals.map((t) => `${t.label}: ${t.deducted ? '-' : ''}${t.amount}`),
     ].join('\n'),
   ];
-  for (const s of p.shipments)
-    sections.push([`Shipment: ${s.title}`, ...s.items, ...(s.url ? [`Track it: ${s.url}`] : [])].join('\n'));
+  for (const s of p.parcels)
+    sections.push([s.heading, ...s.items, ...(s.url ? [`Track it: ${s.url}`] : [])].join('\n'));
   if (p.address.length > 0) sections.push(['Shipping to:', ...p.address].join('\n'));
   if (p.link) sections.push(`See your order (this link works ${p.link.days} days):\n${p.link.url}`);
   sections.push(p.storeName);
@@ -235,8 +303,8 @@ function renderHtml(input: Parts): string {
       ? html`<h2 style="font-size:16px;margin:24px 0 8px">Shipping to</h2>
 <p style="margin:0">${joinLines(input.address)}</p>`
       : html``;
-  const shipments = input.shipments.map(
-    (s) => html`<h2 style="font-size:16px;margin:24px 0 8px">Shipment: ${s.title}</h2>
+  const parcels = input.parcels.map(
+    (s) => html`<h2 style="font-size:16px;margin:24px 0 8px">${s.heading}</h2>
 <p style="margin:0">${joinLines(s.items)}</p>${
       s.url
         ? html`<p style="margin:8px 0 0"><a href="${s.url}" style="color:#1d4ed8">Track this shipment</a></p>`
@@ -268,7 +336,7 @@ ${lineRows}
 <table role="presentation" style="width:100%;border-collapse:collapse;margin-top:16px">
 ${totalRows}
 </table>
-${shipments}
+${parcels}
 ${address}
 ${link}
 </div>
@@ -281,10 +349,10 @@ ${link}
 const joinLines = (lines: string[]): SafeHtml[] => lines.map((l, i) => (i === 0 ? html`${l}` : html`<br>${l}`));
 
 /** A shipment's part of the shipped email: carrier and number as its title, its items, its tracking link. */
-function shipmentPart(s: Shipment): Parts['shipments'][number] {
+function shipmentPart(s: Shipment): Parts['parcels'][number] {
   const title = [s.carrier, s.trackingNumber].filter((v): v is string => v !== null && v !== '').map(oneLine);
   return {
-    title: title.length > 0 ? title.join(' ') : 'no tracking number',
+    heading: `Shipment: ${title.length > 0 ? title.join(' ') : 'no tracking number'}`,
     url: s.trackingUrl,
     items: s.lines.map((l) => `${l.quantity} × ${oneLine(l.name)}`),
   };
@@ -296,11 +364,21 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const f = figures(input.order, input.lines);
   const storeName = oneLine(input.storeName);
   const subject = `${storeName}: ${kind.subject(input.order.alias)}`;
-  const says = kind.says(input.order, amountIn(input.order)(input.order.total));
+  const returned = input.returned && {
+    ...input.returned,
+    amount: input.returned.amount === null ? null : `${input.returned.amount} ${input.order.currency}`,
+  };
+  const says = kind.says(input.order, amountIn(input.order)(input.order.total), returned);
   const shippingAddress = input.order.shippingAddress as AddressSnapshot | null;
   const address = kind.address && shippingAddress ? addressLines(shippingAddress) : [];
   const link = kind.link ? input.link : undefined;
-  const shipments = (input.kind === 'order_shipped' ? (input.shipments ?? []) : []).map(shipmentPart);
-  const parts: Parts = { subject, heading: kind.heading, says, storeName, figures: f, address, link, shipments };
+  const parcels = (input.kind === 'order_shipped' ? (input.shipments ?? []) : []).map(shipmentPart);
+  if (returned)
+    parcels.push({
+      heading: 'Items returned',
+      url: null,
+      items: returned.lines.map((l) => `${l.quantity} × ${oneLine(l.name)}`),
+    });
+  const parts: Parts = { subject, heading: kind.heading, says, storeName, figures: f, address, link, parcels };
   return { subject, text: renderText(parts), html: renderHtml(parts) };
 }

@@ -8,7 +8,13 @@ import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
 import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import { type Mailer, messageIdFor } from './mailer.js';
-import { carriesOrderLink, type OrderEmailKind, renderOrderEmail } from './order-email.templates.js';
+import {
+  carriesOrderLink,
+  type OrderEmailKind,
+  type ReturnedItems,
+  renderOrderEmail,
+} from './order-email.templates.js';
+import { findEvent } from '../events/events.repository.js';
 
 /**
  * One email to the customer about one order event: the order is read as it is now, rendered and
@@ -81,7 +87,16 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
         ),
       }
     : undefined;
-  const email = renderOrderEmail({ kind: job.kind, storeName: deps.config.storeName, order, lines, link, shipments });
+  const returned = job.kind.startsWith('return_') ? await returnOfEvent(deps.db, job.eventId) : undefined;
+  const email = renderOrderEmail({
+    kind: job.kind,
+    storeName: deps.config.storeName,
+    order,
+    lines,
+    link,
+    shipments,
+    returned,
+  });
   const messageId = messageIdFor({
     key: `${job.eventId}\u0000${job.kind}`,
     label: job.kind,
@@ -96,6 +111,34 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
   }
   deps.log.info({ ...logged, message_id: outcome.messageId }, 'email sent');
   return { status: 'sent', messageId: outcome.messageId };
+}
+
+/**
+ * The return a return event tells of, as the event showed it (`data.return`, the API's `Return`): the email says what
+ * was asked, received, refunded or rejected then, whatever happened to the return since.
+ */
+async function returnOfEvent(db: Db, eventId: string): Promise<ReturnedItems | undefined> {
+  // Events' ids are UUIDs; anything else names none (and the database would refuse to compare it).
+  if (!UUID.test(eventId)) return undefined;
+  const event = await findEvent(db, eventId);
+  const ret = (event?.data as { return?: PresentedReturn } | undefined)?.return;
+  if (!ret) return undefined;
+  return {
+    id: ret.id,
+    lines: ret.lines.map((l) => ({ name: l.name, quantity: l.quantity })),
+    amount: ret.refund?.amount ?? null,
+    rejectReason: ret.reject_reason,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a return email reads of the return in its event's data. */
+interface PresentedReturn {
+  id: number;
+  lines: { name: string; quantity: number }[];
+  refund: { amount: string } | null;
+  reject_reason: string | null;
 }
 
 /**
@@ -141,6 +184,14 @@ export function emailKindForEvent(type: string, data: unknown): OrderEmailKind |
       return 'order_expired';
     case 'order.edited':
       return 'order_changed';
+    case 'return.requested':
+      return 'return_requested';
+    case 'return.received':
+      return 'return_received';
+    case 'return.refunded':
+      return 'return_refunded';
+    case 'return.rejected':
+      return 'return_rejected';
     default:
       return null;
   }

@@ -71,6 +71,7 @@ class Store {
       amountCaptured: 0,
       amountRefunded: 0,
       amountCredited: 0,
+      amountReturned: 0,
       amountCapturable: 0,
     };
     // Placement is an edit of an empty order here: the same pricing, the same stock rule.

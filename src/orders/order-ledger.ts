@@ -10,7 +10,11 @@ import type { OrderStatus } from './order-states.js';
 export interface OrderLedger {
   /** The order's total as placed (or edited). */
   total: number;
-  /** What the order charges: its total, or nothing once it is cancelled (it will not be fulfilled). */
+  /**
+   * What refunded returns gave back for the goods (and shipping) that came back: the order no longer charges it.
+   */
+  returned: number;
+  /** What the order charges: its total less what was returned, or nothing once it is cancelled (not fulfilled). */
   charge: number;
   /** Σ over payments of the money authorized (held, or held and taken at once). */
   authorized: number;
@@ -34,15 +38,18 @@ export interface OrderLedger {
 
 export type OrderPaymentStatus = (typeof paymentStatuses)[number];
 
-/** What an order charges: nothing once cancelled (an expired order too), its total otherwise. */
-export function orderCharge(order: { total: number; status: OrderStatus }): number {
-  return order.status === 'cancelled' ? 0 : order.total;
+/**
+ * What an order charges: nothing once cancelled (an expired order too), otherwise its total less what refunded returns
+ * gave back (the goods came back, so their money is not owed: a return's refund is not a credit).
+ */
+export function orderCharge(order: { total: number; status: OrderStatus; amountReturned: number }): number {
+  return order.status === 'cancelled' ? 0 : order.total - order.amountReturned;
 }
 
 /** The totals an order keeps (orders.amount_*), from which the rest of its ledger follows. */
 export type LedgerTotals = Pick<
   OrderLedger,
-  'total' | 'charge' | 'credited' | 'authorized' | 'captured' | 'refunded' | 'capturable'
+  'total' | 'returned' | 'charge' | 'credited' | 'authorized' | 'captured' | 'refunded' | 'capturable'
 >;
 
 export function ledgerFromTotals(t: LedgerTotals): OrderLedger {
@@ -50,6 +57,7 @@ export function ledgerFromTotals(t: LedgerTotals): OrderLedger {
   // Written out, not spread: every placement's event presents a ledger, and V8 adds keys after a spread slowly.
   return {
     total: t.total,
+    returned: t.returned,
     charge: t.charge,
     credited: t.credited,
     authorized: t.authorized,
@@ -108,6 +116,7 @@ export function paymentSecured(status: OrderPaymentStatus): boolean {
 export function ledgerOfOrder(o: {
   total: number;
   status: OrderStatus;
+  amountReturned: number;
   amountCredited: number;
   amountAuthorized: number;
   amountCaptured: number;
@@ -116,6 +125,7 @@ export function ledgerOfOrder(o: {
 }): OrderLedger {
   return ledgerFromTotals({
     total: o.total,
+    returned: o.amountReturned,
     charge: orderCharge(o),
     credited: o.amountCredited,
     authorized: o.amountAuthorized,

@@ -45,8 +45,9 @@ describe('approval on payment', () => {
     expect(approvesOnPayment(pending('authorized'), pending('paid'))).toBe(false);
   });
 
-  it('charges nothing once cancelled (expired too), the total otherwise', () => {
-    expect(orderCharge({ total: 1250, status: 'approved' })).toBe(1250);
-    expect(orderCharge({ total: 1250, status: 'cancelled' })).toBe(0);
+  it('charges nothing once cancelled (expired too), the total less what returns gave back otherwise', () => {
+    expect(orderCharge({ total: 1250, status: 'approved', amountReturned: 0 })).toBe(1250);
+    expect(orderCharge({ total: 1250, status: 'delivered', amountReturned: 400 })).toBe(850);
+    expect(orderCharge({ total: 1250, status: 'cancelled', amountReturned: 0 })).toBe(0);
   });
 });

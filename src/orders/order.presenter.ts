@@ -39,6 +39,7 @@ function presentLedger(order: OrderRow, money: CurrencyFormat) {
     authorized: format(l.authorized),
     captured: format(l.captured),
     refunded: format(l.refunded),
+    returned: format(l.returned),
     credited: format(l.credited),
     capturable: format(l.capturable),
     refundable: format(l.refundable),

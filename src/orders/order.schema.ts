@@ -70,6 +70,10 @@ const summaryFields = {
       authorized: Type.String({ description: 'Money its payments were authorized for (held, or held and taken)' }),
       captured: Type.String({ description: 'Money taken' }),
       refunded: Type.String({ description: 'Money given back' }),
+      returned: Type.String({
+        description:
+          'What refunded returns gave back for goods (and shipping) that came back: no longer charged, never a credit',
+      }),
       credited: Type.String({
         description: 'Money given back without changing the order (the goodwill part of refunds): never owed again',
       }),
@@ -79,8 +83,8 @@ const summaryFields = {
       refundable: Type.String({ description: 'captured − refunded' }),
       balance_due: Type.String({
         description:
-          'max(0, total − credited) − (captured − refunded), the total counting as 0.00 once cancelled; negative: '
-          + 'money owed back to the customer',
+          'max(0, total − returned − credited) − (captured − refunded), the total counting as 0.00 once cancelled; '
+          + 'negative: money owed back to the customer',
       }),
       refund_due: Type.String({ description: 'Money owed back: −balance_due when negative, else 0' }),
       to_pay: Type.String({ description: 'What start-payment asks for: balance_due less what authorizations hold' }),

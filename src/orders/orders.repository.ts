@@ -74,8 +74,22 @@ export async function restoreStock(tx: Tx, orderId: number): Promise<void> {
     .select({ variantId: orderLines.variantId, quantity: orderLines.quantity })
     .from(orderLines)
     .where(and(eq(orderLines.orderId, orderId), eq(orderLines.stockReserved, true)));
-  const lines = reserved
-    .filter((l): l is { variantId: number; quantity: number } => l.variantId !== null)
+  await addStock(
+    tx,
+    reserved.filter((l): l is { variantId: number; quantity: number } => l.variantId !== null),
+  );
+}
+
+/**
+ * Adds units back to variants' stock (a cancelled order's, a received return's), locking the variants in id order,
+ * the order placements lock them in. A variant named twice gets the units of both.
+ */
+export async function addStock(tx: Tx, units: readonly { variantId: number; quantity: number }[]): Promise<void> {
+  // One row per variant: an UPDATE … FROM with a variant twice would add only one of its rows.
+  const byVariant = new Map<number, number>();
+  for (const u of units) byVariant.set(u.variantId, (byVariant.get(u.variantId) ?? 0) + u.quantity);
+  const lines = [...byVariant]
+    .map(([variantId, quantity]) => ({ variantId, quantity }))
     .sort((a, b) => a.variantId - b.variantId);
   if (lines.length === 0) return;
   await tx

@@ -14,7 +14,7 @@ import {
 const fresh = freshPayment;
 const held = heldPayment;
 const paid = (amount: number) => applyPaymentEvent(fresh(amount), { kind: 'succeeded', amountMinor: amount }).next;
-const open = { total: 10000, status: 'approved' as const };
+const open = { total: 10000, status: 'approved' as const, amountReturned: 0 };
 
 describe('the order ledger (worked examples of docs/payments.md)', () => {
   it('leaves nothing due after a goodwill refund: partially refunded, not partially paid', () => {
@@ -52,7 +52,7 @@ describe('the order ledger (worked examples of docs/payments.md)', () => {
   });
 
   it('charges nothing once cancelled: all money kept is owed back, and refunding it leaves the order refunded', () => {
-    const cancelled = { total: 10000, status: 'cancelled' as const };
+    const cancelled = { total: 10000, status: 'cancelled' as const, amountReturned: 0 };
     const kept = orderLedger({ order: cancelled, credited: 0, payments: [paid(10000)] });
     expect(kept).toMatchObject({ charge: 0, balanceDue: -10000, refundDue: 10000 });
     const refunded = applyOperation(paid(10000), { kind: 'refund', amount: 10000 });
@@ -60,9 +60,11 @@ describe('the order ledger (worked examples of docs/payments.md)', () => {
   });
 
   it('is paid as placed when it costs nothing, and unpaid when nothing moved', () => {
-    expect(orderPaymentStatus(orderLedger({ order: { total: 0, status: 'pending' }, credited: 0, payments: [] }))).toBe(
-      'paid',
-    );
+    expect(
+      orderPaymentStatus(
+        orderLedger({ order: { total: 0, status: 'pending', amountReturned: 0 }, credited: 0, payments: [] }),
+      ),
+    ).toBe('paid');
     expect(orderPaymentStatus(orderLedger({ order: open, credited: 0, payments: [fresh(10000)] }))).toBe('unpaid');
   });
 });
@@ -89,7 +91,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 function simulate(total: number, cancelled: boolean, steps: readonly Step[]) {
   const payments: PaymentFigures[] = [];
   let credited = 0;
-  const order = { total, status: cancelled ? ('cancelled' as const) : ('approved' as const) };
+  const order = { total, status: cancelled ? ('cancelled' as const) : ('approved' as const), amountReturned: 0 };
   const ledger = () => orderLedger({ order, credited, payments });
   const share = (amount: number, pct: number) => Math.max(1, Math.floor((amount * pct) / 100));
   for (const step of steps) {
@@ -150,7 +152,7 @@ describe('the order ledger, over random sequences of payments (property)', () =>
         if (!last || refundableOf(last) === 0) return;
         const amount = Math.max(1, Math.floor((refundableOf(last) * pct) / 100));
         const after = orderLedger({
-          order: { total, status: cancelled ? 'cancelled' : 'approved' },
+          order: { total, status: cancelled ? 'cancelled' : 'approved', amountReturned: 0 },
           credited: ledger.credited + refundCredit(ledger, amount),
           payments: [...payments.slice(0, -1), applyOperation(last, { kind: 'refund', amount })],
         });
@@ -169,6 +171,7 @@ describe('the order ledger, over random sequences of payments (property)', () =>
         const kept = ledgerOfOrder({
           total,
           status: cancelled ? 'cancelled' : 'approved',
+          amountReturned: 0,
           amountCredited: ledger.credited,
           amountAuthorized: ledger.authorized,
           amountCaptured: ledger.captured,

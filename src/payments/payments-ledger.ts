@@ -7,7 +7,7 @@ import { capturableOf, NOTHING_PENDING, type PaymentFigures, type PendingMoney }
  * into the totals of src/orders/order-ledger.ts, which derives the rest.
  */
 export function orderLedger(input: {
-  order: { total: number; status: OrderStatus };
+  order: { total: number; status: OrderStatus; amountReturned: number };
   credited: number;
   payments: readonly PaymentFigures[];
   /** Records of the ledger not yet answered, per payment (same order as `payments`), counted as done. */
@@ -15,6 +15,7 @@ export function orderLedger(input: {
 }): OrderLedger {
   const totals: LedgerTotals = {
     total: input.order.total,
+    returned: input.order.amountReturned,
     charge: orderCharge(input.order),
     credited: input.credited,
     authorized: 0,

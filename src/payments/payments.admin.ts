@@ -189,10 +189,21 @@ async function reserve(deps: PaymentsDeps, kind: OperationKind, request: Operati
   });
 }
 
-async function reserveLocked(
+/**
+ * Reserves a record on a payment (the order and payment locked by the caller): its amount checked against what the
+ * payment has less what other records are moving, a refund's credit decided against the order's ledger as `order`
+ * has it. `returnId`: the return whose refund it is (src/payments/return-refunds.ts).
+ */
+export async function reserveLocked(
   tx: Tx,
   deps: PaymentsDeps,
-  input: { kind: OperationKind; order: OrderRow; payment: PaymentRow; request: Omit<OperationRequest, 'paymentId'> },
+  input: {
+    kind: OperationKind;
+    order: OrderRow;
+    payment: PaymentRow;
+    request: Omit<OperationRequest, 'paymentId'>;
+    returnId?: number;
+  },
 ): Promise<OperationRow> {
   const { kind, order, payment, request } = input;
   const { ledger, pending } = await ledgerOf(tx, order, { withPending: true });
@@ -215,6 +226,7 @@ async function reserveLocked(
     requestKey: request.requestKey ?? null,
     gatewayKey: `${kind}-${payment.reference}-${randomUUID()}`,
     adminId: request.adminId ?? null,
+    returnId: input.returnId ?? null,
   });
 }
 
@@ -292,7 +304,7 @@ export async function recordChange(
 }
 
 /** Steps 2 and 3 for a reserved record; a gateway's refusal settles it failed, an unknown outcome leaves it open. */
-async function run(deps: PaymentsDeps, op: OperationRow): Promise<PaymentRow> {
+export async function run(deps: PaymentsDeps, op: OperationRow): Promise<PaymentRow> {
   const payment = await findPayment(deps.db, op.paymentId);
   if (!payment) throw notFound(op.paymentId);
   if (op.status === 'pending') {

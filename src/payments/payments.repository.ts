@@ -100,7 +100,7 @@ const pendingSum = (kind: 'capture' | 'refund') =>
  */
 export async function ledgerOf(
   tx: Tx,
-  order: Pick<OrderRow, 'id' | 'total' | 'status'>,
+  order: Pick<OrderRow, 'id' | 'total' | 'status' | 'amountReturned'>,
   options: { withPending: boolean },
 ): Promise<{ ledger: OrderLedger; payments: PaymentRow[]; pending: Map<number, PendingMoney> }> {
   const rows = await tx
@@ -135,7 +135,10 @@ export async function ledgerOf(
  * Recomputes and stores an order's ledger totals and payment status from its payments and records (call with the
  * order locked, after any change of its payments or its status).
  */
-export async function refreshOrderLedger(tx: Tx, order: Pick<OrderRow, 'id' | 'total' | 'status'>): Promise<OrderRow> {
+export async function refreshOrderLedger(
+  tx: Tx,
+  order: Pick<OrderRow, 'id' | 'total' | 'status' | 'amountReturned'>,
+): Promise<OrderRow> {
   const { ledger } = await ledgerOf(tx, order, { withPending: false });
   const [row] = await tx
     .update(orders)

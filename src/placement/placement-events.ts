@@ -51,6 +51,7 @@ export function placementEvents(order: OrderValues, lines: readonly OrderLineVal
       amountCredited: 0,
       amountCapturable: 0,
       fulfillmentStatus: 'unfulfilled',
+      amountReturned: 0,
       createdAt: unknownYet,
       updatedAt: unknownYet,
       ...order,

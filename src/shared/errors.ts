@@ -48,6 +48,8 @@ export const errorCodes = {
   webhook_endpoint_not_found: { status: 404, title: 'Webhook endpoint not found' },
   webhook_delivery_not_found: { status: 404, title: 'Webhook delivery not found' },
   fulfillment_not_found: { status: 404, title: 'Fulfillment not found' },
+  return_not_found: { status: 404, title: 'Return not found' },
+  return_reason_not_found: { status: 404, title: 'Return reason not found' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   conflict: { status: 409, title: 'Conflict' },
@@ -71,6 +73,9 @@ export const errorCodes = {
   order_not_fulfillable: { status: 409, title: 'Order cannot be fulfilled in its status' },
   fulfillment_exceeds_fulfillable: { status: 409, title: 'More units than can still be fulfilled' },
   nothing_to_fulfill: { status: 409, title: 'Every unit of this order is fulfilled already' },
+  nothing_to_return: { status: 409, title: 'Nothing of this order has shipped' },
+  return_exceeds_returnable: { status: 409, title: 'More units than can still be returned' },
+  return_reason_taken: { status: 409, title: 'Return reason code already in use' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415
@@ -92,6 +97,7 @@ export const errorCodes = {
   capture_exceeds_capturable: { status: 422, title: 'Capture larger than what is authorized' },
   variant_unavailable: { status: 422, title: 'Product variant cannot be bought' },
   unknown_order_line: { status: 422, title: 'No such line in this order' },
+  unknown_return_reason: { status: 422, title: 'Not one of the return reasons offered' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx

@@ -1,0 +1,240 @@
+import type { Db, Tx } from '../db/client.js';
+import { type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
+import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
+import { unitsOfFulfillments } from '../orders/fulfillments.service.js';
+import { rememberResponse, requestHash, storedResponse } from '../orders/idempotency.js';
+import { presentOrder } from '../orders/order.presenter.js';
+import { addStock, linesOf, lockOrder, type OrderLineRow, type OrderRow } from '../orders/orders.repository.js';
+import { DomainError, invalidField } from '../shared/errors.js';
+import {
+  decideReceipt,
+  decideReturn,
+  type RequestedReturnLine,
+  type ReturnRefusal,
+  type ReturnState,
+} from './return.decide.js';
+import { presentReturn, unitsOfReturns } from './return.presenter.js';
+import { returnEventTypes, returnStateMachine } from './return-states.js';
+import {
+  insertReturn,
+  type ReturnMove,
+  type ReturnWithLines,
+  returnReasonsList,
+  returnsOf,
+  setReturnState,
+} from './returns.repository.js';
+
+/**
+ * Returns (decision 0029): every change runs in one transaction with the order's row locked (so two admins receiving
+ * the same return, or two requests for the last returnable unit, are counted one after the other), asks the pure
+ * rules (return.decide.ts) and writes what they answer: the return, the stock received back, and the events. The
+ * refund, which calls the payment gateway, is src/payments/return-refunds.ts.
+ */
+
+export interface ReturnDeps {
+  db: Db;
+  outbox: Outbox;
+}
+
+/** A return after a change, with its order as the change left it (and the order's lines and returns). */
+export interface ReturnChange {
+  ret: ReturnWithLines;
+  order: OrderRow;
+  lines: OrderLineRow[];
+  returns: ReturnWithLines[];
+}
+
+const orderNotFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
+
+function refusalError(refusal: ReturnRefusal, alias: string): DomainError {
+  switch (refusal.kind) {
+    case 'nothing_shipped':
+      return new DomainError('nothing_to_return', {
+        detail: `nothing of order ${alias} has shipped yet; only shipped units are returned`,
+      });
+    case 'unknown_line':
+      return new DomainError('unknown_order_line', {
+        detail: `order ${alias} has no line "${refusal.alias}"`,
+        errors: [{ field: `lines[${refusal.index}].alias`, message: 'is not a line of this order' }],
+      });
+    case 'duplicate_line':
+      return invalidField(`lines[${refusal.index}].alias`, `names line "${refusal.alias}" a second time`);
+    case 'unknown_reason':
+      return new DomainError('unknown_return_reason', {
+        detail: `"${refusal.reason}" is not one of the return reasons offered (GET …/returns/ lists them)`,
+        errors: [{ field: `lines[${refusal.index}].reason`, message: 'is not a return reason offered' }],
+      });
+    case 'too_many':
+      return new DomainError('return_exceeds_returnable', {
+        detail:
+          `line "${refusal.alias}" can have at most ${refusal.returnable} more unit(s) returned `
+          + `(shipped, less those in other returns); ${refusal.requested} asked`,
+        errors: [{ field: `lines[${refusal.index}].quantity`, message: `must be at most ${refusal.returnable}` }],
+        extra: { alias: refusal.alias, requested: refusal.requested, returnable: refusal.returnable },
+      });
+  }
+}
+
+/** The order, locked, or 404. */
+export async function lockedOrder(tx: Tx, alias: string): Promise<OrderRow> {
+  const order = await lockOrder(tx, alias);
+  if (!order) throw orderNotFound(alias);
+  return order;
+}
+
+/** One of the order's returns, or 404. */
+export function returnOf(returns: readonly ReturnWithLines[], id: number, alias: string): ReturnWithLines {
+  const ret = returns.find((r) => r.id === id);
+  if (!ret) throw new DomainError('return_not_found', { detail: `order ${alias} has no return ${id}` });
+  return ret;
+}
+
+/**
+ * After a return changed (the order locked): the return read again, and its event, which carries the order as the
+ * admin API shows it and the return (`return`).
+ */
+export async function recordReturnChange(
+  tx: Tx,
+  deps: ReturnDeps,
+  change: { order: OrderRow; returnId: number; event: ReturnState },
+): Promise<ReturnChange> {
+  const { order } = change;
+  const [lines, returns] = await Promise.all([linesOf(tx, order.id), returnsOf(tx, order.id)]);
+  const ret = returnOf(returns, change.returnId, order.alias);
+  const event: NewEvent = {
+    type: returnEventTypes[change.event],
+    order: { id: order.id, alias: order.alias },
+    data: { ...presentOrder(order, lines), return: presentReturn(ret, { order, lines, returns }) },
+  };
+  await recordEvents(tx, deps.outbox, [event]);
+  return { ret, order, lines, returns };
+}
+
+/** The request's Idempotency-Key, scoped and tied to what was asked. */
+function claimOf(input: { scope: string; requestKey: string | undefined; operation: string; payload: unknown }) {
+  const { scope, requestKey } = input;
+  return requestKey === undefined
+    ? undefined
+    : { scope, key: requestKey, requestHash: requestHash(input.operation, input.payload) };
+}
+
+/** The change an earlier request with the same key made, answered again (the order locked). */
+async function earlierChange(
+  tx: Tx,
+  order: OrderRow,
+  claim: ReturnType<typeof claimOf>,
+): Promise<ReturnChange | undefined> {
+  const earlier = claim && (await storedResponse(tx, claim));
+  if (!earlier) return undefined;
+  const id = (earlier.body as { return_id: number }).return_id;
+  const [lines, returns] = await Promise.all([linesOf(tx, order.id), returnsOf(tx, order.id)]);
+  return { ret: returnOf(returns, id, order.alias), order, lines, returns };
+}
+
+/**
+ * A new return of shipped units, `requested`, by the customer (the order's owner or the holder of its token: the
+ * route checks) or an admin. Each line names its reason, one of those the store offers.
+ */
+export function requestReturn(
+  deps: ReturnDeps,
+  input: {
+    alias: string;
+    lines: readonly RequestedReturnLine[];
+    note: string;
+    by: { kind: 'customer' } | { kind: 'admin'; adminId: number | null };
+    requestKey?: string;
+  },
+): Promise<ReturnChange> {
+  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
+    const order = await lockedOrder(tx, input.alias);
+    const claim = claimOf({
+      scope: `return:${order.alias}`,
+      requestKey: input.requestKey,
+      operation: 'request-return',
+      payload: { lines: input.lines, note: input.note },
+    });
+    const earlier = await earlierChange(tx, order, claim);
+    if (earlier) return earlier;
+    const [lines, fulfillments, returns, reasons] = await Promise.all([
+      linesOf(tx, order.id),
+      fulfillmentsOf(tx, order.id),
+      returnsOf(tx, order.id),
+      returnReasonsList(tx, { activeOnly: true }),
+    ]);
+    const decision = decideReturn({
+      lines: lines.map((l) => ({ lineId: l.id, alias: l.alias })),
+      fulfillments: unitsOfFulfillments(fulfillments),
+      returns: unitsOfReturns(returns),
+      requested: input.lines,
+      reasons: new Set(reasons.map((r) => r.code)),
+    });
+    if (!decision.ok) throw refusalError(decision.refusal, order.alias);
+    const row = await insertReturn(tx, {
+      orderId: order.id,
+      note: input.note,
+      requestedBy: input.by.kind,
+      createdBy: input.by.kind === 'admin' ? input.by.adminId : null,
+      lines: decision.lines,
+    });
+    if (claim) await rememberResponse(tx, claim, { status: 201, body: { return_id: row.id } });
+    return recordReturnChange(tx, deps, { order, returnId: row.id, event: 'requested' });
+  });
+}
+
+/**
+ * Moves a return along its state machine (409 `invalid_transition` naming the allowed moves otherwise): received
+ * (putting back into stock the units of each line the admin says may be sold again: every line unless told), rejected
+ * (with a reason shown to the customer) or cancelled. A move repeated with the same Idempotency-Key answers the same;
+ * without one, a return received twice is refused the second time, so its stock goes back once.
+ */
+export function moveReturn(
+  deps: ReturnDeps,
+  input: {
+    alias: string;
+    returnId: number;
+    to: 'received' | 'rejected' | 'cancelled';
+    restock?: readonly { alias: string; restock: boolean }[];
+    rejectReason?: string;
+    requestKey?: string;
+  },
+): Promise<ReturnChange> {
+  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
+    const order = await lockedOrder(tx, input.alias);
+    const claim = claimOf({
+      scope: `return-${input.to}:${input.returnId}`,
+      requestKey: input.requestKey,
+      operation: `return-${input.to}`,
+      payload: { restock: input.restock ?? null, reject_reason: input.rejectReason ?? null },
+    });
+    const earlier = await earlierChange(tx, order, claim);
+    if (earlier) return earlier;
+    const ret = returnOf(await returnsOf(tx, order.id), input.returnId, order.alias);
+    returnStateMachine.assert(ret.status, input.to, `return ${ret.id}`);
+    const move: ReturnMove = { status: input.to };
+    if (input.to === 'received') {
+      const receipt = decideReceipt({
+        lines: ret.lines.map((l) => ({ lineId: l.orderLineId, alias: l.alias })),
+        requested: input.restock,
+      });
+      if (!receipt.ok) {
+        const { index, alias, kind } = receipt.refusal;
+        throw invalidField(
+          `lines[${index}].alias`,
+          kind === 'unknown_line' ? `"${alias}" is not a line of this return` : `names line "${alias}" a second time`,
+        );
+      }
+      move.restock = receipt.restock;
+      // Only units that took stock when sold (tracked, not back-ordered) give it back.
+      await addStock(
+        tx,
+        ret.lines
+          .filter((l) => receipt.restock.get(l.orderLineId) && l.stockReserved && l.variantId !== null)
+          .map((l) => ({ variantId: l.variantId as number, quantity: l.quantity })),
+      );
+    }
+    if (input.to === 'rejected') move.rejectReason = input.rejectReason?.trim() || null;
+    await setReturnState(tx, ret.id, move);
+    if (claim) await rememberResponse(tx, claim, { status: 200, body: { return_id: ret.id } });
+    return recordReturnChange(tx, deps, { order, returnId: ret.id, event: input.to });
+  });
+}
