@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Answer, ok } from '../../api/client';
 import { compareAmounts } from '../../shared/money';
 import { Field, Money } from '../../shared/ui';
@@ -20,8 +20,19 @@ function moneySentence(preview: Preview, currency: string): string {
   if (sign === 0) return 'The total does not change.';
   const due = `${preview.balance_due} ${currency}`;
   if (sign > 0) return `The customer will owe ${preview.difference} ${currency} more (balance due ${due}).`;
-  const less = `${preview.difference.replace('-', '')} ${currency}`;
-  return `${less} less: ${preview.refund_due} ${currency} will be owed back, to refund from the payments.`;
+  const less = `The total is ${preview.difference.replace('-', '')} ${currency} less`;
+  if (compareAmounts(preview.refund_due, '0') <= 0) return `${less} (balance due ${due}).`;
+  return `${less}: ${preview.refund_due} ${currency} will be owed back to the customer, to refund from the payments.`;
+}
+
+/** A line's change in words, with the stock it takes or gives back. */
+function lineChangeText(line: Preview['lines'][number], currency: string): string {
+  const units = (n: number) => `${n} unit${n === 1 ? '' : 's'}`;
+  const change = line.after - line.before;
+  const stock = change > 0 ? `${units(change)} taken from stock` : `${units(-change)} back in stock`;
+  if (line.before === 0) return `${line.name}: added, ${line.after} × ${line.unit_price} ${currency} (${stock})`;
+  if (line.after === 0) return `${line.name}: removed (${stock})`;
+  return `${line.name}: ${line.before} → ${line.after} (${stock})`;
 }
 
 /**
@@ -40,6 +51,7 @@ export function OrderEditDialog(props: { order: Order; onClose: () => void; onCh
   const [added, setAdded] = useState({ alias: '', quantity: '1' });
   const [note, setNote] = useState('');
   const [preview, setPreview] = useState<Preview>();
+  const saveRef = useRef<HTMLButtonElement>(null);
   const path = { order_alias: order.order_alias };
 
   const changes = () => {
@@ -54,6 +66,10 @@ export function OrderEditDialog(props: { order: Order; onClose: () => void; onCh
     setPreview(undefined);
     write.reset();
   };
+  // The preview button goes while it is pressed: focus moves to the save button, beside what it saves, not to the page.
+  useEffect(() => {
+    if (preview) saveRef.current?.focus();
+  }, [preview]);
   const money = (amount: string) => <Money amount={amount} currency={order.currency} />;
 
   async function showPreview() {
@@ -94,7 +110,7 @@ export function OrderEditDialog(props: { order: Order; onClose: () => void; onCh
           onInput={(e) => edited(() => setQuantities({ ...quantities, [line.alias]: e.currentTarget.value }))}
         />
       ))}
-      <div class="row">
+      <div class="fields">
         <Field
           label="Add a variant (its alias)"
           value={added.alias}
@@ -121,6 +137,11 @@ export function OrderEditDialog(props: { order: Order; onClose: () => void; onCh
             {compareAmounts(preview.difference, '0') > 0 ? '+' : ''}
             {money(preview.difference)}).
           </p>
+          <ul>
+            {preview.lines.map((line) => (
+              <li key={line.alias}>{lineChangeText(line, order.currency)}</li>
+            ))}
+          </ul>
           <p>{moneySentence(preview, order.currency)}</p>
           {preview.dropped_promotions.length > 0 && (
             <p>No longer applies: {preview.dropped_promotions.map((p) => p.name).join(', ')}.</p>
@@ -130,7 +151,7 @@ export function OrderEditDialog(props: { order: Order; onClose: () => void; onCh
       <Outcome done={write.done} problem={write.problem} />
       <div class="row">
         {preview ? (
-          <button type="button" disabled={write.busy} onClick={() => void save(preview)}>
+          <button ref={saveRef} type="button" disabled={write.busy} onClick={() => void save(preview)}>
             Save the edit ({preview.total_after} {order.currency})
           </button>
         ) : (

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ok } from '../../api/client';
 import type { Problem } from '../../shared/problem';
 import { ErrorMessage } from '../../shared/ui';
@@ -54,6 +54,11 @@ export function OrderShipments(props: {
   const write = useWrite();
   const [open, setOpen] = useState<Open>();
   const [said, setSaid] = useState<string>();
+  const confirmRef = useRef<HTMLParagraphElement>(null);
+  // The question shows below the list, away from the button pressed: focus goes to it, so it is seen and read.
+  useEffect(() => {
+    if (open?.kind === 'cancel') confirmRef.current?.focus();
+  }, [open]);
   const left = fulfillableByAlias(order, shipments ?? order.fulfillments);
   const leftLines = order.lines
     .map((l) => ({ name: l.name, quantity: left.get(l.alias) ?? 0 }))
@@ -150,6 +155,7 @@ export function OrderShipments(props: {
                       ) : s.tracking_url ? (
                         <a href={s.tracking_url} target="_blank" rel="noopener noreferrer">
                           {s.tracking_number}
+                          <span class="visually-hidden"> (opens in a new tab)</span>
                         </a>
                       ) : (
                         s.tracking_number
@@ -190,7 +196,7 @@ export function OrderShipments(props: {
       )}
       {open?.kind === 'cancel' && (
         <div class="panel">
-          <p>
+          <p ref={confirmRef} tabIndex={-1}>
             Cancel shipment {open.shipment.id}? Its units ({unitsText(open.shipment.lines)}) go back to what is left to
             fulfil. Nothing was shipped: no money moves, and the order keeps its stock.
           </p>

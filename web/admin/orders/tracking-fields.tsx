@@ -33,7 +33,7 @@ export function TrackingFields(props: {
   const set = (name: keyof TrackingDraft) => (e: { currentTarget: HTMLInputElement }) =>
     props.onChange({ ...draft, [name]: e.currentTarget.value });
   return (
-    <div class="row">
+    <div class="fields">
       <Field
         label="Carrier"
         hint="e.g. ups, dhl, usps, fedex"

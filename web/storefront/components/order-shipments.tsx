@@ -42,6 +42,7 @@ export function OrderShipments(props: { order: Order }) {
                 {s.tracking_url ? (
                   <a href={s.tracking_url} target="_blank" rel="noopener">
                     {s.tracking_number}
+                    <span class="visually-hidden"> (opens in a new tab)</span>
                   </a>
                 ) : (
                   s.tracking_number
