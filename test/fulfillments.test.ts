@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../src/payments/payment-plugin.js';
-import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { payWithSandbox } from './sandbox-gateway.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
 // Issue #27 item 1: an order shipped in parts, each shipment with tracking (decision 0027).
@@ -328,8 +328,6 @@ describe('two admins fulfilling at once', () => {
 });
 
 describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true, sandbox)', () => {
-  /** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
-  const SANDBOX_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
   let m: TestApp;
   let boss: SignedIn;
   beforeAll(async () => {
@@ -360,28 +358,7 @@ describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true,
       ],
       shipping_address: guestAddress,
     });
-    const started = json(
-      await m.app.inject({
-        method: 'POST',
-        url: '/payment/storefront/api/start-payment/sandbox/',
-        headers: { 'x-order-token': order.order_token },
-        payload: { order_alias: order.order_alias },
-      }),
-    );
-    const reference = new URL(started.url).searchParams.get('reference') ?? '';
-    const body = JSON.stringify({
-      id: `evt_${reference}`,
-      type: 'payment.authorized',
-      created: Math.floor(Date.now() / 1000),
-      data: { reference, amount: 4600, currency: 'USD' },
-    });
-    const hook = await m.app.inject({
-      method: 'POST',
-      url: '/payment/storefront/api/webhook-view/sandbox/',
-      headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(SANDBOX_SECRET, body) },
-      payload: body,
-    });
-    expect(hook.statusCode, hook.body).toBe(200);
+    await payWithSandbox(m, order, 'payment.authorized');
     expect(await orderOf(order)).toMatchObject({ status: 'approved', payment_status: 'authorized' });
     return order;
   }
