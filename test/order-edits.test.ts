@@ -1,7 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { productVariants, promotions } from '../src/db/schema.js';
-import { type AdminApi, adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
+import {
+  type AdminApi,
+  adminApi,
+  apiAs,
+  guestAddress,
+  orderEventTypes,
+  type PlacedOrder,
+  placeGuestOrder,
+} from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
 import { payWithSandbox } from './sandbox-gateway.js';
 
@@ -65,14 +73,7 @@ const preview = (order: PlacedOrder, body: object) =>
 const stockOf = async (id: number) =>
   (await t.database.db.select().from(productVariants).where(eq(productVariants.id, id)))[0]?.stock;
 const orderOf = (order: PlacedOrder) => api.get(`/order/dashboard/api/orders/${order.order_alias}/`);
-const eventTypes = async (order: PlacedOrder) =>
-  (
-    (await api.get(`/event/dashboard/api/events/?order_alias=${order.order_alias}&limit=100`)).items as {
-      type: string;
-    }[]
-  )
-    .map((e) => e.type)
-    .reverse();
+const eventTypes = (order: PlacedOrder) => orderEventTypes(t, admin, order.order_alias);
 
 describe('editing an order before it ships', () => {
   it('adds units and a new line, prices them as placed, takes the stock, and keeps who, when and why', async () => {

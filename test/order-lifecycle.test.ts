@@ -11,7 +11,7 @@ import {
   scheduleOrderExpiry,
 } from '../src/orders/order-expiry.js';
 import { GatewayError } from '../src/payments/payment-plugin.js';
-import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
+import { adminApi, apiAs, guestAddress, orderEventTypes, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
 import { deliverSandboxWebhook, sandboxEventBody, startSandboxPayment } from './sandbox-gateway.js';
 
@@ -54,10 +54,7 @@ const patch = (order: PlacedOrder, body: object) =>
   t.app.inject({ method: 'PATCH', url: orderUrl(order.order_alias), headers: authOf(admin), payload: body });
 const authOf = (who: SignedIn) => ({ authorization: `Bearer ${who.access}` });
 
-async function typesOf(order: PlacedOrder): Promise<string[]> {
-  const page = await apiAs(t, admin).get(`/event/dashboard/api/events/?order_alias=${order.order_alias}&limit=100`);
-  return (page.items as { type: string }[]).map((e) => e.type).reverse();
-}
+const typesOf = (order: PlacedOrder) => orderEventTypes(t, admin, order.order_alias);
 
 function start(order: PlacedOrder, plugin: string) {
   return t.app.inject({
