@@ -3,7 +3,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema.js';
 import type { EventRef } from '../src/events/outbox.js';
-import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { WEBHOOK_SCHEDULE_JOB } from '../src/webhooks/delivery-schedule.js';
 import { scheduleEventDeliveries } from '../src/webhooks/webhook-delivery.js';
 import { registerWebhookJobs } from '../src/webhooks/webhook-jobs.js';
@@ -21,6 +20,7 @@ import {
   signUp,
   type TestApp,
 } from './helpers.js';
+import { deliverSandboxWebhook, sandboxEventBody, startSandboxPayment } from './sandbox-gateway.js';
 
 // Every change SPEC 11 names records its events in its own transaction, once, numbered per order; admins list them.
 
@@ -33,8 +33,6 @@ interface ListedEvent {
   data: any;
 }
 
-/** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
-const SANDBOX_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
 let t: TestApp;
 let admin: SignedIn;
 let variantId: number;
@@ -255,15 +253,8 @@ describe('events of status changes', () => {
 describe('events of payments (sandbox)', () => {
   /** Starts a sandbox payment and clicks Pay or Decline on its checkout page. */
   async function paySandbox(order: PlacedOrder, decision: 'pay' | 'decline') {
-    const started = json(
-      await t.app.inject({
-        method: 'POST',
-        url: '/payment/storefront/api/start-payment/sandbox/',
-        headers: { 'x-order-token': order.order_token },
-        payload: { order_alias: order.order_alias },
-      }),
-    );
-    const url = new URL(started.url);
+    const started = await startSandboxPayment(t, order);
+    const url = new URL(started.answer.url);
     const page = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
     const fields = hiddenFormFields(page.body);
     fields.set('decision', decision);
@@ -274,7 +265,7 @@ describe('events of payments (sandbox)', () => {
       payload: fields.toString(),
     });
     expect(clicked.statusCode).toBe(303);
-    return started.payment_id as number;
+    return started.paymentId;
   }
 
   it('records payment.failed on a decline, payment.succeeded, order.paid, the approval, payment.refunded', async () => {
@@ -305,31 +296,10 @@ describe('events of payments (sandbox)', () => {
 
   it('records nothing more for a repeated delivery of the same gateway event', async () => {
     const order = await place();
-    const started = json(
-      await t.app.inject({
-        method: 'POST',
-        url: '/payment/storefront/api/start-payment/sandbox/',
-        headers: { 'x-order-token': order.order_token },
-        payload: { order_alias: order.order_alias },
-      }),
-    );
-    const reference = new URL(started.url).searchParams.get('reference') ?? '';
-    const body = JSON.stringify({
-      id: `evt_repeat_${order.order_id}`,
-      type: 'payment.succeeded',
-      created: Math.floor(Date.now() / 1000),
-      data: { reference, amount: 1250, currency: 'USD' },
-    });
+    const { reference } = await startSandboxPayment(t, order);
+    const body = sandboxEventBody('payment.succeeded', reference, 1250);
     for (let delivery = 0; delivery < 2; delivery++) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/payment/storefront/api/webhook-view/sandbox/',
-        headers: {
-          'content-type': 'application/json',
-          'x-sandbox-signature': signSandboxWebhook(SANDBOX_SECRET, body),
-        },
-        payload: body,
-      });
+      const res = await deliverSandboxWebhook(t, body);
       expect(res.statusCode).toBe(200);
     }
     expect(typesOf(await eventsOf(order.order_alias))).toEqual([

@@ -121,6 +121,12 @@ export function placeGuestOrder(t: App, payload: OrderInput): Promise<PlacedOrde
   return apiAs(t).post('/order/storefront/api/guest-user-order-create/', payload);
 }
 
+/** The types of an order's events, oldest first, as the admin event list answers them to `admin` (the newest 100). */
+export async function orderEventTypes(t: App, admin: SignedIn, orderAlias: string): Promise<string[]> {
+  const page = await apiAs(t, admin).get(`/event/dashboard/api/events/?order_alias=${orderAlias}&limit=100`);
+  return (page.items as { type: string }[]).map((e) => e.type).reverse();
+}
+
 /**
  * A promo code in its stored form (`value`: percent, or minor units for `fixed`), the other fields defaulting to
  * none; `timesUsed` as if it had been used.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../src/payments/payment-plugin.js';
-import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
-import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
+import { adminApi, apiAs, guestAddress, orderEventTypes, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { payWithSandbox } from './sandbox-gateway.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
 // Issue #27 item 1: an order shipped in parts, each shipment with tracking (decision 0027).
@@ -10,6 +10,17 @@ import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 let t: TestApp;
 let admin: SignedIn;
 let sink: SmtpSink;
+
+/** What these orders are made of, created by `owner`: a blue mug at 8.00 and a teapot at 30.00, plenty of each. */
+function stockMugsAndTeapots(app: TestApp, owner: SignedIn) {
+  return adminApi(app, owner).product({
+    name: 'Mug',
+    variants: [
+      { alias: 'mug-blue', name: 'Blue', price: '8.00', stock: 10_000 },
+      { alias: 'teapot', name: 'Teapot', price: '30.00', stock: 10_000 },
+    ],
+  });
+}
 
 beforeAll(async () => {
   sink = await startSmtpSink();
@@ -21,13 +32,7 @@ beforeAll(async () => {
     },
   });
   admin = await signInAdmin(t);
-  await adminApi(t, admin).product({
-    name: 'Mug',
-    variants: [
-      { alias: 'mug-blue', name: 'Blue', price: '8.00', stock: 10_000 },
-      { alias: 'teapot', name: 'Teapot', price: '30.00', stock: 10_000 },
-    ],
-  });
+  await stockMugsAndTeapots(t, admin);
 }, 60_000);
 afterAll(async () => {
   await t.close();
@@ -61,10 +66,7 @@ async function approvedOrder(): Promise<PlacedOrder & { email: string }> {
 }
 
 const adminOrder = (order: PlacedOrder) => apiAs(t, admin).get(orderUrl(order.order_alias));
-async function eventTypes(order: PlacedOrder): Promise<string[]> {
-  const page = await apiAs(t, admin).get(`/event/dashboard/api/events/?order_alias=${order.order_alias}&limit=100`);
-  return (page.items as { type: string }[]).map((e) => e.type).reverse();
-}
+const eventTypes = (order: PlacedOrder) => orderEventTypes(t, admin, order.order_alias);
 
 describe('an order shipped in two parcels', () => {
   it('moves the order from processing to shipped to delivered as its shipments do, with tracking links', async () => {
@@ -328,8 +330,6 @@ describe('two admins fulfilling at once', () => {
 });
 
 describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true, sandbox)', () => {
-  /** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
-  const SANDBOX_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
   let m: TestApp;
   let boss: SignedIn;
   beforeAll(async () => {
@@ -337,13 +337,7 @@ describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true,
       config: { paymentPlugins: ['sandbox'], paymentCapture: 'manual', captureOnShipment: true },
     });
     boss = await signInAdmin(m);
-    await adminApi(m, boss).product({
-      name: 'Mug',
-      variants: [
-        { alias: 'mug-blue', name: 'Blue', price: '8.00', stock: 10_000 },
-        { alias: 'teapot', name: 'Teapot', price: '30.00', stock: 10_000 },
-      ],
-    });
+    await stockMugsAndTeapots(m, boss);
   }, 60_000);
   afterAll(() => m.close());
 
@@ -360,28 +354,7 @@ describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true,
       ],
       shipping_address: guestAddress,
     });
-    const started = json(
-      await m.app.inject({
-        method: 'POST',
-        url: '/payment/storefront/api/start-payment/sandbox/',
-        headers: { 'x-order-token': order.order_token },
-        payload: { order_alias: order.order_alias },
-      }),
-    );
-    const reference = new URL(started.url).searchParams.get('reference') ?? '';
-    const body = JSON.stringify({
-      id: `evt_${reference}`,
-      type: 'payment.authorized',
-      created: Math.floor(Date.now() / 1000),
-      data: { reference, amount: 4600, currency: 'USD' },
-    });
-    const hook = await m.app.inject({
-      method: 'POST',
-      url: '/payment/storefront/api/webhook-view/sandbox/',
-      headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(SANDBOX_SECRET, body) },
-      payload: body,
-    });
-    expect(hook.statusCode, hook.body).toBe(200);
+    await payWithSandbox(m, order, 'payment.authorized');
     expect(await orderOf(order)).toMatchObject({ status: 'approved', payment_status: 'authorized' });
     return order;
   }

@@ -1,9 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { productVariants, promotions } from '../src/db/schema.js';
-import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
-import { type AdminApi, adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
+import {
+  type AdminApi,
+  adminApi,
+  apiAs,
+  guestAddress,
+  orderEventTypes,
+  type PlacedOrder,
+  placeGuestOrder,
+} from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+import { payWithSandbox } from './sandbox-gateway.js';
 
 // Order edits through the real app (issue #27 item 3): an admin changes an order's lines before anything ships; the
 // order is priced again as placed (its lines at their own prices and rates, its promotions in their terms then), the
@@ -12,7 +20,6 @@ import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, 
 // The store: USD, half_up, net prices. Delivery to Austin, Texas (guestAddress), where Standard is taxed 8.25 %. A mug
 // at 10.00 and a plate at 4.00, both Standard; Ground ships for 5.00, untaxed (shipping is not taxable here).
 
-const SANDBOX_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
 let t: TestApp;
 let admin: SignedIn;
 let api: AdminApi;
@@ -66,39 +73,7 @@ const preview = (order: PlacedOrder, body: object) =>
 const stockOf = async (id: number) =>
   (await t.database.db.select().from(productVariants).where(eq(productVariants.id, id)))[0]?.stock;
 const orderOf = (order: PlacedOrder) => api.get(`/order/dashboard/api/orders/${order.order_alias}/`);
-const eventTypes = async (order: PlacedOrder) =>
-  (
-    (await api.get(`/event/dashboard/api/events/?order_alias=${order.order_alias}&limit=100`)).items as {
-      type: string;
-    }[]
-  )
-    .map((e) => e.type)
-    .reverse();
-
-async function paidWithSandbox(order: PlacedOrder): Promise<void> {
-  const started = json(
-    await t.app.inject({
-      method: 'POST',
-      url: '/payment/storefront/api/start-payment/sandbox/',
-      headers: { 'x-order-token': order.order_token },
-      payload: { order_alias: order.order_alias },
-    }),
-  );
-  const reference = new URL(started.url).searchParams.get('reference') ?? '';
-  const body = JSON.stringify({
-    id: `evt_${reference}_${started.payment_id}`,
-    type: 'payment.succeeded',
-    created: Math.floor(Date.now() / 1000),
-    data: { reference, amount: Number(started.amount.replace('.', '')), currency: 'USD' },
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/payment/storefront/api/webhook-view/sandbox/',
-    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(SANDBOX_SECRET, body) },
-    payload: body,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-}
+const eventTypes = (order: PlacedOrder) => orderEventTypes(t, admin, order.order_alias);
 
 describe('editing an order before it ships', () => {
   it('adds units and a new line, prices them as placed, takes the stock, and keeps who, when and why', async () => {
@@ -176,7 +151,7 @@ describe('editing an order before it ships', () => {
       { alias: 'oe-plate', quantity: 2 },
     ]);
     expect(order.total).toBe('24.49');
-    await paidWithSandbox(order);
+    await payWithSandbox(t, order);
     const plates = await stockOf(plateId);
     const res = await edit(order, { lines: [{ alias: 'oe-plate', quantity: 0 }] });
     expect(res.statusCode, res.body).toBe(201);
@@ -201,7 +176,7 @@ describe('editing an order before it ships', () => {
 
   it('asks a paid order for the difference when it grows, payable through the payment API', async () => {
     const order = await place([{ alias: 'oe-plate', quantity: 1 }]);
-    await paidWithSandbox(order);
+    await payWithSandbox(t, order);
     const res = await edit(order, { lines: [{ alias: 'oe-plate', quantity: 3 }] });
     expect(res.statusCode, res.body).toBe(201);
     // 1 plate: 4.00 + 0.33 + 5.00 = 9.33; 3 plates: 12.00 + 0.99 + 5.00 = 17.99.
@@ -210,7 +185,7 @@ describe('editing an order before it ships', () => {
       payment_status: 'partially_paid',
       ledger: { balance_due: '8.66', to_pay: '8.66' },
     });
-    await paidWithSandbox(order);
+    await payWithSandbox(t, order);
     expect(await orderOf(order)).toMatchObject({ payment_status: 'paid', ledger: { balance_due: '0.00' } });
   });
 

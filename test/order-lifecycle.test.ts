@@ -11,14 +11,12 @@ import {
   scheduleOrderExpiry,
 } from '../src/orders/order-expiry.js';
 import { GatewayError } from '../src/payments/payment-plugin.js';
-import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
-import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
+import { adminApi, apiAs, guestAddress, orderEventTypes, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { deliverSandboxWebhook, sandboxEventBody, startSandboxPayment } from './sandbox-gateway.js';
 
 // SPEC 11 order lifecycle: auto-approve on payment, cancel needs a refund, one open payment attempt, unpaid expiry.
 
-/** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
-const SANDBOX_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
 let t: TestApp;
 let admin: SignedIn;
 let variantId: number;
@@ -56,10 +54,7 @@ const patch = (order: PlacedOrder, body: object) =>
   t.app.inject({ method: 'PATCH', url: orderUrl(order.order_alias), headers: authOf(admin), payload: body });
 const authOf = (who: SignedIn) => ({ authorization: `Bearer ${who.access}` });
 
-async function typesOf(order: PlacedOrder): Promise<string[]> {
-  const page = await apiAs(t, admin).get(`/event/dashboard/api/events/?order_alias=${order.order_alias}&limit=100`);
-  return (page.items as { type: string }[]).map((e) => e.type).reverse();
-}
+const typesOf = (order: PlacedOrder) => orderEventTypes(t, admin, order.order_alias);
 
 function start(order: PlacedOrder, plugin: string) {
   return t.app.inject({
@@ -71,25 +66,11 @@ function start(order: PlacedOrder, plugin: string) {
 }
 
 /** Starts a sandbox payment; answers its reference, for webhooks. */
-async function startSandbox(order: PlacedOrder): Promise<{ reference: string; paymentId: number }> {
-  const started = json(await start(order, 'sandbox'));
-  return { reference: new URL(started.url).searchParams.get('reference') ?? '', paymentId: started.payment_id };
-}
+const startSandbox = (order: PlacedOrder) => startSandboxPayment(t, order);
 
 /** The sandbox gateway's signed "succeeded" webhook for the whole order. */
 async function sandboxSucceeded(reference: string, amountMinor: number) {
-  const body = JSON.stringify({
-    id: `evt_${reference}`,
-    type: 'payment.succeeded',
-    created: Math.floor(Date.now() / 1000),
-    data: { reference, amount: amountMinor, currency: 'USD' },
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/payment/storefront/api/webhook-view/sandbox/',
-    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(SANDBOX_SECRET, body) },
-    payload: body,
-  });
+  const res = await deliverSandboxWebhook(t, sandboxEventBody('payment.succeeded', reference, amountMinor));
   expect(res.statusCode).toBe(200);
 }
 

@@ -1,13 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvents, payments } from '../src/db/schema.js';
-import { sandboxEvent, signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
+import { sandboxEvent } from '../src/payments/plugins/sandbox/index.js';
 import { adminApi, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
-
-/** The secret buildTestApp gives the sandbox plugin for signing its webhooks. */
-const WEBHOOK_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
-const webhookUrl = '/payment/storefront/api/webhook-view/sandbox/';
+import { deliverSandboxWebhook, startSandboxPayment } from './sandbox-gateway.js';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -30,31 +27,11 @@ async function startedPayment() {
     variants: [{ alias: 'conc-1' }],
     shipping_address: { country: 'US', email: `c${n}@example.com` },
   });
-  const start = json(
-    await t.app.inject({
-      method: 'POST',
-      url: '/payment/storefront/api/start-payment/sandbox/',
-      headers: { 'x-order-token': order.order_token },
-      payload: { order_alias: order.order_alias },
-    }),
-  );
-  const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, start.payment_id));
-  return {
-    alias: order.order_alias as string,
-    token: order.order_token as string,
-    paymentId: start.payment_id as number,
-    reference: payment!.reference,
-  };
+  const { paymentId, reference } = await startSandboxPayment(t, order);
+  return { alias: order.order_alias, token: order.order_token, paymentId, reference };
 }
 
-function deliver(body: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: webhookUrl,
-    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(WEBHOOK_SECRET, body) },
-    payload: body,
-  });
-}
+const deliver = (body: string) => deliverSandboxWebhook(t, body);
 
 const orderOf = async (p: { alias: string; token: string }) =>
   json(
@@ -182,26 +159,10 @@ describe('Idempotency-Key on start-payment', () => {
 
 async function startedPaymentWithKey(key: string) {
   n += 1;
-  const order = json(
-    await t.app.inject({
-      method: 'POST',
-      url: '/order/storefront/api/guest-user-order-create/',
-      payload: { variants: [{ alias: 'conc-1' }], shipping_address: { country: 'US', email: `k${n}@example.com` } },
-    }),
-  );
-  const first = json(
-    await t.app.inject({
-      method: 'POST',
-      url: '/payment/storefront/api/start-payment/sandbox/',
-      headers: { 'x-order-token': order.order_token, 'idempotency-key': key },
-      payload: { order_alias: order.order_alias },
-    }),
-  );
-  const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, first.payment_id));
-  return {
-    alias: order.order_alias as string,
-    token: order.order_token as string,
-    reference: payment!.reference,
-    first,
-  };
+  const order = await placeGuestOrder(t, {
+    variants: [{ alias: 'conc-1' }],
+    shipping_address: { country: 'US', email: `k${n}@example.com` },
+  });
+  const { reference, answer } = await startSandboxPayment(t, order, { idempotencyKey: key });
+  return { alias: order.order_alias, token: order.order_token, reference, first: answer };
 }

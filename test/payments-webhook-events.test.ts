@@ -2,18 +2,15 @@ import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, paymentEvents, paymentOperations, payments } from '../src/db/schema.js';
-import { sandboxEvent, signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { adminApi, placeGuestOrder } from './fixtures.js';
-import { buildTestApp, json, onPostgres, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { buildTestApp, onPostgres, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { deliverSandboxWebhook, sandboxEventBody, startSandboxPayment } from './sandbox-gateway.js';
 
 /**
  * A gateway's events that change nothing (repeats, news the payment already has) are decided and committed in a
  * transaction of their own; those that change the payment are applied in full (decision 0026). These check that both
  * leave what one transaction per event left, also when deliveries and admin work meet.
  */
-
-const WEBHOOK_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
-const webhookUrl = '/payment/storefront/api/webhook-view/sandbox/';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -35,29 +32,12 @@ async function startedPayment() {
     variants: [{ alias: 'wh-1' }],
     shipping_address: { country: 'US', email: `w${n}@example.com` },
   });
-  const start = json(
-    await t.app.inject({
-      method: 'POST',
-      url: '/payment/storefront/api/start-payment/sandbox/',
-      headers: { 'x-order-token': order.order_token },
-      payload: { order_alias: order.order_alias },
-    }),
-  );
-  const [payment] = await t.database.db.select().from(payments).where(eq(payments.id, start.payment_id));
-  return { paymentId: start.payment_id as number, orderId: payment!.orderId, reference: payment!.reference };
+  const { paymentId, reference } = await startSandboxPayment(t, order);
+  return { paymentId, orderId: order.order_id, reference };
 }
 
-function deliver(body: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: webhookUrl,
-    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(WEBHOOK_SECRET, body) },
-    payload: body,
-  });
-}
-
-const event = (type: Parameters<typeof sandboxEvent>[0], reference: string, amount: number) =>
-  JSON.stringify(sandboxEvent(type, { reference, amount, currency: 'USD' }));
+const deliver = (body: string) => deliverSandboxWebhook(t, body);
+const event = sandboxEventBody;
 
 /** A payment of 40.00 that succeeded: the order paid and approved. */
 async function paidPayment() {

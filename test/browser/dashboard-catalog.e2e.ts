@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type BrowserSession, launchBrowser, type Shop, scrollsSideways, startShop } from './harness.js';
+import { type BrowserSession, launchBrowser, type Shop, scrollsSideways, signedIn, startShop } from './harness.js';
 
 // The dashboard's catalog, tax, shipping and promotions pages (issue #17 item 3), driven as a store owner would.
 describe('the dashboard: products, tax, shipping and promotions', () => {
@@ -15,21 +15,10 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     await shop?.stop();
   });
 
-  /** A new visitor who signs in as the demo admin at `path`, and sees the page there. */
-  async function adminAt(path: string, viewport?: { width: number; height: number }): Promise<Page> {
-    const page = await browser.newPage(viewport ? { viewport } : {});
-    await page.goto(path);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
-    return page;
-  }
-
   const statusText = (page: Page) => page.getByRole('status').allTextContents();
 
   it('creates a product with a variant and stock, which the storefront then lists', async () => {
-    const page = await adminAt('/admin/products');
+    const page = await signedIn(browser, '/admin/products');
     await expect.poll(() => page.getByRole('heading', { name: 'Products', level: 1 }).count()).toBe(1);
     await page.getByLabel('Product name').fill('Travel mug');
     await page.getByLabel('Variant name').fill('Steel');
@@ -62,7 +51,7 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
   });
 
   it('creates a tax class with a rate, a default rate, and a shipping method with a rate', async () => {
-    const page = await adminAt('/admin/tax');
+    const page = await signedIn(browser, '/admin/tax');
     await expect.poll(() => page.getByRole('heading', { name: 'Tax', level: 1 }).count()).toBe(1);
     await page.getByLabel('New tax class name').fill('Books');
     await page.getByRole('button', { name: 'Create tax class' }).click();
@@ -87,7 +76,7 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     await newRate.getByRole('button', { name: 'Create tax rate' }).click();
     await expect.poll(() => page.getByRole('row', { name: /Default\s*FR\s*20 %/ }).count()).toBe(1);
 
-    const shipping = await adminAt('/admin/shipping');
+    const shipping = await signedIn(browser, '/admin/shipping');
     await expect.poll(() => shipping.getByRole('heading', { name: 'Shipping', level: 1 }).count()).toBe(1);
     const newMethod = shipping.getByRole('form', { name: 'New shipping method' });
     await newMethod.getByLabel('Method name').fill('Express');
@@ -124,7 +113,7 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     })()`) as Promise<string>;
 
   it("sets up issue #15's store owner's promotions, and an estimate applies both", async () => {
-    const page = await adminAt('/admin/promotions/new');
+    const page = await signedIn(browser, '/admin/promotions/new');
     await expect.poll(() => page.getByRole('heading', { name: 'New promotion', level: 1 }).count()).toBe(1);
     await page.getByLabel('Name').fill('10 % off everything this week');
     await page.getByLabel('Starts').fill(await localDateTime(page, -60 * 60 * 1000));
@@ -214,7 +203,7 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
   });
 
   it("shows the API's refusal of a percent over 100 and a too precise amount beside their inputs", async () => {
-    const page = await adminAt('/admin/promotions/new');
+    const page = await signedIn(browser, '/admin/promotions/new');
     await expect.poll(() => page.getByRole('heading', { name: 'New promotion', level: 1 }).count()).toBe(1);
     await page.getByLabel('Name').fill('Too generous');
     await page.getByRole('button', { name: 'Add condition' }).click();
@@ -248,7 +237,7 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
   });
 
   it('fits every catalog page in 375 px without scrolling sideways, one h1 each, no console errors', async () => {
-    const page = await adminAt('/admin/products', { width: 375, height: 740 });
+    const page = await signedIn(browser, '/admin/products', { viewport: { width: 375, height: 740 } });
     const pages = [
       '/admin/products',
       '/admin/products/1',

@@ -4,81 +4,19 @@
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hiddenFormFields } from '../browser.js';
 import { type Receiver, startReceiver } from '../webhook-receiver.js';
-import { ADMIN, type BrowserSession, launchBrowser, type Shop, scrollsSideways, startShop } from './harness.js';
-
-/** An order on the demo store: 2 T-shirts and a mug with SAVE10, shipped to California (67.52 USD, docs/api.md). */
-const DEMO_ORDER = {
-  variants: [
-    { alias: 'demo-tshirt-s', quantity: 2 },
-    { alias: 'demo-mug', quantity: 1 },
-  ],
-  promocode: 'SAVE10',
-  shipping_address: {
-    country: 'US',
-    state: 'CA',
-    city: 'Los Angeles',
-    postal_code: '90001',
-    street_address: '1 Main St',
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    email: 'ada@example.com',
-  },
-  shipping_method_id: 1,
-};
-
-interface Placed {
-  alias: string;
-  token: string;
-  total: string;
-}
-
-async function call(
-  shop: Shop,
-  path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: unknown },
-) {
-  const res = await fetch(`${shop.baseUrl}${path}`, {
-    method: init.method ?? 'POST',
-    headers: { 'content-type': 'application/json', ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    redirect: 'manual',
-  });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${path}: ${res.status} ${text}`);
-  return text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
-}
-
-/** A guest places the demo order through the API, as a storefront would. */
-async function placeOrder(shop: Shop, email = 'ada@example.com'): Promise<Placed> {
-  const body = { ...DEMO_ORDER, shipping_address: { ...DEMO_ORDER.shipping_address, email } };
-  const placed = await call(shop, '/order/storefront/api/create/', { body });
-  return { alias: String(placed?.order_alias), token: String(placed?.order_token), total: String(placed?.total) };
-}
-
-/** The guest starts a payment with `plugin`; answers the URL the payer is sent to. */
-async function startPayment(shop: Shop, order: Placed, plugin: 'sandbox' | 'cash_on_delivery'): Promise<string> {
-  const started = await call(shop, `/payment/storefront/api/start-payment/${plugin}/`, {
-    headers: { 'x-order-token': order.token },
-    body: { order_alias: order.alias },
-  });
-  return String(started?.url);
-}
-
-/** The guest pays with the sandbox: opens its checkout page and presses "Pay" (test/payments-sandbox.test.ts). */
-async function payWithSandbox(shop: Shop, order: Placed): Promise<void> {
-  const checkout = await fetch(await startPayment(shop, order, 'sandbox'));
-  const fields = hiddenFormFields(await checkout.text());
-  fields.set('decision', 'pay');
-  const paid = await fetch(`${shop.baseUrl}/payment/sandbox/checkout/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: fields.toString(),
-    redirect: 'manual',
-  });
-  if (paid.status !== 303) throw new Error(`sandbox payment: ${paid.status} ${await paid.text()}`);
-}
+import {
+  ADMIN,
+  type BrowserSession,
+  launchBrowser,
+  payWithSandbox,
+  placeDemoOrder,
+  type Shop,
+  scrollsSideways,
+  signedIn,
+  startPayment,
+  startShop,
+} from './harness.js';
 
 /** The text of the error shown beside a labelled field (its aria-describedby), or null without one. */
 async function errorBeside(page: Page, label: string): Promise<string | null> {
@@ -91,17 +29,6 @@ async function errorBeside(page: Page, label: string): Promise<string | null> {
 
 /** The text of the status messages shown (what the writes confirmed). */
 const statusText = async (page: Page) => (await page.getByRole('status').allTextContents()).join(' ');
-
-/** Signs the demo admin in on a new page (a new visitor) and opens `path` of the dashboard. */
-async function signedIn(browser: BrowserSession, path: string, viewport?: { width: number; height: number }) {
-  const page = await browser.newPage(viewport ? { viewport } : {});
-  await page.goto(path);
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
-  return page;
-}
 
 const headingText = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
@@ -153,7 +80,7 @@ describe('the dashboard: orders and webhooks', () => {
   });
 
   it('refunds part of a paid order after confirming: partially refunded, nothing due, the excess refused', async () => {
-    const order = await placeOrder(shop, 'refund.me@example.com');
+    const order = await placeDemoOrder(shop, 'refund.me@example.com');
     expect(order.total).toBe('67.52');
     await payWithSandbox(shop, order);
 
@@ -205,7 +132,7 @@ describe('the dashboard: orders and webhooks', () => {
   });
 
   it('moves an order through the statuses its state machine allows', async () => {
-    const shipped = await placeOrder(shop);
+    const shipped = await placeDemoOrder(shop);
     await payWithSandbox(shop, shipped);
     const page = await signedIn(browser, `/admin/orders/${shipped.alias}`);
     await expect.poll(() => headingText(page)).toBe(`Order ${shipped.alias}`);
@@ -226,7 +153,7 @@ describe('the dashboard: orders and webhooks', () => {
   });
 
   it('cancels and refunds a paid order in one action whose confirmation states the money', async () => {
-    const paid = await placeOrder(shop);
+    const paid = await placeDemoOrder(shop);
     await payWithSandbox(shop, paid);
     const page = await signedIn(browser, `/admin/orders/${paid.alias}`);
     await expect.poll(() => headingText(page)).toBe(`Order ${paid.alias}`);
@@ -254,7 +181,7 @@ describe('the dashboard: orders and webhooks', () => {
   });
 
   it('records a cash-on-delivery payment as received', async () => {
-    const order = await placeOrder(shop);
+    const order = await placeDemoOrder(shop);
     await startPayment(shop, order, 'cash_on_delivery');
     const page = await signedIn(browser, `/admin/orders/${order.alias}`);
     const capture = page.getByRole('button', { name: /^Record payment \d+ as received$/ });
@@ -293,7 +220,7 @@ describe('the dashboard: orders and webhooks', () => {
     await expect.poll(() => endpointLink.count()).toBe(1);
     expect(await page.getByLabel('Signing secret').count()).toBe(0);
 
-    await placeOrder(shop, 'hooked@example.com');
+    await placeDemoOrder(shop, 'hooked@example.com');
     await endpointLink.click();
     await expect.poll(() => headingText(page)).toBe(`Webhook endpoint ${receiver.url('/hooks/orders')}`);
     const deliveries = page.locator('section', { has: page.getByRole('heading', { name: 'Deliveries' }) });
@@ -341,9 +268,9 @@ describe('the dashboard: orders and webhooks', () => {
   });
 
   it("edits a paid order's lines after a preview stating the new total: the customer owes the difference", async () => {
-    const order = await placeOrder(shop, 'edit.me@example.com');
+    const order = await placeDemoOrder(shop, 'edit.me@example.com');
     await payWithSandbox(shop, order);
-    const page = await signedIn(browser, `/admin/orders/${order.alias}`, { width: 390, height: 800 });
+    const page = await signedIn(browser, `/admin/orders/${order.alias}`, { viewport: { width: 390, height: 800 } });
     await expect.poll(() => headingText(page)).toBe(`Order ${order.alias}`);
     await page.getByRole('button', { name: 'Edit lines' }).click();
     const dialog = page.getByRole('dialog', { name: `Edit the lines of order ${order.alias}` });
@@ -381,9 +308,9 @@ describe('the dashboard: orders and webhooks', () => {
   });
 
   it('shows the orders list, an order and the webhooks at 375 px without scrolling sideways', async () => {
-    const order = await placeOrder(shop, 'a.rather.long.email.address.for.a.narrow.screen@example.com');
+    const order = await placeDemoOrder(shop, 'a.rather.long.email.address.for.a.narrow.screen@example.com');
     await payWithSandbox(shop, order);
-    const page = await signedIn(browser, '/admin/orders', { width: 375, height: 740 });
+    const page = await signedIn(browser, '/admin/orders', { viewport: { width: 375, height: 740 } });
     await expect.poll(() => page.locator(`a[href="/admin/orders/${order.alias}"]`).count()).toBe(1);
     expect(await scrollsSideways(page)).toBe(false);
     // An alias in the search box opens its order.
@@ -422,23 +349,9 @@ describe('the dashboard in a store that captures by hand (PAYMENT_CAPTURE=manual
     await shop?.stop();
   });
 
-  /** The guest authorizes the order's amount on the sandbox's page ("Authorize": nothing is taken yet). */
-  async function authorizeWithSandbox(order: Placed): Promise<void> {
-    const checkout = await fetch(await startPayment(shop, order, 'sandbox'));
-    const fields = hiddenFormFields(await checkout.text());
-    fields.set('decision', 'authorize');
-    const held = await fetch(`${shop.baseUrl}/payment/sandbox/checkout/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: fields.toString(),
-      redirect: 'manual',
-    });
-    if (held.status !== 303) throw new Error(`sandbox authorization: ${held.status} ${await held.text()}`);
-  }
-
   it('shows the authorization with its expiry, captures part of it after confirming, releases the rest', async () => {
-    const order = await placeOrder(shop, 'hold.me@example.com');
-    await authorizeWithSandbox(order);
+    const order = await placeDemoOrder(shop, 'hold.me@example.com');
+    await payWithSandbox(shop, order, 'authorize');
     const page = await signedIn(browser, `/admin/orders/${order.alias}`);
     await expect.poll(() => headingText(page)).toBe(`Order ${order.alias}`);
     const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
@@ -462,8 +375,8 @@ describe('the dashboard in a store that captures by hand (PAYMENT_CAPTURE=manual
   });
 
   it('voids an authorization through its confirmation: the customer is charged nothing', async () => {
-    const order = await placeOrder(shop, 'release.me@example.com');
-    await authorizeWithSandbox(order);
+    const order = await placeDemoOrder(shop, 'release.me@example.com');
+    await payWithSandbox(shop, order, 'authorize');
     const page = await signedIn(browser, `/admin/orders/${order.alias}`);
     const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
     await payments.getByRole('button', { name: /^Void payment \d+$/ }).click();

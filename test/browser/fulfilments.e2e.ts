@@ -4,8 +4,19 @@
 // on shipment, shipping says what it captured.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hiddenFormFields } from '../browser.js';
-import { ADMIN, type BrowserSession, launchBrowser, type Shop, scrollsSideways, startShop } from './harness.js';
+import {
+  ADMIN,
+  type BrowserSession,
+  callApi,
+  launchBrowser,
+  type PlacedOrder,
+  payWithSandbox,
+  placeDemoOrder,
+  type Shop,
+  scrollsSideways,
+  signedIn,
+  startShop,
+} from './harness.js';
 
 const PHONE = { width: 390, height: 844 };
 /** For what waits on the service (two shared cores): a page's first load, a write and the reload after it. */
@@ -13,91 +24,27 @@ const SLOW = { timeout: 10_000 };
 const TSHIRT = /Organic Cotton T-Shirt — Small/;
 const MUG = /Ceramic Coffee Mug — White/;
 
-/** The demo order of docs/api.md: 2 T-shirts and a mug with SAVE10, shipped to California (67.52 USD). */
-const DEMO_ORDER = {
-  variants: [
-    { alias: 'demo-tshirt-s', quantity: 2 },
-    { alias: 'demo-mug', quantity: 1 },
-  ],
-  promocode: 'SAVE10',
-  shipping_address: {
-    country: 'US',
-    state: 'CA',
-    city: 'Los Angeles',
-    postal_code: '90001',
-    street_address: '1 Main St',
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    email: 'ada@example.com',
-  },
-  shipping_method_id: 1,
-};
-
-interface Placed {
-  alias: string;
-  token: string;
-}
-
-async function call(shop: Shop, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) {
-  const res = await fetch(`${shop.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...init.headers },
-    body: JSON.stringify(init.body ?? {}),
-  });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
-/** A guest places the demo order through the API, as a storefront would. */
-async function placeOrder(shop: Shop): Promise<Placed> {
-  const placed = await call(shop, '/order/storefront/api/create/', { body: DEMO_ORDER });
-  return { alias: String(placed.order_alias), token: String(placed.order_token) };
-}
-
-/** The guest pays (or, with `authorize`, only authorizes) on the sandbox's checkout page. */
-async function payWithSandbox(shop: Shop, order: Placed, decision: 'pay' | 'authorize' = 'pay'): Promise<void> {
-  const started = await call(shop, '/payment/storefront/api/start-payment/sandbox/', {
-    headers: { 'x-order-token': order.token },
-    body: { order_alias: order.alias },
-  });
-  const fields = hiddenFormFields(await (await fetch(String(started.url))).text());
-  fields.set('decision', decision);
-  const paid = await fetch(`${shop.baseUrl}/payment/sandbox/checkout/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: fields.toString(),
-    redirect: 'manual',
-  });
-  if (paid.status !== 303) throw new Error(`sandbox: ${paid.status} ${await paid.text()}`);
-}
-
 /** The admin ships the order's two T-shirts with UPS through the API (docs/api.md's example). */
-async function shipTshirtsByApi(shop: Shop, order: Placed): Promise<void> {
-  const login = await call(shop, '/user/storefront/api/login/', { body: ADMIN });
+async function shipTshirtsByApi(shop: Shop, order: PlacedOrder): Promise<void> {
+  const login = await callApi(shop, '/user/storefront/api/login/', { body: ADMIN });
   const headers = { authorization: `Bearer ${String(login.access)}` };
   const base = `/order/dashboard/api/orders/${order.alias}/fulfillments/`;
-  const made = await call(shop, base, {
+  const made = await callApi(shop, base, {
     headers,
     body: { lines: [{ alias: 'demo-tshirt-s', quantity: 2 }], carrier: 'ups', tracking_number: '1Z999AA10123456784' },
   });
-  await call(shop, `${base}${String(made.id)}/ship/`, { headers });
+  await callApi(shop, `${base}${String(made.id)}/ship/`, { headers });
 }
 
 /** Signs the demo admin in on a new phone-wide page and opens the order's page. */
-async function adminOrderPage(browser: BrowserSession, order: Placed): Promise<Page> {
-  const page = await browser.newPage({ viewport: PHONE });
-  await page.goto(`/admin/orders/${order.alias}`);
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count(), SLOW).toBe(1);
+async function adminOrderPage(browser: BrowserSession, order: PlacedOrder): Promise<Page> {
+  const page = await signedIn(browser, `/admin/orders/${order.alias}`, { viewport: PHONE, poll: SLOW });
   await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), SLOW).toBe(`Order ${order.alias}`);
   return page;
 }
 
 /** The guest's order page in a new phone-wide browser that kept the order's token (as placing it would). */
-async function customerOrderPage(browser: BrowserSession, order: Placed): Promise<Page> {
+async function customerOrderPage(browser: BrowserSession, order: PlacedOrder): Promise<Page> {
   const page = await browser.newPage({ viewport: PHONE });
   await page.goto('/');
   await page.evaluate(
@@ -142,7 +89,7 @@ describe('shipments in the dashboard and on the order page', () => {
   });
 
   it("fulfils part of a paid order with tracking, ships it; the customer's page links to the carrier", async () => {
-    const order = await placeOrder(shop);
+    const order = await placeDemoOrder(shop);
     await payWithSandbox(shop, order);
     const page = await adminOrderPage(browser, order);
     await expect.poll(() => orderFacts(page), SLOW).toMatch(/approved · payment paid · fulfilment unfulfilled/);
@@ -211,7 +158,7 @@ describe('shipments in the dashboard and on the order page', () => {
   });
 
   it('fulfils the rest, cancels that shipment (its units left again), ships them, marks both delivered', async () => {
-    const order = await placeOrder(shop);
+    const order = await placeDemoOrder(shop);
     await payWithSandbox(shop, order);
     await shipTshirtsByApi(shop, order);
     const page = await adminOrderPage(browser, order);
@@ -307,7 +254,7 @@ describe('shipping in a store that captures on shipment (PAYMENT_CAPTURE=manual)
   });
 
   it('ships an authorized order and says what shipping captured', async () => {
-    const order = await placeOrder(shop);
+    const order = await placeDemoOrder(shop);
     await payWithSandbox(shop, order, 'authorize');
     const page = await adminOrderPage(browser, order);
     const shipments = section(page, 'Shipments');

@@ -1,5 +1,6 @@
 // What the browser tests share: the service as `npm start` runs it (dist/main.js with the built web apps and the demo
-// store) on a database of its own, and a headless Chromium whose pages fail the test on a console error.
+// store) on a database of its own, a headless Chromium whose pages fail the test on a console error, a guest's order
+// placed and paid through the API, and the demo admin signed in to the dashboard.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -7,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { hiddenFormFields } from '../browser.js';
 import { onPostgres, testDatabaseUrl } from '../helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -176,4 +179,107 @@ export async function launchBrowser(baseUrl: string): Promise<BrowserSession> {
 export async function scrollsSideways(page: Page): Promise<boolean> {
   // A string: this project's Node typings have no DOM.
   return (await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth')) === true;
+}
+
+/** The demo order of docs/api.md: 2 T-shirts and a mug with SAVE10, shipped to California (67.52 USD). */
+export const DEMO_ORDER = {
+  variants: [
+    { alias: 'demo-tshirt-s', quantity: 2 },
+    { alias: 'demo-mug', quantity: 1 },
+  ],
+  promocode: 'SAVE10',
+  shipping_address: {
+    country: 'US',
+    state: 'CA',
+    city: 'Los Angeles',
+    postal_code: '90001',
+    street_address: '1 Main St',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+  },
+  shipping_method_id: 1,
+};
+
+/** An order placed through the API: what its guest keeps. */
+export interface PlacedOrder {
+  alias: string;
+  token: string;
+  total: string;
+}
+
+/** POSTs a JSON body (`{}` unless given) to the shop's API; answers the parsed body, or throws on a 4xx or 5xx. */
+export async function callApi(
+  shop: Shop,
+  path: string,
+  init: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${shop.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...init.headers },
+    body: JSON.stringify(init.body ?? {}),
+    redirect: 'manual',
+  });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${path}: ${res.status} ${text}`);
+  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+}
+
+/** A guest places the demo order through the API, as a storefront would, with this email. */
+export async function placeDemoOrder(shop: Shop, email = DEMO_ORDER.shipping_address.email): Promise<PlacedOrder> {
+  const body = { ...DEMO_ORDER, shipping_address: { ...DEMO_ORDER.shipping_address, email } };
+  const placed = await callApi(shop, '/order/storefront/api/create/', { body });
+  return { alias: String(placed.order_alias), token: String(placed.order_token), total: String(placed.total) };
+}
+
+/** The guest starts a payment with `plugin`; answers the URL the payer is sent to. */
+export async function startPayment(
+  shop: Shop,
+  order: PlacedOrder,
+  plugin: 'sandbox' | 'cash_on_delivery',
+): Promise<string> {
+  const started = await callApi(shop, `/payment/storefront/api/start-payment/${plugin}/`, {
+    headers: { 'x-order-token': order.token },
+    body: { order_alias: order.alias },
+  });
+  return String(started.url);
+}
+
+/**
+ * The guest pays (or, with `authorize`, only authorizes: nothing is taken yet) on the sandbox's checkout page, as
+ * test/payments-sandbox.test.ts does.
+ */
+export async function payWithSandbox(
+  shop: Shop,
+  order: PlacedOrder,
+  decision: 'pay' | 'authorize' = 'pay',
+): Promise<void> {
+  const checkout = await fetch(await startPayment(shop, order, 'sandbox'));
+  const fields = hiddenFormFields(await checkout.text());
+  fields.set('decision', decision);
+  const answered = await fetch(`${shop.baseUrl}/payment/sandbox/checkout/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+    redirect: 'manual',
+  });
+  if (answered.status !== 303) throw new Error(`sandbox ${decision}: ${answered.status} ${await answered.text()}`);
+}
+
+/**
+ * Signs the demo admin in on a new page (a new visitor) at `path` of the dashboard, and waits for "Sign out" (within
+ * `poll`'s timeout, expect.poll's default unless given).
+ */
+export async function signedIn(
+  browser: BrowserSession,
+  path: string,
+  options: { viewport?: { width: number; height: number }; poll?: { timeout: number } } = {},
+): Promise<Page> {
+  const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
+  await page.goto(path);
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count(), options.poll).toBe(1);
+  return page;
 }
