@@ -83,7 +83,7 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
       payload: { variants: [{ alias, quantity: 1 }], shipping_address: guestAddress },
     });
 
-    it('sells exactly the stock, never more: an edit adding 2 on one process, 3 orders of 1 on the other', async () => {
+    it('sells exactly the stock, never more: 3 units, an edit adding 2 and orders of 1 on each process', async () => {
       for (let round = 1; round <= ROUNDS; round++) {
         const alias = `race-scarce-${round}`;
         const product = await api.product({
@@ -91,34 +91,41 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
           variants: [{ alias, name: 'Last ones', price: '5.00', stock: 3 }],
         });
         const scarceId = product.variants[0]!.id;
-        const edited = await placeGuestOrder(t, {
-          variants: [{ alias: 'race-mug', quantity: 1 }],
-          shipping_address: guestAddress,
-        });
+        const edited = await Promise.all(
+          [1, 2].map(() =>
+            placeGuestOrder(t, { variants: [{ alias: 'race-mug', quantity: 1 }], shipping_address: guestAddress }),
+          ),
+        );
         const editing = () =>
-          asAdmin(both[0], { url: `${orderUrl(edited)}edits/`, payload: { lines: [{ alias, quantity: 2 }] } });
-        const placing = () => [1, 2, 3].map(() => both[1](guestOrder(alias)));
-        // The edit sent first, then last, so it wins some rounds and loses others.
-        const [edit, ...placements] =
+          edited.map((order, i) =>
+            asAdmin(both[i]!, { url: `${orderUrl(order)}edits/`, payload: { lines: [{ alias, quantity: 2 }] } }),
+          );
+        const placing = () => [1, 2, 3].map((i) => both[i % 2]!(guestOrder(alias)));
+        // The edits sent first in odd rounds and last in even ones, so they win some rounds and lose others.
+        const [edits, placements] =
           round % 2 === 1
-            ? await Promise.all([editing(), ...placing()])
-            : await Promise.all([...placing(), editing()]).then((all) => [all[3]!, ...all.slice(0, 3)]);
+            ? await Promise.all([Promise.all(editing()), Promise.all(placing())])
+            : await Promise.all([Promise.all(placing()), Promise.all(editing())]).then(([p, e]) => [e, p] as const);
+        const codes = (answers: typeof edits) => answers.map((r) => r.statusCode).join(' ');
+        const statuses = `round ${round}: edits ${codes(edits)}, orders ${codes(placements)}`;
 
         // The losers are told there is not enough stock, as a single process tells them; nothing else.
-        for (const res of [edit!, ...placements])
+        for (const res of [...edits, ...placements])
           if (res.statusCode !== 201) expectProblem(res, 409, 'insufficient_stock');
-        const sold = (edit!.statusCode === 201 ? 2 : 0) + placements.filter((r) => r.statusCode === 201).length;
-        // 5 units asked for 3: whatever the order, all 3 go (an edit refused at 1 left leaves it to an order).
-        expect(sold, `round ${round}: edit ${edit!.statusCode}, orders ${placements.map((r) => r.statusCode)}`).toBe(3);
+        const won = (answers: typeof edits) => answers.filter((r) => r.statusCode === 201).length;
+        // 7 units asked for 3, and all 3 go: stock never grows here, so while any was left every order of 1 took one.
+        expect(2 * won(edits) + won(placements), statuses).toBe(3);
         const [variant] = await t.database.db.select().from(productVariants).where(eq(productVariants.id, scarceId));
-        expect(variant?.stock).toBe(0);
+        expect(variant?.stock, statuses).toBe(0);
         const [lines] = await t.database.db
           .select({ units: sum(orderLines.quantity).mapWith(Number) })
           .from(orderLines)
           .where(eq(orderLines.variantId, scarceId));
-        expect(lines?.units).toBe(3);
-        const scarceLine = (await orderOf(edited)).lines.find((l: { alias: string }) => l.alias === alias);
-        expect(scarceLine?.quantity).toBe(edit!.statusCode === 201 ? 2 : undefined);
+        expect(lines?.units, statuses).toBe(3);
+        for (const [i, order] of edited.entries()) {
+          const line = (await orderOf(order)).lines.find((l: { alias: string }) => l.alias === alias);
+          expect(line?.quantity, statuses).toBe(edits[i]!.statusCode === 201 ? 2 : undefined);
+        }
       }
     });
   });
@@ -152,7 +159,7 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
     });
   });
 
-  describe('capture on shipment, two parcels shipped at once from two processes', () => {
+  describe('capture on shipment, parcels of one order shipped at once from two processes', () => {
     /** The order's 46.00 held by a sandbox authorization: approved, nothing to pay. */
     async function authorized(): Promise<PlacedOrder> {
       const order = await mugsAndTeapot();
@@ -185,69 +192,89 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
       return order;
     }
 
-    /** An authorized order's two parcels (2 mugs: 16.00; the teapot: 30.00) shipped at once, one on each process. */
-    async function shipBothAtOnce(): Promise<{ order: PlacedOrder; shipped: LightMyRequestResponse[] }> {
+    /**
+     * An authorized order's three parcels (a mug: 8.00, a mug, the teapot: 30.00), the first `count` of them shipped
+     * at once, split over both processes.
+     */
+    async function shipAtOnce(count: 2 | 3): Promise<{ order: PlacedOrder; shipped: LightMyRequestResponse[] }> {
       const order = await authorized();
-      const mugs = { url: fulfillmentsUrl(order), payload: { lines: [{ alias: 'race-mug', quantity: 2 }] } };
-      const parcels = [
-        json(await asAdmin(both[0], mugs)).id,
-        json(await asAdmin(both[0], { url: fulfillmentsUrl(order) })).id,
-      ];
+      const mug = { url: fulfillmentsUrl(order), payload: { lines: [{ alias: 'race-mug', quantity: 1 }] } };
+      const parcels: number[] = [];
+      for (const parcel of [mug, mug, { url: fulfillmentsUrl(order) }])
+        parcels.push(json(await asAdmin(both[0], parcel)).id);
       const shipped = await Promise.all(
-        parcels.map((id, i) => asAdmin(both[i]!, { url: `${fulfillmentsUrl(order)}${id}/ship/` })),
+        parcels.slice(0, count).map((id, i) => asAdmin(both[i % 2]!, { url: `${fulfillmentsUrl(order)}${id}/ship/` })),
       );
       for (const res of shipped) expect(res.statusCode, res.body).toBe(200);
       return { order, shipped };
     }
-    const capturesOf = (shipped: LightMyRequestResponse[]) =>
-      shipped.flatMap((res) => json(res).captures as { amount: string; status: string; detail: string | null }[]);
+    type Capture = { amount: string; status: string; detail: string | null };
+    const capturesOf = (shipped: LightMyRequestResponse[]) => shipped.flatMap((res) => json(res).captures as Capture[]);
+    const minor = (amount: string) => Math.round(Number(amount) * 100);
+    const captureRecords = (order: PlacedOrder) =>
+      t.database.db
+        .select({ status: paymentOperations.status, amount: paymentOperations.amount })
+        .from(paymentOperations)
+        .where(and(eq(paymentOperations.orderId, order.order_id), eq(paymentOperations.kind, 'capture')));
 
-    it('captures once, what had shipped when it captured; the capture is final, so the rest is due', async () => {
+    it('never captures more than is held, and the answers, the payment and the ledger agree on what was', async () => {
       for (let round = 1; round <= ROUNDS; round++) {
-        const { order, shipped } = await shipBothAtOnce();
-        // One capture, of the parcels shipped by the time it was taken: the mugs (16.00), the teapot (30.00) or both.
-        const succeeded = capturesOf(shipped).filter((c) => c.status === 'succeeded');
-        expect(succeeded, `round ${round}`).toEqual([
-          {
-            payment_id: expect.any(Number),
-            amount: expect.stringMatching(/^(16|30|46)\.00$/),
-            status: 'succeeded',
-            detail: null,
-          },
-        ]);
-        const captured = succeeded[0]!.amount;
-        const toPay = (46 - Number(captured)).toFixed(2);
+        const { order, shipped } = await shipAtOnce(3);
+        const answered = capturesOf(shipped)
+          .filter((c) => c.status === 'succeeded')
+          .reduce((total, c) => total + minor(c.amount), 0);
+        expect(answered, `round ${round}`).toBeGreaterThan(0);
+        expect(answered, `round ${round}`).toBeLessThanOrEqual(4600);
+        const format = (amount: number) => (amount / 100).toFixed(2);
         expect(await orderOf(order)).toMatchObject({
           status: 'shipped',
           fulfillment_status: 'shipped',
-          ledger: { captured, capturable: '0.00', to_pay: toPay, balance_due: toPay },
+          ledger: { captured: format(answered), capturable: '0.00', to_pay: format(4600 - answered) },
         });
-        // The ledger's records agree: one capture record, succeeded; the rest of the hold released.
+        // What was not captured was released (every capture is final); no record is left pending.
         const [payment] = await t.database.db.select().from(payments).where(eq(payments.orderId, order.order_id));
-        const capturedMinor = Math.round(Number(captured) * 100);
         expect(payment).toMatchObject({
           amountAuthorized: 4600,
-          amountCaptured: capturedMinor,
-          amountVoided: 4600 - capturedMinor,
+          amountCaptured: answered,
+          amountVoided: 4600 - answered,
         });
-        const records = await t.database.db
-          .select({ status: paymentOperations.status, amount: paymentOperations.amount })
-          .from(paymentOperations)
-          .where(and(eq(paymentOperations.orderId, order.order_id), eq(paymentOperations.kind, 'capture')));
-        expect(records).toEqual([{ status: 'succeeded', amount: capturedMinor }]);
+        const records = await captureRecords(order);
+        expect(records.every((r) => r.status === 'succeeded')).toBe(true);
+        expect(records.reduce((total, r) => total + r.amount, 0)).toBe(answered);
       }
     });
 
-    // Finding (not fixed here): the parcel whose capture loses the race is answered with a capture `failed` ("at most
-    // 30.00 USD can be captured on payment 1", asked 46.00), although nothing failed: the winner's final capture of
-    // the first parcel released the rest, as shipping the two one after the other does, and that answers no capture.
-    // captureShipped reads the payment's capturable figure and the order's captured amount outside the order's lock,
-    // and takes capturePayment's refusal for the gateway's. A "failed" capture tells the admin to capture by hand
-    // what can no longer be captured. Make this an `it` to see it.
-    it.todo('answers the parcel that finds the money taken with no capture, as shipping in turn does', async () => {
+    // Finding (not fixed here): two parcels' captures both succeed, each final, on one authorization, and the second
+    // counts again what the first is taking. captureShipped computes what is due as "shipped value less the order's
+    // captured amount", outside the order's lock; a capture reserved (pending) by the other parcel is not in that
+    // amount, and capturePayment's reservation, which counts it, only checks it against what is held. So two mugs of
+    // three parcels shipped at once capture 8.00 (the first mug) and 16.00 (both mugs): 24.00 for 16.00 shipped. A
+    // real gateway refuses the second capture of a PaymentIntent whose first was final; the sandbox takes both.
+    it.todo('takes the money of each shipped unit once, in one final capture', async () => {
       for (let round = 1; round <= ROUNDS; round++) {
-        const { shipped } = await shipBothAtOnce();
-        expect(capturesOf(shipped), `round ${round}`).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+        const { order, shipped } = await shipAtOnce(2);
+        const succeeded = capturesOf(shipped).filter((c) => c.status === 'succeeded');
+        expect(succeeded, `round ${round}`).toEqual([
+          expect.objectContaining({ amount: expect.stringMatching(/^(8|16)\.00$/) }),
+        ]);
+        expect((await orderOf(order)).ledger.captured).toBe(succeeded[0]!.amount);
+        expect(await captureRecords(order)).toEqual([{ status: 'succeeded', amount: minor(succeeded[0]!.amount) }]);
+      }
+    });
+
+    // Finding (not fixed here): a parcel whose capture loses the race is answered with a capture `failed` (say "at
+    // most 30.00 USD can be captured on payment 1", asked 46.00), although nothing failed: the winner's final capture
+    // released the rest, as shipping the parcels one after the other does, and that answers no capture. captureShipped
+    // reads the order's captured amount and the payment's capturable figure outside the order's lock, then takes
+    // capturePayment's refusal under the lock (capture_exceeds_capturable, invalid_transition) for the gateway's. A
+    // "failed" capture tells the admin to capture by hand what can no longer be captured.
+    it.todo('answers a parcel that finds the money taken with no capture, as shipping in turn does', async () => {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const { shipped } = await shipAtOnce(3);
+        expect(
+          capturesOf(shipped).filter((c) => c.status !== 'succeeded'),
+          `round ${round}`,
+        ).toEqual([]);
       }
     });
   });
