@@ -82,6 +82,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The payment plugins `config` enables (default: every installed one configured), each secret
+ * `test-secret-<plugin>-<name>-…`, so two processes of one test store load the same plugins with the same keys.
+ */
+function testPaymentPlugins(config: Config, env: Record<string, string | undefined> = {}): Promise<PaymentRegistry> {
+  return loadPaymentPlugins({
+    enabled: config.paymentPlugins,
+    env,
+    embeddedDatabase: true,
+    context: {
+      publicBaseUrl: config.publicBaseUrl,
+      secret: (name) => `test-secret-${name}-0123456789abcdef0123456789`,
+    },
+  });
+}
+
 /** The real app on a database of its own, driven through app.inject(). */
 export async function buildTestApp(
   options: {
@@ -96,15 +112,7 @@ export async function buildTestApp(
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.config);
-  const payments = await loadPaymentPlugins({
-    enabled: config.paymentPlugins,
-    env: options.pluginEnv ?? {},
-    embeddedDatabase: true,
-    context: {
-      publicBaseUrl: config.publicBaseUrl,
-      secret: (name) => `test-secret-${name}-0123456789abcdef0123456789`,
-    },
-  });
+  const payments = await testPaymentPlugins(config, options.pluginEnv);
   const test = await createTestDatabase();
   const app = await buildApp({
     config,
@@ -200,8 +208,9 @@ export async function signInAdmin(t: TestApp, email = uniqueEmail('admin')): Pro
 
 /**
  * A second app process on the test app's PostgreSQL database (its own pool, caches, batch writers and change feed),
- * as another server of the same store would be, with `config` over the first's. PostgreSQL only: the embedded
- * database has one process.
+ * as another server of the same store would be, with `config` over the first's: the same payment plugins and keys
+ * (configured from no environment, so not a Stripe the first was given keys for), so a capture or webhook answered
+ * here reaches the same gateway. PostgreSQL only: the embedded database has one process.
  */
 export async function secondProcess(
   t: TestApp,
@@ -209,14 +218,10 @@ export async function secondProcess(
 ): Promise<{ app: FastifyInstance; database: Database; close(): Promise<void> }> {
   if (!t.url) throw new Error('a second process needs the PostgreSQL test database');
   const database = await openDatabase({ kind: 'postgres', url: t.url, poolSize: 5 });
-  const payments = await loadPaymentPlugins({
-    enabled: [],
-    env: {},
-    embeddedDatabase: false,
-    context: { publicBaseUrl: t.config.publicBaseUrl, secret: () => 'x'.repeat(40) },
-  });
+  const merged = { ...t.config, ...config };
+  const payments = await testPaymentPlugins(merged);
   const tokens = createTokenService(TEST_JWT_SECRET);
-  const app = await buildApp({ config: { ...t.config, ...config }, database, tokens, payments });
+  const app = await buildApp({ config: merged, database, tokens, payments });
   return {
     app,
     database,
