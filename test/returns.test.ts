@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../src/payments/payment-plugin.js';
-import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
 import { adminApi, apiAs, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { payWithSandbox } from './sandbox-gateway.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
 // Issue #27 item 2: the customer returns shipped units from the order page, an admin receives them (restocking) and
 // refunds exactly what they were paid through the payment plugin (decision 0029).
-
-/** buildTestApp's plugin secrets are `test-secret-<plugin>-<name>-…`: the sandbox's webhook key. */
-const SANDBOX_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -80,29 +77,7 @@ async function paidOrder(options: { ship?: boolean } = {}): Promise<PlacedOrder 
     shipping_method_id: methodId,
     promocode: 'SAVE10',
   });
-  const started = json(
-    await t.app.inject({
-      method: 'POST',
-      url: '/payment/storefront/api/start-payment/sandbox/',
-      headers: { 'x-order-token': order.order_token },
-      payload: { order_alias: order.order_alias },
-    }),
-  );
-  const reference = new URL(started.url).searchParams.get('reference') ?? '';
-  const amount = Number((await adminOrder(order)).total.replace('.', ''));
-  const body = JSON.stringify({
-    id: `evt_${reference}`,
-    type: 'payment.succeeded',
-    created: Math.floor(Date.now() / 1000),
-    data: { reference, amount, currency: 'USD' },
-  });
-  const hook = await t.app.inject({
-    method: 'POST',
-    url: '/payment/storefront/api/webhook-view/sandbox/',
-    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxWebhook(SANDBOX_SECRET, body) },
-    payload: body,
-  });
-  expect(hook.statusCode, hook.body).toBe(200);
+  await payWithSandbox(t, order);
   if (options.ship !== false) {
     const url = `/order/dashboard/api/orders/${order.order_alias}/fulfillments/`;
     const parcel = json(await asAdmin(url, {}));

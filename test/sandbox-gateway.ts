@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { sandboxEvent, signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
+import { currencyFormat } from '../src/shared/money.js';
 import type { PlacedOrder } from './fixtures.js';
 import { json, type TestApp } from './helpers.js';
 
@@ -76,7 +77,7 @@ export async function payWithSandbox(
   type: Extract<SandboxEventType, 'payment.succeeded' | 'payment.authorized'> = 'payment.succeeded',
 ): Promise<StartedSandboxPayment> {
   const started = await startSandboxPayment(t, order);
-  const cents = Math.round(Number(started.answer.amount) * 100);
+  const cents = currencyFormat('USD').parse(started.answer.amount);
   const res = await deliverSandboxWebhook(t, sandboxEventBody(type, started.reference, cents));
   expect(res.statusCode, res.body).toBe(200);
   return started;
