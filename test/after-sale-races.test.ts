@@ -244,13 +244,10 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
       }
     });
 
-    // Finding (not fixed here): two parcels' captures both succeed, each final, on one authorization, and the second
-    // counts again what the first is taking. captureShipped computes what is due as "shipped value less the order's
-    // captured amount", outside the order's lock; a capture reserved (pending) by the other parcel is not in that
-    // amount, and capturePayment's reservation, which counts it, only checks it against what is held. So two mugs of
-    // three parcels shipped at once capture 8.00 (the first mug) and 16.00 (both mugs): 24.00 for 16.00 shipped. A
-    // real gateway refuses the second capture of a PaymentIntent whose first was final; the sandbox takes both.
-    it.todo('takes the money of each shipped unit once, in one final capture', async () => {
+    // Found by this test: both parcels' captures used to succeed, each final, on one authorization, the second
+    // counting again what the first was taking (8.00 and 16.00 for 16.00 shipped), because what was due was read
+    // outside the order's lock. Now it is reserved under the lock, and a payment with a capture in flight takes none.
+    it('takes the money of each shipped unit once, in one final capture', async () => {
       for (let round = 1; round <= ROUNDS; round++) {
         const { order, shipped } = await shipAtOnce(2);
         const succeeded = capturesOf(shipped).filter((c) => c.status === 'succeeded');
@@ -262,13 +259,9 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
       }
     });
 
-    // Finding (not fixed here): a parcel whose capture loses the race is answered with a capture `failed` (say "at
-    // most 30.00 USD can be captured on payment 1", asked 46.00), although nothing failed: the winner's final capture
-    // released the rest, as shipping the parcels one after the other does, and that answers no capture. captureShipped
-    // reads the order's captured amount and the payment's capturable figure outside the order's lock, then takes
-    // capturePayment's refusal under the lock (capture_exceeds_capturable, invalid_transition) for the gateway's. A
-    // "failed" capture tells the admin to capture by hand what can no longer be captured.
-    it.todo('answers a parcel that finds the money taken with no capture, as shipping in turn does', async () => {
+    // Found by this test: a parcel whose capture lost the race was answered with a capture `failed` although nothing
+    // failed (the winner's final capture released the rest, as shipping in turn does, which answers no capture).
+    it('answers a parcel that finds the money taken with no capture, as shipping in turn does', async () => {
       for (let round = 1; round <= ROUNDS; round++) {
         const { shipped } = await shipAtOnce(3);
         expect(
