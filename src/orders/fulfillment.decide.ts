@@ -10,13 +10,14 @@ import type { OrderStatus } from './order-states.js';
 export type FulfillmentState = (typeof fulfillmentStates)[number];
 export type FulfillmentStatus = (typeof fulfillmentStatuses)[number];
 
-/** One order line as the rules see it: what was ordered, and what came back (0 until returns exist). */
+/**
+ * One order line as the rules see it: what was ordered. Returned units are not counted apart: only shipped units are
+ * returned (src/returns/return.decide.ts), so they are in fulfillments already and are never fulfilled again.
+ */
 export interface LineUnits {
   lineId: number;
   alias: string;
   ordered: number;
-  /** Units of this line returned: they can't be fulfilled again. */
-  returned: number;
 }
 
 /** One fulfillment as the rules see it: its state and its units per order line. */
@@ -37,16 +38,13 @@ function unitsIn(fulfillments: readonly FulfillmentUnits[], states: readonly Ful
 
 const LIVE: readonly FulfillmentState[] = ['pending', 'shipped', 'delivered'];
 
-/**
- * What each line may still put in a new fulfillment: ordered − units in fulfillments that are not cancelled −
- * returned, never below 0.
- */
+/** What each line may still put in a new fulfillment: ordered − units in fulfillments that are not cancelled, ≥ 0. */
 export function fulfillableByLine(
   lines: readonly LineUnits[],
   fulfillments: readonly FulfillmentUnits[],
 ): Map<number, number> {
   const taken = unitsIn(fulfillments, LIVE);
-  return new Map(lines.map((l) => [l.lineId, Math.max(0, l.ordered - (taken.get(l.lineId) ?? 0) - l.returned)]));
+  return new Map(lines.map((l) => [l.lineId, Math.max(0, l.ordered - (taken.get(l.lineId) ?? 0))]));
 }
 
 /** A line of a fulfillment asked for: the order line's alias and how many of its units. */

@@ -83,7 +83,7 @@ function refusalError(refusal: FulfillmentRefusal, alias: string): DomainError {
       return new DomainError('fulfillment_exceeds_fulfillable', {
         detail:
           `line "${refusal.alias}" can have at most ${refusal.fulfillable} more unit(s) fulfilled `
-          + `(ordered, less those in fulfillments and returned); ${refusal.requested} asked`,
+          + `(ordered, less those in fulfillments); ${refusal.requested} asked`,
         errors: [{ field: `lines[${refusal.index}].quantity`, message: `must be at most ${refusal.fulfillable}` }],
         extra: { alias: refusal.alias, requested: refusal.requested, fulfillable: refusal.fulfillable },
       });
@@ -111,9 +111,9 @@ function trackingOf(
   return { carrier, trackingNumber, trackingUrl };
 }
 
-/** An order's lines as the rules see them (nothing returned: returns do not exist yet). */
+/** An order's lines as the rules see them. */
 export const unitsOfLines = (lines: readonly OrderLineRow[]) =>
-  lines.map((l) => ({ lineId: l.id, alias: l.alias, ordered: l.quantity, returned: 0 }));
+  lines.map((l) => ({ lineId: l.id, alias: l.alias, ordered: l.quantity }));
 
 /** Fulfillments as the rules see them. */
 export const unitsOfFulfillments = (fulfillments: readonly FulfillmentWithLines[]) =>
