@@ -8,7 +8,7 @@ import type { Scenario, SetupContext } from './scenarios.js';
 import { type BenchReceiver, startBenchReceiver } from './webhook-receiver.js';
 
 export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
-const CA = {
+export const CA = {
   first_name: 'Bench',
   last_name: 'Buyer',
   street_address: '1 Main St',
@@ -21,7 +21,7 @@ const CA = {
 
 type Json = Record<string, unknown>;
 
-const adminHeaders = (ctx: SetupContext) =>
+export const adminHeaders = (ctx: SetupContext) =>
   ctx.memo('admin', async () => {
     const session = (await ctx.call('POST', '/user/storefront/api/login/', { body: BENCH_ADMIN, expect: 200 })) as {
       access: string;
@@ -34,7 +34,7 @@ async function adminPost(ctx: SetupContext, path: string, body: unknown): Promis
 }
 
 /** Tax, shipping, a promo code and 200 variants (stock that never runs out), made once per run. */
-const pricingFixture = (ctx: SetupContext) =>
+export const pricingFixture = (ctx: SetupContext) =>
   ctx.memo('pricing', async () => {
     const taxClass = await adminPost(ctx, '/tax/dashboard/api/tax-classes/', { name: 'Bench Standard' });
     await adminPost(ctx, '/tax/dashboard/api/tax-rates/', {

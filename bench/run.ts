@@ -30,6 +30,7 @@ import {
   loadRequest,
   type RequestSpec,
   type Scenario,
+  type SetupResult,
   scenarios,
   setupContext,
 } from './scenarios.js';
@@ -96,7 +97,7 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
     headers: scenario.headers,
     body: scenario.body,
   };
-  let vary: (() => { headers?: Record<string, string>; body?: unknown }) | undefined;
+  let vary: SetupResult['vary'];
   const ctx = setupContext(server.baseUrl, { sql: run.sql, dataDir: run.dataDir });
   try {
     if (scenario.setup) {

@@ -1,6 +1,7 @@
 // The benchmark scenarios, as data. To add one (cart, estimate, placement, webhook...), append an
 // entry to `scenarios`; `setup` runs once before the load and may create fixtures over HTTP.
 import { randomBytes } from 'node:crypto';
+import { afterSaleScenarios } from './after-sale-scenarios.js';
 import { domainScenarios } from './domain-scenarios.js';
 import { BenchError } from './lib/errors.js';
 import type { LoadRequest } from './lib/load.js';
@@ -35,8 +36,8 @@ export interface SetupContext {
 }
 
 export interface SetupResult extends Partial<RequestSpec> {
-  /** Called for every request to vary it (new event ids, other carts); its fields replace the request's. */
-  vary?: () => { headers?: Record<string, string>; body?: unknown };
+  /** Called for every request to vary it (new event ids, other carts, paths); its fields replace the request's. */
+  vary?: () => { headers?: Record<string, string>; body?: unknown; path?: string };
 }
 
 export interface Scenario extends RequestSpec {
@@ -73,6 +74,7 @@ export const scenarios: Scenario[] = [
     },
   },
   ...domainScenarios,
+  ...afterSaleScenarios,
 ];
 
 /** Fixtures made once per run (`ctx.memo`), for the one app of a run. */
@@ -133,6 +135,7 @@ export function loadRequest(baseUrl: string, spec: RequestSpec, vary: SetupResul
       && (() => {
         const next = vary();
         return {
+          path: next.path,
           headers: next.headers,
           body: next.body === undefined || typeof next.body === 'string' ? next.body : JSON.stringify(next.body),
         };

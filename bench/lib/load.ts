@@ -5,8 +5,8 @@ export interface LoadRequest {
   method: autocannon.Request['method'];
   headers: Record<string, string>;
   body: string | undefined;
-  /** When set, called for every request to vary it (a new event id, another cart). */
-  vary?: () => { headers?: Record<string, string>; body?: string };
+  /** When set, called for every request to vary it (a new event id, another cart, another order's path). */
+  vary?: () => { headers?: Record<string, string>; body?: string; path?: string };
 }
 
 export interface Measurement {
@@ -50,7 +50,12 @@ function fire(
                 {
                   setupRequest: (req: autocannon.Request) => {
                     const next = vary();
-                    return { ...req, headers: { ...req.headers, ...next.headers }, body: next.body ?? req.body };
+                    return {
+                      ...req,
+                      path: next.path ?? req.path,
+                      headers: { ...req.headers, ...next.headers },
+                      body: next.body ?? req.body,
+                    };
                   },
                 },
               ],

@@ -1,0 +1,85 @@
+// Scenarios of what an admin does after the sale (issue #27 item 8): a shipment created, a return received. Each
+// request works on another order (its path varies), orders made over HTTP, returns in bulk with SQL.
+import { adminHeaders, CA, pricingFixture } from './domain-scenarios.js';
+import type { Scenario, SetupContext } from './scenarios.js';
+
+/** Units per order line: enough that the orders never run out of units to ship in one run. */
+const UNITS = 1_000_000;
+
+/**
+ * `count` approved guest orders, each of one line of UNITS units of another of the 200 bench variants (so stock rows
+ * rarely queue), made once per run per `key`.
+ */
+function approvedOrders(ctx: SetupContext, key: string, count: number) {
+  return ctx.memo(`after-sale-${key}`, async () => {
+    const { variants } = await pricingFixture(ctx);
+    const aliases: { order: string; line: string }[] = [];
+    for (let i = 0; i < count; i++) {
+      const variant = variants[i % variants.length];
+      const order = (await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', {
+        body: { variants: [{ alias: variant?.alias, quantity: UNITS }], shipping_address: CA },
+        expect: 201,
+      })) as { order_alias: string };
+      aliases.push({ order: order.order_alias, line: variant?.alias ?? '' });
+    }
+    // Paid, as far as fulfilment cares (money is not what these scenarios measure).
+    await ctx.sql(`update orders set status = 'approved', payment_status = 'paid' where alias = any($1)`, [
+      aliases.map((a) => a.order),
+    ]);
+    return aliases;
+  });
+}
+
+export const afterSaleScenarios: Scenario[] = [
+  {
+    // An admin creates a shipment of one unit, on 500 orders in turn.
+    name: 'create-shipment',
+    method: 'POST',
+    path: '/',
+    compareTo: 'minimal-tx',
+    async setup(ctx) {
+      const orders = await approvedOrders(ctx, 'shipments', 500);
+      const headers = await adminHeaders(ctx);
+      let next = 0;
+      const shipment = () => {
+        const o = orders[next++ % orders.length];
+        return {
+          path: `/order/dashboard/api/orders/${o?.order}/fulfillments/`,
+          body: { lines: [{ alias: o?.line, quantity: 1 }], carrier: 'ups', tracking_number: `1Z${next}` },
+        };
+      };
+      return { ...shipment(), headers, vary: shipment };
+    },
+  },
+  {
+    // An admin receives a customer's return of one unit (restocked), 30,000 returns over 1,000 shipped orders.
+    name: 'receive-return',
+    method: 'POST',
+    path: '/',
+    compareTo: 'minimal-tx',
+    async setup(ctx) {
+      const orders = await approvedOrders(ctx, 'returns', 1000);
+      const headers = await adminHeaders(ctx);
+      for (const o of orders) {
+        const url = `/order/dashboard/api/orders/${o.order}/fulfillments/`;
+        const parcel = (await ctx.call('POST', url, { body: {}, headers, expect: 201 })) as { id: number };
+        await ctx.call('POST', `${url}${parcel.id}/ship/`, { body: {}, headers, expect: 200 });
+      }
+      const rows = await ctx.sql(
+        `with made as (
+           insert into returns (order_id, requested_by)
+           select o.id, 'customer' from orders o cross join generate_series(1, 30) where o.alias = any($1)
+           returning id, order_id),
+         lines as (
+           insert into return_lines (return_id, order_line_id, quantity, reason_code)
+           select made.id, l.id, 1, 'damaged' from made join order_lines l on l.order_id = made.order_id)
+         select made.id as return_id, o.alias as order_alias from made join orders o on o.id = made.order_id`,
+        [orders.map((o) => o.order)],
+      );
+      const targets = rows.map((r) => `/order/dashboard/api/orders/${r.order_alias}/returns/${r.return_id}/receive/`);
+      let next = 0;
+      const receive = () => ({ path: targets[next++ % targets.length] ?? '/' });
+      return { ...receive(), headers, body: {}, vary: receive };
+    },
+  },
+];
