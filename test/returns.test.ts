@@ -389,6 +389,10 @@ describe('a refund the gateway refuses, and a retried request', () => {
       payment_status: 'overpaid',
       ledger: { returned: '29.70', refunded: '0.00', refund_due: '29.70' },
     });
+    // The customer is not told the money went back: the refund email is not sent (its job ran long ago, every 50 ms).
+    expect(await emailsTo(order.email, 'has arrived')).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await emailsTo(order.email, 'Refund for your return', 0)).toEqual([]);
   });
 
   it('answers the same return to a request sent again with its Idempotency-Key', async () => {

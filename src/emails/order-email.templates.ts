@@ -40,7 +40,7 @@ export interface OrderEmailInput {
   returned?: ReturnedItems;
 }
 
-/** A return as its emails tell of it: its number, its items, what it gave back (decimal text) and why it was refused. */
+/** A return as its emails tell of it: its number, its items, what it gave back (decimal text), why it was refused. */
 export interface ReturnedItems {
   id: number;
   lines: readonly { name: string; quantity: number }[];

@@ -15,6 +15,7 @@ import {
   renderOrderEmail,
 } from './order-email.templates.js';
 import { findEvent } from '../events/events.repository.js';
+import { refundStatesOfReturn } from '../returns/returns.repository.js';
 
 /**
  * One email to the customer about one order event: the order is read as it is now, rendered and
@@ -39,7 +40,7 @@ export interface OrderEmailJob {
 
 export type OrderEmailResult =
   | { status: 'sent'; messageId: string }
-  | { status: 'not_sent'; reason: 'smtp_not_configured' | 'no_recipient' | 'order_not_found' };
+  | { status: 'not_sent'; reason: 'smtp_not_configured' | 'no_recipient' | 'order_not_found' | 'refund_failed' };
 
 const DAY_SECONDS = 86_400;
 
@@ -51,6 +52,7 @@ const NOT_SENT = {
   order_not_found: 'email not sent (no such order)',
   no_recipient: 'email not sent (the order has no email address)',
   smtp_not_configured: 'email not sent (SMTP_URL not set)',
+  refund_failed: 'email not sent (the return refund was refused by the gateway; refund due on the order)',
 } as const;
 
 export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): Promise<OrderEmailResult> {
@@ -88,6 +90,10 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
       }
     : undefined;
   const returned = job.kind.startsWith('return_') ? await returnOfEvent(deps.db, job.eventId) : undefined;
+  if (job.kind === 'return_refunded' && returned && !(await refundMade(deps.db, returned.id))) {
+    deps.log.warn(about, NOT_SENT.refund_failed);
+    return { status: 'not_sent', reason: 'refund_failed' };
+  }
   const email = renderOrderEmail({
     kind: job.kind,
     storeName: deps.config.storeName,
@@ -132,6 +138,17 @@ async function returnOfEvent(db: Db, eventId: string): Promise<ReturnedItems | u
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a refunded return's money went back: the "we have refunded" email says so only then. A refund a gateway has
+ * not answered yet is thrown as an error, so the job tries again later; one it refused sends no email (the order shows
+ * the money as refund due, and an admin refunds it by hand).
+ */
+async function refundMade(db: Db, returnId: number): Promise<boolean> {
+  const states = await refundStatesOfReturn(db, returnId);
+  if (states.includes('pending')) throw new Error(`the refund of return ${returnId} is not answered yet`);
+  return !states.includes('failed');
+}
 
 /** What a return email reads of the return in its event's data. */
 interface PresentedReturn {

@@ -3,8 +3,8 @@ import { orderLines, orders } from '../db/schema.js';
 
 /**
  * The columns of a new order that placement does not write: the database fills them in as it inserts the row (the
- * status `pending`, no cancel reason, the ledger's totals at zero since nothing moved yet, nothing fulfilled or returned, the
- * timestamps). Every other insertable column of `orders` is written, from `OrderValues`.
+ * status `pending`, no cancel reason, the ledger's totals at zero since nothing moved yet, nothing fulfilled or
+ * returned, the timestamps). Every other insertable column of `orders` is written, from `OrderValues`.
  */
 export const ORDER_COLUMNS_LEFT_TO_DATABASE = [
   'status',

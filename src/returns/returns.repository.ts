@@ -1,6 +1,14 @@
 import { and, asc, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { orderLines, orders, type ReturnRefundRow, returnLines, returnReasons, returns } from '../db/schema.js';
+import {
+  orderLines,
+  orders,
+  paymentOperations,
+  type ReturnRefundRow,
+  returnLines,
+  returnReasons,
+  returns,
+} from '../db/schema.js';
 import { pageOf } from '../http/paging.js';
 import type { OrderRow } from '../orders/orders.repository.js';
 import type { ReturnState } from './return.decide.js';
@@ -206,4 +214,13 @@ export async function updateReturnReason(
     .where(eq(returnReasons.code, code))
     .returning();
   return row;
+}
+
+/** How the refunds of a refunded return went at their gateways: the states of its ledger records. */
+export async function refundStatesOfReturn(db: Db, returnId: number): Promise<('pending' | 'succeeded' | 'failed')[]> {
+  const rows = await db
+    .select({ status: paymentOperations.status })
+    .from(paymentOperations)
+    .where(eq(paymentOperations.returnId, returnId));
+  return rows.map((r) => r.status);
 }
