@@ -2,7 +2,7 @@ import { and, eq, sum } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderLines, paymentOperations, payments, productVariants } from '../src/db/schema.js';
-import { signSandboxWebhook } from '../src/payments/plugins/sandbox/index.js';
+import { currencyFormat } from '../src/shared/money.js';
 import { type AdminApi, adminApi, guestAddress, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import {
   bearer,
@@ -16,6 +16,7 @@ import {
   signInAdmin,
   type TestApp,
 } from './helpers.js';
+import { payWithSandbox } from './sandbox-gateway.js';
 
 // Money races after the sale across two processes: the race tests of order edits (decision 0028) and fulfilments
 // (decision 0027) send their concurrent requests to one process; here two app processes share one PostgreSQL
@@ -27,8 +28,7 @@ import {
 // own order, so more than one interleaving is tried.
 
 const ROUNDS = 4;
-/** Both processes' plugin secrets are `test-secret-<plugin>-<name>-…` (test/helpers.ts): the sandbox's webhook key. */
-const SANDBOX_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
+const usd = currencyFormat('USD');
 
 describe.runIf(onPostgres)('money races across two processes on one PostgreSQL database', () => {
   let t: TestApp;
@@ -163,31 +163,7 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
     /** The order's 46.00 held by a sandbox authorization: approved, nothing to pay. */
     async function authorized(): Promise<PlacedOrder> {
       const order = await mugsAndTeapot();
-      const started = json(
-        await t.app.inject({
-          method: 'POST',
-          url: '/payment/storefront/api/start-payment/sandbox/',
-          headers: { 'x-order-token': order.order_token },
-          payload: { order_alias: order.order_alias },
-        }),
-      );
-      const reference = new URL(started.url).searchParams.get('reference') ?? '';
-      const body = JSON.stringify({
-        id: `evt_${reference}`,
-        type: 'payment.authorized',
-        created: Math.floor(Date.now() / 1000),
-        data: { reference, amount: 4600, currency: 'USD' },
-      });
-      const hook = await t.app.inject({
-        method: 'POST',
-        url: '/payment/storefront/api/webhook-view/sandbox/',
-        headers: {
-          'content-type': 'application/json',
-          'x-sandbox-signature': signSandboxWebhook(SANDBOX_SECRET, body),
-        },
-        payload: body,
-      });
-      expect(hook.statusCode, hook.body).toBe(200);
+      await payWithSandbox(t, order, 'payment.authorized');
       expect(await orderOf(order)).toMatchObject({ status: 'approved', payment_status: 'authorized' });
       return order;
     }
@@ -210,7 +186,7 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
     }
     type Capture = { amount: string; status: string; detail: string | null };
     const capturesOf = (shipped: LightMyRequestResponse[]) => shipped.flatMap((res) => json(res).captures as Capture[]);
-    const minor = (amount: string) => Math.round(Number(amount) * 100);
+    const minor = (amount: string) => usd.parse(amount);
     const captureRecords = (order: PlacedOrder) =>
       t.database.db
         .select({ status: paymentOperations.status, amount: paymentOperations.amount })
@@ -225,7 +201,7 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
           .reduce((total, c) => total + minor(c.amount), 0);
         expect(answered, `round ${round}`).toBeGreaterThan(0);
         expect(answered, `round ${round}`).toBeLessThanOrEqual(4600);
-        const format = (amount: number) => (amount / 100).toFixed(2);
+        const format = (amount: number) => usd.format(amount);
         expect(await orderOf(order)).toMatchObject({
           status: 'shipped',
           fulfillment_status: 'shipped',
@@ -268,6 +244,51 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
           capturesOf(shipped).filter((c) => c.status !== 'succeeded'),
           `round ${round}`,
         ).toEqual([]);
+      }
+    });
+  });
+
+  describe('a return received and refunded by two admins at once, one on each process', () => {
+    it('restocks once and refunds once: one answer 200 of each, the others 409', async () => {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const order = await mugsAndTeapot();
+        await payWithSandbox(t, order, 'payment.authorized');
+        const parcel = json(await asAdmin(both[0], { url: fulfillmentsUrl(order) }));
+        expect(
+          json(await asAdmin(both[0], { url: `${fulfillmentsUrl(order)}${parcel.id}/ship/` })).captures,
+        ).toMatchObject([{ amount: '46.00', status: 'succeeded' }]);
+        const returnsUrl = `${orderUrl(order)}returns/`;
+        const asked = json(
+          await asAdmin(both[1], {
+            url: returnsUrl,
+            payload: { lines: [{ alias: 'race-mug', quantity: 2, reason: 'damaged' }] },
+          }),
+        );
+        const stock = async () =>
+          (await t.database.db.select().from(productVariants).where(eq(productVariants.alias, 'race-mug')))[0]?.stock;
+        const before = await stock();
+        const statuses = (answers: LightMyRequestResponse[]) => answers.map((r) => r.statusCode).sort();
+        const received = await Promise.all(
+          [0, 1, 2, 3].map((i) => asAdmin(both[i % 2]!, { url: `${returnsUrl}${asked.id}/receive/` })),
+        );
+        expect(statuses(received), `round ${round}`).toEqual([200, 409, 409, 409]);
+        expect(await stock(), `round ${round}`).toBe((before ?? 0) + 2);
+        const refunded = await Promise.all(
+          [0, 1, 2, 3].map((i) => asAdmin(both[i % 2]!, { url: `${returnsUrl}${asked.id}/refund/` })),
+        );
+        expect(statuses(refunded), `round ${round}`).toEqual([200, 409, 409, 409]);
+        for (const res of refunded) if (res.statusCode === 409) expectProblem(res, 409, 'invalid_transition');
+        expect((await orderOf(order)).ledger, `round ${round}`).toMatchObject({
+          returned: '16.00',
+          refunded: '16.00',
+          credited: '0.00',
+          balance_due: '0.00',
+        });
+        const refunds = await t.database.db
+          .select({ status: paymentOperations.status, amount: paymentOperations.amount })
+          .from(paymentOperations)
+          .where(and(eq(paymentOperations.orderId, order.order_id), eq(paymentOperations.returnId, asked.id)));
+        expect(refunds, `round ${round}`).toEqual([{ status: 'succeeded', amount: 1600 }]);
       }
     });
   });
