@@ -67,7 +67,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('edit' as const),
       changes: fc.uniqueArray(
-        fc.record({ alias: fc.constantFrom(...CATALOG_ALIASES), quantity: fc.integer({ min: 0, max: 6 }) }),
+        fc.record({ alias: fc.constantFrom(...CATALOG_ALIASES), quantity: fc.integer({ min: 0, max: 8 }) }),
         { selector: (c) => c.alias, minLength: 1, maxLength: 3 },
       ),
     }),
