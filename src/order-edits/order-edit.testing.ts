@@ -266,12 +266,12 @@ export class OrderModel {
 
   /**
    * A return's refund as payments/return-refunds.ts makes it: the order charges `amount` less (`amount_returned`),
-   * then that much is refunded from what the payments kept, credited by `refundCredit` on the ledger after the return
-   * counted; the payment status follows the ledger even when the gateway refuses the refund.
+   * then what that makes owed back (at most `amount`) is refunded from what the payments kept, so nothing of it is a
+   * credit; the payment status follows the ledger even when the gateway refuses the refund.
    */
   refundReturned(amount: number, options: { gatewayFails?: boolean } = {}): void {
     this.order.amountReturned += amount;
-    this.refund(amount, options);
+    this.refund(Math.min(amount, this.ledger().refundDue), options);
     this.order.paymentStatus = orderPaymentStatus(this.ledger());
   }
 }

@@ -36,11 +36,13 @@ export interface ReturnRefundMove {
  * Refunds a received return (decision 0029), in two steps as every refund of the ledger. In one transaction, the order
  * locked: what the returned units were paid (the pricing core's `refundForReturnedUnits`, the shipping too when asked)
  * is added to the order's `amount_returned` (the order no longer charges it), the return becomes `refunded` with those
- * figures, and refunds of that amount are reserved on the payments that kept money, newest first (each a ledger
- * record tied to the return, keyed by it, with no credit: it is money owed back, not goodwill), with the return's
- * event. Then each refund goes to its gateway. A gateway that refuses leaves the money owed back on the order's ledger
- * (`refund_due`), for an admin to refund again; the answer lists each refund with its status. What the payments did
- * not keep (an authorization never captured) is not refunded: the order charges less, so less is captured.
+ * figures, and what that makes owed back (`refund_due` once the return counts, at most its amount) is reserved as
+ * refunds on the payments that kept money, newest first, each a ledger record tied to the return, keyed by it, with
+ * no credit (money owed back, not goodwill), with the return's event. So on a paid order the whole amount goes back,
+ * while on one with money still due (the rest of an order shipped in parts, after its first parcel's final capture;
+ * an authorization not yet captured) the return first lowers what is due. Then each refund goes to its gateway. A
+ * gateway that refuses leaves the money owed back on the order's ledger (`refund_due`), for an admin to refund again;
+ * the answer lists each refund with its status.
  */
 export async function refundReturn(
   deps: PaymentsDeps & ReturnDeps,
@@ -72,10 +74,11 @@ export async function refundReturn(
       refund: { figures: refundRow(refund), shipping: input.shipping },
     });
     const charged = await addAmountReturned(tx, order.id, refund.amountMinor);
-    const { payments, pending } = await ledgerOf(tx, charged, { withPending: true });
+    const { ledger, payments, pending } = await ledgerOf(tx, charged, { withPending: true });
     const money = currencyFormat(order.currency);
     const ops: OperationRow[] = [];
-    let left = refund.amountMinor;
+    // What the return makes owed back: all of it on a paid order; on one with money still due, that is due less.
+    let left = Math.min(refund.amountMinor, ledger.refundDue);
     for (const found of [...payments].reverse()) {
       const most = refundableOf(figuresOf(found), pending.get(found.id) ?? NOTHING_PENDING);
       const amount = Math.min(left, most);
