@@ -423,4 +423,29 @@ describe('a retried create (Idempotency-Key)', () => {
     expectProblem(await once({ lines: [{ alias: 'mug-blue', quantity: 2 }] }), 422, 'idempotency_key_reused');
     expect((await apiAs(t, admin).get(fulfillmentsUrl(order.order_alias))).items).toHaveLength(1);
   });
+
+  it('answers a ship or delivery repeated with its key as the shipment is, moving nothing again', async () => {
+    const order = await approvedOrder();
+    const { id } = json(await create(order));
+    const again = (step: 'ship' | 'deliver', key: string, payload: object = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${fulfillmentsUrl(order.order_alias)}${id}/${step}/`,
+        headers: { ...auth(), 'idempotency-key': key },
+        payload,
+      });
+    const [a, b] = await Promise.all([again('ship', 'ship-1'), again('ship', 'ship-1')]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect([json(a).status, json(b).status]).toEqual(['shipped', 'shipped']);
+    expectProblem(await again('ship', 'ship-1', { carrier: 'dhl' }), 422, 'idempotency_key_reused');
+    expect(json(await again('deliver', 'deliver-1')).status).toBe('delivered');
+    expect(json(await again('deliver', 'deliver-1')).status).toBe('delivered');
+    // Without a key, a move made already is refused, harmlessly.
+    expectProblem(await move(order, `${id}/deliver`), 409, 'invalid_transition');
+    expect((await eventTypes(order)).filter((e) => e.startsWith('fulfillment.'))).toEqual([
+      'fulfillment.created',
+      'fulfillment.shipped',
+      'fulfillment.delivered',
+    ]);
+  });
 });

@@ -20,7 +20,7 @@ import {
   moveFulfillment,
   type TrackingInput,
 } from './fulfillments.service.js';
-import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from './idempotency.js';
+import { IdempotencyHeader, idempotencyKeyFrom } from './idempotency.js';
 import { AliasParams } from './order.schema.js';
 import { findVisibleOrder } from './orders.service.js';
 
@@ -80,15 +80,7 @@ export function fulfillmentAdminRoutes(
             + '(409 fulfillment_exceeds_fulfillable naming the figures); no lines: every unit still fulfillable. '
             + 'The tracking URL is the one given, or the carrier template (CARRIER_TRACKING_URLS) with the number.',
           params: AliasParams,
-          headers: Type.Object({
-            'idempotency-key': Type.Optional(
-              Type.String({
-                description:
-                  `The same request again with the same key (within ${IDEMPOTENCY_TTL_HOURS} h) answers the `
-                  + 'fulfillment it made instead of a new one; with another body, 422 idempotency_key_reused',
-              }),
-            ),
-          }),
+          headers: IdempotencyHeader('the fulfillment it made instead of a new one'),
           body: CreateFulfillmentBody,
           response: { ...Answer, 201: AdminFulfillment },
         },
@@ -113,6 +105,7 @@ export function fulfillmentAdminRoutes(
           ...common,
           summary: 'Mark a pending fulfillment shipped, with its tracking (the customer is emailed the link)',
           params: FulfillmentParams,
+          headers: IdempotencyHeader('the fulfillment as it is, shipping (and capturing) nothing again'),
           body: ShipFulfillmentBody,
           response: { ...Answer, 200: ShippedFulfillment },
         },
@@ -124,6 +117,7 @@ export function fulfillmentAdminRoutes(
           fulfillmentId,
           to: 'shipped',
           tracking: trackingOf(request.body ?? {}),
+          requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
         });
         const captures = (await deps.captureShipped?.(change, { adminId: request.principal?.userId ?? null })) ?? [];
         return { ...present(change), captures };
@@ -136,10 +130,20 @@ export function fulfillmentAdminRoutes(
     ] as const) {
       app.post(
         `${one}${to === 'delivered' ? 'deliver' : 'cancel'}/`,
-        { preValidation: refuseBody, schema: { ...common, summary, params: FulfillmentParams, response: Answer } },
+        {
+          preValidation: refuseBody,
+          schema: {
+            ...common,
+            summary,
+            params: FulfillmentParams,
+            headers: IdempotencyHeader('the fulfillment as it is, moving nothing again'),
+            response: Answer,
+          },
+        },
         async (request) => {
           const { order_alias: alias, fulfillment_id: fulfillmentId } = request.params;
-          return present(await moveFulfillment(deps, { alias, fulfillmentId, to }));
+          const requestKey = idempotencyKeyFrom(request.headers['idempotency-key']);
+          return present(await moveFulfillment(deps, { alias, fulfillmentId, to, requestKey }));
         },
       );
     }

@@ -22,7 +22,7 @@ import {
   setOrderFulfillmentStatus,
 } from './fulfillments.repository.js';
 import { presentOrder } from './order.presenter.js';
-import { rememberResponse, requestHash, storedResponse } from './idempotency.js';
+import { claimFor, rememberResponse, storedResponse } from './idempotency.js';
 import { orderEvents } from './order-events.js';
 import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from './orders.repository.js';
 
@@ -178,14 +178,12 @@ export function createFulfillment(
     const order = await lockOrder(tx, input.alias);
     if (!order) throw orderNotFound(input.alias);
     // Under the order's lock: a retry racing its first attempt finds the key the first wrote.
-    const claim =
-      input.requestKey === undefined
-        ? undefined
-        : {
-            scope: `fulfillment:${order.alias}`,
-            key: input.requestKey,
-            requestHash: requestHash('create-fulfillment', { lines: input.lines ?? null, ...input.tracking }),
-          };
+    const claim = claimFor({
+      scope: `fulfillment:${order.alias}`,
+      requestKey: input.requestKey,
+      operation: 'create-fulfillment',
+      payload: { lines: input.lines ?? null, ...input.tracking },
+    });
     const earlier = claim && (await storedResponse(tx, claim));
     if (earlier) {
       const id = (earlier.body as { fulfillment_id: number }).fulfillment_id;
@@ -224,7 +222,14 @@ export function createFulfillment(
  */
 export function moveFulfillment(
   deps: FulfillmentDeps,
-  input: { alias: string; fulfillmentId: number; to: Exclude<FulfillmentState, 'pending'>; tracking?: TrackingInput },
+  input: {
+    alias: string;
+    fulfillmentId: number;
+    to: Exclude<FulfillmentState, 'pending'>;
+    tracking?: TrackingInput;
+    /** The request's Idempotency-Key: the same move again answers the fulfillment as it is, moving nothing. */
+    requestKey?: string;
+  },
 ): Promise<FulfillmentChange> {
   return deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const order = await lockOrder(tx, input.alias);
@@ -234,9 +239,17 @@ export function moveFulfillment(
       throw new DomainError('fulfillment_not_found', {
         detail: `order ${input.alias} has no fulfillment ${input.fulfillmentId}`,
       });
+    const claim = claimFor({
+      scope: `fulfillment-${input.to}:${fulfillment.id}`,
+      requestKey: input.requestKey,
+      operation: `fulfillment-${input.to}`,
+      payload: input.tracking ?? null,
+    });
+    if (claim && (await storedResponse(tx, claim))) return { fulfillment, order };
     fulfillmentStateMachine.assert(fulfillment.status, input.to, `fulfillment ${fulfillment.id}`);
     const tracking = input.tracking ? trackingOf(deps, input.tracking, fulfillment) : undefined;
     await setFulfillmentState(tx, { id: fulfillment.id, status: input.to, tracking });
+    if (claim) await rememberResponse(tx, claim, { status: 200, body: { fulfillment_id: fulfillment.id } });
     const lines = await linesOf(tx, order.id);
     return recordFulfillmentChange(tx, deps, { order, lines, fulfillmentId: fulfillment.id, event: input.to });
   });

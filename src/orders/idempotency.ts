@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { Type } from 'typebox';
 import type { Db, Tx } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
@@ -28,6 +29,38 @@ export function requestHash(operation: string, payload: unknown): string {
     .update(JSON.stringify([operation, canonical(payload)]))
     .digest('hex');
 }
+
+/** A request's Idempotency-Key as kept: scoped (to an order, a return…) and tied to what was asked. */
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+  requestHash: string;
+}
+
+/** The claim of a request's Idempotency-Key, or undefined when it was sent without one. */
+export function claimFor(input: {
+  scope: string;
+  requestKey: string | undefined;
+  operation: string;
+  payload: unknown;
+}): IdempotencyClaim | undefined {
+  const { scope, requestKey } = input;
+  return requestKey === undefined
+    ? undefined
+    : { scope, key: requestKey, requestHash: requestHash(input.operation, input.payload) };
+}
+
+/** The Idempotency-Key header of a write, in its schema: the same request again with the key answers `what`. */
+export const IdempotencyHeader = (what: string) =>
+  Type.Object({
+    'idempotency-key': Type.Optional(
+      Type.String({
+        description:
+          `The same request again with the same key (within ${IDEMPOTENCY_TTL_HOURS} h) answers ${what}; with `
+          + 'another body, 422 idempotency_key_reused',
+      }),
+    ),
+  });
 
 /** Checks the Idempotency-Key header: 1 to 255 visible ASCII characters. */
 export function idempotencyKeyFrom(header: string | string[] | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { rememberResponse, requestHash, storedResponse } from '../orders/idempotency.js';
+import { claimFor, rememberResponse, storedResponse } from '../orders/idempotency.js';
 import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
 import { refundNow, refundRow } from '../returns/return.presenter.js';
 import { returnStateMachine } from '../returns/return-states.js';
@@ -50,14 +50,12 @@ export async function refundReturn(
 ): Promise<{ change: ReturnChange; refunds: ReturnRefundMove[] }> {
   const { change, ops } = await deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const order = await lockedOrder(tx, input.alias);
-    const claim =
-      input.requestKey === undefined
-        ? undefined
-        : {
-            scope: `return-refund:${input.returnId}`,
-            key: input.requestKey,
-            requestHash: requestHash('refund-return', { shipping: input.shipping }),
-          };
+    const claim = claimFor({
+      scope: `return-refund:${input.returnId}`,
+      requestKey: input.requestKey,
+      operation: 'refund-return',
+      payload: { shipping: input.shipping },
+    });
     const returns = await returnsOf(tx, order.id);
     const ret = returnOf(returns, input.returnId, order.alias);
     if (claim && (await storedResponse(tx, claim))) {

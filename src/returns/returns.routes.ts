@@ -7,7 +7,7 @@ import { nextCursor, Page, PageQuery } from '../http/paging.js';
 import { bearerAuth, optionalBearerAuth, problems } from '../http/schemas.js';
 import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
 import { unitsOfFulfillments } from '../orders/fulfillments.service.js';
-import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from '../orders/idempotency.js';
+import { IdempotencyHeader, idempotencyKeyFrom } from '../orders/idempotency.js';
 import { AliasParams, OrderTokenHeader } from '../orders/order.schema.js';
 import { linesOf, type OrderRow } from '../orders/orders.repository.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
@@ -51,15 +51,7 @@ export type RefundReturn = (input: {
   refunds: { payment_id: number; amount: string; status: 'succeeded' | 'failed' | 'pending'; detail: string | null }[];
 }>;
 
-const IdempotencyHeader = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      description:
-        `The same request again with the same key (within ${IDEMPOTENCY_TTL_HOURS} h) answers what the first made `
-        + 'instead of doing it again; with another body, 422 idempotency_key_reused',
-    }),
-  ),
-});
+const IdempotencyKey = IdempotencyHeader('what the first made instead of doing it again');
 
 const present = (change: ReturnChange) => presentReturn(change.ret, change);
 
@@ -124,7 +116,7 @@ export function returnStorefrontRoutes(deps: ReturnDeps): FastifyPluginAsyncType
             + 'return_exceeds_returnable naming the figures); nothing shipped yet is 409 nothing_to_return; a reason '
             + 'not offered is 422 unknown_return_reason.',
           params: AliasParams,
-          headers: Type.Object({ ...headers.properties, ...IdempotencyHeader.properties }),
+          headers: Type.Object({ ...headers.properties, ...IdempotencyKey.properties }),
           body: RequestReturnBody,
           response: { 201: Return, ...problems(401, 404, 409, 422) },
         },
@@ -153,7 +145,7 @@ export function returnStorefrontRoutes(deps: ReturnDeps): FastifyPluginAsyncType
           ...common,
           summary: 'Cancel a return not yet received',
           params: ReturnParams,
-          headers: Type.Object({ ...headers.properties, ...IdempotencyHeader.properties }),
+          headers: Type.Object({ ...headers.properties, ...IdempotencyKey.properties }),
           response: { 200: Return, ...problems(401, 404, 409, 422) },
         },
       },
@@ -195,7 +187,7 @@ export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundRetur
     const common = { tags: ['returns (admin)'], security: bearerAuth };
     const base = '/order/dashboard/api/orders/:order_alias/returns/';
     const one = `${base}:return_id/`;
-    const headers = IdempotencyHeader;
+    const headers = IdempotencyKey;
     const Answer = { 200: Return, ...problems(401, 403, 404, 409, 422) };
     app.addHook('onRequest', requireAdmin);
 

@@ -2,7 +2,7 @@ import type { Db, Tx } from '../db/client.js';
 import { type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
 import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
 import { unitsOfFulfillments } from '../orders/fulfillments.service.js';
-import { rememberResponse, requestHash, storedResponse } from '../orders/idempotency.js';
+import { claimFor, type IdempotencyClaim, rememberResponse, storedResponse } from '../orders/idempotency.js';
 import { presentOrder } from '../orders/order.presenter.js';
 import { addStock, linesOf, lockOrder, type OrderLineRow, type OrderRow } from '../orders/orders.repository.js';
 import { DomainError, invalidField } from '../shared/errors.js';
@@ -110,19 +110,11 @@ export async function recordReturnChange(
   return { ret, order, lines, returns };
 }
 
-/** The request's Idempotency-Key, scoped and tied to what was asked. */
-function claimOf(input: { scope: string; requestKey: string | undefined; operation: string; payload: unknown }) {
-  const { scope, requestKey } = input;
-  return requestKey === undefined
-    ? undefined
-    : { scope, key: requestKey, requestHash: requestHash(input.operation, input.payload) };
-}
-
 /** The change an earlier request with the same key made, answered again (the order locked). */
 async function earlierChange(
   tx: Tx,
   order: OrderRow,
-  claim: ReturnType<typeof claimOf>,
+  claim: IdempotencyClaim | undefined,
 ): Promise<ReturnChange | undefined> {
   const earlier = claim && (await storedResponse(tx, claim));
   if (!earlier) return undefined;
@@ -147,7 +139,7 @@ export function requestReturn(
 ): Promise<ReturnChange> {
   return deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const order = await lockedOrder(tx, input.alias);
-    const claim = claimOf({
+    const claim = claimFor({
       scope: `return:${order.alias}`,
       requestKey: input.requestKey,
       operation: 'request-return',
@@ -200,7 +192,7 @@ export function moveReturn(
 ): Promise<ReturnChange> {
   return deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const order = await lockedOrder(tx, input.alias);
-    const claim = claimOf({
+    const claim = claimFor({
       scope: `return-${input.to}:${input.returnId}`,
       requestKey: input.requestKey,
       operation: `return-${input.to}`,
