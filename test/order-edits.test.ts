@@ -230,6 +230,28 @@ describe('editing an order before it ships', () => {
   });
 });
 
+describe('an edit sent again with its Idempotency-Key', () => {
+  it('edits once: the retry answers the same edit, the stock and the history moved once', async () => {
+    const order = await place([{ alias: 'oe-mug', quantity: 1 }]);
+    const mugs = await stockOf(mugId);
+    const once = (body: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: editsUrl(order),
+        headers: { authorization: `Bearer ${admin.access}`, 'idempotency-key': `edit-${order.order_alias}` },
+        payload: body,
+      });
+    const body = { lines: [{ alias: 'oe-mug', quantity: 3 }] };
+    const [a, b] = await Promise.all([once(body), once(body)]);
+    expect([a.statusCode, b.statusCode], `${a.body} ${b.body}`).toEqual([201, 201]);
+    expect(json(b)).toMatchObject({ id: json(a).id, total_after: json(a).total_after, difference: json(a).difference });
+    expect(json(b).order.lines).toMatchObject([{ alias: 'oe-mug', quantity: 3 }]);
+    expect(await stockOf(mugId)).toBe((mugs ?? 0) - 2);
+    expect((await api.get(editsUrl(order))).items).toHaveLength(1);
+    expectProblem(await once({ lines: [{ alias: 'oe-mug', quantity: 4 }] }), 422, 'idempotency_key_reused');
+  });
+});
+
 describe('edits refused', () => {
   it.each([
     [{ lines: [{ alias: 'oe-mug', quantity: 0 }] }, 422, 'validation_error'],

@@ -2,14 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireAdmin } from '../http/auth.js';
 import { bearerAuth, problems } from '../http/schemas.js';
-import { ledgerOfOrder } from '../orders/order-ledger.js';
 import { AdminOrderDetail, AliasParams } from '../orders/order.schema.js';
 import { findOrderByAlias } from '../orders/orders.repository.js';
 import { adminOrderDetail } from '../orders/orders.routes.js';
 import { DomainError } from '../shared/errors.js';
 import { MoneyFormatError } from '../shared/money.js';
-import { editLines, editsOf } from './order-edits.repository.js';
-import { editOrder, type OrderEditDeps, type OrderEditOutcome } from './order-edits.service.js';
+import { editsOf } from './order-edits.repository.js';
+import { presentEdit } from './order-edit.presenter.js';
+import { editOrder, editOrderOnce, type OrderEditDeps, type OrderEditOutcome } from './order-edits.service.js';
+import { IdempotencyHeader, idempotencyKeyFrom } from '../orders/idempotency.js';
 
 const Money = Type.String();
 
@@ -96,23 +97,7 @@ export function orderEditRoutes(deps: OrderEditDeps): FastifyPluginAsyncTypebox 
       });
     }
   };
-  const present = (outcome: OrderEditOutcome) => {
-    const { before, after, decision } = outcome;
-    const ledger = ledgerOfOrder(after);
-    const names = new Map(before.promotions.map((p) => [p.id, p.name]));
-    return {
-      total_before: money.format(before.total),
-      total_after: money.format(after.total),
-      difference: money.format(decision.difference),
-      subtotal: money.format(after.subtotal),
-      discount: money.format(after.discount),
-      estimated_tax: money.format(after.estimatedTax),
-      lines: editLines(decision.lines).map((l) => ({ ...l, unit_price: money.format(l.unit_price) })),
-      dropped_promotions: decision.droppedPromotionIds.map((id) => ({ id, name: names.get(id) ?? '' })),
-      balance_due: money.format(ledger.balanceDue),
-      refund_due: money.format(ledger.refundDue),
-    };
-  };
+  const present = (outcome: OrderEditOutcome) => presentEdit(outcome, money);
 
   return async (app) => {
     const common = { tags: ['orders (admin)'], security: bearerAuth };
@@ -152,21 +137,21 @@ export function orderEditRoutes(deps: OrderEditDeps): FastifyPluginAsyncTypebox 
             "Edit an order's lines before anything ships: priced again as placed, stock moved, the difference in the "
             + 'ledger (balance due or refund due)',
           params: AliasParams,
+          headers: IdempotencyHeader('the edit it made, editing nothing again'),
           body: EditBody,
           response: { 201: EditResult, ...problems(401, 403, 404, 409, 422) },
         },
       },
       async (request, reply) => {
-        const outcome = await editOrder(deps, {
+        const { answer, after } = await editOrderOnce(deps, {
           alias: request.params.order_alias,
           changes: request.body.lines,
           note: request.body.note?.trim() ?? '',
           expectedTotal: parseTotal(request.body.expected_total),
-          preview: false,
           editedBy: request.principal?.userId ?? null,
+          requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
         });
-        const order = await adminOrderDetail(deps.db, outcome.after);
-        return reply.code(201).send({ ...present(outcome), id: outcome.editId ?? 0, order });
+        return reply.code(201).send({ ...answer, order: await adminOrderDetail(deps.db, after) });
       },
     );
 

@@ -1,4 +1,5 @@
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
+import { claimFor, rememberResponse, storedResponse } from '../orders/idempotency.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
 import { orderEvents } from '../orders/order-events.js';
 import { ledgerOfOrder, orderPaymentStatus } from '../orders/order-ledger.js';
@@ -13,6 +14,7 @@ import {
 import type { PricedOrder } from '../pricing/pricing.types.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat, RoundingMode } from '../shared/money.js';
+import { presentEdit } from './order-edit.presenter.js';
 import { decideOrderEdit, type EditDecision, editRefusal, type LineChange } from './order-edit.decide.js';
 import {
   editLines,
@@ -102,56 +104,96 @@ export function editOrder(deps: OrderEditDeps, request: OrderEditRequest): Promi
   return deps.outbox.jobs.transaction(deps.db, async (tx) => {
     const order = await lockOrder(tx, request.alias);
     if (!order) throw notFound(request.alias);
-    const refusal = editRefusal({ ...order, fulfilled: order.fulfillmentStatus !== 'unfulfilled' });
-    if (refusal) throw refusal;
-    const lines = await linesOf(tx, order.id);
-    const basis = placedOrderBasis(order, lines);
-    if (!basis) {
-      throw new DomainError('order_not_editable', {
-        detail:
-          `order ${order.alias} was placed before orders kept their promotions' terms: it cannot be priced again `
-          + 'exactly, so it cannot be edited',
-      });
-    }
-    await lockOrderPromotions(tx, order);
-    const variants = await lockEditedVariants(tx, {
-      aliases: [...new Set([...request.changes.map((c) => c.alias)])],
-      order,
-    });
-    const decision = decideOrderEdit({
-      order,
-      lines,
-      basis,
-      changes: request.changes,
-      variants,
-      roundingMode: deps.roundingMode,
-    });
-    const columns = editedColumns(order, decision.priced);
-    const after: OrderRow = { ...order, ...columns };
-    if (request.expectedTotal !== undefined && request.expectedTotal !== after.total) {
-      throw new DomainError('total_changed', {
-        detail:
-          `the edited total is ${deps.money.format(after.total)}, `
-          + `not ${deps.money.format(request.expectedTotal)}: nothing was changed`,
-        extra: { total: deps.money.format(after.total) },
-      });
-    }
-    if (request.preview) return { before: order, after, lines, decision, editId: null };
-
-    await releasePromotionUses(tx, order.id, decision.droppedPromotionIds);
-    await moveStock(tx, decision.stock);
-    await writeEditedLines(tx, { orderId: order.id, lines: decision.lines, priced: decision.priced });
-    const saved = await saveEditedOrder(tx, order.id, columns);
-    const edit = await insertOrderEdit(tx, {
-      orderId: order.id,
-      editedBy: request.editedBy,
-      note: request.note,
-      lines: editLines(decision.lines),
-      totalBefore: order.total,
-      totalAfter: saved.total,
-    });
-    const savedLines = await linesOf(tx, order.id);
-    await recordEvents(tx, deps.outbox, orderEvents(['order.edited'], saved, savedLines));
-    return { before: order, after: saved, lines: savedLines, decision, editId: edit.id };
+    return editLocked(tx, deps, { request, order });
   });
+}
+
+/** An edit's answer (`presentEdit` and the edit's id), kept for its Idempotency-Key. */
+export type EditAnswer = ReturnType<typeof presentEdit> & { id: number };
+
+/**
+ * Edits an order's lines once per Idempotency-Key: the same request again with its key answers what the first edit
+ * answered (kept in the edit's transaction, under the order's lock, so a retry racing its first attempt waits for it),
+ * with the order as it is now; nothing is edited again.
+ */
+export function editOrderOnce(
+  deps: OrderEditDeps,
+  request: Omit<OrderEditRequest, 'preview'> & { requestKey?: string },
+): Promise<{ answer: EditAnswer; after: OrderRow }> {
+  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
+    const order = await lockOrder(tx, request.alias);
+    if (!order) throw notFound(request.alias);
+    const claim = claimFor({
+      scope: `order-edit:${order.alias}`,
+      requestKey: request.requestKey,
+      operation: 'edit-order',
+      payload: { changes: request.changes, note: request.note, expected_total: request.expectedTotal ?? null },
+    });
+    const earlier = claim && (await storedResponse(tx, claim));
+    if (earlier) return { answer: earlier.body as EditAnswer, after: order };
+    const outcome = await editLocked(tx, deps, { request: { ...request, preview: false }, order });
+    const answer = { ...presentEdit(outcome, deps.money), id: outcome.editId ?? 0 };
+    if (claim) await rememberResponse(tx, claim, { status: 201, body: answer });
+    return { answer, after: outcome.after };
+  });
+}
+
+/** The edit (or its preview) of an order locked in `tx`. */
+async function editLocked(
+  tx: Tx,
+  deps: OrderEditDeps,
+  input: { request: OrderEditRequest; order: OrderRow },
+): Promise<OrderEditOutcome> {
+  const { request, order } = input;
+  const refusal = editRefusal({ ...order, fulfilled: order.fulfillmentStatus !== 'unfulfilled' });
+  if (refusal) throw refusal;
+  const lines = await linesOf(tx, order.id);
+  const basis = placedOrderBasis(order, lines);
+  if (!basis) {
+    throw new DomainError('order_not_editable', {
+      detail:
+        `order ${order.alias} was placed before orders kept their promotions' terms: it cannot be priced again `
+        + 'exactly, so it cannot be edited',
+    });
+  }
+  await lockOrderPromotions(tx, order);
+  const variants = await lockEditedVariants(tx, {
+    aliases: [...new Set([...request.changes.map((c) => c.alias)])],
+    order,
+  });
+  const decision = decideOrderEdit({
+    order,
+    lines,
+    basis,
+    changes: request.changes,
+    variants,
+    roundingMode: deps.roundingMode,
+  });
+  const columns = editedColumns(order, decision.priced);
+  const after: OrderRow = { ...order, ...columns };
+  if (request.expectedTotal !== undefined && request.expectedTotal !== after.total) {
+    throw new DomainError('total_changed', {
+      detail:
+        `the edited total is ${deps.money.format(after.total)}, `
+        + `not ${deps.money.format(request.expectedTotal)}: nothing was changed`,
+      extra: { total: deps.money.format(after.total) },
+    });
+  }
+  if (request.preview) return { before: order, after, lines, decision, editId: null };
+
+  await releasePromotionUses(tx, order.id, decision.droppedPromotionIds);
+  await moveStock(tx, decision.stock);
+  await writeEditedLines(tx, { orderId: order.id, lines: decision.lines, priced: decision.priced });
+  const saved = await saveEditedOrder(tx, order.id, columns);
+  const edit = await insertOrderEdit(tx, {
+    orderId: order.id,
+    editedBy: request.editedBy,
+    note: request.note,
+    lines: editLines(decision.lines),
+    totalBefore: order.total,
+    totalAfter: saved.total,
+  });
+  const savedLines = await linesOf(tx, order.id);
+  await recordEvents(tx, deps.outbox, orderEvents(['order.edited'], saved, savedLines));
+  return { before: order, after: saved, lines: savedLines, decision, editId: edit.id };
 }
