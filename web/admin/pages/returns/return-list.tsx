@@ -55,7 +55,7 @@ export function ReturnList() {
       {returns.items?.length === 0 && <p>{status ? `No return is ${words(status)}.` : 'No returns yet.'}</p>}
       {returns.items !== undefined && returns.items.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="reflow">
             <caption class="visually-hidden">Returns, newest first</caption>
             <thead>
               <tr>
@@ -75,19 +75,23 @@ export function ReturnList() {
             <tbody>
               {returns.items.map((r) => (
                 <tr key={r.id}>
-                  <td>{r.id}</td>
-                  <td>
+                  <td data-label="Return">{r.id}</td>
+                  <td data-label="Order">
                     <a href={`/admin/orders/${r.order_alias}`} title={r.order_alias}>
                       {shortAlias(r.order_alias)}
                     </a>
                   </td>
-                  <td>
+                  <td data-label="Requested">
                     <When iso={r.created_at} />
                   </td>
-                  <td class="break">{r.email ?? <span class="muted">none</span>}</td>
-                  <td>{words(r.status)}</td>
-                  <td class="num">{r.units}</td>
-                  <td class="num">
+                  <td data-label="Customer" class="break">
+                    {r.email ?? <span class="muted">none</span>}
+                  </td>
+                  <td data-label="Status">{words(r.status)}</td>
+                  <td data-label="Units" class="num">
+                    {r.units}
+                  </td>
+                  <td data-label="Refunded" class="num">
                     {r.refunded === null ? (
                       <span class="muted">—</span>
                     ) : (
