@@ -40,12 +40,15 @@ function Figures(props: { ret: Return }) {
     );
   }
   if (ret.estimated_refund) {
+    const { amount, amount_with_shipping: withShipping } = ret.estimated_refund;
     return (
       <div>
-        Estimated {money(ret.estimated_refund.amount)}
-        <div>
-          <small class="muted">with shipping {ret.estimated_refund.amount_with_shipping}</small>
-        </div>
+        Estimated {money(amount)}
+        {withShipping !== amount && (
+          <div>
+            <small class="muted">with shipping {withShipping}</small>
+          </div>
+        )}
       </div>
     );
   }

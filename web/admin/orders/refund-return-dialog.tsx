@@ -57,16 +57,15 @@ export function RefundReturnDialog(props: {
           {unitsText(ret.lines)} came back. Refunding gives the customer back what these units were paid, their share of
           the discounts and tax included; the order charges that much less.
         </p>
-        {estimate && (
+        {estimate && shippingLeft && (
           <label class="check">
             <input
               type="checkbox"
               checked={shipping}
-              disabled={unsure || !shippingLeft}
+              disabled={unsure}
               onChange={(e) => setShipping(e.currentTarget.checked)}
             />{' '}
             Also refund shipping: {money(estimate.amount_with_shipping)} in all
-            {!shippingLeft && <span class="muted"> (no shipping left to refund)</span>}
           </label>
         )}
         {amount && (
