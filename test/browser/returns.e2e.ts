@@ -1,5 +1,5 @@
 // Returns in Chromium, on a phone-wide screen (390 px): a customer returns one T-shirt of a shipped order from its
-// page and sees it requested (and cancels another); an admin receives it (its unit back in stock) and refunds it,
+// page and sees it requested (cancels another, and reads the API's refusal of a stale form); an admin receives it (its unit back in stock) and refunds it,
 // seeing the amount refunded, and the order's ledger shows what the return took off.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +131,20 @@ describe('returns on the order page and in the dashboard', () => {
     expect(await statusText(page)).toMatch(/Return cancelled\./);
     expect(await returns.textContent()).toMatch(/Ceramic Coffee Mug — White \(1 of 1 can be returned\)/);
     expect(await nothingCutOff(page)).toBe(true);
+
+    // Meanwhile the last T-shirt went into a return from another tab: the API's refusal is said beside its line.
+    await callApi(shop, `/order/storefront/api/orders/${order.alias}/returns/`, {
+      headers: { 'x-order-token': order.token },
+      body: { lines: [{ alias: 'demo-tshirt-s', quantity: 1, reason: 'other' }] },
+    });
+    await tshirts.fill('1');
+    await returns.getByLabel(`Why you return ${TSHIRT}`).selectOption('damaged');
+    await returns.getByRole('button', { name: 'Continue' }).click();
+    await returns.getByRole('button', { name: 'Yes, return 1 item' }).click();
+    await expect.poll(() => tshirts.getAttribute('aria-invalid'), SLOW).toBe('true');
+    expect(await returns.textContent()).toMatch(
+      /You can return at most 0 of this item: the others are not shipped yet, or already in a return\./,
+    );
     expect(browser.errors).toEqual([]);
   });
 
