@@ -1,6 +1,6 @@
 // Returns in Chromium, on a phone-wide screen (390 px): a customer returns one T-shirt of a shipped order from its
-// page and sees it requested (cancels another, and reads the API's refusal of a stale form); an admin receives it (its unit back in stock) and refunds it,
-// seeing the amount refunded, and the order's ledger shows what the return took off.
+// page and sees it requested (cancels another, and reads the API's refusal of a stale form); an admin receives it (its
+// unit back in stock) and refunds it, seeing the amount refunded, and the ledger shows what the return took off.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
