@@ -123,7 +123,7 @@ async function signInCustomer(page: Page, session: Session): Promise<void> {
   await page.evaluate(`localStorage.setItem('storefront.session', ${JSON.stringify(JSON.stringify(session))})`);
 }
 
-async function storefront(shop: Shop, browser: BrowserSession): Promise<string> {
+async function storefront(shop: Shop, browser: BrowserSession): Promise<{ alias: string; session: Session }> {
   const guest = await browser.newPage();
   await shoot(guest, { name: 'storefront-products', url: '/' });
   const mobile = await browser.newPage({ viewport: { width: 375, height: 740 } });
@@ -225,7 +225,7 @@ async function storefront(shop: Shop, browser: BrowserSession): Promise<string> 
       .catch(() => {});
   }
   await shoot(customer, { name: 'storefront-confirmation' });
-  return order.order_alias;
+  return { alias: order.order_alias, session };
 }
 
 async function dashboard(browser: BrowserSession, orderAlias: string): Promise<void> {
@@ -243,13 +243,49 @@ async function dashboard(browser: BrowserSession, orderAlias: string): Promise<v
   await shoot(admin, { name: 'dashboard-promotions', url: '/admin/promotions', unwanted: signInPage });
 }
 
+/**
+ * Returns: the order shipped, the customer asks to return a T-shirt from the order page (the Returns section with the
+ * form for what is left); the admin's order page shows it with Receive, Reject and Cancel, and the store's list.
+ */
+async function returns(shop: Shop, browser: BrowserSession, placed: { alias: string; session: Session }) {
+  const { alias, session } = placed;
+  const admin = await call<Session>(shop, { method: 'POST', path: '/user/storefront/api/login/', body: ADMIN });
+  const fulfillments = `/order/dashboard/api/orders/${alias}/fulfillments/`;
+  const parcel = await call<{ id: number }>(shop, {
+    method: 'POST',
+    path: fulfillments,
+    token: admin.access,
+    body: {},
+  });
+  await call(shop, { method: 'POST', path: `${fulfillments}${parcel.id}/ship/`, token: admin.access, body: {} });
+  await call(shop, {
+    method: 'POST',
+    path: `/order/storefront/api/orders/${alias}/returns/`,
+    token: session.access,
+    body: { lines: [{ alias: 'demo-tshirt-s', quantity: 1, reason: 'size_fit' }], note: 'Too small' },
+  });
+  const customer = await browser.newPage();
+  await customer.goto('/');
+  await signInCustomer(customer, session);
+  await shoot(customer, { name: 'storefront-order-returns', url: `/account/orders/${alias}`, unwanted: /sign in/i });
+  const page = await browser.newPage();
+  await page.goto('/admin/');
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signedIn(page);
+  await shoot(page, { name: 'dashboard-order-returns', url: `/admin/orders/${alias}`, unwanted: /sign in/i });
+  await shoot(page, { name: 'dashboard-returns', url: '/admin/returns', unwanted: /sign in/i });
+}
+
 mkdirSync(OUT, { recursive: true });
 const shop = await startShop();
 let browser: BrowserSession | undefined;
 try {
   browser = await launchBrowser(shop.baseUrl);
-  const orderAlias = await storefront(shop, browser);
-  await dashboard(browser, orderAlias);
+  const placed = await storefront(shop, browser);
+  await dashboard(browser, placed.alias);
+  await returns(shop, browser, placed);
 } finally {
   await browser?.close();
   await shop.stop();

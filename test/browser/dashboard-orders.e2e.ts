@@ -52,7 +52,7 @@ describe('the dashboard: orders and webhooks', () => {
     const page = await signedIn(browser, '/admin');
     await expect.poll(() => headingText(page)).toBe('Dashboard');
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
-    for (const name of ['Orders', 'Products', 'Tax', 'Shipping', 'Promotions', 'Webhooks']) {
+    for (const name of ['Orders', 'Products', 'Tax', 'Shipping', 'Promotions', 'Returns', 'Webhooks']) {
       expect(await nav.getByRole('link', { name, exact: true }).count()).toBe(1);
     }
     expect(await page.getByText(ADMIN.email).count()).toBe(1);

@@ -9,11 +9,11 @@ import {
   type BrowserSession,
   callApi,
   launchBrowser,
+  nothingCutOff as cutOffNothing,
   type PlacedOrder,
   payWithSandbox,
   placeDemoOrder,
   type Shop,
-  scrollsSideways,
   signedIn,
   startShop,
 } from './harness.js';
@@ -61,20 +61,8 @@ const statusText = async (page: Page) => (await page.getByRole('status').allText
 /** The order's line under its heading: "processing · payment paid · fulfilment partially shipped · placed …". */
 const orderFacts = (page: Page) => page.locator('h1 + p').textContent();
 
-/**
- * Whether nothing on the page is cut off: no sideways scroll, and no visible element reaching past the right edge (what
- * is there for screen readers only, clipped to nothing, aside).
- */
-async function nothingCutOff(page: Page): Promise<boolean> {
-  const overflowing = await page.evaluate(
-    `[...document.querySelectorAll('main *, dialog[open] *')]
-      .filter((e) => e.closest('thead, .visually-hidden') === null && e.checkVisibility())
-      .filter((e) => e.getBoundingClientRect().right > ${PHONE.width} + 1)
-      .map((e) => e.tagName + ' ' + (e.textContent ?? '').slice(0, 40))`,
-  );
-  expect(overflowing).toEqual([]);
-  return !(await scrollsSideways(page));
-}
+/** Whether nothing on the phone-wide page is cut off (harness.ts). */
+const nothingCutOff = (page: Page) => cutOffNothing(page, PHONE.width);
 
 describe('shipments in the dashboard and on the order page', () => {
   let shop: Shop;

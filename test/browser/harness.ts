@@ -181,6 +181,21 @@ export async function scrollsSideways(page: Page): Promise<boolean> {
   return (await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth')) === true;
 }
 
+/**
+ * Whether nothing on the page is cut off at a viewport `width` wide: no sideways scroll, and no visible element
+ * reaching past the right edge (what is there for screen readers only, clipped to nothing, aside).
+ */
+export async function nothingCutOff(page: Page, width: number): Promise<boolean> {
+  const overflowing = await page.evaluate(
+    `[...document.querySelectorAll('main *, dialog[open] *')]
+      .filter((e) => e.closest('thead, .visually-hidden') === null && e.checkVisibility())
+      .filter((e) => e.getBoundingClientRect().right > ${width} + 1)
+      .map((e) => e.tagName + ' ' + (e.textContent ?? '').slice(0, 40))`,
+  );
+  expect(overflowing).toEqual([]);
+  return !(await scrollsSideways(page));
+}
+
 /** The demo order of docs/api.md: 2 T-shirts and a mug with SAVE10, shipped to California (67.52 USD). */
 export const DEMO_ORDER = {
   variants: [

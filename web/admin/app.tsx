@@ -78,6 +78,8 @@ export function App() {
               <Route path="/admin/" component={Home} />
               <Route path="/admin/orders" component={OrderList} />
               <Route path="/admin/orders/:alias" component={OrderDetail} />
+              <Route path="/admin/returns" component={catalog.ReturnList} />
+              <Route path="/admin/returns/reasons" component={catalog.ReturnReasons} />
               <Route path="/admin/webhooks" component={WebhookList} />
               <Route path="/admin/webhooks/:id" component={WebhookDetail} />
               <Route path="/admin/products" component={catalog.ProductList} />

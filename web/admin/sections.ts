@@ -1,6 +1,7 @@
 /** The dashboard's sections, in the order of its navigation and of the home page's links (paths: web brief). */
 export const SECTIONS = [
   { href: '/admin/orders', name: 'Orders', about: 'Find orders, change their status, capture, refund, cancel.' },
+  { href: '/admin/returns', name: 'Returns', about: 'Returns waiting to be received or refunded; return reasons.' },
   { href: '/admin/products', name: 'Products', about: 'Products and variants, with stock and prices.' },
   { href: '/admin/tax', name: 'Tax', about: 'Tax classes and their rates by country and state.' },
   { href: '/admin/shipping', name: 'Shipping', about: 'Shipping methods and their rates.' },

@@ -57,3 +57,16 @@ export function fulfilmentStatusText(fulfillmentStatus: string): string {
 export function shipmentStatusText(status: string): string {
   return SHIPMENT[status] ?? status;
 }
+
+const RETURN: Record<string, string> = {
+  requested: 'Requested: waiting for the items to reach the shop',
+  received: 'Items received: your refund is being prepared',
+  refunded: 'Refunded',
+  rejected: 'Not accepted',
+  cancelled: 'Cancelled',
+};
+
+/** A return's state in words. */
+export function returnStatusText(status: string): string {
+  return RETURN[status] ?? status;
+}

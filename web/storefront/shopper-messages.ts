@@ -25,3 +25,23 @@ export function cartProblemMessage(problem: Problem): string {
       return problemMessage(problem);
   }
 }
+
+/** What went wrong with asking for a return, or cancelling one. */
+export function returnProblemMessage(problem: Problem): string {
+  switch (problem.code) {
+    case 'nothing_to_return':
+      return 'Nothing of this order has shipped yet: only items that were shipped can be returned.';
+    case 'return_exceeds_returnable': {
+      const most: unknown = (problem as Problem & Record<string, unknown>).returnable;
+      return typeof most === 'number'
+        ? `You can return at most ${most} of this item: the others are not shipped yet, or already in a return.`
+        : problemMessage(problem);
+    }
+    case 'unknown_return_reason':
+      return 'That reason is no longer offered: choose another one.';
+    case 'invalid_transition':
+      return 'This return can no longer be cancelled: the shop has already received the items. Reload the page.';
+    default:
+      return problemMessage(problem);
+  }
+}

@@ -4,9 +4,10 @@ import { firstExpiry, isPositive } from './amounts';
 import type { Order, Payment } from './types';
 
 /**
- * The order's money as the API's ledger has it: the total, what was captured, refunded and credited, and what is due
- * either way: the balance the customer owes, or a refund owed back (highlighted, with the refund that settles it);
- * money authorized and not captured yet, with when its authorization lapses.
+ * The order's money as the API's ledger has it: the total, what refunded returns took off it, what was captured,
+ * refunded and credited, and what is due either way: the balance the customer owes, or a refund owed back
+ * (highlighted, with the refund that settles it); money authorized and not captured yet, with when its authorization
+ * lapses.
  */
 export function OrderLedger(props: {
   order: Order;
@@ -25,6 +26,12 @@ export function OrderLedger(props: {
       <dl class="totals ledger">
         <dt>Total</dt>
         <dd>{money(order.total)}</dd>
+        {isPositive(l.returned) && (
+          <>
+            <dt>Returned (refunded returns: the order charges this much less)</dt>
+            <dd>−{money(l.returned)}</dd>
+          </>
+        )}
         <dt>Captured</dt>
         <dd>{money(l.captured)}</dd>
         <dt>Refunded</dt>

@@ -20,3 +20,9 @@ export type ShippedShipment = Answer<
   '/order/dashboard/api/orders/{order_alias}/fulfillments/{fulfillment_id}/ship/',
   'post'
 >;
+/** An order's returns, what each line may still return, and the reasons offered. */
+export type OrderReturns = Answer<'/order/dashboard/api/orders/{order_alias}/returns/', 'get'>;
+/** One return of an order's shipped units, with the states it may move to next. */
+export type Return = OrderReturns['items'][number];
+/** The answer to refunding a return: the return, and the refunds made (one per payment) with how each went. */
+export type RefundedReturn = Answer<'/order/dashboard/api/orders/{order_alias}/returns/{return_id}/refund/', 'post'>;

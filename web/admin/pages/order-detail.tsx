@@ -9,13 +9,14 @@ import { editable, OrderEditDialog } from '../orders/order-edit-dialog';
 import { OrderEvents } from '../orders/order-events';
 import { OrderLines } from '../orders/order-lines';
 import { OrderPayments } from '../orders/order-payments';
+import { OrderReturns } from '../orders/order-returns';
 import { OrderShipments } from '../orders/order-shipments';
 import { OrderStatusActions } from '../orders/order-status-actions';
 import { useLoaded, usePages } from '../use-loaded';
 
 /**
  * One order: its status and the moves it allows, payments (capture, refund), shipments (fulfil, ship, deliver,
- * cancel), customer, lines (and their edit), totals and events.
+ * cancel), returns (open, receive, refund, reject, cancel), customer, lines (and their edit), totals and events.
  */
 export function OrderDetail() {
   const { api } = useDashboard();
@@ -30,6 +31,10 @@ export function OrderDetail() {
     () => ok(api.GET('/order/dashboard/api/orders/{order_alias}/fulfillments/', { params: { path } })),
     alias,
   );
+  const returns = useLoaded(
+    () => ok(api.GET('/order/dashboard/api/orders/{order_alias}/returns/', { params: { path } })),
+    alias,
+  );
   const plugins = useLoaded(() => ok(api.GET('/payment/storefront/api/plugins/')), 'plugins');
   const events = usePages(
     (cursor) =>
@@ -40,11 +45,13 @@ export function OrderDetail() {
   const { reload: reloadOrder } = order;
   const { reload: reloadPayments } = payments;
   const { reload: reloadShipments } = shipments;
+  const { reload: reloadReturns } = returns;
   const { reload: reloadEvents } = events;
-  /** After a write: the order, its payments, shipments and events as they are now. */
+  /** After a write: the order, its payments, shipments, returns and events as they are now. */
   const refresh = useCallback(
-    async () => void (await Promise.all([reloadOrder(), reloadPayments(), reloadShipments(), reloadEvents()])),
-    [reloadOrder, reloadPayments, reloadShipments, reloadEvents],
+    async () =>
+      void (await Promise.all([reloadOrder(), reloadPayments(), reloadShipments(), reloadReturns(), reloadEvents()])),
+    [reloadOrder, reloadPayments, reloadShipments, reloadReturns, reloadEvents],
   );
 
   const o = order.data;
@@ -83,6 +90,7 @@ export function OrderDetail() {
         onChanged={refresh}
       />
       <OrderShipments order={o} shipments={shipments.data?.items} problem={shipments.problem} onChanged={refresh} />
+      <OrderReturns order={o} returns={returns.data} problem={returns.problem} onChanged={refresh} />
       <OrderCustomer order={o} />
       <OrderLines order={o} onEdit={editable(o) ? () => setEditing(true) : undefined} />
       {editing && <OrderEditDialog order={o} onClose={() => setEditing(false)} onChanged={refresh} />}

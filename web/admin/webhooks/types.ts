@@ -30,6 +30,11 @@ export const WEBHOOK_EVENT_TYPES = Object.keys({
   'fulfillment.shipped': 0,
   'fulfillment.delivered': 0,
   'fulfillment.cancelled': 0,
+  'return.requested': 0,
+  'return.received': 0,
+  'return.refunded': 0,
+  'return.rejected': 0,
+  'return.cancelled': 0,
 } satisfies Record<WebhookEventType, 0>) as WebhookEventType[];
 
 export const DELIVERY_STATUSES = Object.keys({ pending: 0, succeeded: 0, failed: 0 } satisfies Record<

@@ -4,6 +4,7 @@ import { dateTimeText, fulfilmentStatusText, orderStatusText, paymentStatusText 
 import type { Order, Payment, PaymentPlugin } from '../use-order';
 import { OrderFigures } from './order-figures';
 import { OrderPayments } from './order-payments';
+import { OrderReturns } from './order-returns';
 import { OrderShipments } from './order-shipments';
 
 type Address = NonNullable<Order['shipping_address']>;
@@ -27,8 +28,8 @@ function AddressLines(props: { address: Address }) {
 
 /**
  * An order: when it was placed, its status, payment status and how far it has shipped in words, its parcels with
- * their tracking links, its lines and totals, its payments and refunds, where it goes. `children` (what to do about
- * paying) come right under its facts.
+ * their tracking links, its returns (and the form to return shipped items), its lines and totals, its payments and
+ * refunds, where it goes. `children` (what to do about paying) come right under its facts.
  */
 export function OrderView(props: {
   order: Order;
@@ -63,6 +64,7 @@ export function OrderView(props: {
       </dl>
       {props.children}
       <OrderShipments order={order} />
+      <OrderReturns order={order} />
       <h2>Items</h2>
       <OrderFigures figures={order} />
       <OrderPayments payments={props.payments} plugins={props.plugins} />

@@ -1,0 +1,220 @@
+// Returns in Chromium, on a phone-wide screen (390 px): a customer returns one T-shirt of a shipped order from its
+// page and sees it requested (cancels another, and reads the API's refusal of a stale form); an admin receives it (its
+// unit back in stock) and refunds it, seeing the amount refunded, and the ledger shows what the return took off.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  type BrowserSession,
+  callApi,
+  launchBrowser,
+  nothingCutOff as cutOffNothing,
+  type PlacedOrder,
+  payWithSandbox,
+  placeDemoOrder,
+  type Shop,
+  signedIn,
+  startShop,
+} from './harness.js';
+
+const PHONE = { width: 390, height: 844 };
+/** For what waits on the service (two shared cores): a page's first load, a write and the reload after it. */
+const SLOW = { timeout: 10_000 };
+const TSHIRT = 'Organic Cotton T-Shirt — Small';
+const MUG = 'Ceramic Coffee Mug — White';
+
+const nothingCutOff = (page: Page) => cutOffNothing(page, PHONE.width);
+const section = (page: Page, heading: string) =>
+  page.locator('section', { has: page.getByRole('heading', { name: heading, exact: true }) });
+const statusText = async (page: Page) => (await page.getByRole('status').allTextContents()).join(' ');
+
+async function adminHeaders(shop: Shop): Promise<Record<string, string>> {
+  const login = await callApi(shop, '/user/storefront/api/login/', { body: ADMIN });
+  return { authorization: `Bearer ${String(login.access)}` };
+}
+
+/** GETs the shop's API as the admin. */
+async function adminGet(shop: Shop, path: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${shop.baseUrl}${path}`, { headers: await adminHeaders(shop) });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function stockOf(shop: Shop, alias: string): Promise<number> {
+  const page = await adminGet(shop, '/product/dashboard/api/products/?limit=100');
+  for (const p of page.items as { variants: { alias: string; stock: number }[] }[]) {
+    const found = p.variants.find((v) => v.alias === alias);
+    if (found) return found.stock;
+  }
+  throw new Error(`no variant ${alias}`);
+}
+
+/** A guest's demo order, paid with the sandbox and shipped whole through the API. */
+async function shippedOrder(shop: Shop): Promise<PlacedOrder> {
+  const order = await placeDemoOrder(shop);
+  await payWithSandbox(shop, order);
+  const headers = await adminHeaders(shop);
+  const base = `/order/dashboard/api/orders/${order.alias}/fulfillments/`;
+  const made = await callApi(shop, base, { headers });
+  await callApi(shop, `${base}${String(made.id)}/ship/`, { headers });
+  return order;
+}
+
+/** The guest's order page in a new phone-wide browser that kept the order's token (as placing it would). */
+async function customerOrderPage(browser: BrowserSession, order: PlacedOrder): Promise<Page> {
+  const page = await browser.newPage({ viewport: PHONE });
+  await page.goto('/');
+  await page.evaluate(
+    `localStorage.setItem('storefront.orderTokens', ${JSON.stringify(JSON.stringify([[order.alias, order.token]]))})`,
+  );
+  await page.goto(`/orders/${order.alias}`);
+  await expect.poll(() => page.getByTestId('fulfilment-status').textContent(), SLOW).toBe('Shipped');
+  return page;
+}
+
+describe('returns on the order page and in the dashboard', () => {
+  let shop: Shop;
+  let browser: BrowserSession;
+  beforeAll(async () => {
+    shop = await startShop();
+    browser = await launchBrowser(shop.baseUrl);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.stop();
+  });
+
+  it('a customer returns one T-shirt from the order page and sees it requested', async () => {
+    const order = await shippedOrder(shop);
+    const page = await customerOrderPage(browser, order);
+    const returns = section(page, 'Returns');
+    await expect.poll(() => returns.textContent(), SLOW).toMatch(/No return yet\..*Return items/);
+    expect(await returns.textContent()).toMatch(/Organic Cotton T-Shirt — Small \(2 of 2 can be returned\)/);
+    expect(await nothingCutOff(page)).toBe(true);
+
+    // Checked before anything is sent: a unit needs a reason, and no more than shipped.
+    const tshirts = returns.getByLabel(`How many ${TSHIRT} to return`);
+    await tshirts.fill('3');
+    await returns.getByRole('button', { name: 'Continue' }).click();
+    expect(await returns.textContent()).toMatch(/Enter a whole number from 0 to 2/);
+    await tshirts.fill('1');
+    await returns.getByRole('button', { name: 'Continue' }).click();
+    expect(await returns.textContent()).toMatch(/Choose why you return it/);
+    await returns.getByLabel(`Why you return ${TSHIRT}`).selectOption('size_fit');
+    await returns.getByLabel('Anything to add (optional)').fill('Too small');
+    await returns.getByRole('button', { name: 'Continue' }).click();
+    expect(await returns.textContent()).toMatch(`Return 1 × ${TSHIRT} (Wrong size or fit)?`);
+    expect(await nothingCutOff(page)).toBe(true);
+    await returns.getByRole('button', { name: 'Yes, return 1 item' }).click();
+
+    await expect
+      .poll(() => statusText(page), SLOW)
+      .toMatch(/Return requested: we will refund you once the items reach the shop\. Estimated refund: \d+\.\d\d USD/);
+    await expect
+      .poll(() => returns.textContent(), SLOW)
+      .toMatch(/Return 1: Requested: waiting for the items to reach the shop/);
+    expect(await returns.textContent()).toMatch(`1 × ${TSHIRT} (Wrong size or fit)`);
+    expect(await returns.textContent()).toMatch(/Estimated refund: \d+\.\d\d USD/);
+    // What is left can still be returned.
+    expect(await returns.textContent()).toMatch(/Organic Cotton T-Shirt — Small \(1 of 2 can be returned\)/);
+
+    // The mug too, then changed their mind: cancelled, it can be returned again.
+    await returns.getByLabel(`How many ${MUG} to return`).fill('1');
+    await returns.getByLabel(`Why you return ${MUG}`).selectOption('changed_mind');
+    await returns.getByRole('button', { name: 'Continue' }).click();
+    await returns.getByRole('button', { name: 'Yes, return 1 item' }).click();
+    await expect.poll(() => returns.getByRole('button', { name: 'Cancel return 2' }).count(), SLOW).toBe(1);
+    await returns.getByRole('button', { name: 'Cancel return 2' }).click();
+    expect(await returns.textContent()).toMatch(/Cancel this return\? You keep the items/);
+    await returns.getByRole('button', { name: 'Yes, cancel return 2' }).click();
+    await expect.poll(() => returns.textContent(), SLOW).toMatch(/Return 2: Cancelled/);
+    expect(await statusText(page)).toMatch(/Return cancelled\./);
+    expect(await returns.textContent()).toMatch(/Ceramic Coffee Mug — White \(1 of 1 can be returned\)/);
+    expect(await nothingCutOff(page)).toBe(true);
+
+    // Meanwhile the last T-shirt went into a return from another tab: the API's refusal is said beside its line.
+    await callApi(shop, `/order/storefront/api/orders/${order.alias}/returns/`, {
+      headers: { 'x-order-token': order.token },
+      body: { lines: [{ alias: 'demo-tshirt-s', quantity: 1, reason: 'other' }] },
+    });
+    await tshirts.fill('1');
+    await returns.getByLabel(`Why you return ${TSHIRT}`).selectOption('damaged');
+    await returns.getByRole('button', { name: 'Continue' }).click();
+    await returns.getByRole('button', { name: 'Yes, return 1 item' }).click();
+    await expect.poll(() => tshirts.getAttribute('aria-invalid'), SLOW).toBe('true');
+    expect(await returns.textContent()).toMatch(
+      /You can return at most 0 of this item: the others are not shipped yet, or already in a return\./,
+    );
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('an admin receives it (its unit back in stock) and refunds it; the ledger shows it returned', async () => {
+    const order = await shippedOrder(shop);
+    const asked = await callApi(shop, `/order/storefront/api/orders/${order.alias}/returns/`, {
+      headers: { 'x-order-token': order.token },
+      body: { lines: [{ alias: 'demo-tshirt-s', quantity: 1, reason: 'damaged' }] },
+    });
+    const id = Number(asked.id);
+    const estimate = asked.estimated_refund as { amount: string; amount_with_shipping: string };
+    const stockBefore = await stockOf(shop, 'demo-tshirt-s');
+
+    const page = await signedIn(browser, `/admin/orders/${order.alias}`, { viewport: PHONE, poll: SLOW });
+    const returns = section(page, 'Returns');
+    await expect.poll(() => returns.textContent(), SLOW).toMatch(/requested/);
+    expect(await returns.textContent()).toMatch(`1 × ${TSHIRT} (Arrived damaged or defective)`);
+    expect(await returns.textContent()).toMatch(`Estimated ${estimate.amount} USD`);
+    expect(await nothingCutOff(page)).toBe(true);
+
+    await returns.getByRole('button', { name: `Receive return ${id}` }).click();
+    const receive = page.getByRole('dialog', { name: `Receive return ${id}` });
+    expect(await receive.textContent()).toMatch(/1 unit goes back into stock\./);
+    const restock = receive.getByRole('checkbox', { name: new RegExp(`Back into stock: 1 × ${TSHIRT}`) });
+    await restock.uncheck();
+    expect(await receive.textContent()).toMatch(/No unit goes back into stock\./);
+    await restock.check();
+    expect(await nothingCutOff(page)).toBe(true);
+    await receive.getByRole('button', { name: 'Yes, mark it received' }).click();
+    await expect.poll(() => receive.count(), SLOW).toBe(0);
+    await expect.poll(() => statusText(page), SLOW).toMatch(`Return ${id} received: 1 × ${TSHIRT}, 1 back in stock.`);
+    expect(await stockOf(shop, 'demo-tshirt-s')).toBe(stockBefore + 1);
+    await expect.poll(() => returns.textContent(), SLOW).toMatch(/received.*back in stock/);
+
+    await returns.getByRole('button', { name: `Refund return ${id}` }).click();
+    const refund = page.getByRole('dialog', { name: `Refund return ${id}` });
+    expect(await refund.textContent()).toMatch(`Refund ${estimate.amount} USD to the customer`);
+    const shipping = refund.getByRole('checkbox', { name: /Also refund shipping/ });
+    await shipping.check();
+    expect(await refund.textContent()).toMatch(`Refund ${estimate.amount_with_shipping} USD to the customer`);
+    await shipping.uncheck();
+    expect(await nothingCutOff(page)).toBe(true);
+    await refund.getByRole('button', { name: `Yes, refund ${estimate.amount} USD` }).click();
+    await expect.poll(() => refund.count(), SLOW).toBe(0);
+    await expect
+      .poll(() => statusText(page), SLOW)
+      .toMatch(`Return ${id} refunded ${estimate.amount} USD. Refunded: ${estimate.amount} USD on payment`);
+    await expect.poll(() => returns.textContent(), SLOW).toMatch(`Refunded ${estimate.amount} USD`);
+    // The order charges that much less: the ledger says so.
+    const payments = section(page, 'Payments');
+    await expect
+      .poll(() => payments.textContent(), SLOW)
+      .toMatch(`Returned (refunded returns: the order charges this much less)−${estimate.amount} USD`);
+    expect(await nothingCutOff(page)).toBe(true);
+
+    // The store's list of returns finds it among the refunded ones, linking to its order.
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Returns' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), SLOW).toBe('Returns');
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('refunded');
+    await expect.poll(() => page.url()).toMatch(/\/admin\/returns\?status=refunded$/);
+    const link = page.getByRole('link', { name: order.alias.slice(0, 8) });
+    await expect.poll(() => link.count(), SLOW).toBe(1);
+    expect(await link.getAttribute('href')).toBe(`/admin/orders/${order.alias}`);
+    expect(await nothingCutOff(page)).toBe(true);
+
+    // The customer reads what was refunded.
+    const customer = await customerOrderPage(browser, order);
+    const customerReturns = section(customer, 'Returns');
+    await expect.poll(() => customerReturns.textContent(), SLOW).toMatch(/Return 1: Refunded/);
+    expect(await customerReturns.textContent()).toMatch(`Refunded: ${estimate.amount} USD`);
+    expect(browser.errors).toEqual([]);
+  });
+});
