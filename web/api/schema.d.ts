@@ -3065,7 +3065,10 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The same request again with the same key (within 24 h) answers the edit it made, editing nothing again; with another body, 422 idempotency_key_reused */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     order_alias: string;
                 };
@@ -3752,7 +3755,10 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The same request again with the same key (within 24 h) answers the fulfillment as it is, moving nothing again; with another body, 422 idempotency_key_reused */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     fulfillment_id: number;
                     order_alias: string;
@@ -3865,7 +3871,10 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The same request again with the same key (within 24 h) answers the fulfillment as it is, moving nothing again; with another body, 422 idempotency_key_reused */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     fulfillment_id: number;
                     order_alias: string;
@@ -3978,7 +3987,10 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The same request again with the same key (within 24 h) answers the fulfillment as it is, shipping (and capturing) nothing again; with another body, 422 idempotency_key_reused */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     fulfillment_id: number;
                     order_alias: string;
