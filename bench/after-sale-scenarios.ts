@@ -73,9 +73,13 @@ export const afterSaleScenarios: Scenario[] = [
          lines as (
            insert into return_lines (return_id, order_line_id, quantity, reason_code)
            select made.id, l.id, 1, 'damaged' from made join order_lines l on l.order_id = made.order_id)
-         select made.id as return_id, o.alias as order_alias from made join orders o on o.id = made.order_id`,
+         select made.id as return_id, o.alias as order_alias,
+                row_number() over (partition by made.order_id order by made.id) as nth
+           from made join orders o on o.id = made.order_id
+          order by nth, made.order_id`,
         [orders.map((o) => o.order)],
       );
+      // Each order's first return, then each one's second…: requests in a row go to other orders, as customers' do.
       const targets = rows.map((r) => `/order/dashboard/api/orders/${r.order_alias}/returns/${r.return_id}/receive/`);
       let next = 0;
       const receive = () => ({ path: targets[next++ % targets.length] ?? '/' });
