@@ -1,3 +1,4 @@
+import { lineRefusals } from './line-refusals.js';
 import type { Db, Tx } from '../db/client.js';
 import { type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
 import { DomainError, invalidField } from '../shared/errors.js';
@@ -73,12 +74,9 @@ function refusalError(refusal: FulfillmentRefusal, alias: string): DomainError {
     case 'nothing_left':
       return new DomainError('nothing_to_fulfill', { detail: `every unit of order ${alias} is fulfilled already` });
     case 'unknown_line':
-      return new DomainError('unknown_order_line', {
-        detail: `order ${alias} has no line "${refusal.alias}"`,
-        errors: [{ field: `lines[${refusal.index}].alias`, message: 'is not a line of this order' }],
-      });
+      return lineRefusals.unknown(refusal, alias);
     case 'duplicate_line':
-      return invalidField(`lines[${refusal.index}].alias`, `names line "${refusal.alias}" a second time`);
+      return lineRefusals.twice(refusal);
     case 'too_many':
       return new DomainError('fulfillment_exceeds_fulfillable', {
         detail:

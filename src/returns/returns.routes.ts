@@ -55,6 +55,24 @@ const IdempotencyKey = IdempotencyHeader('what the first made instead of doing i
 
 const present = (change: ReturnChange) => presentReturn(change.ret, change);
 
+/** A move a request asks of the return its path names (its Idempotency-Key with it), answered as the return is then. */
+async function moveAsked(
+  deps: ReturnDeps,
+  input: Pick<Parameters<typeof moveReturn>[1], 'to' | 'restock' | 'rejectReason'> & {
+    request: { params: { order_alias: string; return_id: number }; headers: { 'idempotency-key'?: string } };
+  },
+) {
+  const { request, ...move } = input;
+  return present(
+    await moveReturn(deps, {
+      ...move,
+      alias: request.params.order_alias,
+      returnId: request.params.return_id,
+      requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
+    }),
+  );
+}
+
 /** An order's returns, what it may still return, and the reasons offered (an order the caller may see). */
 async function orderReturns(deps: ReturnDeps, order: OrderRow) {
   const [lines, fulfillments, returns, reasons] = await Promise.all([
@@ -150,15 +168,8 @@ export function returnStorefrontRoutes(deps: ReturnDeps): FastifyPluginAsyncType
         },
       },
       async (request) => {
-        const order = await visibleOrder(deps, request, request.params.order_alias);
-        return present(
-          await moveReturn(deps, {
-            alias: order.alias,
-            returnId: request.params.return_id,
-            to: 'cancelled',
-            requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
-          }),
-        );
+        await visibleOrder(deps, request, request.params.order_alias);
+        return moveAsked(deps, { request, to: 'cancelled' });
       },
     );
   };
@@ -261,16 +272,7 @@ export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundRetur
           response: Answer,
         },
       },
-      async (request) =>
-        present(
-          await moveReturn(deps, {
-            alias: request.params.order_alias,
-            returnId: request.params.return_id,
-            to: 'received',
-            restock: request.body?.lines,
-            requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
-          }),
-        ),
+      async (request) => moveAsked(deps, { request, to: 'received', restock: request.body?.lines }),
     );
 
     app.post(
@@ -328,16 +330,7 @@ export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundRetur
           response: Answer,
         },
       },
-      async (request) =>
-        present(
-          await moveReturn(deps, {
-            alias: request.params.order_alias,
-            returnId: request.params.return_id,
-            to: 'rejected',
-            rejectReason: request.body?.reason,
-            requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
-          }),
-        ),
+      async (request) => moveAsked(deps, { request, to: 'rejected', rejectReason: request.body?.reason }),
     );
 
     app.post(
@@ -346,15 +339,7 @@ export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundRetur
         preValidation: refuseBody,
         schema: { ...common, summary: 'Cancel a requested return', params: ReturnParams, headers, response: Answer },
       },
-      async (request) =>
-        present(
-          await moveReturn(deps, {
-            alias: request.params.order_alias,
-            returnId: request.params.return_id,
-            to: 'cancelled',
-            requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
-          }),
-        ),
+      async (request) => moveAsked(deps, { request, to: 'cancelled' }),
     );
 
     const reasons = '/order/dashboard/api/return-reasons/';

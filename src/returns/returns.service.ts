@@ -1,3 +1,4 @@
+import { lineRefusals } from '../orders/line-refusals.js';
 import type { Db, Tx } from '../db/client.js';
 import { type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
 import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
@@ -53,12 +54,9 @@ function refusalError(refusal: ReturnRefusal, alias: string): DomainError {
         detail: `nothing of order ${alias} has shipped yet; only shipped units are returned`,
       });
     case 'unknown_line':
-      return new DomainError('unknown_order_line', {
-        detail: `order ${alias} has no line "${refusal.alias}"`,
-        errors: [{ field: `lines[${refusal.index}].alias`, message: 'is not a line of this order' }],
-      });
+      return lineRefusals.unknown(refusal, alias);
     case 'duplicate_line':
-      return invalidField(`lines[${refusal.index}].alias`, `names line "${refusal.alias}" a second time`);
+      return lineRefusals.twice(refusal);
     case 'unknown_reason':
       return new DomainError('unknown_return_reason', {
         detail: `"${refusal.reason}" is not one of the return reasons offered (GET …/returns/ lists them)`,
