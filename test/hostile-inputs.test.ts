@@ -225,7 +225,11 @@ function sample(schemaIn: JsonSchema, name: string, want: Path = []): unknown {
   }
   if (schema.type === 'array') {
     const orderLines = schema.items?.required?.includes('quantity') && schema.items.properties?.alias;
-    if (orderLines && want.length === 0) return [{ alias: fixtures.variant_alias, quantity: 1 }];
+    // A line naming a variant the store has (a return's line also a reason, and whatever else it requires).
+    if (orderLines && want.length === 0) {
+      const line = sample(schema.items ?? {}, name) as Record<string, unknown>;
+      return [{ ...line, alias: fixtures.variant_alias, quantity: 1 }];
+    }
     return [sample(schema.items ?? {}, name, want.slice(1))];
   }
   return sampleLeaf(schema, name);
