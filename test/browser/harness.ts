@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { hiddenFormFields } from '../browser.js';
 import { onPostgres, testDatabaseUrl } from '../helpers.js';
 
@@ -176,6 +176,38 @@ export async function launchBrowser(baseUrl: string): Promise<BrowserSession> {
 }
 
 /** Whether the page is wider than its viewport (a horizontal scroll bar at 375 px is a defect). */
+/**
+ * A shop and a headless Chromium on it for the tests of one `describe`: started before them, closed after them. Read
+ * `running.shop` and `running.browser` inside the tests (before the first, neither exists yet).
+ */
+export function shopAndBrowser(env: Record<string, string> = {}): {
+  readonly shop: Shop;
+  readonly browser: BrowserSession;
+} {
+  let shop: Shop | undefined;
+  let browser: BrowserSession | undefined;
+  beforeAll(async () => {
+    shop = await startShop(env);
+    browser = await launchBrowser(shop.baseUrl);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.stop();
+  });
+  const started = <T>(what: T | undefined): T => {
+    if (what === undefined) throw new Error('the shop is not started yet: read it inside a test');
+    return what;
+  };
+  return {
+    get shop() {
+      return started(shop);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
+}
+
 export async function scrollsSideways(page: Page): Promise<boolean> {
   // A string: this project's Node typings have no DOM.
   return (await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth')) === true;
