@@ -8,6 +8,7 @@ import {
   ADMIN,
   type BrowserSession,
   callApi,
+  guestOrderPage,
   nothingCutOff as cutOffNothing,
   type PlacedOrder,
   payWithSandbox,
@@ -44,12 +45,7 @@ async function adminOrderPage(browser: BrowserSession, order: PlacedOrder): Prom
 
 /** The guest's order page in a new phone-wide browser that kept the order's token (as placing it would). */
 async function customerOrderPage(browser: BrowserSession, order: PlacedOrder): Promise<Page> {
-  const page = await browser.newPage({ viewport: PHONE });
-  await page.goto('/');
-  await page.evaluate(
-    `localStorage.setItem('storefront.orderTokens', ${JSON.stringify(JSON.stringify([[order.alias, order.token]]))})`,
-  );
-  await page.goto(`/orders/${order.alias}`);
+  const page = await guestOrderPage(browser, order, PHONE);
   await expect.poll(() => page.getByTestId('payment-status').textContent(), SLOW).toBe('Paid');
   return page;
 }

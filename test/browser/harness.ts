@@ -175,7 +175,6 @@ export async function launchBrowser(baseUrl: string): Promise<BrowserSession> {
   };
 }
 
-/** Whether the page is wider than its viewport (a horizontal scroll bar at 375 px is a defect). */
 /**
  * A shop and a headless Chromium on it for the tests of one `describe`: started before them, closed after them. Read
  * `running.shop` and `running.browser` inside the tests (before the first, neither exists yet).
@@ -208,6 +207,7 @@ export function shopAndBrowser(env: Record<string, string> = {}): {
   };
 }
 
+/** Whether the page is wider than its viewport (a horizontal scroll bar at 375 px is a defect). */
 export async function scrollsSideways(page: Page): Promise<boolean> {
   // A string: this project's Node typings have no DOM.
   return (await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth')) === true;
@@ -328,5 +328,20 @@ export async function signedIn(
   await page.getByLabel('Password').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count(), options.poll).toBe(1);
+  return page;
+}
+
+/** The guest's order page in a new browser page that kept the order's token (as placing it would). */
+export async function guestOrderPage(
+  browser: BrowserSession,
+  order: PlacedOrder,
+  viewport: { width: number; height: number },
+): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto('/');
+  await page.evaluate(
+    `localStorage.setItem('storefront.orderTokens', ${JSON.stringify(JSON.stringify([[order.alias, order.token]]))})`,
+  );
+  await page.goto(`/orders/${order.alias}`);
   return page;
 }

@@ -7,6 +7,7 @@ import {
   ADMIN,
   type BrowserSession,
   callApi,
+  guestOrderPage,
   nothingCutOff as cutOffNothing,
   type PlacedOrder,
   payWithSandbox,
@@ -61,12 +62,7 @@ async function shippedOrder(shop: Shop): Promise<PlacedOrder> {
 
 /** The guest's order page in a new phone-wide browser that kept the order's token (as placing it would). */
 async function customerOrderPage(browser: BrowserSession, order: PlacedOrder): Promise<Page> {
-  const page = await browser.newPage({ viewport: PHONE });
-  await page.goto('/');
-  await page.evaluate(
-    `localStorage.setItem('storefront.orderTokens', ${JSON.stringify(JSON.stringify([[order.alias, order.token]]))})`,
-  );
-  await page.goto(`/orders/${order.alias}`);
+  const page = await guestOrderPage(browser, order, PHONE);
   await expect.poll(() => page.getByTestId('fulfilment-status').textContent(), SLOW).toBe('Shipped');
   return page;
 }
