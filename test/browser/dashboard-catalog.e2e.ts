@@ -1,24 +1,15 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserSession, launchBrowser, type Shop, scrollsSideways, signedIn, startShop } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { scrollsSideways, shopAndBrowser, signedIn } from './harness.js';
 
 // The dashboard's catalog, tax, shipping and promotions pages (issue #17 item 3), driven as a store owner would.
 describe('the dashboard: products, tax, shipping and promotions', () => {
-  let shop: Shop;
-  let browser: BrowserSession;
-  beforeAll(async () => {
-    shop = await startShop();
-    browser = await launchBrowser(shop.baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await shop?.stop();
-  });
+  const running = shopAndBrowser();
 
   const statusText = (page: Page) => page.getByRole('status').allTextContents();
 
   it('creates a product with a variant and stock, which the storefront then lists', async () => {
-    const page = await signedIn(browser, '/admin/products');
+    const page = await signedIn(running.browser, '/admin/products');
     await expect.poll(() => page.getByRole('heading', { name: 'Products', level: 1 }).count()).toBe(1);
     await page.getByLabel('Product name').fill('Travel mug');
     await page.getByLabel('Variant name').fill('Steel');
@@ -44,14 +35,14 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     await expect.poll(() => statusText(page)).toContain('Variant Steel saved.');
     await expect.poll(() => row.textContent()).toMatch(/18\.00 USD.*7/);
 
-    const shopper = await browser.newPage();
+    const shopper = await running.browser.newPage();
     await shopper.goto('/');
     await expect.poll(() => shopper.getByRole('link', { name: 'Travel mug' }).count()).toBe(1);
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 
   it('creates a tax class with a rate, a default rate, and a shipping method with a rate', async () => {
-    const page = await signedIn(browser, '/admin/tax');
+    const page = await signedIn(running.browser, '/admin/tax');
     await expect.poll(() => page.getByRole('heading', { name: 'Tax', level: 1 }).count()).toBe(1);
     await page.getByLabel('New tax class name').fill('Books');
     await page.getByRole('button', { name: 'Create tax class' }).click();
@@ -76,7 +67,7 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     await newRate.getByRole('button', { name: 'Create tax rate' }).click();
     await expect.poll(() => page.getByRole('row', { name: /Default\s*FR\s*20 %/ }).count()).toBe(1);
 
-    const shipping = await signedIn(browser, '/admin/shipping');
+    const shipping = await signedIn(running.browser, '/admin/shipping');
     await expect.poll(() => shipping.getByRole('heading', { name: 'Shipping', level: 1 }).count()).toBe(1);
     const newMethod = shipping.getByRole('form', { name: 'New shipping method' });
     await newMethod.getByLabel('Method name').fill('Express');
@@ -100,7 +91,7 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     await expect
       .poll(() => shipping.getByRole('row', { name: /Express\s*FR\s*0 to 5\s*12\.90 USD\s*1\.50 USD/ }).count())
       .toBe(1);
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 
   /** `datetime-local` text for now + `offsetMs`, in the browser's time zone. */
@@ -113,7 +104,7 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     })()`) as Promise<string>;
 
   it("sets up issue #15's store owner's promotions, and an estimate applies both", async () => {
-    const page = await signedIn(browser, '/admin/promotions/new');
+    const page = await signedIn(running.browser, '/admin/promotions/new');
     await expect.poll(() => page.getByRole('heading', { name: 'New promotion', level: 1 }).count()).toBe(1);
     await page.getByLabel('Name').fill('10 % off everything this week');
     await page.getByLabel('Starts').fill(await localDateTime(page, -60 * 60 * 1000));
@@ -153,7 +144,7 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
       .poll(() => page.getByRole('row', { name: /SUMMER5\s*Amount off shipping: 5\.00 USD/ }).count())
       .toBe(1);
 
-    const answer = await fetch(`${shop.baseUrl}/order/storefront/api/estimate/`, {
+    const answer = await fetch(`${running.shop.baseUrl}/order/storefront/api/estimate/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -199,11 +190,11 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     await page.getByLabel('Archived ones').check();
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => page.getByRole('row', { name: /SUMMER5.*Archived/ }).count()).toBe(1);
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 
   it("shows the API's refusal of a percent over 100 and a too precise amount beside their inputs", async () => {
-    const page = await signedIn(browser, '/admin/promotions/new');
+    const page = await signedIn(running.browser, '/admin/promotions/new');
     await expect.poll(() => page.getByRole('heading', { name: 'New promotion', level: 1 }).count()).toBe(1);
     await page.getByLabel('Name').fill('Too generous');
     await page.getByRole('button', { name: 'Add condition' }).click();
@@ -233,11 +224,11 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
     await second.getByLabel(/^Minimum subtotal/).fill('50.00');
     await page.getByRole('button', { name: 'Create promotion' }).click();
     await expect.poll(() => statusText(page)).toContain('Promotion Too generous created.');
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 
   it('fits every catalog page in 375 px without scrolling sideways, one h1 each, no console errors', async () => {
-    const page = await signedIn(browser, '/admin/products', { viewport: { width: 375, height: 740 } });
+    const page = await signedIn(running.browser, '/admin/products', { viewport: { width: 375, height: 740 } });
     const pages = [
       '/admin/products',
       '/admin/products/1',
@@ -260,6 +251,6 @@ describe('the dashboard: products, tax, shipping and promotions', () => {
       .first()
       .click();
     expect(await scrollsSideways(page)).toBe(false);
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 });

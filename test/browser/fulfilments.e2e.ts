@@ -3,19 +3,19 @@
 // that shipment (its units are left to fulfil again), ships them and marks both delivered. In a store that captures
 // on shipment, shipping says what it captured.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ADMIN,
   type BrowserSession,
   callApi,
-  launchBrowser,
+  guestOrderPage,
   nothingCutOff as cutOffNothing,
   type PlacedOrder,
   payWithSandbox,
   placeDemoOrder,
   type Shop,
+  shopAndBrowser,
   signedIn,
-  startShop,
 } from './harness.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -45,12 +45,7 @@ async function adminOrderPage(browser: BrowserSession, order: PlacedOrder): Prom
 
 /** The guest's order page in a new phone-wide browser that kept the order's token (as placing it would). */
 async function customerOrderPage(browser: BrowserSession, order: PlacedOrder): Promise<Page> {
-  const page = await browser.newPage({ viewport: PHONE });
-  await page.goto('/');
-  await page.evaluate(
-    `localStorage.setItem('storefront.orderTokens', ${JSON.stringify(JSON.stringify([[order.alias, order.token]]))})`,
-  );
-  await page.goto(`/orders/${order.alias}`);
+  const page = await guestOrderPage(browser, order, PHONE);
   await expect.poll(() => page.getByTestId('payment-status').textContent(), SLOW).toBe('Paid');
   return page;
 }
@@ -65,21 +60,12 @@ const orderFacts = (page: Page) => page.locator('h1 + p').textContent();
 const nothingCutOff = (page: Page) => cutOffNothing(page, PHONE.width);
 
 describe('shipments in the dashboard and on the order page', () => {
-  let shop: Shop;
-  let browser: BrowserSession;
-  beforeAll(async () => {
-    shop = await startShop();
-    browser = await launchBrowser(shop.baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await shop?.stop();
-  });
+  const running = shopAndBrowser();
 
   it("fulfils part of a paid order with tracking, ships it; the customer's page links to the carrier", async () => {
-    const order = await placeDemoOrder(shop);
-    await payWithSandbox(shop, order);
-    const page = await adminOrderPage(browser, order);
+    const order = await placeDemoOrder(running.shop);
+    await payWithSandbox(running.shop, order);
+    const page = await adminOrderPage(running.browser, order);
     await expect.poll(() => orderFacts(page), SLOW).toMatch(/approved · payment paid · fulfilment unfulfilled/);
     const shipments = section(page, 'Shipments');
     await expect.poll(() => shipments.textContent(), SLOW).toMatch(/Left to fulfil: 2 × .*T-Shirt.*, 1 × .*Mug/);
@@ -132,7 +118,7 @@ describe('shipments in the dashboard and on the order page', () => {
     await expect.poll(() => shipments.getByRole('button', { name: /^Mark delivered/ }).count(), SLOW).toBe(1);
     expect(await nothingCutOff(page)).toBe(true);
 
-    const customer = await customerOrderPage(browser, order);
+    const customer = await customerOrderPage(running.browser, order);
     const parcels = section(customer, 'Shipments');
     await expect.poll(() => parcels.textContent(), SLOW).toMatch(/Parcel 1: On its way/);
     expect(await parcels.textContent()).toMatch(/2 × Organic Cotton T-Shirt — Small/);
@@ -142,14 +128,14 @@ describe('shipments in the dashboard and on the order page', () => {
     expect(await tracking.getAttribute('rel')).toMatch(/\bnoopener\b/);
     expect(await customer.getByTestId('fulfilment-status').textContent()).toBe('Partly shipped: the rest follows');
     expect(await nothingCutOff(customer)).toBe(true);
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 
   it('fulfils the rest, cancels that shipment (its units left again), ships them, marks both delivered', async () => {
-    const order = await placeDemoOrder(shop);
-    await payWithSandbox(shop, order);
-    await shipTshirtsByApi(shop, order);
-    const page = await adminOrderPage(browser, order);
+    const order = await placeDemoOrder(running.shop);
+    await payWithSandbox(running.shop, order);
+    await shipTshirtsByApi(running.shop, order);
+    const page = await adminOrderPage(running.browser, order);
     const shipments = section(page, 'Shipments');
     await expect.poll(() => shipments.textContent(), SLOW).toMatch(/Left to fulfil: 1 × Ceramic Coffee Mug — White\./);
 
@@ -211,7 +197,7 @@ describe('shipments in the dashboard and on the order page', () => {
     await expect.poll(() => orderFacts(page), SLOW).toMatch(/^delivered · payment paid · fulfilment delivered/);
     expect(await nothingCutOff(page)).toBe(true);
 
-    const customer = await customerOrderPage(browser, order);
+    const customer = await customerOrderPage(running.browser, order);
     const parcels = section(customer, 'Shipments');
     await expect.poll(() => parcels.textContent(), SLOW).toMatch(/Parcel 1: Delivered.*Parcel 2: Delivered/);
     // The cancelled shipment is not the customer's business.
@@ -225,26 +211,17 @@ describe('shipments in the dashboard and on the order page', () => {
     expect(await courier.getAttribute('href')).toBe('https://courier.example/track/C-7');
     expect(await customer.getByTestId('fulfilment-status').textContent()).toBe('Delivered');
     expect(await nothingCutOff(customer)).toBe(true);
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 });
 
 describe('shipping in a store that captures on shipment (PAYMENT_CAPTURE=manual)', () => {
-  let shop: Shop;
-  let browser: BrowserSession;
-  beforeAll(async () => {
-    shop = await startShop({ PAYMENT_CAPTURE: 'manual', CAPTURE_ON_SHIPMENT: 'true' });
-    browser = await launchBrowser(shop.baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await shop?.stop();
-  });
+  const running = shopAndBrowser({ PAYMENT_CAPTURE: 'manual', CAPTURE_ON_SHIPMENT: 'true' });
 
   it('ships an authorized order and says what shipping captured', async () => {
-    const order = await placeDemoOrder(shop);
-    await payWithSandbox(shop, order, 'authorize');
-    const page = await adminOrderPage(browser, order);
+    const order = await placeDemoOrder(running.shop);
+    await payWithSandbox(running.shop, order, 'authorize');
+    const page = await adminOrderPage(running.browser, order);
     const shipments = section(page, 'Shipments');
     await shipments.getByRole('button', { name: 'Fulfil' }).click();
     const dialog = page.getByRole('dialog', { name: `Fulfil order ${order.alias}` });
@@ -262,6 +239,6 @@ describe('shipping in a store that captures on shipment (PAYMENT_CAPTURE=manual)
     await expect.poll(() => payments.textContent(), SLOW).toMatch(/Payment status: paid/);
     await expect.poll(() => orderFacts(page), SLOW).toMatch(/^shipped · payment paid · fulfilment shipped/);
     expect(await nothingCutOff(page)).toBe(true);
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 });

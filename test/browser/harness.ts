@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { hiddenFormFields } from '../browser.js';
 import { onPostgres, testDatabaseUrl } from '../helpers.js';
 
@@ -175,6 +175,38 @@ export async function launchBrowser(baseUrl: string): Promise<BrowserSession> {
   };
 }
 
+/**
+ * A shop and a headless Chromium on it for the tests of one `describe`: started before them, closed after them. Read
+ * `running.shop` and `running.browser` inside the tests (before the first, neither exists yet).
+ */
+export function shopAndBrowser(env: Record<string, string> = {}): {
+  readonly shop: Shop;
+  readonly browser: BrowserSession;
+} {
+  let shop: Shop | undefined;
+  let browser: BrowserSession | undefined;
+  beforeAll(async () => {
+    shop = await startShop(env);
+    browser = await launchBrowser(shop.baseUrl);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.stop();
+  });
+  const started = <T>(what: T | undefined): T => {
+    if (what === undefined) throw new Error('the shop is not started yet: read it inside a test');
+    return what;
+  };
+  return {
+    get shop() {
+      return started(shop);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
+}
+
 /** Whether the page is wider than its viewport (a horizontal scroll bar at 375 px is a defect). */
 export async function scrollsSideways(page: Page): Promise<boolean> {
   // A string: this project's Node typings have no DOM.
@@ -296,5 +328,20 @@ export async function signedIn(
   await page.getByLabel('Password').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count(), options.poll).toBe(1);
+  return page;
+}
+
+/** The guest's order page in a new browser page that kept the order's token (as placing it would). */
+export async function guestOrderPage(
+  browser: BrowserSession,
+  order: PlacedOrder,
+  viewport: { width: number; height: number },
+): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto('/');
+  await page.evaluate(
+    `localStorage.setItem('storefront.orderTokens', ${JSON.stringify(JSON.stringify([[order.alias, order.token]]))})`,
+  );
+  await page.goto(`/orders/${order.alias}`);
   return page;
 }

@@ -2,19 +2,19 @@
 // page and sees it requested (cancels another, and reads the API's refusal of a stale form); an admin receives it (its
 // unit back in stock) and refunds it, seeing the amount refunded, and the ledger shows what the return took off.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ADMIN,
   type BrowserSession,
   callApi,
-  launchBrowser,
+  guestOrderPage,
   nothingCutOff as cutOffNothing,
   type PlacedOrder,
   payWithSandbox,
   placeDemoOrder,
   type Shop,
+  shopAndBrowser,
   signedIn,
-  startShop,
 } from './harness.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -62,31 +62,17 @@ async function shippedOrder(shop: Shop): Promise<PlacedOrder> {
 
 /** The guest's order page in a new phone-wide browser that kept the order's token (as placing it would). */
 async function customerOrderPage(browser: BrowserSession, order: PlacedOrder): Promise<Page> {
-  const page = await browser.newPage({ viewport: PHONE });
-  await page.goto('/');
-  await page.evaluate(
-    `localStorage.setItem('storefront.orderTokens', ${JSON.stringify(JSON.stringify([[order.alias, order.token]]))})`,
-  );
-  await page.goto(`/orders/${order.alias}`);
+  const page = await guestOrderPage(browser, order, PHONE);
   await expect.poll(() => page.getByTestId('fulfilment-status').textContent(), SLOW).toBe('Shipped');
   return page;
 }
 
 describe('returns on the order page and in the dashboard', () => {
-  let shop: Shop;
-  let browser: BrowserSession;
-  beforeAll(async () => {
-    shop = await startShop();
-    browser = await launchBrowser(shop.baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await shop?.stop();
-  });
+  const running = shopAndBrowser();
 
   it('a customer returns one T-shirt from the order page and sees it requested', async () => {
-    const order = await shippedOrder(shop);
-    const page = await customerOrderPage(browser, order);
+    const order = await shippedOrder(running.shop);
+    const page = await customerOrderPage(running.browser, order);
     const returns = section(page, 'Returns');
     await expect.poll(() => returns.textContent(), SLOW).toMatch(/No return yet\..*Return items/);
     expect(await returns.textContent()).toMatch(/Organic Cotton T-Shirt — Small \(2 of 2 can be returned\)/);
@@ -133,7 +119,7 @@ describe('returns on the order page and in the dashboard', () => {
     expect(await nothingCutOff(page)).toBe(true);
 
     // Meanwhile the last T-shirt went into a return from another tab: the API's refusal is said beside its line.
-    await callApi(shop, `/order/storefront/api/orders/${order.alias}/returns/`, {
+    await callApi(running.shop, `/order/storefront/api/orders/${order.alias}/returns/`, {
       headers: { 'x-order-token': order.token },
       body: { lines: [{ alias: 'demo-tshirt-s', quantity: 1, reason: 'other' }] },
     });
@@ -145,20 +131,20 @@ describe('returns on the order page and in the dashboard', () => {
     expect(await returns.textContent()).toMatch(
       /You can return at most 0 of this item: the others are not shipped yet, or already in a return\./,
     );
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 
   it('an admin receives it (its unit back in stock) and refunds it; the ledger shows it returned', async () => {
-    const order = await shippedOrder(shop);
-    const asked = await callApi(shop, `/order/storefront/api/orders/${order.alias}/returns/`, {
+    const order = await shippedOrder(running.shop);
+    const asked = await callApi(running.shop, `/order/storefront/api/orders/${order.alias}/returns/`, {
       headers: { 'x-order-token': order.token },
       body: { lines: [{ alias: 'demo-tshirt-s', quantity: 1, reason: 'damaged' }] },
     });
     const id = Number(asked.id);
     const estimate = asked.estimated_refund as { amount: string; amount_with_shipping: string };
-    const stockBefore = await stockOf(shop, 'demo-tshirt-s');
+    const stockBefore = await stockOf(running.shop, 'demo-tshirt-s');
 
-    const page = await signedIn(browser, `/admin/orders/${order.alias}`, { viewport: PHONE, poll: SLOW });
+    const page = await signedIn(running.browser, `/admin/orders/${order.alias}`, { viewport: PHONE, poll: SLOW });
     const returns = section(page, 'Returns');
     await expect.poll(() => returns.textContent(), SLOW).toMatch(/requested/);
     expect(await returns.textContent()).toMatch(`1 × ${TSHIRT} (Arrived damaged or defective)`);
@@ -176,7 +162,7 @@ describe('returns on the order page and in the dashboard', () => {
     await receive.getByRole('button', { name: 'Yes, mark it received' }).click();
     await expect.poll(() => receive.count(), SLOW).toBe(0);
     await expect.poll(() => statusText(page), SLOW).toMatch(`Return ${id} received: 1 × ${TSHIRT}, 1 back in stock.`);
-    expect(await stockOf(shop, 'demo-tshirt-s')).toBe(stockBefore + 1);
+    expect(await stockOf(running.shop, 'demo-tshirt-s')).toBe(stockBefore + 1);
     await expect.poll(() => returns.textContent(), SLOW).toMatch(/received.*back in stock/);
 
     await returns.getByRole('button', { name: `Refund return ${id}` }).click();
@@ -211,10 +197,10 @@ describe('returns on the order page and in the dashboard', () => {
     expect(await nothingCutOff(page)).toBe(true);
 
     // The customer reads what was refunded.
-    const customer = await customerOrderPage(browser, order);
+    const customer = await customerOrderPage(running.browser, order);
     const customerReturns = section(customer, 'Returns');
     await expect.poll(() => customerReturns.textContent(), SLOW).toMatch(/Return 1: Refunded/);
     expect(await customerReturns.textContent()).toMatch(`Refunded: ${estimate.amount} USD`);
-    expect(browser.errors).toEqual([]);
+    expect(running.browser.errors).toEqual([]);
   });
 });

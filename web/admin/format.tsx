@@ -15,3 +15,20 @@ export function words(code: string): string {
 export function shortAlias(alias: string): string {
   return alias.slice(0, 8);
 }
+
+/** The dates a record has, each named (`requested`, `shipped`…): a list of those set, in the order given. */
+export function DateList(props: { dates: readonly (readonly [string, string | null | undefined])[] }) {
+  return (
+    <ul class="plain">
+      {props.dates.map(([what, iso]) =>
+        iso ? (
+          <li key={what}>
+            <small>
+              {what} <When iso={iso} />
+            </small>
+          </li>
+        ) : null,
+      )}
+    </ul>
+  );
+}

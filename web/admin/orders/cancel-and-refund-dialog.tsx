@@ -5,7 +5,7 @@ import { useDashboard } from '../context';
 import { shortAlias } from '../format';
 import { useWrite } from '../use-write';
 import { isPositive } from './amounts';
-import { ModalDialog } from './modal-dialog';
+import { DialogButtons, ModalDialog, type OrderDialogProps } from './modal-dialog';
 import { failureKind, newOperationKey } from './operation-key';
 import type { Order } from './types';
 
@@ -24,11 +24,7 @@ export function cancelQuestion(order: Order): string {
  * payment's money refunded and what authorizations hold released. The Idempotency-Key is made when the dialog opens
  * and sent again by "Try again" after an unsure failure, so the refunds are made once.
  */
-export function CancelAndRefundDialog(props: {
-  order: Order;
-  onDone: (said: string) => Promise<void>;
-  onClose: () => void;
-}) {
+export function CancelAndRefundDialog(props: OrderDialogProps) {
   const { order } = props;
   const { api } = useDashboard();
   const write = useWrite();
@@ -83,14 +79,13 @@ export function CancelAndRefundDialog(props: {
           )}
         </div>
       )}
-      <div class="row">
-        <button type="button" disabled={write.busy} onClick={() => void confirm()}>
-          {unsure ? 'Try again' : 'Yes, cancel and refund'}
-        </button>
-        <button type="button" class="secondary" disabled={write.busy} onClick={props.onClose}>
-          Keep the order
-        </button>
-      </div>
+      <DialogButtons
+        busy={write.busy}
+        confirm={unsure ? 'Try again' : 'Yes, cancel and refund'}
+        onConfirm={() => void confirm()}
+        dismiss="Keep the order"
+        onClose={props.onClose}
+      />
     </ModalDialog>
   );
 }

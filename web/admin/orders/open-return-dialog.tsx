@@ -5,10 +5,10 @@ import { ErrorMessage, Field, SelectField } from '../../shared/ui';
 import { TextAreaField } from '../pages/common/form-parts';
 import { useDashboard } from '../context';
 import { useWrite } from '../use-write';
-import { ModalDialog } from './modal-dialog';
+import { ModalForm, type OrderDialogProps } from './modal-dialog';
 import { newOperationKey } from './operation-key';
 import { unitsText } from './shipment-words';
-import type { Order, OrderReturns } from './types';
+import type { OrderReturns } from './types';
 
 type Line = OrderReturns['returnable'][number];
 type Typed = Record<string, { quantity: string; reason: string }>;
@@ -37,12 +37,7 @@ function checkLines(lines: readonly Line[], typed: Typed) {
  * a note; requested at once, then received, refunded or rejected as any other. The Idempotency-Key made when the
  * dialog opens makes a retry after a lost answer open one return.
  */
-export function OpenReturnDialog(props: {
-  order: Order;
-  returns: OrderReturns;
-  onDone: (said: string) => Promise<void>;
-  onClose: () => void;
-}) {
+export function OpenReturnDialog(props: OrderDialogProps & { returns: OrderReturns }) {
   const { order } = props;
   const { api } = useDashboard();
   const write = useWrite();
@@ -80,58 +75,54 @@ export function OpenReturnDialog(props: {
     return typos[`${alias}.${field}`] ?? (at < 0 ? undefined : fieldError(write.problem, `lines[${at}].${field}`));
   };
   return (
-    <ModalDialog title={`Open a return of order ${order.order_alias}`} onClose={props.onClose}>
-      <form onSubmit={open} noValidate>
-        <p class="muted">Units coming back, per shipped line (0 leaves a line out), and why.</p>
-        {lines.map((line) => (
-          <div key={line.alias} class="pair">
-            <Field
-              label={`${line.name} (${line.returnable} returnable)`}
-              type="number"
-              min={0}
-              max={line.returnable}
-              step={1}
-              value={typed[line.alias]?.quantity ?? '0'}
-              onInput={(e) => set(line.alias, 'quantity', e.currentTarget.value)}
-              error={lineError(line.alias, 'quantity')}
-            />
-            <SelectField
-              label={`Reason for ${line.name}`}
-              value={typed[line.alias]?.reason ?? ''}
-              onChange={(e) => set(line.alias, 'reason', e.currentTarget.value)}
-              error={lineError(line.alias, 'reason')}
-            >
-              <option value="">Choose</option>
-              {props.returns.reasons.map((r) => (
-                <option key={r.code} value={r.code}>
-                  {r.label}
-                </option>
-              ))}
-            </SelectField>
-          </div>
-        ))}
-        <TextAreaField
-          label="Note (optional)"
-          rows={2}
-          maxLength={2000}
-          value={note}
-          onInput={(e) => setNote(e.currentTarget.value)}
-        />
-        <ErrorMessage
-          problem={problemBeyondFields(
-            write.problem,
-            sent.map((_, i) => `lines[${i}]`),
-          )}
-        />
-        <div class="row">
-          <button type="submit" disabled={write.busy}>
-            Open the return
-          </button>
-          <button type="button" class="secondary" disabled={write.busy} onClick={props.onClose}>
-            Cancel
-          </button>
+    <ModalForm
+      title={`Open a return of order ${order.order_alias}`}
+      onSubmit={open}
+      busy={write.busy}
+      confirm="Open the return"
+      onClose={props.onClose}
+    >
+      <p class="muted">Units coming back, per shipped line (0 leaves a line out), and why.</p>
+      {lines.map((line) => (
+        <div key={line.alias} class="pair">
+          <Field
+            label={`${line.name} (${line.returnable} returnable)`}
+            type="number"
+            min={0}
+            max={line.returnable}
+            step={1}
+            value={typed[line.alias]?.quantity ?? '0'}
+            onInput={(e) => set(line.alias, 'quantity', e.currentTarget.value)}
+            error={lineError(line.alias, 'quantity')}
+          />
+          <SelectField
+            label={`Reason for ${line.name}`}
+            value={typed[line.alias]?.reason ?? ''}
+            onChange={(e) => set(line.alias, 'reason', e.currentTarget.value)}
+            error={lineError(line.alias, 'reason')}
+          >
+            <option value="">Choose</option>
+            {props.returns.reasons.map((r) => (
+              <option key={r.code} value={r.code}>
+                {r.label}
+              </option>
+            ))}
+          </SelectField>
         </div>
-      </form>
-    </ModalDialog>
+      ))}
+      <TextAreaField
+        label="Note (optional)"
+        rows={2}
+        maxLength={2000}
+        value={note}
+        onInput={(e) => setNote(e.currentTarget.value)}
+      />
+      <ErrorMessage
+        problem={problemBeyondFields(
+          write.problem,
+          sent.map((_, i) => `lines[${i}]`),
+        )}
+      />
+    </ModalForm>
   );
 }

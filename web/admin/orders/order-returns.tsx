@@ -1,12 +1,13 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
 import { ok } from '../../api/client';
 import type { Problem } from '../../shared/problem';
 import { ErrorMessage, Money } from '../../shared/ui';
 import { useDashboard } from '../context';
-import { When, words } from '../format';
+import { DateList, words } from '../format';
 import { Outcome } from '../outcome';
+import { RecordTable } from '../pages/common/record-table';
 import { useWrite } from '../use-write';
 import { OpenReturnDialog } from './open-return-dialog';
+import { ConfirmPanel, useOpenMove } from './order-section-moves';
 import { ReceiveReturnDialog } from './receive-return-dialog';
 import { RefundReturnDialog } from './refund-return-dialog';
 import { RejectReturnDialog } from './reject-return-dialog';
@@ -55,31 +56,6 @@ function Figures(props: { ret: Return }) {
   return <span class="muted">—</span>;
 }
 
-/** When a return was asked for, received, refunded, rejected or cancelled: each date it has. */
-function Dates(props: { ret: Return }) {
-  const r = props.ret;
-  const dates = [
-    ['requested', r.created_at],
-    ['received', r.received_at],
-    ['refunded', r.refunded_at],
-    ['rejected', r.rejected_at],
-    ['cancelled', r.cancelled_at],
-  ] as const;
-  return (
-    <ul class="plain">
-      {dates.map(([what, iso]) =>
-        iso ? (
-          <li key={what}>
-            <small>
-              {what} <When iso={iso} />
-            </small>
-          </li>
-        ) : null,
-      )}
-    </ul>
-  );
-}
-
 /**
  * The order's returns: each with its status, units and reasons, restock answers once received, and its money (the
  * refund's figures, or the estimate while open), with the moves its `next_statuses` allow: receive (restock per line),
@@ -95,29 +71,10 @@ export function OrderReturns(props: {
   const { order, returns, onChanged } = props;
   const { api } = useDashboard();
   const write = useWrite();
-  const [open, setOpen] = useState<Open>();
-  const [said, setSaid] = useState<string>();
-  const confirmRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (open?.kind === 'cancel') confirmRef.current?.focus();
-  }, [open]);
+  const { open, setOpen, said, setSaid, questionRef, opening, done, closed } = useOpenMove<Open>(write, onChanged);
   const returnable = (returns?.returnable ?? []).filter((l) => l.returnable > 0);
   const items = returns?.items ?? [];
 
-  const opening = (next: Open) => {
-    setSaid(undefined);
-    write.reset();
-    setOpen(next);
-  };
-  const done = async (message: string) => {
-    setOpen(undefined);
-    setSaid(message);
-    await onChanged();
-  };
-  const closed = () => {
-    setOpen(undefined);
-    void onChanged();
-  };
   async function cancel(ret: Return) {
     setSaid(undefined);
     const params = { path: { order_alias: order.order_alias, return_id: ret.id } };
@@ -147,97 +104,90 @@ export function OrderReturns(props: {
       {returns === undefined && props.problem === undefined && <p>Loading…</p>}
       {returns !== undefined && items.length === 0 && <p>No return yet.</p>}
       {items.length > 0 && (
-        <div class="table-wrap">
-          <table class="reflow">
-            <caption class="visually-hidden">Returns of this order</caption>
-            <thead>
-              <tr>
-                <th scope="col">Return</th>
-                <th scope="col">Status</th>
-                <th scope="col">Items</th>
-                <th scope="col">Money</th>
-                <th scope="col">Dates</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((r) => (
-                <tr key={r.id}>
-                  <td data-label="Return">
-                    {r.id}
-                    <div>
-                      <small class="muted">by {r.requested_by}</small>
-                    </div>
-                  </td>
-                  <td data-label="Status">
-                    {words(r.status)}
-                    {r.reject_reason && <div class="break">({r.reject_reason})</div>}
-                  </td>
-                  <td data-label="Items">
-                    <ul class="plain">
-                      {r.lines.map((l) => (
-                        <li key={l.alias}>
-                          {l.quantity} × {l.name}{' '}
-                          <small class="muted">
-                            ({l.reason.label}
-                            {restockWords(l.restock)})
-                          </small>
-                        </li>
-                      ))}
-                    </ul>
-                    {r.note && <div class="break muted">“{r.note}”</div>}
-                  </td>
-                  <td data-label="Money">
-                    <Figures ret={r} />
-                  </td>
-                  <td data-label="Dates">
-                    <Dates ret={r} />
-                  </td>
-                  <td data-label="Actions">
-                    <div class="row">
-                      {r.next_statuses.includes('received') && (
-                        <button type="button" onClick={() => opening({ kind: 'receive', ret: r })}>
-                          Receive<span class="visually-hidden"> return {r.id}</span>
-                        </button>
-                      )}
-                      {r.next_statuses.includes('refunded') && (
-                        <button type="button" onClick={() => opening({ kind: 'refund', ret: r })}>
-                          Refund<span class="visually-hidden"> return {r.id}</span>
-                        </button>
-                      )}
-                      {r.next_statuses.includes('rejected') && (
-                        <button type="button" class="secondary" onClick={() => opening({ kind: 'reject', ret: r })}>
-                          Reject<span class="visually-hidden"> return {r.id}</span>
-                        </button>
-                      )}
-                      {r.next_statuses.includes('cancelled') && (
-                        <button type="button" class="secondary" onClick={() => opening({ kind: 'cancel', ret: r })}>
-                          Cancel<span class="visually-hidden"> return {r.id}</span>
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable
+          caption="Returns of this order"
+          columns={['Return', 'Status', 'Items', 'Money', 'Dates', 'Actions']}
+          reflow
+        >
+          {items.map((r) => (
+            <tr key={r.id}>
+              <td data-label="Return">
+                {r.id}
+                <div>
+                  <small class="muted">by {r.requested_by}</small>
+                </div>
+              </td>
+              <td data-label="Status">
+                {words(r.status)}
+                {r.reject_reason && <div class="break">({r.reject_reason})</div>}
+              </td>
+              <td data-label="Items">
+                <ul class="plain">
+                  {r.lines.map((l) => (
+                    <li key={l.alias}>
+                      {l.quantity} × {l.name}{' '}
+                      <small class="muted">
+                        ({l.reason.label}
+                        {restockWords(l.restock)})
+                      </small>
+                    </li>
+                  ))}
+                </ul>
+                {r.note && <div class="break muted">“{r.note}”</div>}
+              </td>
+              <td data-label="Money">
+                <Figures ret={r} />
+              </td>
+              <td data-label="Dates">
+                <DateList
+                  dates={[
+                    ['requested', r.created_at],
+                    ['received', r.received_at],
+                    ['refunded', r.refunded_at],
+                    ['rejected', r.rejected_at],
+                    ['cancelled', r.cancelled_at],
+                  ]}
+                />
+              </td>
+              <td data-label="Actions">
+                <div class="row">
+                  {r.next_statuses.includes('received') && (
+                    <button type="button" onClick={() => opening({ kind: 'receive', ret: r })}>
+                      Receive<span class="visually-hidden"> return {r.id}</span>
+                    </button>
+                  )}
+                  {r.next_statuses.includes('refunded') && (
+                    <button type="button" onClick={() => opening({ kind: 'refund', ret: r })}>
+                      Refund<span class="visually-hidden"> return {r.id}</span>
+                    </button>
+                  )}
+                  {r.next_statuses.includes('rejected') && (
+                    <button type="button" class="secondary" onClick={() => opening({ kind: 'reject', ret: r })}>
+                      Reject<span class="visually-hidden"> return {r.id}</span>
+                    </button>
+                  )}
+                  {r.next_statuses.includes('cancelled') && (
+                    <button type="button" class="secondary" onClick={() => opening({ kind: 'cancel', ret: r })}>
+                      Cancel<span class="visually-hidden"> return {r.id}</span>
+                    </button>
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </RecordTable>
       )}
       {open?.kind === 'cancel' && (
-        <div class="panel">
-          <p ref={confirmRef} tabIndex={-1}>
-            Cancel return {open.ret.id}? Its units ({unitsText(open.ret.lines)}) can be returned again. Nothing came
-            back: no money or stock moves.
-          </p>
-          <div class="row">
-            <button type="button" disabled={write.busy} onClick={() => void cancel(open.ret)}>
-              Yes, cancel return {open.ret.id}
-            </button>
-            <button type="button" class="secondary" onClick={() => setOpen(undefined)}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <ConfirmPanel
+          questionRef={questionRef}
+          busy={write.busy}
+          confirm={`Yes, cancel return ${open.ret.id}`}
+          onConfirm={() => void cancel(open.ret)}
+          onKeep={() => setOpen(undefined)}
+        >
+          Cancel return {open.ret.id}? Its units ({unitsText(open.ret.lines)}) can be returned again. Nothing came back:
+          no money or stock moves.
+        </ConfirmPanel>
       )}
       {open?.kind === 'open' && returns && (
         <OpenReturnDialog order={order} returns={returns} onDone={done} onClose={closed} />

@@ -3,22 +3,17 @@ import { ok } from '../../api/client';
 import { ErrorMessage } from '../../shared/ui';
 import { useDashboard } from '../context';
 import { useWrite } from '../use-write';
-import { ModalDialog } from './modal-dialog';
+import { ModalForm, type OrderDialogProps } from './modal-dialog';
 import { newOperationKey } from './operation-key';
 import { receivedText, restockText } from './return-words';
-import type { Order, Return } from './types';
+import type { Return } from './types';
 
 /**
  * Mark a requested return received, in a dialog: per line whether its units go back into stock (yes unless unticked:
  * a damaged one may not), and the total that does. A return is received once (the API refuses a second, 409), so
  * stock goes back once; the Idempotency-Key made when the dialog opens makes a retry after a lost answer the same.
  */
-export function ReceiveReturnDialog(props: {
-  order: Order;
-  ret: Return;
-  onDone: (said: string) => Promise<void>;
-  onClose: () => void;
-}) {
+export function ReceiveReturnDialog(props: OrderDialogProps & { ret: Return }) {
   const { order, ret } = props;
   const { api } = useDashboard();
   const write = useWrite();
@@ -41,35 +36,31 @@ export function ReceiveReturnDialog(props: {
   }
 
   return (
-    <ModalDialog title={`Receive return ${ret.id}`} onClose={props.onClose}>
-      <form onSubmit={receive} noValidate>
-        <p>The goods came back. Per line: do its units go back into stock?</p>
-        <fieldset class="plain">
-          <legend class="visually-hidden">Back into stock</legend>
-          {ret.lines.map((l) => (
-            <label key={l.alias} class="check">
-              <input
-                type="checkbox"
-                checked={restock[l.alias] ?? true}
-                onChange={(e) => setRestock({ ...restock, [l.alias]: e.currentTarget.checked })}
-              />{' '}
-              Back into stock: {l.quantity} × {l.name} <span class="muted">({l.reason.label})</span>
-            </label>
-          ))}
-        </fieldset>
-        <p>
-          <strong>{restockText(units)}.</strong>
-        </p>
-        <ErrorMessage problem={write.problem} />
-        <div class="row">
-          <button type="submit" disabled={write.busy}>
-            Yes, mark it received
-          </button>
-          <button type="button" class="secondary" disabled={write.busy} onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </ModalDialog>
+    <ModalForm
+      title={`Receive return ${ret.id}`}
+      onSubmit={receive}
+      busy={write.busy}
+      confirm="Yes, mark it received"
+      onClose={props.onClose}
+    >
+      <p>The goods came back. Per line: do its units go back into stock?</p>
+      <fieldset class="plain">
+        <legend class="visually-hidden">Back into stock</legend>
+        {ret.lines.map((l) => (
+          <label key={l.alias} class="check">
+            <input
+              type="checkbox"
+              checked={restock[l.alias] ?? true}
+              onChange={(e) => setRestock({ ...restock, [l.alias]: e.currentTarget.checked })}
+            />{' '}
+            Back into stock: {l.quantity} × {l.name} <span class="muted">({l.reason.label})</span>
+          </label>
+        ))}
+      </fieldset>
+      <p>
+        <strong>{restockText(units)}.</strong>
+      </p>
+      <ErrorMessage problem={write.problem} />
+    </ModalForm>
   );
 }

@@ -3,11 +3,11 @@ import { ok } from '../../api/client';
 import { ErrorMessage, Money } from '../../shared/ui';
 import { useDashboard } from '../context';
 import { useWrite } from '../use-write';
-import { ModalDialog } from './modal-dialog';
+import { ModalForm, type OrderDialogProps } from './modal-dialog';
 import { failureKind, newOperationKey } from './operation-key';
 import { refundedText } from './return-words';
 import { unitsText } from './shipment-words';
-import type { Order, Return } from './types';
+import type { Return } from './types';
 
 /**
  * Refund a received return, in a dialog that states the money: what its units were paid (`estimated_refund.amount`),
@@ -16,12 +16,7 @@ import type { Order, Return } from './types';
  * why. The Idempotency-Key is made when the dialog opens: after a lost answer, "Try again" sends the same request, and
  * the money moves once.
  */
-export function RefundReturnDialog(props: {
-  order: Order;
-  ret: Return;
-  onDone: (said: string) => Promise<void>;
-  onClose: () => void;
-}) {
+export function RefundReturnDialog(props: OrderDialogProps & { ret: Return }) {
   const { order, ret } = props;
   const { api } = useDashboard();
   const write = useWrite();
@@ -51,44 +46,40 @@ export function RefundReturnDialog(props: {
 
   const money = (figure: string) => <Money amount={figure} currency={order.currency} />;
   return (
-    <ModalDialog title={`Refund return ${ret.id}`} onClose={props.onClose}>
-      <form onSubmit={refund} noValidate>
+    <ModalForm
+      title={`Refund return ${ret.id}`}
+      onSubmit={refund}
+      busy={write.busy}
+      confirm={unsure ? 'Try again' : `Yes, refund ${amount ?? ''} ${order.currency}`}
+      onClose={props.onClose}
+    >
+      <p>
+        {unitsText(ret.lines)} came back. Refunding gives the customer back what these units were paid, their share of
+        the discounts and tax included; the order charges that much less.
+      </p>
+      {estimate && shippingLeft && (
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={shipping}
+            disabled={unsure}
+            onChange={(e) => setShipping(e.currentTarget.checked)}
+          />{' '}
+          Also refund shipping: {money(estimate.amount_with_shipping)} in all
+        </label>
+      )}
+      {amount && (
         <p>
-          {unitsText(ret.lines)} came back. Refunding gives the customer back what these units were paid, their share of
-          the discounts and tax included; the order charges that much less.
+          <strong>Refund {money(amount)}</strong> to the customer, on the payments that kept money.
         </p>
-        {estimate && shippingLeft && (
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={shipping}
-              disabled={unsure}
-              onChange={(e) => setShipping(e.currentTarget.checked)}
-            />{' '}
-            Also refund shipping: {money(estimate.amount_with_shipping)} in all
-          </label>
-        )}
-        {amount && (
-          <p>
-            <strong>Refund {money(amount)}</strong> to the customer, on the payments that kept money.
-          </p>
-        )}
-        <ErrorMessage problem={problem} />
-        {unsure && (
-          <p class="error">
-            The refund may or may not have been made. Press “Try again”: the same request is sent again with the same
-            key, so the money moves once.
-          </p>
-        )}
-        <div class="row">
-          <button type="submit" disabled={write.busy}>
-            {unsure ? 'Try again' : `Yes, refund ${amount ?? ''} ${order.currency}`}
-          </button>
-          <button type="button" class="secondary" disabled={write.busy} onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </ModalDialog>
+      )}
+      <ErrorMessage problem={problem} />
+      {unsure && (
+        <p class="error">
+          The refund may or may not have been made. Press “Try again”: the same request is sent again with the same key,
+          so the money moves once.
+        </p>
+      )}
+    </ModalForm>
   );
 }

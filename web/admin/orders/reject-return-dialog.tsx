@@ -5,20 +5,15 @@ import { ErrorMessage } from '../../shared/ui';
 import { TextAreaField } from '../pages/common/form-parts';
 import { useDashboard } from '../context';
 import { useWrite } from '../use-write';
-import { ModalDialog } from './modal-dialog';
+import { ModalForm, type OrderDialogProps } from './modal-dialog';
 import { unitsText } from './shipment-words';
-import type { Order, Return } from './types';
+import type { Return } from './types';
 
 /**
  * Reject a requested or received return, with an optional reason the customer reads. Nothing is refunded, and stock
  * a receipt put back stays.
  */
-export function RejectReturnDialog(props: {
-  order: Order;
-  ret: Return;
-  onDone: (said: string) => Promise<void>;
-  onClose: () => void;
-}) {
+export function RejectReturnDialog(props: OrderDialogProps & { ret: Return }) {
   const { order, ret } = props;
   const { api } = useDashboard();
   const write = useWrite();
@@ -34,30 +29,27 @@ export function RejectReturnDialog(props: {
   }
 
   return (
-    <ModalDialog title={`Reject return ${ret.id}`} onClose={props.onClose}>
-      <form onSubmit={reject} noValidate>
-        <p>
-          Reject the return of {unitsText(ret.lines)}? Nothing is refunded for it
-          {ret.status === 'received' ? '; the units it put back into stock stay there' : ''}.
-        </p>
-        <TextAreaField
-          label="Why (optional, shown to the customer)"
-          rows={3}
-          maxLength={500}
-          value={reason}
-          onInput={(e) => setReason(e.currentTarget.value)}
-          error={fieldError(write.problem, 'reason')}
-        />
-        <ErrorMessage problem={problemBeyondFields(write.problem, ['reason'])} />
-        <div class="row">
-          <button type="submit" disabled={write.busy}>
-            Yes, reject return {ret.id}
-          </button>
-          <button type="button" class="secondary" disabled={write.busy} onClick={props.onClose}>
-            Keep it
-          </button>
-        </div>
-      </form>
-    </ModalDialog>
+    <ModalForm
+      title={`Reject return ${ret.id}`}
+      onSubmit={reject}
+      busy={write.busy}
+      confirm={`Yes, reject return ${ret.id}`}
+      dismiss="Keep it"
+      onClose={props.onClose}
+    >
+      <p>
+        Reject the return of {unitsText(ret.lines)}? Nothing is refunded for it
+        {ret.status === 'received' ? '; the units it put back into stock stay there' : ''}.
+      </p>
+      <TextAreaField
+        label="Why (optional, shown to the customer)"
+        rows={3}
+        maxLength={500}
+        value={reason}
+        onInput={(e) => setReason(e.currentTarget.value)}
+        error={fieldError(write.problem, 'reason')}
+      />
+      <ErrorMessage problem={problemBeyondFields(write.problem, ['reason'])} />
+    </ModalForm>
   );
 }

@@ -5,10 +5,10 @@ import { ErrorMessage, Money } from '../../shared/ui';
 import { useDashboard } from '../context';
 import { useWrite } from '../use-write';
 import { isPositive } from './amounts';
-import { ModalDialog } from './modal-dialog';
+import { ModalForm, type OrderDialogProps } from './modal-dialog';
 import { shippedText, unitsText } from './shipment-words';
 import { TRACKING_FIELDS, type TrackingDraft, TrackingFields, trackingBody } from './tracking-fields';
-import type { Order, Shipment } from './types';
+import type { Shipment } from './types';
 
 const draftOf = (s: Shipment): TrackingDraft => ({
   carrier: s.carrier ?? '',
@@ -21,12 +21,7 @@ const draftOf = (s: Shipment): TrackingDraft => ({
  * sent, so a link given before stays), then the answer in words with what shipping captured. Safe to press again: a
  * shipment already shipped is refused (409), never shipped twice.
  */
-export function ShipDialog(props: {
-  order: Order;
-  shipment: Shipment;
-  onDone: (said: string) => Promise<void>;
-  onClose: () => void;
-}) {
+export function ShipDialog(props: OrderDialogProps & { shipment: Shipment }) {
   const { order, shipment } = props;
   const { api } = useDashboard();
   const write = useWrite();
@@ -42,28 +37,24 @@ export function ShipDialog(props: {
   }
 
   return (
-    <ModalDialog title={`Mark shipment ${shipment.id} shipped`} onClose={props.onClose}>
-      <form onSubmit={ship} noValidate>
-        <p>
-          <strong>{unitsText(shipment.lines)}</strong> leave now. The customer is emailed the tracking link.
+    <ModalForm
+      title={`Mark shipment ${shipment.id} shipped`}
+      onSubmit={ship}
+      busy={write.busy}
+      confirm="Yes, mark it shipped"
+      onClose={props.onClose}
+    >
+      <p>
+        <strong>{unitsText(shipment.lines)}</strong> leave now. The customer is emailed the tracking link.
+      </p>
+      {isPositive(order.ledger.capturable) && (
+        <p class="muted">
+          Payments hold <Money amount={order.ledger.capturable} currency={order.currency} /> not captured yet: a store
+          that captures on shipment captures what these units are worth.
         </p>
-        {isPositive(order.ledger.capturable) && (
-          <p class="muted">
-            Payments hold <Money amount={order.ledger.capturable} currency={order.currency} /> not captured yet: a store
-            that captures on shipment captures what these units are worth.
-          </p>
-        )}
-        <TrackingFields draft={tracking} onChange={setTracking} problem={write.problem} />
-        <ErrorMessage problem={problemBeyondFields(write.problem, [...TRACKING_FIELDS])} />
-        <div class="row">
-          <button type="submit" disabled={write.busy}>
-            Yes, mark it shipped
-          </button>
-          <button type="button" class="secondary" disabled={write.busy} onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </ModalDialog>
+      )}
+      <TrackingFields draft={tracking} onChange={setTracking} problem={write.problem} />
+      <ErrorMessage problem={problemBeyondFields(write.problem, [...TRACKING_FIELDS])} />
+    </ModalForm>
   );
 }

@@ -4,6 +4,7 @@ import { ErrorMessage, Money, Pager, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { shortAlias, When, words } from '../../format';
 import { usePages } from '../../use-loaded';
+import { RecordTable } from '../common/record-table';
 
 type ReturnSummary = Answer<'/order/dashboard/api/returns/', 'get'>['items'][number];
 type ReturnStatus = ReturnSummary['status'];
@@ -54,55 +55,40 @@ export function ReturnList() {
       {returns.items === undefined && returns.problem === undefined && <p>Loading…</p>}
       {returns.items?.length === 0 && <p>{status ? `No return is ${words(status)}.` : 'No returns yet.'}</p>}
       {returns.items !== undefined && returns.items.length > 0 && (
-        <div class="table-wrap">
-          <table class="reflow">
-            <caption class="visually-hidden">Returns, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Return</th>
-                <th scope="col">Order</th>
-                <th scope="col">Requested</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="num">
-                  Units
-                </th>
-                <th scope="col" class="num">
-                  Refunded
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {returns.items.map((r) => (
-                <tr key={r.id}>
-                  <td data-label="Return">{r.id}</td>
-                  <td data-label="Order">
-                    <a href={`/admin/orders/${r.order_alias}`} title={r.order_alias}>
-                      {shortAlias(r.order_alias)}
-                    </a>
-                  </td>
-                  <td data-label="Requested">
-                    <When iso={r.created_at} />
-                  </td>
-                  <td data-label="Customer" class="break">
-                    {r.email ?? <span class="muted">none</span>}
-                  </td>
-                  <td data-label="Status">{words(r.status)}</td>
-                  <td data-label="Units" class="num">
-                    {r.units}
-                  </td>
-                  <td data-label="Refunded" class="num">
-                    {r.refunded === null ? (
-                      <span class="muted">—</span>
-                    ) : (
-                      <Money amount={r.refunded} currency={r.currency} />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable
+          caption="Returns, newest first"
+          columns={['Return', 'Order', 'Requested', 'Customer', 'Status', 'Units', 'Refunded']}
+          numeric={['Units', 'Refunded']}
+          reflow
+        >
+          {returns.items.map((r) => (
+            <tr key={r.id}>
+              <td data-label="Return">{r.id}</td>
+              <td data-label="Order">
+                <a href={`/admin/orders/${r.order_alias}`} title={r.order_alias}>
+                  {shortAlias(r.order_alias)}
+                </a>
+              </td>
+              <td data-label="Requested">
+                <When iso={r.created_at} />
+              </td>
+              <td data-label="Customer" class="break">
+                {r.email ?? <span class="muted">none</span>}
+              </td>
+              <td data-label="Status">{words(r.status)}</td>
+              <td data-label="Units" class="num">
+                {r.units}
+              </td>
+              <td data-label="Refunded" class="num">
+                {r.refunded === null ? (
+                  <span class="muted">—</span>
+                ) : (
+                  <Money amount={r.refunded} currency={r.currency} />
+                )}
+              </td>
+            </tr>
+          ))}
+        </RecordTable>
       )}
       <Pager nextCursor={returns.next} onNext={returns.more} />
     </>
