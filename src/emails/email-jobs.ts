@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { EventRef, Outbox } from '../events/outbox.js';
-import { type Job, type JobQueue, type JobRequest, PermanentJobError } from '../jobs/job-queue.js';
+import { type Job, type JobQueue, type JobRequest, PermanentJobError, type RunAgain } from '../jobs/job-queue.js';
 import type { JobPolicy } from '../jobs/retry-policy.js';
 import { createMailer, EmailDeliveryError } from './mailer.js';
 import type { OrderEmailKind } from './order-email.templates.js';
@@ -40,12 +40,25 @@ export function emailJobFor(event: EventRef): JobRequest | undefined {
   return { kind: EMAIL_JOB, key: event.id, payload };
 }
 
-/** Sends the email of a job; an SMTP refusal for good fails the job without retries, anything else retries it. */
+/**
+ * How long an email waits for what it tells to happen (a return's refund its gateway has not answered): a second at
+ * first, as the request that refunds is usually answered by then, then five minutes once the job is a minute old.
+ */
+function waitAgain(job: Job<EmailJobPayload>): RunAgain {
+  const old = Date.now() - job.createdAt.getTime() > 60_000;
+  return { runAgainAt: new Date(Date.now() + (old ? 300_000 : 1000)) };
+}
+
+/**
+ * Sends the email of a job; an SMTP refusal for good fails the job without retries, anything else retries it; an email
+ * whose news has not happened yet runs again later (`waitAgain`).
+ */
 export function emailJobHandler(deps: OrderEmailDeps) {
-  return async (job: Job<EmailJobPayload>): Promise<void> => {
+  return async (job: Job<EmailJobPayload>): Promise<RunAgain | undefined> => {
     const { kind, order_alias: orderAlias, event_id: eventId } = job.payload;
     try {
-      await sendOrderEmail(deps, { kind, orderAlias, eventId });
+      const result = await sendOrderEmail(deps, { kind, orderAlias, eventId });
+      return result.status === 'waiting' ? waitAgain(job) : undefined;
     } catch (err) {
       if (err instanceof EmailDeliveryError && err.permanent) throw new PermanentJobError(err.message);
       throw err;

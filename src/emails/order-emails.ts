@@ -40,6 +40,8 @@ export interface OrderEmailJob {
 
 export type OrderEmailResult =
   | { status: 'sent'; messageId: string }
+  /** Not yet: what the email tells has not happened yet (a return's refund its gateway has not answered). */
+  | { status: 'waiting'; reason: 'refund_pending' }
   | { status: 'not_sent'; reason: 'smtp_not_configured' | 'no_recipient' | 'order_not_found' | 'refund_failed' };
 
 const DAY_SECONDS = 86_400;
@@ -90,7 +92,9 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
       }
     : undefined;
   const returned = job.kind.startsWith('return_') ? await returnOfEvent(deps.db, job.eventId) : undefined;
-  if (job.kind === 'return_refunded' && returned && !(await refundMade(deps.db, returned.id))) {
+  const refund = job.kind === 'return_refunded' && returned ? await refundOutcome(deps.db, returned.id) : 'made';
+  if (refund === 'pending') return { status: 'waiting', reason: 'refund_pending' };
+  if (refund === 'failed') {
     deps.log.warn(about, NOT_SENT.refund_failed);
     return { status: 'not_sent', reason: 'refund_failed' };
   }
@@ -141,13 +145,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Whether a refunded return's money went back: the "we have refunded" email says so only then. A refund a gateway has
- * not answered yet is thrown as an error, so the job tries again later; one it refused sends no email (the order shows
- * the money as refund due, and an admin refunds it by hand).
+ * not answered yet makes the email wait (its job runs again); one it refused sends no email (the order shows the money
+ * as refund due, and an admin refunds it by hand).
  */
-async function refundMade(db: Db, returnId: number): Promise<boolean> {
+async function refundOutcome(db: Db, returnId: number): Promise<'made' | 'pending' | 'failed'> {
   const states = await refundStatesOfReturn(db, returnId);
-  if (states.includes('pending')) throw new Error(`the refund of return ${returnId} is not answered yet`);
-  return !states.includes('failed');
+  if (states.includes('pending')) return 'pending';
+  return states.includes('failed') ? 'failed' : 'made';
 }
 
 /** What a return email reads of the return in its event's data. */
