@@ -152,12 +152,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ? (change, request) => captureShipped(payments, change, request)
     : undefined;
   await app.register(
-    fulfillmentAdminRoutes({ db, outbox, trackingUrls: config.carrierTrackingUrls, captureShipped: captureOnShipment }),
+    fulfillmentAdminRoutes({
+      database,
+      outbox,
+      trackingUrls: config.carrierTrackingUrls,
+      captureShipped: captureOnShipment,
+    }),
   );
   await app.register(orderEditRoutes({ db, outbox, money, roundingMode: config.roundingMode }));
-  await app.register(returnStorefrontRoutes({ db, outbox }));
-  const refundReturned: RefundReturn = (input) => refundReturn({ ...payments, outbox }, input);
-  await app.register(returnAdminRoutes({ db, outbox, refundReturn: refundReturned }));
+  await app.register(returnStorefrontRoutes({ database, outbox }));
+  const refundReturned: RefundReturn = (input) => refundReturn({ ...payments, database, outbox }, input);
+  await app.register(returnAdminRoutes({ database, outbox, refundReturn: refundReturned }));
   await app.register(eventAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens }));
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));

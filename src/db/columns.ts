@@ -30,3 +30,14 @@ export function fromColumnNames<T>(columns: ColumnList, json: Record<string, unk
   }
   return out as T;
 }
+
+/**
+ * SQL of a row of `alias` (a relation with the table's columns) as JSON that `fromColumnNames` reads back as Drizzle
+ * gives it: `to_jsonb`, with numeric columns as text (JSON would make them floats, dropping their scale).
+ */
+export function rowJsonSql(columns: ColumnList, alias: string): string {
+  const numeric = columns.filter(([, , type]) => type === 'PgNumeric');
+  if (numeric.length === 0) return `to_jsonb(${alias})`;
+  const pairs = numeric.map(([, name]) => `'${name}', ${alias}.${name}::text`).join(', ');
+  return `(to_jsonb(${alias}) || jsonb_build_object(${pairs}))`;
+}

@@ -1,4 +1,4 @@
-import type { Statement, Tx } from '../db/client.js';
+import type { Statement, StatementCall, Tx } from '../db/client.js';
 import type { eventTypes } from '../db/schema.js';
 import { runStatement } from '../db/statement-sql.js';
 import { type JobQueue, type JobRequest, jobRow } from '../jobs/job-queue.js';
@@ -143,15 +143,26 @@ export interface RecordedEvent {
   createdAt: Date;
 }
 
+/** The recording of events as one statement call (`eventRecording`), and what follows once it has committed. */
+export interface EventRecording {
+  /** The statement that records the events and enqueues their jobs; undefined when there are none. */
+  call: StatementCall;
+  /** The events as recorded, in order: their ids and types. */
+  events: readonly { id: string; type: EventType }[];
+  /**
+   * Once the transaction has committed, with the call's rows: wakes this process's worker when jobs were enqueued,
+   * and tells the outbox's committed listeners.
+   */
+  committed(rows: readonly unknown[]): void;
+}
+
 /**
- * Records events in the transaction `tx` of the change they report (one statement): each takes its order's next
- * sequence number (the order's row is updated, so concurrent changes of one order are numbered one after the other;
- * the callers hold the row's lock already), and the subscribers' jobs are enqueued with it. Run the transaction with
- * `outbox.jobs.transaction(db, …)` so this process's worker is woken for those jobs, and the committed listeners are
- * told, once it commits.
+ * The statement that records events in the transaction of the change they report, with the jobs their subscribers
+ * ask for: each takes its order's next sequence number (the order's row is updated, so concurrent changes of one order
+ * are numbered one after the other; the callers hold the row's lock already). No I/O: `recordEvents` runs it on a
+ * Drizzle transaction; a change written through `Database.transaction` sends it with its own statements.
  */
-export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewEvent[]): Promise<RecordedEvent[]> {
-  if (events.length === 0) return [];
+export function eventRecording(outbox: Outbox, events: readonly NewEvent[]): EventRecording {
   const rows = events.map((e, n) => ({
     n,
     id: outbox.newEventId(),
@@ -168,16 +179,37 @@ export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewE
     data: r.data,
   }));
   const jobs = outbox.jobsFor(refs);
+  return {
+    call:
+      rows.length === 0
+        ? undefined
+        : { statement: outbox.recordStatement(), values: [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))] },
+    events: rows,
+    committed(recorded) {
+      if (jobs.length > 0 || (recorded as { fan_out_jobs: number }[]).some((r) => r.fan_out_jobs > 0))
+        outbox.jobs.wake();
+      outbox.committed(refs);
+    },
+  };
+}
+
+/**
+ * Records events in the Drizzle transaction `tx` of the change they report (`eventRecording`, one statement). Run the
+ * transaction with `outbox.jobs.transaction(db, …)` so this process's worker is woken for the jobs, and the committed
+ * listeners are told, once it commits.
+ */
+export async function recordEvents(tx: Tx, outbox: Outbox, events: readonly NewEvent[]): Promise<RecordedEvent[]> {
+  const recording = eventRecording(outbox, events);
+  if (!recording.call) return [];
   const recorded = await runStatement<{
     id: string;
     seq: number | null;
     created_at: Date | string;
     fan_out_jobs: number;
-  }>(tx, outbox.recordStatement(), [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))]);
-  if (jobs.length > 0 || recorded.some((r) => r.fan_out_jobs > 0)) outbox.jobs.enqueuedIn(tx);
-  if (outbox.hasCommittedListeners()) outbox.jobs.afterCommit(tx, () => outbox.committed(refs));
+  }>(tx, recording.call.statement, recording.call.values);
+  outbox.jobs.afterCommit(tx, () => recording.committed(recorded));
   const byId = new Map(recorded.map((r) => [r.id, r]));
-  return rows.map((r) => {
+  return recording.events.map((r) => {
     const row = byId.get(r.id);
     if (!row) throw new Error(`event ${r.id} was not recorded`);
     return {

@@ -63,8 +63,10 @@ export function fulfillmentAdminRoutes(
         },
       },
       async (request) => {
-        const order = await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal });
-        const items = await fulfillmentsOf(deps.db, order.id);
+        const order = await findVisibleOrder(deps.database.db, request.params.order_alias, {
+          principal: request.principal,
+        });
+        const items = await fulfillmentsOf(deps.database.db, order.id);
         return { items: items.map((f) => presentAdminFulfillment(f, order)) };
       },
     );

@@ -1,6 +1,6 @@
 import { lineRefusals } from './line-refusals.js';
-import type { Db, Tx } from '../db/client.js';
-import { type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
+import type { Database, Transaction } from '../db/client.js';
+import { eventRecording, type NewEvent, type Outbox } from '../events/outbox.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import {
   decideFulfillment,
@@ -17,15 +17,29 @@ import { presentFulfillment } from './fulfillment.presenter.js';
 import { fulfillmentEventTypes, fulfillmentStateMachine } from './fulfillment-states.js';
 import {
   type FulfillmentWithLines,
-  fulfillmentsOf,
+  fulfillmentsOfOrderAlias,
+  fulfillmentsOfRows,
   insertFulfillment,
-  setFulfillmentState,
-  setOrderFulfillmentStatus,
+  reserveFulfillmentId,
+  saveFulfillmentState,
 } from './fulfillments.repository.js';
 import { presentOrder } from './order.presenter.js';
-import { claimFor, rememberResponse, storedResponse } from './idempotency.js';
+import {
+  claimFor,
+  type IdempotencyClaim,
+  rememberResponseCalls,
+  storedResponseCall,
+  storedResponseOf,
+} from './idempotency.js';
 import { orderEvents } from './order-events.js';
-import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from './orders.repository.js';
+import {
+  linesOfOrderAlias,
+  linesOfRows,
+  lockedOrderOf,
+  lockOrderByAlias,
+  saveOrderFulfillmentStatus,
+} from './order.statements.js';
+import type { OrderLineRow, OrderRow } from './orders.repository.js';
 
 /**
  * Fulfillments (decision 0027): every change runs in one transaction with the order's row locked (so two admins
@@ -35,7 +49,7 @@ import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from './orders.r
  */
 
 export interface FulfillmentDeps {
-  db: Db;
+  database: Database;
   outbox: Outbox;
   /** Carrier → tracking URL template (config.carrierTrackingUrls). */
   trackingUrls: Readonly<Record<string, string>>;
@@ -120,40 +134,122 @@ export const unitsOfFulfillments = (fulfillments: readonly FulfillmentWithLines[
     lines: f.lines.map((l) => ({ lineId: l.orderLineId, quantity: l.quantity })),
   }));
 
+/** What a change of an order's fulfillments reads under the order's lock, in its first message. */
+interface LockedForFulfillment {
+  order: OrderRow;
+  /** The transaction's time: what the change stamps. */
+  now: Date;
+  lines: OrderLineRow[];
+  fulfillments: FulfillmentWithLines[];
+  /** The answer kept for the request's Idempotency-Key, if it was made before. */
+  earlier: { fulfillmentId: number } | undefined;
+}
+
 /**
- * After a fulfillment changed (the order locked): the order's fulfillment status again, the status moves it calls
- * for (each an order.status_changed), and the fulfillment's event first. Every event carries the order as the admin
- * API shows it with its fulfillments; the fulfillment's own also names it (`fulfillment`).
+ * The first message of a change: locks the order, then reads its lines and fulfillments (statements of their own,
+ * so they see what committed while the lock was waited for) and the request's kept answer. 404 without the order.
  */
-async function recordFulfillmentChange(
-  tx: Tx,
+async function lockForFulfillment(
+  tx: Transaction,
+  input: {
+    alias: string;
+    claim: IdempotencyClaim | undefined;
+    /** Whether to take a new fulfillment's id too (`newId`): a creation's. */
+    reserveId?: boolean;
+  },
+): Promise<LockedForFulfillment & { newId: number | undefined }> {
+  const { alias, claim } = input;
+  const [locked, lines, fulfillments, stored, reserved] = await tx.runTogether<
+    [
+      { row: Record<string, unknown>; now: Date },
+      { row: Record<string, unknown> },
+      Parameters<typeof fulfillmentsOfRows>[0][number],
+      unknown,
+      { id: number },
+    ]
+  >([
+    { statement: lockOrderByAlias, values: [alias] },
+    { statement: linesOfOrderAlias, values: [alias] },
+    { statement: fulfillmentsOfOrderAlias, values: [alias] },
+    storedResponseCall(claim),
+    input.reserveId ? { statement: reserveFulfillmentId, values: [] } : undefined,
+  ]);
+  const order = lockedOrderOf(locked);
+  if (!order) throw orderNotFound(alias);
+  const earlier = claim && storedResponseOf(stored, claim);
+  return {
+    ...order,
+    lines: linesOfRows(lines),
+    fulfillments: fulfillmentsOfRows(fulfillments),
+    earlier: earlier && { fulfillmentId: (earlier.body as { fulfillment_id: number }).fulfillment_id },
+    newId: reserved[0]?.id,
+  };
+}
+
+/**
+ * The second message of a change, with its COMMIT: what TypeScript decided (`writes`: the fulfillment's own, the
+ * kept answer), then the order's fulfillment status again, the status moves it calls for (each an
+ * order.status_changed), and the fulfillment's event first. Every event carries the order as the admin API shows it
+ * with its fulfillments; the fulfillment's own also names it (`fulfillment`). Answers the change, and what to do once
+ * committed.
+ */
+async function commitFulfillmentChange(
+  tx: Transaction,
   deps: FulfillmentDeps,
-  change: { order: OrderRow; lines: OrderLineRow[]; fulfillmentId: number; event: keyof typeof fulfillmentEventTypes },
-): Promise<FulfillmentChange> {
-  const { order, lines } = change;
-  const fulfillments = await fulfillmentsOf(tx, order.id);
-  const fulfillment = fulfillments.find((f) => f.id === change.fulfillmentId);
-  if (!fulfillment) throw new Error(`fulfillment ${change.fulfillmentId} vanished`);
-  const fulfillmentStatus = fulfillmentStatusOf(unitsOfLines(lines), unitsOfFulfillments(fulfillments));
+  change: {
+    read: LockedForFulfillment;
+    /** The order's fulfillments after the change, the changed one among them. */
+    fulfillments: FulfillmentWithLines[];
+    fulfillment: FulfillmentWithLines;
+    event: keyof typeof fulfillmentEventTypes;
+    writes: ReturnType<typeof rememberResponseCalls>;
+  },
+): Promise<{ change: FulfillmentChange; committed: () => void }> {
+  const { order, lines, now } = change.read;
+  const fulfillmentStatus = fulfillmentStatusOf(unitsOfLines(lines), unitsOfFulfillments(change.fulfillments));
   const moves = orderMovesFor(order.status, fulfillmentStatus);
   const status = moves.at(-1) ?? order.status;
-  const after =
-    status === order.status && fulfillmentStatus === order.fulfillmentStatus
-      ? order
-      : await setOrderFulfillmentStatus(tx, { id: order.id, fulfillmentStatus, status });
-  const shipments = fulfillments.map(presentFulfillment);
-  const ref = { id: order.id, alias: order.alias };
+  const unchanged = status === order.status && fulfillmentStatus === order.fulfillmentStatus;
+  const after: OrderRow = unchanged ? order : { ...order, fulfillmentStatus, status, updatedAt: now };
+  const shipments = change.fulfillments.map(presentFulfillment);
   const events: NewEvent[] = [
     {
       type: fulfillmentEventTypes[change.event],
-      order: ref,
-      data: { ...presentOrder(after, lines), fulfillments: shipments, fulfillment: presentFulfillment(fulfillment) },
+      order: { id: order.id, alias: order.alias },
+      data: {
+        ...presentOrder(after, lines),
+        fulfillments: shipments,
+        fulfillment: presentFulfillment(change.fulfillment),
+      },
     },
   ];
   // As every order event, the order without its shipments (those are in the fulfillment's event, just before).
   for (const step of moves) events.push(...orderEvents(['order.status_changed'], { ...after, status: step }, lines));
-  await recordEvents(tx, deps.outbox, events);
-  return { fulfillment, order: after };
+  const recording = eventRecording(deps.outbox, events);
+  const answers = await tx.commitWith<unknown[]>([
+    ...change.writes,
+    unchanged
+      ? undefined
+      : { statement: saveOrderFulfillmentStatus, values: [order.id, fulfillmentStatus, status, now] },
+    recording.call,
+  ]);
+  return {
+    change: { fulfillment: change.fulfillment, order: after },
+    committed: () => recording.committed(answers.at(-1) ?? []),
+  };
+}
+
+/**
+ * Runs a change of an order's fulfillments in one transaction of two messages (decision 0032), and once it has
+ * committed wakes the job worker for its events' jobs.
+ */
+async function fulfillmentTransaction(
+  deps: FulfillmentDeps,
+  work: (tx: Transaction) => Promise<{ change: FulfillmentChange; committed?: () => void }>,
+): Promise<FulfillmentChange> {
+  const done = await deps.database.transaction(work);
+  done.committed?.();
+  return done.change;
 }
 
 /**
@@ -172,22 +268,18 @@ export function createFulfillment(
     requestKey?: string;
   },
 ): Promise<FulfillmentChange> {
-  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
-    const order = await lockOrder(tx, input.alias);
-    if (!order) throw orderNotFound(input.alias);
+  const claim = claimFor({
+    scope: `fulfillment:${input.alias}`,
+    requestKey: input.requestKey,
+    operation: 'create-fulfillment',
+    payload: { lines: input.lines ?? null, ...input.tracking },
+  });
+  return fulfillmentTransaction(deps, async (tx) => {
     // Under the order's lock: a retry racing its first attempt finds the key the first wrote.
-    const claim = claimFor({
-      scope: `fulfillment:${order.alias}`,
-      requestKey: input.requestKey,
-      operation: 'create-fulfillment',
-      payload: { lines: input.lines ?? null, ...input.tracking },
-    });
-    const earlier = claim && (await storedResponse(tx, claim));
-    if (earlier) {
-      const id = (earlier.body as { fulfillment_id: number }).fulfillment_id;
-      const fulfillment = (await fulfillmentsOf(tx, order.id)).find((f) => f.id === id);
-      if (fulfillment) return { fulfillment, order };
-    }
+    const read = await lockForFulfillment(tx, { alias: input.alias, claim, reserveId: true });
+    const { order, lines, now } = read;
+    const repeated = read.earlier && read.fulfillments.find((f) => f.id === read.earlier?.fulfillmentId);
+    if (repeated) return { change: { fulfillment: repeated, order } };
     if (!FULFILLABLE_ORDER_STATUSES.includes(order.status))
       throw new DomainError('order_not_fulfillable', {
         detail:
@@ -195,24 +287,49 @@ export function createFulfillment(
           + 'orders are fulfilled',
         extra: { order_status: order.status, payment_status: order.paymentStatus },
       });
-    const lines = await linesOf(tx, order.id);
-    const existing = await fulfillmentsOf(tx, order.id);
     const decision = decideFulfillment({
       lines: unitsOfLines(lines),
-      fulfillments: unitsOfFulfillments(existing),
+      fulfillments: unitsOfFulfillments(read.fulfillments),
       requested: input.lines,
     });
     if (!decision.ok) throw refusalError(decision.refusal, input.alias);
-    const row = await insertFulfillment(tx, {
+    const tracking = trackingOf(deps, input.tracking);
+    if (read.newId === undefined) throw new Error('no fulfillment id reserved');
+    const byId = new Map(lines.map((l) => [l.id, l]));
+    const fulfillment: FulfillmentWithLines = {
+      id: read.newId,
       orderId: order.id,
-      ...trackingOf(deps, input.tracking),
+      status: 'pending',
+      ...tracking,
       createdBy: input.adminId,
-      lines: decision.lines,
+      shippedAt: null,
+      deliveredAt: null,
+      cancelledAt: null,
+      createdAt: now,
+      updatedAt: now,
+      lines: decision.lines.map(({ lineId, quantity }) => {
+        const line = byId.get(lineId);
+        if (!line) throw new Error(`line ${lineId} is not the order's`);
+        const { alias, productName, variantName, sku } = line;
+        return { orderLineId: lineId, alias, productName, variantName, sku, quantity };
+      }),
+    };
+    return commitFulfillmentChange(tx, deps, {
+      read,
+      fulfillments: [...read.fulfillments, fulfillment],
+      fulfillment,
+      event: 'created',
+      writes: [
+        { statement: insertFulfillment, values: [JSON.stringify(fulfillment)] },
+        ...(claim ? rememberResponseCalls(claim, { status: 201, body: { fulfillment_id: fulfillment.id } }) : []),
+      ],
     });
-    if (claim) await rememberResponse(tx, claim, { status: 201, body: { fulfillment_id: row.id } });
-    return recordFulfillmentChange(tx, deps, { order, lines, fulfillmentId: row.id, event: 'created' });
   });
 }
+
+/** The moment a move to `to` stamps. */
+const stampOf = (to: Exclude<FulfillmentState, 'pending'>, now: Date) =>
+  to === 'shipped' ? { shippedAt: now } : to === 'delivered' ? { deliveredAt: now } : { cancelledAt: now };
 
 /**
  * Moves one of an order's fulfillments along its state machine (409 `invalid_transition` naming the allowed moves
@@ -229,26 +346,39 @@ export function moveFulfillment(
     requestKey?: string;
   },
 ): Promise<FulfillmentChange> {
-  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
-    const order = await lockOrder(tx, input.alias);
-    if (!order) throw orderNotFound(input.alias);
-    const fulfillment = (await fulfillmentsOf(tx, order.id)).find((f) => f.id === input.fulfillmentId);
-    if (!fulfillment)
+  const claim = claimFor({
+    scope: `fulfillment-${input.to}:${input.fulfillmentId}`,
+    requestKey: input.requestKey,
+    operation: `fulfillment-${input.to}`,
+    payload: input.tracking ?? null,
+  });
+  return fulfillmentTransaction(deps, async (tx) => {
+    const read = await lockForFulfillment(tx, { alias: input.alias, claim });
+    const { order, now } = read;
+    const before = read.fulfillments.find((f) => f.id === input.fulfillmentId);
+    if (!before)
       throw new DomainError('fulfillment_not_found', {
         detail: `order ${input.alias} has no fulfillment ${input.fulfillmentId}`,
       });
-    const claim = claimFor({
-      scope: `fulfillment-${input.to}:${fulfillment.id}`,
-      requestKey: input.requestKey,
-      operation: `fulfillment-${input.to}`,
-      payload: input.tracking ?? null,
+    if (read.earlier) return { change: { fulfillment: before, order } };
+    fulfillmentStateMachine.assert(before.status, input.to, `fulfillment ${before.id}`);
+    const tracking = input.tracking ? trackingOf(deps, input.tracking, before) : {};
+    const fulfillment: FulfillmentWithLines = {
+      ...before,
+      ...tracking,
+      status: input.to,
+      ...stampOf(input.to, now),
+      updatedAt: now,
+    };
+    return commitFulfillmentChange(tx, deps, {
+      read,
+      fulfillments: read.fulfillments.map((f) => (f.id === fulfillment.id ? fulfillment : f)),
+      fulfillment,
+      event: input.to,
+      writes: [
+        { statement: saveFulfillmentState, values: [JSON.stringify(fulfillment)] },
+        ...(claim ? rememberResponseCalls(claim, { status: 200, body: { fulfillment_id: fulfillment.id } }) : []),
+      ],
     });
-    if (claim && (await storedResponse(tx, claim))) return { fulfillment, order };
-    fulfillmentStateMachine.assert(fulfillment.status, input.to, `fulfillment ${fulfillment.id}`);
-    const tracking = input.tracking ? trackingOf(deps, input.tracking, fulfillment) : undefined;
-    await setFulfillmentState(tx, { id: fulfillment.id, status: input.to, tracking });
-    if (claim) await rememberResponse(tx, claim, { status: 200, body: { fulfillment_id: fulfillment.id } });
-    const lines = await linesOf(tx, order.id);
-    return recordFulfillmentChange(tx, deps, { order, lines, fulfillmentId: fulfillment.id, event: input.to });
   });
 }

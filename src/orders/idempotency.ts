@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Statement, StatementCall, Tx } from '../db/client.js';
+import { runStatement } from '../db/statement-sql.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
 
@@ -83,50 +84,67 @@ export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
   return rows.length;
 }
 
-/**
- * For operations whose work can't sit inside one transaction (a gateway call): the answer stored
- * for this key, if any. The same key with another request is a 422.
- */
-export async function storedResponse(
-  db: Db | Tx,
-  claim: { scope: string; key: string; requestHash: string },
-): Promise<StoredResponse | undefined> {
-  const [stored] = await db
-    .select()
-    .from(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.scope, claim.scope),
-        eq(idempotencyKeys.key, claim.key),
-        sql`${idempotencyKeys.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
-      ),
-    );
+const LIVE = `created_at > now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`;
+
+/** The answer kept for key `$2` of scope `$1`, if it is younger than the keys live. */
+export const findStoredResponse: Statement = {
+  name: 'idempotency_find',
+  text: `select request_hash, response_status, response_body from idempotency_keys
+    where scope = $1 and key = $2 and ${LIVE}`,
+};
+
+/** Forgets key `$2` of scope `$1` if it has expired (so it can be kept again). */
+const forgetExpiredKey: Statement = {
+  name: 'idempotency_forget_expired',
+  text: `delete from idempotency_keys where scope = $1 and key = $2 and not (${LIVE})`,
+};
+
+/** Keeps an answer (`$4` status, `$5` JSON body) for key `$2` of scope `$1` asked as `$3`, unless one is kept. */
+const keepResponse: Statement = {
+  name: 'idempotency_keep',
+  text: `insert into idempotency_keys (scope, key, request_hash, response_status, response_body)
+    values ($1, $2, $3, $4, $5::jsonb) on conflict do nothing`,
+};
+
+type StoredRow = { request_hash: string; response_status: number; response_body: unknown };
+
+/** The statement that looks up a claim's answer (`storedResponseOf` reads its rows), or none without a claim. */
+export const storedResponseCall = (claim: IdempotencyClaim | undefined): StatementCall =>
+  claim && { statement: findStoredResponse, values: [claim.scope, claim.key] };
+
+/** The answer kept for a claim, from `findStoredResponse`'s rows. The same key with another request is a 422. */
+export function storedResponseOf(rows: readonly unknown[], claim: IdempotencyClaim): StoredResponse | undefined {
+  const [stored] = rows as StoredRow[];
   if (!stored) return undefined;
-  if (stored.requestHash !== claim.requestHash) {
+  if (stored.request_hash !== claim.requestHash) {
     throw new DomainError('idempotency_key_reused', {
       detail: 'this Idempotency-Key was used with a different request; use a new key',
     });
   }
-  return { status: stored.responseStatus, body: stored.responseBody };
+  return { status: stored.response_status, body: stored.response_body };
+}
+
+/** The statements that keep the first successful answer for a claim (a concurrent twin's is the same attempt). */
+export const rememberResponseCalls = (claim: IdempotencyClaim, response: StoredResponse): StatementCall[] => [
+  { statement: forgetExpiredKey, values: [claim.scope, claim.key] },
+  {
+    statement: keepResponse,
+    values: [claim.scope, claim.key, claim.requestHash, response.status, JSON.stringify(response.body)],
+  },
+];
+
+/**
+ * The answer stored for this key, if any (for operations whose work can't sit inside one transaction, such as a
+ * gateway call, too). The same key with another request is a 422.
+ */
+export async function storedResponse(db: Db | Tx, claim: IdempotencyClaim): Promise<StoredResponse | undefined> {
+  const call = storedResponseCall(claim);
+  return call && storedResponseOf(await runStatement(db, call.statement, call.values), claim);
 }
 
 /** Keeps the first successful answer for a key (a concurrent twin's answer is the same attempt). */
-export async function rememberResponse(
-  db: Db | Tx,
-  claim: { scope: string; key: string; requestHash: string },
-  response: StoredResponse,
-): Promise<void> {
-  await db
-    .delete(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.scope, claim.scope),
-        eq(idempotencyKeys.key, claim.key),
-        lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`),
-      ),
-    );
-  await db
-    .insert(idempotencyKeys)
-    .values({ ...claim, responseStatus: response.status, responseBody: response.body })
-    .onConflictDoNothing();
+export async function rememberResponse(db: Db | Tx, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+  for (const call of rememberResponseCalls(claim, response)) {
+    if (call) await runStatement(db, call.statement, call.values);
+  }
 }

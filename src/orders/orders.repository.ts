@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { orderLines, orders, productVariants, promotionRedemptions, promotions } from '../db/schema.js';
+import { orderLines, orders, promotionRedemptions, promotions } from '../db/schema.js';
 import { pageOf } from '../http/paging.js';
+import { runStatement } from '../db/statement-sql.js';
+import { addStockCalls } from './order.statements.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
@@ -85,30 +87,7 @@ export async function restoreStock(tx: Tx, orderId: number): Promise<void> {
  * the order placements lock them in. A variant named twice gets the units of both.
  */
 export async function addStock(tx: Tx, units: readonly { variantId: number; quantity: number }[]): Promise<void> {
-  // One row per variant: an UPDATE … FROM with a variant twice would add only one of its rows.
-  const byVariant = new Map<number, number>();
-  for (const u of units) byVariant.set(u.variantId, (byVariant.get(u.variantId) ?? 0) + u.quantity);
-  const lines = [...byVariant]
-    .map(([variantId, quantity]) => ({ variantId, quantity }))
-    .sort((a, b) => a.variantId - b.variantId);
-  if (lines.length === 0) return;
-  await tx
-    .select({ id: productVariants.id })
-    .from(productVariants)
-    .where(
-      inArray(
-        productVariants.id,
-        lines.map((l) => l.variantId),
-      ),
-    )
-    .orderBy(asc(productVariants.id))
-    .for('no key update');
-  const values = sql.join(
-    lines.map((l) => sql`(${l.variantId}::int, ${l.quantity}::int)`),
-    sql`, `,
-  );
-  await tx.execute(sql`update ${productVariants} set stock = ${productVariants.stock} + d.q, updated_at = now()
-    from (values ${values}) as d(id, q) where ${productVariants.id} = d.id`);
+  for (const call of addStockCalls(units)) if (call) await runStatement(tx, call.statement, call.values);
 }
 
 /**

@@ -67,7 +67,7 @@ export async function refundReturn(
     returnStateMachine.assert(ret.status, 'refunded', `return ${ret.id}`);
     const lines = await linesOf(tx, order.id);
     const refund = refundNow({ order, lines, returns }, ret, { shipping: input.shipping });
-    await setReturnState(tx, ret.id, {
+    await setReturnState(tx, ret, {
       status: 'refunded',
       refund: { figures: refundRow(refund), shipping: input.shipping },
     });

@@ -1,14 +1,8 @@
-import { and, asc, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
-import {
-  orderLines,
-  orders,
-  paymentOperations,
-  type ReturnRefundRow,
-  returnLines,
-  returnReasons,
-  returns,
-} from '../db/schema.js';
+import { and, asc, desc, eq, lt, type SQL, sql } from 'drizzle-orm';
+import { columnList, fromColumnNames, rowJsonSql } from '../db/columns.js';
+import type { Db, Statement, Tx } from '../db/client.js';
+import { runStatement } from '../db/statement-sql.js';
+import { orders, paymentOperations, type ReturnRefundRow, returnLines, returnReasons, returns } from '../db/schema.js';
 import { pageOf } from '../http/paging.js';
 import type { OrderRow } from '../orders/orders.repository.js';
 import type { ReturnState } from './return.decide.js';
@@ -33,44 +27,43 @@ export interface ReturnWithLines extends ReturnRow {
   }[];
 }
 
-/** Returns with their lines: of one order (oldest first), or those given. */
-async function withLines(db: Db | Tx, rows: ReturnRow[]): Promise<ReturnWithLines[]> {
-  if (rows.length === 0) return [];
-  const lines = await db
-    .select({
-      returnId: returnLines.returnId,
-      orderLineId: returnLines.orderLineId,
-      quantity: returnLines.quantity,
-      reasonCode: returnLines.reasonCode,
-      reasonLabel: returnReasons.label,
-      restock: returnLines.restock,
-      alias: orderLines.alias,
-      productName: orderLines.productName,
-      variantName: orderLines.variantName,
-      sku: orderLines.sku,
-      variantId: orderLines.variantId,
-      stockReserved: orderLines.stockReserved,
-    })
-    .from(returnLines)
-    .innerJoin(orderLines, eq(orderLines.id, returnLines.orderLineId))
-    .innerJoin(returnReasons, eq(returnReasons.code, returnLines.reasonCode))
-    .where(
-      inArray(
-        returnLines.returnId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(asc(returnLines.orderLineId));
-  return rows.map((row) => ({
-    ...row,
-    lines: lines.filter((l) => l.returnId === row.id).map(({ returnId: _, ...l }) => l),
-  }));
-}
+const RETURN_COLUMNS = columnList(returns);
+
+/**
+ * An order's returns, oldest first, each with its lines (in order-line order) as JSON, in one statement: of the order
+ * whose id is `order` (SQL), as `row` and `lines`.
+ */
+const returnsOfOrderSql = (order: string) => `select ${rowJsonSql(RETURN_COLUMNS, 'r')} as row,
+    (select coalesce(jsonb_agg(jsonb_build_object('orderLineId', rl.order_line_id, 'quantity', rl.quantity,
+        'reasonCode', rl.reason_code, 'reasonLabel', rr.label, 'restock', rl.restock, 'alias', l.alias,
+        'productName', l.product_name, 'variantName', l.name, 'sku', l.sku, 'variantId', l.variant_id,
+        'stockReserved', l.stock_reserved) order by rl.order_line_id), '[]'::jsonb)
+      from return_lines rl join order_lines l on l.id = rl.order_line_id
+        join return_reasons rr on rr.code = rl.reason_code
+      where rl.return_id = r.id) as lines
+  from returns r where r.order_id = ${order} order by r.id`;
+
+/** An order's returns with their lines, of the order with id `$1`. */
+export const returnsOfOrderId: Statement = { name: 'returns_of_order_id', text: returnsOfOrderSql('$1') };
+
+/**
+ * An order's returns with their lines, of the order with alias `$1`: sent after the order's lock in its message, a
+ * statement of its own, so it reads what committed while the lock was waited for.
+ */
+export const returnsOfOrderAlias: Statement = {
+  name: 'returns_of_order_alias',
+  text: returnsOfOrderSql('(select id from orders where alias = $1)'),
+};
+
+type ReturnJson = { row: Record<string, unknown>; lines: ReturnWithLines['lines'] };
+
+/** The returns from the rows of `returnsOfOrderId` or `returnsOfOrderAlias`. */
+export const returnsOfRows = (rows: readonly ReturnJson[]): ReturnWithLines[] =>
+  rows.map((r) => ({ ...fromColumnNames<ReturnRow>(RETURN_COLUMNS, r.row), lines: r.lines }));
 
 /** An order's returns, oldest first, with their lines. */
 export async function returnsOf(db: Db | Tx, orderId: number): Promise<ReturnWithLines[]> {
-  const rows = await db.select().from(returns).where(eq(returns.orderId, orderId)).orderBy(asc(returns.id));
-  return withLines(db, rows);
+  return returnsOfRows(await runStatement<ReturnJson>(db, returnsOfOrderId, [orderId]));
 }
 
 export async function insertReturn(
@@ -110,31 +103,46 @@ export interface ReturnMove {
   rejectReason?: string | null;
 }
 
-/** Moves a return (its order locked) to a new state, stamping the moment and writing what the move decided. */
-export async function setReturnState(tx: Tx, id: number, move: ReturnMove): Promise<void> {
-  const now = new Date();
+/** A return as a move leaves it at `now`: its state, the moment stamped, and what the move decided. */
+export function movedReturn(ret: ReturnWithLines, move: ReturnMove, now: Date): ReturnWithLines {
   const stamp = {
     received: { receivedAt: now },
     refunded: { refundedAt: now },
     rejected: { rejectedAt: now },
     cancelled: { cancelledAt: now },
   }[move.status];
-  await tx
-    .update(returns)
-    .set({
-      status: move.status,
-      ...stamp,
-      ...(move.refund ? { refund: move.refund.figures, refundShipping: move.refund.shipping } : {}),
-      ...(move.rejectReason !== undefined ? { rejectReason: move.rejectReason } : {}),
-      updatedAt: now,
-    })
-    .where(eq(returns.id, id));
-  for (const [orderLineId, restock] of move.restock ?? []) {
-    await tx
-      .update(returnLines)
-      .set({ restock })
-      .where(and(eq(returnLines.returnId, id), eq(returnLines.orderLineId, orderLineId)));
-  }
+  return {
+    ...ret,
+    status: move.status,
+    ...stamp,
+    ...(move.refund ? { refund: move.refund.figures, refundShipping: move.refund.shipping } : {}),
+    ...(move.rejectReason !== undefined ? { rejectReason: move.rejectReason } : {}),
+    updatedAt: now,
+    lines: ret.lines.map((l) => ({ ...l, restock: move.restock?.get(l.orderLineId) ?? l.restock })),
+  };
+}
+
+/** Stores a return's state as a move left it (`$1`: JSON of the `ReturnWithLines`, from `movedReturn`). */
+export const saveReturnState: Statement = {
+  name: 'return_save_state',
+  text: `with s as (
+      select * from jsonb_to_record($1::jsonb) as s(id integer, status text, "rejectReason" text,
+        "refundShipping" boolean, refund jsonb, "receivedAt" timestamptz, "refundedAt" timestamptz,
+        "rejectedAt" timestamptz, "cancelledAt" timestamptz, "updatedAt" timestamptz, lines jsonb)
+    ), saved as (
+      update returns r set status = s.status, reject_reason = s."rejectReason", refund_shipping = s."refundShipping",
+        refund = s.refund, received_at = s."receivedAt", refunded_at = s."refundedAt", rejected_at = s."rejectedAt",
+        cancelled_at = s."cancelledAt", updated_at = s."updatedAt"
+      from s where r.id = s.id
+      returning r.id)
+    update return_lines rl set restock = l.restock
+    from saved, s cross join lateral jsonb_to_recordset(s.lines) as l("orderLineId" integer, restock boolean)
+    where rl.return_id = saved.id and rl.order_line_id = l."orderLineId" and rl.restock is distinct from l.restock`,
+};
+
+/** Moves a return (its order locked) to a new state, stamping the moment and writing what the move decided. */
+export async function setReturnState(tx: Tx, ret: ReturnWithLines, move: ReturnMove): Promise<void> {
+  await runStatement(tx, saveReturnState, [JSON.stringify(movedReturn(ret, move, new Date()))]);
 }
 
 /** Adds what a refunded return gave back to the order's `amount_returned` (the order locked). */

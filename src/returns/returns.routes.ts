@@ -76,10 +76,10 @@ async function moveAsked(
 /** An order's returns, what it may still return, and the reasons offered (an order the caller may see). */
 async function orderReturns(deps: ReturnDeps, order: OrderRow) {
   const [lines, fulfillments, returns, reasons] = await Promise.all([
-    linesOf(deps.db, order.id),
-    fulfillmentsOf(deps.db, order.id),
-    returnsOf(deps.db, order.id),
-    returnReasonsList(deps.db, { activeOnly: true }),
+    linesOf(deps.database.db, order.id),
+    fulfillmentsOf(deps.database.db, order.id),
+    returnsOf(deps.database.db, order.id),
+    returnReasonsList(deps.database.db, { activeOnly: true }),
   ]);
   return presentOrderReturns({
     order,
@@ -93,7 +93,7 @@ async function orderReturns(deps: ReturnDeps, order: OrderRow) {
 /** The order the request may see: its owner's, an admin's, or the holder of its X-Order-Token's (404 otherwise). */
 function visibleOrder(deps: ReturnDeps, request: FastifyRequest, alias: string): Promise<OrderRow> {
   const token = request.headers['x-order-token'];
-  return findVisibleOrder(deps.db, alias, {
+  return findVisibleOrder(deps.database.db, alias, {
     principal: request.principal,
     orderToken: typeof token === 'string' ? token : undefined,
   });
@@ -214,7 +214,7 @@ export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundRetur
       },
       async (request) => {
         const { limit, cursor, status } = request.query;
-        const page = await listReturns(deps.db, { limit, before: cursor, status });
+        const page = await listReturns(deps.database.db, { limit, before: cursor, status });
         return { items: page.items.map(presentSummary), next_cursor: nextCursor(page.next) };
       },
     );
@@ -232,7 +232,7 @@ export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundRetur
       async (request) =>
         orderReturns(
           deps,
-          await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal }),
+          await findVisibleOrder(deps.database.db, request.params.order_alias, { principal: request.principal }),
         ),
     );
 
@@ -352,7 +352,7 @@ export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundRetur
           response: { 200: Type.Object({ items: Type.Array(ReturnReason) }), ...problems(401, 403) },
         },
       },
-      async () => ({ items: (await returnReasonsList(deps.db, { activeOnly: false })).map(presentReason) }),
+      async () => ({ items: (await returnReasonsList(deps.database.db, { activeOnly: false })).map(presentReason) }),
     );
 
     app.post(
@@ -368,7 +368,7 @@ export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundRetur
       async (request, reply) => {
         const { code, label, position } = request.body;
         if (label.trim() === '') throw invalidField('label', 'must not be blank');
-        const row = await insertReturnReason(deps.db, { code, label: label.trim(), position: position ?? 0 });
+        const row = await insertReturnReason(deps.database.db, { code, label: label.trim(), position: position ?? 0 });
         if (!row) throw new DomainError('return_reason_taken', { detail: `a return reason "${code}" exists` });
         return reply.code(201).send(presentReason(row));
       },
@@ -388,7 +388,7 @@ export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundRetur
       async (request) => {
         const { label, active, position } = request.body;
         if (label !== undefined && label.trim() === '') throw invalidField('label', 'must not be blank');
-        const row = await updateReturnReason(deps.db, request.params.code, {
+        const row = await updateReturnReason(deps.database.db, request.params.code, {
           ...(label !== undefined ? { label: label.trim() } : {}),
           ...(active !== undefined ? { active } : {}),
           ...(position !== undefined ? { position } : {}),

@@ -1,11 +1,26 @@
 import { lineRefusals } from '../orders/line-refusals.js';
-import type { Db, Tx } from '../db/client.js';
-import { type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
+import type { Database, Transaction, Tx } from '../db/client.js';
+import { eventRecording, type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
 import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
 import { unitsOfFulfillments } from '../orders/fulfillments.service.js';
-import { claimFor, type IdempotencyClaim, rememberResponse, storedResponse } from '../orders/idempotency.js';
+import {
+  claimFor,
+  type IdempotencyClaim,
+  rememberResponse,
+  rememberResponseCalls,
+  storedResponse,
+  storedResponseCall,
+  storedResponseOf,
+} from '../orders/idempotency.js';
+import {
+  addStockCalls,
+  linesOfOrderAlias,
+  linesOfRows,
+  lockedOrderOf,
+  lockOrderByAlias,
+} from '../orders/order.statements.js';
 import { presentOrder } from '../orders/order.presenter.js';
-import { addStock, linesOf, lockOrder, type OrderLineRow, type OrderRow } from '../orders/orders.repository.js';
+import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from '../orders/orders.repository.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import {
   decideReceipt,
@@ -18,11 +33,14 @@ import { presentReturn, unitsOfReturns } from './return.presenter.js';
 import { returnEventTypes, returnStateMachine } from './return-states.js';
 import {
   insertReturn,
+  movedReturn,
   type ReturnMove,
   type ReturnWithLines,
   returnReasonsList,
   returnsOf,
-  setReturnState,
+  returnsOfOrderAlias,
+  returnsOfRows,
+  saveReturnState,
 } from './returns.repository.js';
 
 /**
@@ -33,7 +51,7 @@ import {
  */
 
 export interface ReturnDeps {
-  db: Db;
+  database: Database;
   outbox: Outbox;
 }
 
@@ -87,10 +105,17 @@ export function returnOf(returns: readonly ReturnWithLines[], id: number, alias:
   return ret;
 }
 
-/**
- * After a return changed (the order locked): the return read again, and its event, which carries the order as the
- * admin API shows it and the return (`return`).
- */
+/** The event of a return's change: the order as the admin API shows it, and the return (`return`). */
+function returnEvent(change: Omit<ReturnChange, 'returns'> & { returns: ReturnWithLines[]; event: ReturnState }) {
+  const { order, lines, returns, ret } = change;
+  return {
+    type: returnEventTypes[change.event],
+    order: { id: order.id, alias: order.alias },
+    data: { ...presentOrder(order, lines), return: presentReturn(ret, { order, lines, returns }) },
+  } satisfies NewEvent;
+}
+
+/** After a return changed (the order locked): the return read again, and its event (`returnEvent`). */
 export async function recordReturnChange(
   tx: Tx,
   deps: ReturnDeps,
@@ -99,12 +124,7 @@ export async function recordReturnChange(
   const { order } = change;
   const [lines, returns] = await Promise.all([linesOf(tx, order.id), returnsOf(tx, order.id)]);
   const ret = returnOf(returns, change.returnId, order.alias);
-  const event: NewEvent = {
-    type: returnEventTypes[change.event],
-    order: { id: order.id, alias: order.alias },
-    data: { ...presentOrder(order, lines), return: presentReturn(ret, { order, lines, returns }) },
-  };
-  await recordEvents(tx, deps.outbox, [event]);
+  await recordEvents(tx, deps.outbox, [returnEvent({ ret, order, lines, returns, event: change.event })]);
   return { ret, order, lines, returns };
 }
 
@@ -135,7 +155,7 @@ export function requestReturn(
     requestKey?: string;
   },
 ): Promise<ReturnChange> {
-  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
+  return deps.outbox.jobs.transaction(deps.database.db, async (tx) => {
     const order = await lockedOrder(tx, input.alias);
     const claim = claimFor({
       scope: `return:${order.alias}`,
@@ -175,9 +195,10 @@ export function requestReturn(
  * Moves a return along its state machine (409 `invalid_transition` naming the allowed moves otherwise): received
  * (putting back into stock the units of each line the admin says may be sold again: every line unless told), rejected
  * (with a reason shown to the customer) or cancelled. A move repeated with the same Idempotency-Key answers the same;
- * without one, a return received twice is refused the second time, so its stock goes back once.
+ * without one, a return received twice is refused the second time, so its stock goes back once. One transaction of two
+ * messages (decision 0032): the order locked with what the move reads, then what it writes with the COMMIT.
  */
-export function moveReturn(
+export async function moveReturn(
   deps: ReturnDeps,
   input: {
     alias: string;
@@ -188,22 +209,25 @@ export function moveReturn(
     requestKey?: string;
   },
 ): Promise<ReturnChange> {
-  return deps.outbox.jobs.transaction(deps.db, async (tx) => {
-    const order = await lockedOrder(tx, input.alias);
-    const claim = claimFor({
-      scope: `return-${input.to}:${input.returnId}`,
-      requestKey: input.requestKey,
-      operation: `return-${input.to}`,
-      payload: { restock: input.restock ?? null, reject_reason: input.rejectReason ?? null },
-    });
-    const earlier = await earlierChange(tx, order, claim);
-    if (earlier) return earlier;
-    const ret = returnOf(await returnsOf(tx, order.id), input.returnId, order.alias);
-    returnStateMachine.assert(ret.status, input.to, `return ${ret.id}`);
+  const claim = claimFor({
+    scope: `return-${input.to}:${input.returnId}`,
+    requestKey: input.requestKey,
+    operation: `return-${input.to}`,
+    payload: { restock: input.restock ?? null, reject_reason: input.rejectReason ?? null },
+  });
+  const done = await deps.database.transaction(async (tx) => {
+    const read = await lockForReturn(tx, input.alias, claim);
+    const { order, lines, returns, now } = read;
+    if (read.earlier !== undefined) {
+      return { change: { ret: returnOf(returns, read.earlier, order.alias), order, lines, returns } };
+    }
+    const before = returnOf(returns, input.returnId, order.alias);
+    returnStateMachine.assert(before.status, input.to, `return ${before.id}`);
     const move: ReturnMove = { status: input.to };
+    let restocked: ReturnType<typeof addStockCalls> = [];
     if (input.to === 'received') {
       const receipt = decideReceipt({
-        lines: ret.lines.map((l) => ({ lineId: l.orderLineId, alias: l.alias })),
+        lines: before.lines.map((l) => ({ lineId: l.orderLineId, alias: l.alias })),
         requested: input.restock,
       });
       if (!receipt.ok) {
@@ -215,16 +239,58 @@ export function moveReturn(
       }
       move.restock = receipt.restock;
       // Only units that took stock when sold (tracked, not back-ordered) give it back.
-      await addStock(
-        tx,
-        ret.lines
+      restocked = addStockCalls(
+        before.lines
           .filter((l) => receipt.restock.get(l.orderLineId) && l.stockReserved && l.variantId !== null)
           .map((l) => ({ variantId: l.variantId as number, quantity: l.quantity })),
       );
     }
     if (input.to === 'rejected') move.rejectReason = input.rejectReason?.trim() || null;
-    await setReturnState(tx, ret.id, move);
-    if (claim) await rememberResponse(tx, claim, { status: 200, body: { return_id: ret.id } });
-    return recordReturnChange(tx, deps, { order, returnId: ret.id, event: input.to });
+    const ret = movedReturn(before, move, now);
+    const after = returns.map((r) => (r.id === ret.id ? ret : r));
+    const recording = eventRecording(deps.outbox, [
+      returnEvent({ ret, order, lines, returns: after, event: input.to }),
+    ]);
+    const answers = await tx.commitWith<unknown[]>([
+      ...restocked,
+      { statement: saveReturnState, values: [JSON.stringify(ret)] },
+      ...(claim ? rememberResponseCalls(claim, { status: 200, body: { return_id: ret.id } }) : []),
+      recording.call,
+    ]);
+    return {
+      change: { ret, order, lines, returns: after },
+      committed: () => recording.committed(answers.at(-1) ?? []),
+    };
   });
+  done.committed?.();
+  return done.change;
+}
+
+/**
+ * The first message of a move of a return: locks the order, then reads its lines and returns (statements of their
+ * own, so they see what committed while the lock was waited for) and the request's kept answer. 404 without the order.
+ */
+async function lockForReturn(tx: Transaction, alias: string, claim: IdempotencyClaim | undefined) {
+  const [locked, lines, returns, stored] = await tx.runTogether<
+    [
+      { row: Record<string, unknown>; now: Date },
+      { row: Record<string, unknown> },
+      Parameters<typeof returnsOfRows>[0][number],
+      unknown,
+    ]
+  >([
+    { statement: lockOrderByAlias, values: [alias] },
+    { statement: linesOfOrderAlias, values: [alias] },
+    { statement: returnsOfOrderAlias, values: [alias] },
+    storedResponseCall(claim),
+  ]);
+  const order = lockedOrderOf(locked);
+  if (!order) throw orderNotFound(alias);
+  const earlier = claim && storedResponseOf(stored, claim);
+  return {
+    ...order,
+    lines: linesOfRows(lines),
+    returns: returnsOfRows(returns),
+    earlier: earlier && (earlier.body as { return_id: number }).return_id,
+  };
 }

@@ -1,0 +1,81 @@
+import { columnList, fromColumnNames, rowJsonSql } from '../db/columns.js';
+import type { Statement, StatementCall } from '../db/client.js';
+import { orderLines, orders } from '../db/schema.js';
+import type { OrderLineRow, OrderRow } from './orders.repository.js';
+
+/**
+ * Statements of fixed text on an order, for changes after the sale that run in two messages (decision 0032): the
+ * first locks the order and reads what the change needs, the second writes what TypeScript decided and commits.
+ * Each is prepared once per connection on PostgreSQL.
+ */
+
+const ORDER_COLUMNS = columnList(orders);
+const LINE_COLUMNS = columnList(orderLines);
+
+/** Locks the order `$1` (its alias) and answers it (`row`, JSON) with the transaction's time (`now`). */
+export const lockOrderByAlias: Statement = {
+  name: 'order_lock_by_alias',
+  text: `select ${rowJsonSql(ORDER_COLUMNS, 'o')} as row, now() as now from orders o where o.alias = $1 for update of o`,
+};
+
+/**
+ * The lines of the order `$1` (its alias), in id order. Sent after `lockOrderByAlias` in its message, a statement of
+ * its own: it reads what committed while the lock was waited for.
+ */
+export const linesOfOrderAlias: Statement = {
+  name: 'order_lines_of_alias',
+  text: `select ${rowJsonSql(LINE_COLUMNS, 'l')} as row from order_lines l
+    where l.order_id = (select id from orders where alias = $1) order by l.id`,
+};
+
+/** Stores an order's fulfillment status, status and time of change (`$1` id, `$2`, `$3`, `$4`). */
+export const saveOrderFulfillmentStatus: Statement = {
+  name: 'order_save_fulfillment_status',
+  text: 'update orders set fulfillment_status = $2, status = $3, updated_at = $4 where id = $1',
+};
+
+/** The locked order and the transaction's time, from `lockOrderByAlias`'s rows; undefined when there is no order. */
+export function lockedOrderOf(
+  rows: readonly { row: Record<string, unknown>; now: Date | string }[],
+): { order: OrderRow; now: Date } | undefined {
+  const [first] = rows;
+  if (!first) return undefined;
+  return {
+    order: fromColumnNames<OrderRow>(ORDER_COLUMNS, first.row),
+    now: first.now instanceof Date ? first.now : new Date(first.now),
+  };
+}
+
+/** The lines from `linesOfOrderAlias`'s rows. */
+export const linesOfRows = (rows: readonly { row: Record<string, unknown> }[]): OrderLineRow[] =>
+  rows.map((r) => fromColumnNames<OrderLineRow>(LINE_COLUMNS, r.row));
+
+/** Locks the variants of `$1` (JSON `[{id}]`), in id order: the order placements lock them in. */
+export const lockVariantsInOrder: Statement = {
+  name: 'variants_lock_in_order',
+  text: `select v.id from product_variants v join jsonb_to_recordset($1::jsonb) as d(id integer) on d.id = v.id
+    order by v.id for no key update of v`,
+};
+
+/** Adds units to variants' stock (`$1`: JSON `[{id, q}]`, one row per variant). */
+export const addToVariantStock: Statement = {
+  name: 'variants_add_stock',
+  text: `update product_variants v set stock = v.stock + d.q, updated_at = now()
+    from jsonb_to_recordset($1::jsonb) as d(id integer, q integer) where v.id = d.id`,
+};
+
+/**
+ * The statements that add units back to variants' stock (a cancelled order's, a received return's): the variants
+ * locked in id order, then one update with a row per variant (an UPDATE … FROM with a variant twice would add only one
+ * of its rows). None when there is nothing to add.
+ */
+export function addStockCalls(units: readonly { variantId: number; quantity: number }[]): StatementCall[] {
+  const byVariant = new Map<number, number>();
+  for (const u of units) byVariant.set(u.variantId, (byVariant.get(u.variantId) ?? 0) + u.quantity);
+  if (byVariant.size === 0) return [];
+  const rows = JSON.stringify([...byVariant].map(([id, q]) => ({ id, q })));
+  return [
+    { statement: lockVariantsInOrder, values: [rows] },
+    { statement: addToVariantStock, values: [rows] },
+  ];
+}
