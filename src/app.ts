@@ -145,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     placementRoutes({ database, config, money, promoLimiter, cache, metrics: metrics.placement, outbox }),
   );
-  await app.register(orderRoutes({ db }));
+  await app.register(orderRoutes({ db, tokens }));
   const cancelWithRefund: CancelWithRefund = (alias, options) => cancelOrderWithRefund(payments, alias, options);
   await app.register(orderAdminRoutes({ db, outbox, cancelWithRefund }));
   const captureOnShipment: CaptureShipped | undefined = config.captureOnShipment
@@ -160,11 +160,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(orderEditRoutes({ db, outbox, money, roundingMode: config.roundingMode }));
-  await app.register(returnStorefrontRoutes({ database, outbox }));
+  await app.register(returnStorefrontRoutes({ database, outbox, tokens }));
   const refundReturned: RefundReturn = (input) => refundReturn({ ...payments, database, outbox }, input);
   await app.register(returnAdminRoutes({ database, outbox, refundReturn: refundReturned }));
   await app.register(eventAdminRoutes({ db }));
-  await app.register(orderPageRoutes({ db, tokens }));
+  await app.register(orderPageRoutes({ db, tokens, shopServed: webApps !== undefined }));
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
   await app.register(paymentReturnRoutes({ db, tokens, publicBaseUrl }));
   await app.register(paymentAdminRoutes(payments));

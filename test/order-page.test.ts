@@ -129,6 +129,9 @@ describe('a guest back from paying', () => {
     expect(html).toContain('data-payment-outcome="succeeded"');
     expect(html).toContain('Payment received');
     expect(html).toContain('data-payment-status="paid"');
+    // Paid: nothing due. No shop served here (an API-only service): no link to a shop page.
+    expect(html).not.toContain('data-balance-due');
+    expect(html).not.toContain('Open this order in the shop');
     expect(html).toContain('data-order-status="approved"');
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
     expect(html).toMatch(/<td class="num">2<\/td>\s*<td class="num">12\.34 USD<\/td><td class="num">24\.68 USD<\/td>/);

@@ -39,8 +39,8 @@ export interface LinkClaims {
 export type LinkCheck =
   | { ok: true; subject: string; claims: Record<string, unknown> }
   | { ok: false; reason: 'invalid' }
-  /** Signed by this service but past its expiry; how long it was valid, when it says. */
-  | { ok: false; reason: 'expired'; lifetimeSeconds?: number };
+  /** Signed by this service but past its expiry; what it opened and how long it was valid, when it says. */
+  | { ok: false; reason: 'expired'; subject?: string; lifetimeSeconds?: number };
 
 const linkAudience = (purpose: string) => `storefront:link:${purpose}`;
 
@@ -139,11 +139,13 @@ export function createTokenService(secret: string): TokenService {
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) {
           // Only reached once the signature checked out, so the payload's times are the service's own.
-          const { iat, exp } = err.payload;
-          const lifetime = typeof iat === 'number' && typeof exp === 'number' ? exp - iat : undefined;
-          return lifetime === undefined
-            ? { ok: false, reason: 'expired' }
-            : { ok: false, reason: 'expired', lifetimeSeconds: lifetime };
+          const { iat, exp, sub } = err.payload;
+          return {
+            ok: false,
+            reason: 'expired',
+            ...(typeof sub === 'string' ? { subject: sub } : {}),
+            ...(typeof iat === 'number' && typeof exp === 'number' ? { lifetimeSeconds: exp - iat } : {}),
+          };
         }
         if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return { ok: false, reason: 'invalid' };
         throw err;

@@ -12,7 +12,16 @@ import { renderOrderPage } from './order-page.js';
 import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
 import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
 
-export function orderPageRoutes(deps: { db: Db; tokens: TokenService }): FastifyPluginAsyncTypebox {
+/** The shop's page of an order (web/storefront), opened with the link's token: it keeps it as a guest's order token. */
+export const shopOrderLink = (input: { alias: string; token: string }): string =>
+  `/orders/${encodeURIComponent(input.alias)}?token=${encodeURIComponent(input.token)}`;
+
+export function orderPageRoutes(deps: {
+  db: Db;
+  tokens: TokenService;
+  /** Whether the service serves the shop (dist/public built): the page then links to the shop's page of the order. */
+  shopServed: boolean;
+}): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       `${ORDER_PAGE_PATH}:order_alias/`,
@@ -26,7 +35,9 @@ export function orderPageRoutes(deps: { db: Db; tokens: TokenService }): Fastify
             + `${ORDER_PAGE_LINK_SECONDS / 60} minutes from the payment return, after ORDER_EMAIL_LINK_DAYS (7 by `
             + 'default) from an email. '
             + 'A browser (Accept: text/html) is told in HTML when a link is expired (410) or not valid (404); other '
-            + 'clients get problem+json.',
+            + "clients get problem+json. When the service serves the shop, the page links to the shop's page of the "
+            + 'order with the same token, where the guest returns items and pays what is due: the storefront API takes '
+            + 'the token as X-Order-Token until it expires.',
           params: AliasParams,
           querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2048 })) }),
           response: { ...problems(404, 410, 422) },
@@ -47,7 +58,11 @@ export function orderPageRoutes(deps: { db: Db; tokens: TokenService }): Fastify
         const { payment } = link;
         const returned = payment && attempts.find((p) => p.reference === payment.reference);
         const outcome = payment && returned ? paymentOutcome(returned.status, payment.end) : undefined;
-        return reply.code(200).headers(PAGE_HEADERS).send(renderOrderPage({ order, lines, outcome, shipments }));
+        // The same token, never a fresh one: the shop's access ends when the email's link does.
+        const shopLink =
+          deps.shopServed && request.query.token ? shopOrderLink({ alias, token: request.query.token }) : undefined;
+        const page = renderOrderPage({ order, lines, outcome, shipments, shopLink });
+        return reply.code(200).headers(PAGE_HEADERS).send(page);
       },
     );
   };

@@ -3,6 +3,7 @@ import { escapeHtml, htmlDocument } from '../http/html.js';
 import type { PaymentOutcome } from '../payments/payment-states.js';
 import { currencyFormat } from '../shared/money.js';
 import { lineDisplayName } from '../orders/order-line.js';
+import { ledgerOfOrder } from '../orders/order-ledger.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import type { FulfillmentWithLines } from '../orders/fulfillments.repository.js';
 
@@ -22,7 +23,8 @@ const STYLE = `
   table { width: 100%; border-collapse: collapse; } th, td { padding: .25rem .5rem .25rem 0; text-align: left; }
   td.num, th.num { text-align: right; } tbody tr { border-top: 1px solid #e4e4e7; }
   dl { display: grid; grid-template-columns: auto 1fr; gap: .25rem 1rem; margin: 0; }
-  dt { color: #71717a; } dd { margin: 0; } address { font-style: normal; }`;
+  dt { color: #71717a; } dd { margin: 0; } address { font-style: normal; }
+  .shop { margin: 1rem 0 0; padding: .75rem 1rem; border-radius: .375rem; background: #e0f2fe; }`;
 
 const OUTCOME_TEXT: Record<PaymentOutcome, string> = {
   succeeded: 'Payment received. Thank you!',
@@ -38,6 +40,11 @@ export interface OrderPageInput {
   outcome?: PaymentOutcome;
   /** The order's shipments (fulfillments): those not cancelled are listed with their tracking links. */
   shipments?: readonly FulfillmentWithLines[];
+  /**
+   * The shop's page of this order with the link's token (decision 0030), where the guest returns items and pays what
+   * is due; none when the service serves no shop.
+   */
+  shopLink?: string;
 }
 
 /** The shipments part: each shipment's state, carrier and number, tracking link and items. */
@@ -71,7 +78,23 @@ function addressHtml(address: AddressSnapshot): string {
     .join('<br>');
 }
 
-export function renderOrderPage({ order, lines, outcome, shipments = [] }: OrderPageInput): string {
+/** What is left to pay (a balance due after an edit, or the rest after a parcel's capture), if anything. */
+function balanceHtml(order: OrderRow, amount: (minor: number) => string): string {
+  const { balanceDue } = ledgerOfOrder(order);
+  if (balanceDue <= 0) return '';
+  return `<dt>Balance due</dt><dd data-balance-due><strong>${amount(balanceDue)}</strong></dd>`;
+}
+
+/** The way to the shop's page of the order: returns and payment happen there. */
+function shopLinkHtml(link: string | undefined): string {
+  if (!link) return '';
+  return (
+    `<p class="shop"><a href="${escapeHtml(link)}">Open this order in the shop</a> to return items, pay what is due `
+    + 'or see your returns.</p>'
+  );
+}
+
+export function renderOrderPage({ order, lines, outcome, shipments = [], shopLink }: OrderPageInput): string {
   const money = currencyFormat(order.currency);
   const amount = (minor: number) => escapeHtml(`${money.format(minor)} ${order.currency}`);
   const rows = lines
@@ -90,6 +113,7 @@ export function renderOrderPage({ order, lines, outcome, shipments = [] }: Order
   }
   totals.push(['Tax', amount(order.estimatedTax)]);
   totals.push(['<strong>Total</strong>', `<strong>${amount(order.total)}</strong>`]);
+  if (order.amountReturned > 0) totals.push(['Returned (refunded)', `−${amount(order.amountReturned)}`]);
   const address = order.shippingAddress as AddressSnapshot | null;
   const banner = outcome
     ? `<p class="outcome ${outcome}" data-payment-outcome="${outcome}">${escapeHtml(OUTCOME_TEXT[outcome])}</p>`
@@ -104,7 +128,9 @@ ${banner}
 <dd data-payment-status="${escapeHtml(order.paymentStatus)}">${escapeHtml(words(order.paymentStatus))}</dd>
 <dt>Shipping</dt>
 <dd data-fulfillment-status="${escapeHtml(order.fulfillmentStatus)}">${escapeHtml(words(order.fulfillmentStatus))}</dd>
+${balanceHtml(order, amount)}
 </dl>
+${shopLinkHtml(shopLink)}
 <h2>Items</h2>
 <table>
 <thead><tr><th>Item</th><th class="num">Qty</th><th class="num">Price</th><th class="num">Total</th></tr></thead>

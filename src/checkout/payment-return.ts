@@ -4,7 +4,8 @@ import type { Db } from '../db/client.js';
 import { orders, payments } from '../db/schema.js';
 import { type PaymentOutcome, paymentOutcome } from '../payments/payment-states.js';
 import { RETURN_LINK_PURPOSE } from '../payments/return-links.js';
-import { type LinkRefusal, ORDER_PAGE_LINK_SECONDS, orderPageLink } from './order-page-link.js';
+import type { LinkRefusal } from '../orders/order-link.js';
+import { ORDER_PAGE_LINK_SECONDS, orderPageLink } from './order-page-link.js';
 
 /**
  * The payer back from a gateway, through a return link (src/payments/return-links.ts): with a storefront return_url

@@ -154,9 +154,16 @@ export const AdminOrderDetail = Type.Object({
 
 export const AliasParams = Type.Object({ order_alias: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) });
 
-/** How a guest proves an order is theirs: the `order_token` its placement answered with. */
+/**
+ * How a guest proves an order is theirs: the `order_token` its placement answered with, or the token of a link to the
+ * order (an order email's `?token=`, decision 0030), which works until the link expires.
+ */
 export const OrderTokenHeader = Type.Optional(
-  Type.String({ description: "A guest's order: the order_token its placement answered with" }),
+  Type.String({
+    description:
+      "A guest's order: the order_token its placement answered with, or the token of the order's link in an order "
+      + 'email (its token= parameter; 410 order_link_expired once the link has expired)',
+  }),
 );
 
 export const OrderPage = Page(OrderSummary);

@@ -1,6 +1,7 @@
 import { idempotencyKeyFrom } from './idempotency.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { TokenService } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import type { Outbox } from '../events/outbox.js';
 import { principalOf, requireAdmin, requireUser } from '../http/auth.js';
@@ -23,6 +24,7 @@ import { DomainError } from '../shared/errors.js';
 import { orderStates } from './order-states.js';
 import { statusesByHand } from './fulfillment.decide.js';
 import { changeOrderStatus, findVisibleOrder } from './orders.service.js';
+import { orderCallerOf } from './order-caller.js';
 
 /** An order with its lines and its shipments (fulfillments), as its answers show it. */
 async function detail(db: Db, order: Parameters<typeof presentOrder>[0]) {
@@ -39,7 +41,7 @@ export async function adminOrderDetail(db: Db, order: Parameters<typeof presentO
   return { ...(await detail(db, order)), next_statuses: nextStatuses };
 }
 
-export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
+export function orderRoutes(deps: { db: Db; tokens: TokenService }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['orders'];
 
@@ -74,16 +76,12 @@ export function orderRoutes(deps: { db: Db }): FastifyPluginAsyncTypebox {
           summary: 'One order: for its owner, an admin, or the holder of its X-Order-Token',
           params: AliasParams,
           headers: Type.Object({ 'x-order-token': OrderTokenHeader }),
-          response: { 200: OrderDetail, ...problems(401, 404, 422) },
+          response: { 200: OrderDetail, ...problems(401, 404, 410, 422) },
         },
       },
       async (request) => {
-        const token = request.headers['x-order-token'];
-        const order = await findVisibleOrder(deps.db, request.params.order_alias, {
-          principal: request.principal,
-          orderToken: typeof token === 'string' ? token : undefined,
-        });
-        return detail(deps.db, order);
+        const caller = await orderCallerOf(deps.tokens, request);
+        return detail(deps.db, await findVisibleOrder(deps.db, request.params.order_alias, caller));
       },
     );
   };

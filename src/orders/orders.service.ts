@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { LinkCheck } from '../auth/tokens.js';
 import type { Principal } from '../http/auth.js';
 import type { Db, Tx } from '../db/client.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
@@ -16,6 +17,7 @@ import {
   setOrderStatus,
 } from './orders.repository.js';
 import { hashOrderToken } from './order-token.js';
+import { orderLinkVerdict } from './order-link.js';
 import { statusesByHand } from './fulfillment.decide.js';
 
 const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
@@ -27,24 +29,34 @@ function tokenMatches(order: OrderRow, token: string | undefined): boolean {
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
 
+/** Who asks for an order: the signed-in principal, and the guest's proof from `X-Order-Token` (order-caller.ts). */
+export interface OrderCaller {
+  principal: Principal | null;
+  /** The order token placement gave a guest. */
+  orderToken?: string;
+  /** Or the token of an order link (an order email's), already checked: signature, purpose, expiry. */
+  orderLink?: LinkCheck;
+}
+
 /**
- * The order if the caller may see it: its owner, an admin, or whoever holds its order token.
- * Anyone else gets the same 404 as for an order that does not exist.
+ * The order if the caller may see it: its owner, an admin, whoever holds its order token, or whoever holds a link to
+ * it (decision 0030). Anyone else gets the same 404 as for an order that does not exist. A link's refusal (404
+ * `order_link_invalid`, 410 `order_link_expired`) is decided before the order is read, so it says nothing about
+ * whether the order exists; the owner or an admin is not refused for a stale link their browser kept.
  */
-export async function findVisibleOrder(
-  db: Db,
-  alias: string,
-  caller: { principal: Principal | null; orderToken?: string },
-): Promise<OrderRow> {
+export async function findVisibleOrder(db: Db, alias: string, caller: OrderCaller): Promise<OrderRow> {
+  const link = caller.orderLink && orderLinkVerdict(caller.orderLink, alias);
   const order = await findOrderByAlias(db, alias);
-  if (!order) throw notFound(alias);
   const { principal } = caller;
-  const allowed =
-    principal?.role === 'admin'
-    || (principal !== null && order.userId !== null && order.userId === principal.userId)
-    || tokenMatches(order, caller.orderToken);
-  if (!allowed) throw notFound(alias);
-  return order;
+  const byAccount =
+    order !== undefined
+    && principal !== null
+    && (principal.role === 'admin' || (order.userId !== null && order.userId === principal.userId));
+  if (order && byAccount) return order;
+  if (link && !link.ok) throw new DomainError(link.code, { detail: link.detail });
+  if (!order) throw notFound(alias);
+  if (link?.ok || tokenMatches(order, caller.orderToken)) return order;
+  throw notFound(alias);
 }
 
 /**

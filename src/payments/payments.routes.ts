@@ -5,6 +5,7 @@ import { requireAdmin } from '../http/auth.js';
 import { bearerAuth, IdParams, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
 import { AliasParams, OrderTokenHeader } from '../orders/order.schema.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
+import { orderCallerOf } from '../orders/order-caller.js';
 import { Payment, presentPayment } from './payment.presenter.js';
 import { capturePayment, refundPayment, voidPayment } from './payments.admin.js';
 import { orderAliasOf, paymentsOfOrder } from './payments.repository.js';
@@ -91,13 +92,12 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
               amount: Type.String(),
               currency: Type.String(),
             }),
-            ...problems(401, 404, 409, 422, 502),
+            ...problems(401, 404, 409, 410, 422, 502),
           },
         },
       },
       async (request) => {
-        const token = request.headers['x-order-token'];
-        const caller = { principal: request.principal, orderToken: typeof token === 'string' ? token : undefined };
+        const caller = await orderCallerOf(deps.tokens, request);
         const key = idempotencyKeyFrom(request.headers['idempotency-key']);
         const pluginId = request.params.payment_plugin_id;
         let claim: { scope: string; key: string; requestHash: string } | undefined;
@@ -135,16 +135,16 @@ export function paymentRoutes(deps: PaymentsDeps & { webhookRateLimitPerMinute: 
             "For the order's owner, an admin, or the holder of its X-Order-Token (anyone else: 404), so a storefront "
             + 'can show the customer their payments and refunds.',
           params: AliasParams,
-          headers: Type.Object({ 'x-order-token': Type.Optional(Type.String()) }),
-          response: { 200: Type.Array(Payment), ...problems(401, 404, 422) },
+          headers: Type.Object({ 'x-order-token': OrderTokenHeader }),
+          response: { 200: Type.Array(Payment), ...problems(401, 404, 410, 422) },
         },
       },
       async (request) => {
-        const token = request.headers['x-order-token'];
-        const order = await findVisibleOrder(deps.db, request.params.order_alias, {
-          principal: request.principal,
-          orderToken: typeof token === 'string' ? token : undefined,
-        });
+        const order = await findVisibleOrder(
+          deps.db,
+          request.params.order_alias,
+          await orderCallerOf(deps.tokens, request),
+        );
         return (await paymentsOfOrder(deps.db, order.id)).map((p) => presentPayment(p, order.alias));
       },
     );

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TokenService } from '../auth/tokens.js';
-import type { Principal } from '../http/auth.js';
 import type { Db, Tx } from '../db/client.js';
 import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
-import { findVisibleOrder } from '../orders/orders.service.js';
+import { findVisibleOrder, type OrderCaller } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
@@ -105,7 +104,7 @@ export async function startPayment(
     orderAlias: string;
     returnUrl?: string;
     cancelUrl?: string;
-    caller: { principal: Principal | null; orderToken?: string };
+    caller: OrderCaller;
   },
 ): Promise<StartedPayment> {
   const plugin = pluginOr404(deps, input.pluginId);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import type { TokenService } from '../auth/tokens.js';
 import { Type } from 'typebox';
 import { requireAdmin } from '../http/auth.js';
 import { refuseBody } from '../http/no-body.js';
@@ -11,6 +12,7 @@ import { IdempotencyHeader, idempotencyKeyFrom } from '../orders/idempotency.js'
 import { AliasParams, OrderTokenHeader } from '../orders/order.schema.js';
 import { linesOf, type OrderRow } from '../orders/orders.repository.js';
 import { findVisibleOrder } from '../orders/orders.service.js';
+import { orderCallerOf } from '../orders/order-caller.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
 import { presentOrderReturns, presentReason, presentReturn } from './return.presenter.js';
@@ -90,20 +92,22 @@ async function orderReturns(deps: ReturnDeps, order: OrderRow) {
   });
 }
 
-/** The order the request may see: its owner's, an admin's, or the holder of its X-Order-Token's (404 otherwise). */
-function visibleOrder(deps: ReturnDeps, request: FastifyRequest, alias: string): Promise<OrderRow> {
-  const token = request.headers['x-order-token'];
-  return findVisibleOrder(deps.database.db, alias, {
-    principal: request.principal,
-    orderToken: typeof token === 'string' ? token : undefined,
-  });
+/** The customers' routes also check the order links guests send (decision 0030). */
+type StorefrontReturnDeps = ReturnDeps & { tokens: TokenService };
+
+/**
+ * The order the request may see: its owner's, an admin's, or that of the holder of its X-Order-Token (an order token
+ * or an order link's token); 404 otherwise, 410 for an expired link.
+ */
+async function visibleOrder(deps: StorefrontReturnDeps, request: FastifyRequest, alias: string): Promise<OrderRow> {
+  return findVisibleOrder(deps.database.db, alias, await orderCallerOf(deps.tokens, request));
 }
 
 /**
  * Returns for customers (decision 0029): the order's owner, or whoever holds its order token (a guest, from the
  * email's link), lists the order's returns, asks for one of shipped units, and cancels one not yet received.
  */
-export function returnStorefrontRoutes(deps: ReturnDeps): FastifyPluginAsyncTypebox {
+export function returnStorefrontRoutes(deps: StorefrontReturnDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['returns'], security: optionalBearerAuth };
     const base = '/order/storefront/api/orders/:order_alias/returns/';
@@ -117,7 +121,7 @@ export function returnStorefrontRoutes(deps: ReturnDeps): FastifyPluginAsyncType
           summary: "An order's returns, what each line may still return, and the reasons a return may give",
           params: AliasParams,
           headers,
-          response: { 200: OrderReturns, ...problems(401, 404, 422) },
+          response: { 200: OrderReturns, ...problems(401, 404, 410, 422) },
         },
       },
       async (request) => orderReturns(deps, await visibleOrder(deps, request, request.params.order_alias)),
@@ -136,7 +140,7 @@ export function returnStorefrontRoutes(deps: ReturnDeps): FastifyPluginAsyncType
           params: AliasParams,
           headers: Type.Object({ ...headers.properties, ...IdempotencyKey.properties }),
           body: RequestReturnBody,
-          response: { 201: Return, ...problems(401, 404, 409, 422) },
+          response: { 201: Return, ...problems(401, 404, 409, 410, 422) },
         },
       },
       async (request, reply) => {
@@ -164,7 +168,7 @@ export function returnStorefrontRoutes(deps: ReturnDeps): FastifyPluginAsyncType
           summary: 'Cancel a return not yet received',
           params: ReturnParams,
           headers: Type.Object({ ...headers.properties, ...IdempotencyKey.properties }),
-          response: { 200: Return, ...problems(401, 404, 409, 422) },
+          response: { 200: Return, ...problems(401, 404, 409, 410, 422) },
         },
       },
       async (request) => {

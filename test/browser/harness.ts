@@ -177,16 +177,17 @@ export async function launchBrowser(baseUrl: string): Promise<BrowserSession> {
 
 /**
  * A shop and a headless Chromium on it for the tests of one `describe`: started before them, closed after them. Read
- * `running.shop` and `running.browser` inside the tests (before the first, neither exists yet).
+ * `running.shop` and `running.browser` inside the tests (before the first, neither exists yet). `env` may be a
+ * function, read when the shop starts: for what an earlier `beforeAll` starts (an SMTP sink's URL).
  */
-export function shopAndBrowser(env: Record<string, string> = {}): {
+export function shopAndBrowser(env: Record<string, string> | (() => Record<string, string>) = {}): {
   readonly shop: Shop;
   readonly browser: BrowserSession;
 } {
   let shop: Shop | undefined;
   let browser: BrowserSession | undefined;
   beforeAll(async () => {
-    shop = await startShop(env);
+    shop = await startShop(typeof env === 'function' ? env() : env);
     browser = await launchBrowser(shop.baseUrl);
   });
   afterAll(async () => {

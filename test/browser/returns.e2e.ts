@@ -1,8 +1,10 @@
 // Returns in Chromium, on a phone-wide screen (390 px): a customer returns one T-shirt of a shipped order from its
 // page and sees it requested (cancels another, and reads the API's refusal of a stale form); an admin receives it (its
-// unit back in stock) and refunds it, seeing the amount refunded, and the ledger shows what the return took off.
+// unit back in stock) and refunds it, seeing the amount refunded, and the ledger shows what the return took off. A
+// guest who never placed the order in this browser opens the shipped email's link and returns an item (decision 0030).
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpSink, startSmtpSink } from '../smtp-sink.js';
 import {
   ADMIN,
   type BrowserSession,
@@ -13,6 +15,7 @@ import {
   payWithSandbox,
   placeDemoOrder,
   type Shop,
+  scrollsSideways,
   shopAndBrowser,
   signedIn,
 } from './harness.js';
@@ -49,13 +52,16 @@ async function stockOf(shop: Shop, alias: string): Promise<number> {
   throw new Error(`no variant ${alias}`);
 }
 
-/** A guest's demo order, paid with the sandbox and shipped whole through the API. */
-async function shippedOrder(shop: Shop): Promise<PlacedOrder> {
-  const order = await placeDemoOrder(shop);
+/** A guest's demo order, paid with the sandbox and shipped whole through the API (with a tracking number, if given). */
+async function shippedOrder(
+  shop: Shop,
+  options: { email?: string; tracking?: { carrier: string; tracking_number: string } } = {},
+): Promise<PlacedOrder> {
+  const order = await placeDemoOrder(shop, options.email);
   await payWithSandbox(shop, order);
   const headers = await adminHeaders(shop);
   const base = `/order/dashboard/api/orders/${order.alias}/fulfillments/`;
-  const made = await callApi(shop, base, { headers });
+  const made = await callApi(shop, base, { headers, body: options.tracking ?? {} });
   await callApi(shop, `${base}${String(made.id)}/ship/`, { headers });
   return order;
 }
@@ -201,6 +207,76 @@ describe('returns on the order page and in the dashboard', () => {
     const customerReturns = section(customer, 'Returns');
     await expect.poll(() => customerReturns.textContent(), SLOW).toMatch(/Return 1: Refunded/);
     expect(await customerReturns.textContent()).toMatch(`Refunded: ${estimate.amount} USD`);
+    expect(running.browser.errors).toEqual([]);
+  });
+});
+
+/** The order link in the email to `email` whose subject says `subject` (waiting for it to arrive). */
+async function linkInEmail(sink: SmtpSink, input: { email: string; subject: string }): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const email = sink.received.find(
+        (e) => e.rcptTo.includes(input.email) && e.headers.get('subject')?.includes(input.subject),
+      );
+      link = email?.text?.match(/https?:\/\/\S+\/order\/storefront\/orders\/\S+/)?.[0];
+      return link !== undefined;
+    }, SLOW)
+    .toBe(true);
+  return link ?? '';
+}
+
+describe("a guest opens the shipped email's link in a browser that never saw the order", () => {
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  });
+  afterAll(async () => {
+    await sink.close();
+  });
+  const running = shopAndBrowser(() => ({ SMTP_URL: sink.url }));
+
+  it('follows it to the shop and returns a T-shirt, at 390 px', async () => {
+    const email = 'link-guest@example.com';
+    const tracking = { carrier: 'ups', tracking_number: '1Z999AA10123456784' };
+    const order = await shippedOrder(running.shop, { email, tracking });
+    const link = await linkInEmail(sink, { email, subject: `Order ${order.alias} has shipped` });
+
+    // A new visitor: nothing kept, not the order token placement gave.
+    const page = await running.browser.newPage({ viewport: PHONE });
+    await page.goto(link);
+    const track = page.getByRole('link', { name: 'Track this shipment' });
+    expect(await track.getAttribute('href')).toMatch(/^https:\/\/.*1Z999AA10123456784/);
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.getByRole('link', { name: 'Open this order in the shop' }).click();
+
+    await expect.poll(() => page.getByTestId('fulfilment-status').textContent(), SLOW).toBe('Shipped');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your order');
+    // The token is kept, and out of the address bar.
+    expect(new URL(page.url()).pathname).toBe(`/orders/${order.alias}`);
+    expect(page.url()).not.toContain('token=');
+    expect(await page.evaluate("localStorage.getItem('storefront.orderTokens')")).toContain(order.alias);
+    expect(await nothingCutOff(page)).toBe(true);
+
+    const returns = section(page, 'Returns');
+    await expect.poll(() => returns.textContent(), SLOW).toMatch(/No return yet\..*Return items/);
+    await returns.getByLabel(`How many ${TSHIRT} to return`).fill('1');
+    await returns.getByLabel(`Why you return ${TSHIRT}`).selectOption('damaged');
+    await returns.getByRole('button', { name: 'Continue' }).click();
+    expect(await returns.textContent()).toMatch(`Return 1 × ${TSHIRT} (Arrived damaged or defective)?`);
+    expect(await nothingCutOff(page)).toBe(true);
+    await returns.getByRole('button', { name: 'Yes, return 1 item' }).click();
+    await expect
+      .poll(() => statusText(page), SLOW)
+      .toMatch(/Return requested: we will refund you once the items reach the shop\./);
+    await expect
+      .poll(() => returns.textContent(), SLOW)
+      .toMatch(/Return 1: Requested: waiting for the items to reach the shop/);
+    expect(await nothingCutOff(page)).toBe(true);
+
+    // Opened again later in the same browser, without the link: the kept token still opens it.
+    await page.goto(`/orders/${order.alias}`);
+    await expect.poll(() => section(page, 'Returns').textContent(), SLOW).toMatch(/Return 1: Requested/);
     expect(running.browser.errors).toEqual([]);
   });
 });

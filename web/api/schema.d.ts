@@ -6453,7 +6453,7 @@ export type paths = {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description A guest's order: the order_token its placement answered with */
+                    /** @description A guest's order: the order_token its placement answered with, or the token of the order's link in an order email (its token= parameter; 410 order_link_expired once the link has expired) */
                     "x-order-token"?: string;
                 };
                 path: {
@@ -6628,6 +6628,15 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Problem (order_link_expired) */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
                 422: {
                     headers: {
@@ -6659,7 +6668,7 @@ export type paths = {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description A guest's order: the order_token its placement answered with */
+                    /** @description A guest's order: the order_token its placement answered with, or the token of the order's link in an order email (its token= parameter; 410 order_link_expired once the link has expired) */
                     "x-order-token"?: string;
                 };
                 path: {
@@ -6770,6 +6779,15 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Problem (order_link_expired) */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
                 422: {
                     headers: {
@@ -6792,7 +6810,7 @@ export type paths = {
                 header?: {
                     /** @description The same request again with the same key (within 24 h) answers what the first made instead of doing it again; with another body, 422 idempotency_key_reused */
                     "idempotency-key"?: string;
-                    /** @description A guest's order: the order_token its placement answered with */
+                    /** @description A guest's order: the order_token its placement answered with, or the token of the order's link in an order email (its token= parameter; 410 order_link_expired once the link has expired) */
                     "x-order-token"?: string;
                 };
                 path: {
@@ -6915,6 +6933,15 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Problem (order_link_expired) */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
                 422: {
                     headers: {
@@ -6948,7 +6975,7 @@ export type paths = {
                 header?: {
                     /** @description The same request again with the same key (within 24 h) answers what the first made instead of doing it again; with another body, 422 idempotency_key_reused */
                     "idempotency-key"?: string;
-                    /** @description A guest's order: the order_token its placement answered with */
+                    /** @description A guest's order: the order_token its placement answered with, or the token of the order's link in an order email (its token= parameter; 410 order_link_expired once the link has expired) */
                     "x-order-token"?: string;
                 };
                 path: {
@@ -7040,6 +7067,15 @@ export type paths = {
                 };
                 /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (order_link_expired) */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7340,7 +7376,7 @@ export type paths = {
         };
         /**
          * An order as an HTML page, opened through an expiring signed link
-         * @description Where a guest lands after paying when the storefront gave no return_url, and what the link in an order email opens. The link is signed for this order and expires: after 15 minutes from the payment return, after ORDER_EMAIL_LINK_DAYS (7 by default) from an email. A browser (Accept: text/html) is told in HTML when a link is expired (410) or not valid (404); other clients get problem+json.
+         * @description Where a guest lands after paying when the storefront gave no return_url, and what the link in an order email opens. The link is signed for this order and expires: after 15 minutes from the payment return, after ORDER_EMAIL_LINK_DAYS (7 by default) from an email. A browser (Accept: text/html) is told in HTML when a link is expired (410) or not valid (404); other clients get problem+json. When the service serves the shop, the page links to the shop's page of the order with the same token, where the guest returns items and pays what is due: the storefront API takes the token as X-Order-Token until it expires.
          */
         get: {
             parameters: {
@@ -7928,6 +7964,7 @@ export type paths = {
             parameters: {
                 query?: never;
                 header?: {
+                    /** @description A guest's order: the order_token its placement answered with, or the token of the order's link in an order email (its token= parameter; 410 order_link_expired once the link has expired) */
                     "x-order-token"?: string;
                 };
                 path: {
@@ -7981,6 +8018,15 @@ export type paths = {
                 };
                 /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (order_link_expired) */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8067,7 +8113,7 @@ export type paths = {
                 header?: {
                     /** @description Makes the request safe to retry: the same key and body answer as the first time (kept 24 h) */
                     "idempotency-key"?: string;
-                    /** @description A guest's order: the order_token its placement answered with */
+                    /** @description A guest's order: the order_token its placement answered with, or the token of the order's link in an order email (its token= parameter; 410 order_link_expired once the link has expired) */
                     "x-order-token"?: string;
                 };
                 path: {
@@ -8135,6 +8181,15 @@ export type paths = {
                 };
                 /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (order_link_expired) */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
