@@ -25,8 +25,8 @@ const FULFILLMENT_COLUMNS = columnList(fulfillments);
  */
 const fulfillmentsOfOrderSql = (order: string) => `select ${rowJsonSql(FULFILLMENT_COLUMNS, 'f')} as row,
     (select coalesce(jsonb_agg(jsonb_build_object('orderLineId', fl.order_line_id, 'quantity', fl.quantity,
-        'alias', l.alias, 'productName', l.product_name, 'variantName', l.name, 'sku', l.sku) order by fl.order_line_id),
-      '[]'::jsonb)
+        'alias', l.alias, 'productName', l.product_name, 'variantName', l.name, 'sku', l.sku)
+        order by fl.order_line_id), '[]'::jsonb)
       from fulfillment_lines fl join order_lines l on l.id = fl.order_line_id where fl.fulfillment_id = f.id) as lines
   from fulfillments f where f.order_id = ${order} order by f.id`;
 

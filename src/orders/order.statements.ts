@@ -15,7 +15,8 @@ const LINE_COLUMNS = columnList(orderLines);
 /** Locks the order `$1` (its alias) and answers it (`row`, JSON) with the transaction's time (`now`). */
 export const lockOrderByAlias: Statement = {
   name: 'order_lock_by_alias',
-  text: `select ${rowJsonSql(ORDER_COLUMNS, 'o')} as row, now() as now from orders o where o.alias = $1 for update of o`,
+  text: `select ${rowJsonSql(ORDER_COLUMNS, 'o')} as row, now() as now
+    from orders o where o.alias = $1 for update of o`,
 };
 
 /**
