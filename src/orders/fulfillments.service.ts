@@ -24,21 +24,9 @@ import {
   saveFulfillmentState,
 } from './fulfillments.repository.js';
 import { presentOrder } from './order.presenter.js';
-import {
-  claimFor,
-  type IdempotencyClaim,
-  rememberResponseCalls,
-  storedResponseCall,
-  storedResponseOf,
-} from './idempotency.js';
+import { claimFor, type IdempotencyClaim, rememberResponseCalls } from './idempotency.js';
 import { orderEvents } from './order-events.js';
-import {
-  linesOfOrderAlias,
-  linesOfRows,
-  lockedOrderOf,
-  lockOrderByAlias,
-  saveOrderFulfillmentStatus,
-} from './order.statements.js';
+import { lockOrderAndRead, saveOrderFulfillmentStatus } from './order.statements.js';
 import type { OrderLineRow, OrderRow } from './orders.repository.js';
 
 /**
@@ -141,14 +129,13 @@ interface LockedForFulfillment {
   now: Date;
   lines: OrderLineRow[];
   fulfillments: FulfillmentWithLines[];
-  /** The answer kept for the request's Idempotency-Key, if it was made before. */
+  /** The fulfillment the request's Idempotency-Key made or moved before, if it did. */
   earlier: { fulfillmentId: number } | undefined;
+  /** A new fulfillment's id, when asked for (`reserveId`). */
+  newId: number | undefined;
 }
 
-/**
- * The first message of a change: locks the order, then reads its lines and fulfillments (statements of their own,
- * so they see what committed while the lock was waited for) and the request's kept answer. 404 without the order.
- */
+/** The first message of a change (`lockOrderAndRead`), with the order's fulfillments. 404 without the order. */
 async function lockForFulfillment(
   tx: Transaction,
   input: {
@@ -157,31 +144,21 @@ async function lockForFulfillment(
     /** Whether to take a new fulfillment's id too (`newId`): a creation's. */
     reserveId?: boolean;
   },
-): Promise<LockedForFulfillment & { newId: number | undefined }> {
-  const { alias, claim } = input;
-  const [locked, lines, fulfillments, stored, reserved] = await tx.runTogether<
-    [
-      { row: Record<string, unknown>; now: Date },
-      { row: Record<string, unknown> },
-      Parameters<typeof fulfillmentsOfRows>[0][number],
-      unknown,
-      { id: number },
-    ]
-  >([
-    { statement: lockOrderByAlias, values: [alias] },
-    { statement: linesOfOrderAlias, values: [alias] },
-    { statement: fulfillmentsOfOrderAlias, values: [alias] },
-    storedResponseCall(claim),
-    input.reserveId ? { statement: reserveFulfillmentId, values: [] } : undefined,
-  ]);
-  const order = lockedOrderOf(locked);
-  if (!order) throw orderNotFound(alias);
-  const earlier = claim && storedResponseOf(stored, claim);
+): Promise<LockedForFulfillment> {
+  const read = await lockOrderAndRead<[Parameters<typeof fulfillmentsOfRows>[0][number], { id: number }]>(tx, {
+    alias: input.alias,
+    claim: input.claim,
+    reads: [
+      { statement: fulfillmentsOfOrderAlias, values: [input.alias] },
+      input.reserveId ? { statement: reserveFulfillmentId, values: [] } : undefined,
+    ],
+  });
+  if (!read) throw orderNotFound(input.alias);
+  const [fulfillments, reserved] = read.rows;
   return {
-    ...order,
-    lines: linesOfRows(lines),
+    ...read,
     fulfillments: fulfillmentsOfRows(fulfillments),
-    earlier: earlier && { fulfillmentId: (earlier.body as { fulfillment_id: number }).fulfillment_id },
+    earlier: read.earlier && { fulfillmentId: (read.earlier.body as { fulfillment_id: number }).fulfillment_id },
     newId: reserved[0]?.id,
   };
 }

@@ -1,6 +1,7 @@
 import { columnList, fromColumnNames, rowJsonSql } from '../db/columns.js';
-import type { Statement, StatementCall } from '../db/client.js';
+import type { RowsOf, Statement, StatementCall, StatementCalls, Transaction } from '../db/client.js';
 import { orderLines, orders } from '../db/schema.js';
+import { type IdempotencyClaim, type StoredResponse, storedResponseCall, storedResponseOf } from './idempotency.js';
 import type { OrderLineRow, OrderRow } from './orders.repository.js';
 
 /**
@@ -13,7 +14,7 @@ const ORDER_COLUMNS = columnList(orders);
 const LINE_COLUMNS = columnList(orderLines);
 
 /** Locks the order `$1` (its alias) and answers it (`row`, JSON) with the transaction's time (`now`). */
-export const lockOrderByAlias: Statement = {
+const lockOrderByAlias: Statement = {
   name: 'order_lock_by_alias',
   text: `select ${rowJsonSql(ORDER_COLUMNS, 'o')} as row, now() as now
     from orders o where o.alias = $1 for update of o`,
@@ -23,7 +24,7 @@ export const lockOrderByAlias: Statement = {
  * The lines of the order `$1` (its alias), in id order. Sent after `lockOrderByAlias` in its message, a statement of
  * its own: it reads what committed while the lock was waited for.
  */
-export const linesOfOrderAlias: Statement = {
+const linesOfOrderAlias: Statement = {
   name: 'order_lines_of_alias',
   text: `select ${rowJsonSql(LINE_COLUMNS, 'l')} as row from order_lines l
     where l.order_id = (select id from orders where alias = $1) order by l.id`,
@@ -35,10 +36,11 @@ export const saveOrderFulfillmentStatus: Statement = {
   text: 'update orders set fulfillment_status = $2, status = $3, updated_at = $4 where id = $1',
 };
 
+type LockRow = { row: Record<string, unknown>; now: Date | string };
+type LineRow = { row: Record<string, unknown> };
+
 /** The locked order and the transaction's time, from `lockOrderByAlias`'s rows; undefined when there is no order. */
-export function lockedOrderOf(
-  rows: readonly { row: Record<string, unknown>; now: Date | string }[],
-): { order: OrderRow; now: Date } | undefined {
+function lockedOrderOf(rows: readonly LockRow[]): { order: OrderRow; now: Date } | undefined {
   const [first] = rows;
   if (!first) return undefined;
   return {
@@ -48,7 +50,7 @@ export function lockedOrderOf(
 }
 
 /** The lines from `linesOfOrderAlias`'s rows. */
-export const linesOfRows = (rows: readonly { row: Record<string, unknown> }[]): OrderLineRow[] =>
+const linesOfRows = (rows: readonly LineRow[]): OrderLineRow[] =>
   rows.map((r) => fromColumnNames<OrderLineRow>(LINE_COLUMNS, r.row));
 
 /** Locks the variants of `$1` (JSON `[{id}]`), in id order: the order placements lock them in. */
@@ -79,4 +81,42 @@ export function addStockCalls(units: readonly { variantId: number; quantity: num
     { statement: lockVariantsInOrder, values: [rows] },
     { statement: addToVariantStock, values: [rows] },
   ];
+}
+
+/** What `lockOrderAndRead` answers: the order locked, the transaction's time, its lines, the kept answer, the reads. */
+export interface LockedOrder<R extends unknown[]> {
+  order: OrderRow;
+  /** The transaction's time: what the change stamps. */
+  now: Date;
+  lines: OrderLineRow[];
+  /** The answer kept for the request's Idempotency-Key, if it was made before (422 if it asked something else). */
+  earlier: StoredResponse | undefined;
+  /** The rows of each of `reads`. */
+  rows: RowsOf<R>;
+}
+
+/**
+ * The first message of a change after the sale (decision 0032): BEGIN, the order's lock, then its lines, the kept
+ * answer of the request's key and the change's own `reads`, each a statement of its own after the lock, so it sees what
+ * committed while the lock was waited for. Undefined when there is no such order.
+ */
+export async function lockOrderAndRead<R extends unknown[]>(
+  tx: Transaction,
+  input: { alias: string; claim: IdempotencyClaim | undefined; reads: StatementCalls<R> },
+): Promise<LockedOrder<R> | undefined> {
+  const { alias, claim } = input;
+  const [locked, lines, stored, ...rows] = (await tx.runTogether<unknown[]>([
+    { statement: lockOrderByAlias, values: [alias] },
+    { statement: linesOfOrderAlias, values: [alias] },
+    storedResponseCall(claim),
+    ...input.reads,
+  ])) as [LockRow[], LineRow[], unknown[], ...unknown[][]];
+  const order = lockedOrderOf(locked);
+  if (!order) return undefined;
+  return {
+    ...order,
+    lines: linesOfRows(lines),
+    earlier: claim && storedResponseOf(stored, claim),
+    rows: rows as RowsOf<R>,
+  };
 }

@@ -9,16 +9,8 @@ import {
   rememberResponse,
   rememberResponseCalls,
   storedResponse,
-  storedResponseCall,
-  storedResponseOf,
 } from '../orders/idempotency.js';
-import {
-  addStockCalls,
-  linesOfOrderAlias,
-  linesOfRows,
-  lockedOrderOf,
-  lockOrderByAlias,
-} from '../orders/order.statements.js';
+import { addStockCalls, lockOrderAndRead } from '../orders/order.statements.js';
 import { presentOrder } from '../orders/order.presenter.js';
 import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from '../orders/orders.repository.js';
 import { DomainError, invalidField } from '../shared/errors.js';
@@ -266,31 +258,17 @@ export async function moveReturn(
   return done.change;
 }
 
-/**
- * The first message of a move of a return: locks the order, then reads its lines and returns (statements of their
- * own, so they see what committed while the lock was waited for) and the request's kept answer. 404 without the order.
- */
+/** The first message of a move of a return (`lockOrderAndRead`), with the order's returns. 404 without the order. */
 async function lockForReturn(tx: Transaction, alias: string, claim: IdempotencyClaim | undefined) {
-  const [locked, lines, returns, stored] = await tx.runTogether<
-    [
-      { row: Record<string, unknown>; now: Date },
-      { row: Record<string, unknown> },
-      Parameters<typeof returnsOfRows>[0][number],
-      unknown,
-    ]
-  >([
-    { statement: lockOrderByAlias, values: [alias] },
-    { statement: linesOfOrderAlias, values: [alias] },
-    { statement: returnsOfOrderAlias, values: [alias] },
-    storedResponseCall(claim),
-  ]);
-  const order = lockedOrderOf(locked);
-  if (!order) throw orderNotFound(alias);
-  const earlier = claim && storedResponseOf(stored, claim);
+  const read = await lockOrderAndRead<[Parameters<typeof returnsOfRows>[0][number]]>(tx, {
+    alias,
+    claim,
+    reads: [{ statement: returnsOfOrderAlias, values: [alias] }],
+  });
+  if (!read) throw orderNotFound(alias);
   return {
-    ...order,
-    lines: linesOfRows(lines),
-    returns: returnsOfRows(returns),
-    earlier: earlier && (earlier.body as { return_id: number }).return_id,
+    ...read,
+    returns: returnsOfRows(read.rows[0]),
+    earlier: read.earlier && (read.earlier.body as { return_id: number }).return_id,
   };
 }
