@@ -41,6 +41,7 @@ import { gatewayEventDecider } from './payments/gateway-event-batches.js';
 import { cancelOrderWithRefund } from './payments/payments.admin.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
 import { manualCapturePluginIds, type PaymentRegistry } from './payments/plugin-registry.js';
+import { marketAdminRoutes, marketStorefrontRoutes } from './markets/markets.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
 import { currencyFormat } from './shared/money.js';
@@ -139,6 +140,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(taxAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingStorefrontRoutes({ db, money }));
+  const storeMarket = { storeCurrency: config.storeCurrency, pricesIncludeTax: config.pricesIncludeTax };
+  const isPaymentPlugin = (id: string) => deps.payments.get(id) !== undefined;
+  await app.register(marketAdminRoutes({ db, ...storeMarket, isPaymentPlugin }));
+  await app.register(marketStorefrontRoutes({ db, ...storeMarket }));
   await app.register(promotionAdminRoutes({ db, money, referenceChanged }));
   await app.register(promoCodeAdminRoutes({ db, money, referenceChanged }));
   await app.register(estimateRoutes({ db, config, money, promoLimiter, cache }));

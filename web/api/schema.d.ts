@@ -126,7 +126,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -135,7 +135,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -258,7 +258,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -267,7 +267,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -377,7 +377,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -386,7 +386,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -504,7 +504,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -513,7 +513,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -723,7 +723,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -814,7 +814,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -864,7 +864,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -968,7 +968,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -977,7 +977,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1522,7 +1522,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1720,7 +1720,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1779,7 +1779,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2122,7 +2122,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2131,7 +2131,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2293,7 +2293,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2347,6 +2347,524 @@ export type paths = {
                         "application/json": {
                             status: string;
                         };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/market/dashboard/api/markets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every market, the default one first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            countries: string[];
+                            created_at: string;
+                            /** @description The default market: STORE_CURRENCY */
+                            currency: string;
+                            /** @description Canonical decimal ("151.37"); "1" for the default market */
+                            exchange_rate: string;
+                            id: number;
+                            /** @description The default market also serves every country no other market lists */
+                            is_default: boolean;
+                            name: string;
+                            /** @description Empty: every enabled plugin */
+                            payment_plugins: string[];
+                            price_ending: string;
+                            /** @description The default market: PRICES_INCLUDE_TAX */
+                            prices_include_tax: boolean;
+                            /** @enum {string} */
+                            rounding_direction: "nearest" | "up" | "down";
+                            rounding_step: string | null;
+                            /** @description Empty: every active method */
+                            shipping_method_ids: number[];
+                            updated_at: string;
+                        }[];
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a market: countries sold to in one currency
+         * @description A country of another market is 409 country_in_another_market naming it; a code in use is 409 market_code_taken; an unknown currency, a rate or rounding rule that does not fit it, a payment plugin not enabled or a shipping method that does not exist is 422 naming the field.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "jp",
+                     *       "name": "Japan",
+                     *       "currency": "JPY",
+                     *       "prices_include_tax": true,
+                     *       "exchange_rate": "151.37",
+                     *       "rounding_step": "100",
+                     *       "countries": [
+                     *         "JP"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Letters, digits, "_" and "-", 1 to 32; stored lower-case: "eu", "us" */
+                        code: string;
+                        /** @description The countries the market serves; a country belongs to at most one market (else 409 naming it) */
+                        countries?: string[];
+                        /** @description ISO 4217 code, any case: "EUR", "JPY", "KWD" */
+                        currency: string;
+                        /** @description Major units of the market's currency one major unit of the store currency buys, exact, at most 10 decimals: "151.37" (USD → JPY); "1" for a market in the store currency */
+                        exchange_rate: string;
+                        name: string;
+                        /** @description Ids of enabled payment plugins the market offers; empty: every enabled plugin */
+                        payment_plugins?: string[];
+                        /** @description What converted prices end in, below rounding_step: "0.99", "0.95", "0" (default) */
+                        price_ending?: string;
+                        /**
+                         * @description Prices entered gross (VAT style) in this market's currency
+                         * @default false
+                         */
+                        prices_include_tax?: boolean;
+                        /** @description nearest (ties upwards, the default), up or down */
+                        rounding_direction?: "nearest" | "up" | "down";
+                        /** @description Converted prices are rounded to a multiple of this (in the market's currency, at most its precision) plus price_ending: "1" a whole unit, "100" hundreds of yen; null: no rounding beyond the currency's precision */
+                        rounding_step?: string | null;
+                        /** @description Shipping methods the market offers; empty: every active method */
+                        shipping_method_ids?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            countries: string[];
+                            created_at: string;
+                            /** @description The default market: STORE_CURRENCY */
+                            currency: string;
+                            /** @description Canonical decimal ("151.37"); "1" for the default market */
+                            exchange_rate: string;
+                            id: number;
+                            /** @description The default market also serves every country no other market lists */
+                            is_default: boolean;
+                            name: string;
+                            /** @description Empty: every enabled plugin */
+                            payment_plugins: string[];
+                            price_ending: string;
+                            /** @description The default market: PRICES_INCLUDE_TAX */
+                            prices_include_tax: boolean;
+                            /** @enum {string} */
+                            rounding_direction: "nearest" | "up" | "down";
+                            rounding_step: string | null;
+                            /** @description Empty: every active method */
+                            shipping_method_ids: number[];
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/market/dashboard/api/markets/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One market */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            countries: string[];
+                            created_at: string;
+                            /** @description The default market: STORE_CURRENCY */
+                            currency: string;
+                            /** @description Canonical decimal ("151.37"); "1" for the default market */
+                            exchange_rate: string;
+                            id: number;
+                            /** @description The default market also serves every country no other market lists */
+                            is_default: boolean;
+                            name: string;
+                            /** @description Empty: every enabled plugin */
+                            payment_plugins: string[];
+                            price_ending: string;
+                            /** @description The default market: PRICES_INCLUDE_TAX */
+                            prices_include_tax: boolean;
+                            /** @enum {string} */
+                            rounding_direction: "nearest" | "up" | "down";
+                            rounding_step: string | null;
+                            /** @description Empty: every active method */
+                            shipping_method_ids: number[];
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a market and its lists (the default market: 409 default_market_required) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a market; a list sent replaces the one stored
+         * @description The default market's currency, tax inclusivity, rate and rounding follow STORE_CURRENCY and PRICES_INCLUDE_TAX: setting them is 422. Its name, code and lists may change.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Europe",
+                     *       "countries": [
+                     *         "DE",
+                     *         "FR",
+                     *         "IT"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Letters, digits, "_" and "-", 1 to 32; stored lower-case: "eu", "us" */
+                        code?: string;
+                        /** @description The countries the market serves; a country belongs to at most one market (else 409 naming it) */
+                        countries?: string[];
+                        /** @description ISO 4217 code, any case: "EUR", "JPY", "KWD" */
+                        currency?: string;
+                        /** @description Major units of the market's currency one major unit of the store currency buys, exact, at most 10 decimals: "151.37" (USD → JPY); "1" for a market in the store currency */
+                        exchange_rate?: string;
+                        name?: string;
+                        /** @description Ids of enabled payment plugins the market offers; empty: every enabled plugin */
+                        payment_plugins?: string[];
+                        /** @description What converted prices end in, below rounding_step: "0.99", "0.95", "0" (default) */
+                        price_ending?: string;
+                        /** @description Prices entered gross (VAT style) in this market's currency */
+                        prices_include_tax?: boolean;
+                        /** @description nearest (ties upwards, the default), up or down */
+                        rounding_direction?: "nearest" | "up" | "down";
+                        /** @description Converted prices are rounded to a multiple of this (in the market's currency, at most its precision) plus price_ending: "1" a whole unit, "100" hundreds of yen; null: no rounding beyond the currency's precision */
+                        rounding_step?: string | null;
+                        /** @description Shipping methods the market offers; empty: every active method */
+                        shipping_method_ids?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            countries: string[];
+                            created_at: string;
+                            /** @description The default market: STORE_CURRENCY */
+                            currency: string;
+                            /** @description Canonical decimal ("151.37"); "1" for the default market */
+                            exchange_rate: string;
+                            id: number;
+                            /** @description The default market also serves every country no other market lists */
+                            is_default: boolean;
+                            name: string;
+                            /** @description Empty: every enabled plugin */
+                            payment_plugins: string[];
+                            price_ending: string;
+                            /** @description The default market: PRICES_INCLUDE_TAX */
+                            prices_include_tax: boolean;
+                            /** @enum {string} */
+                            rounding_direction: "nearest" | "up" | "down";
+                            rounding_step: string | null;
+                            /** @description Empty: every active method */
+                            shipping_method_ids: number[];
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/market/storefront/api/markets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The markets a shop can offer: each one’s countries, currency and whether prices include tax */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            countries: string[];
+                            currency: string;
+                            /** @description Serves every country no other market lists, and any request naming none */
+                            is_default: boolean;
+                            name: string;
+                            prices_include_tax: boolean;
+                        }[];
                     };
                 };
             };
@@ -2720,7 +3238,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2935,7 +3453,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2944,7 +3462,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3040,7 +3558,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3298,7 +3816,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3307,7 +3825,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3434,7 +3952,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3443,7 +3961,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3546,7 +4064,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3707,7 +4225,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3716,7 +4234,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3823,7 +4341,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3832,7 +4350,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3939,7 +4457,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3948,7 +4466,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4074,7 +4592,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4083,7 +4601,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4229,7 +4747,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4430,7 +4948,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4439,7 +4957,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4569,7 +5087,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4578,7 +5096,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4718,7 +5236,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4727,7 +5245,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4877,7 +5395,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4886,7 +5404,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5028,7 +5546,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5037,7 +5555,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5183,7 +5701,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5284,7 +5802,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5615,7 +6133,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5624,7 +6142,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5788,7 +6306,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6024,7 +6542,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6291,7 +6809,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6300,7 +6818,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6619,7 +7137,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6761,7 +7279,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6897,7 +7415,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6906,7 +7424,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7029,7 +7547,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7038,7 +7556,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7287,7 +7805,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7296,7 +7814,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7355,7 +7873,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7462,7 +7980,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7575,7 +8093,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7584,7 +8102,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7704,7 +8222,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7713,7 +8231,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7823,7 +8341,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7832,7 +8350,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7979,7 +8497,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8124,7 +8642,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8133,7 +8651,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8212,7 +8730,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8260,7 +8778,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8488,7 +9006,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8584,7 +9102,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8634,7 +9152,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8726,7 +9244,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8838,7 +9356,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8847,7 +9365,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8934,7 +9452,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8984,7 +9502,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9078,7 +9596,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9087,7 +9605,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9225,7 +9743,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9489,7 +10007,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9539,7 +10057,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9615,7 +10133,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9873,7 +10391,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9923,7 +10441,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10017,7 +10535,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10199,7 +10717,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10276,7 +10794,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10326,7 +10844,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10395,7 +10913,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10404,7 +10922,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10570,7 +11088,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10654,7 +11172,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10704,7 +11222,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10788,7 +11306,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10797,7 +11315,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11007,7 +11525,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11048,7 +11566,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11126,7 +11644,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11345,7 +11863,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11529,7 +12047,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11621,7 +12139,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11630,7 +12148,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11848,7 +12366,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11898,7 +12416,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11982,7 +12500,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12074,7 +12592,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12162,7 +12680,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
