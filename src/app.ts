@@ -42,6 +42,7 @@ import { cancelOrderWithRefund } from './payments/payments.admin.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
 import { manualCapturePluginIds, type PaymentRegistry } from './payments/plugin-registry.js';
 import { marketAdminRoutes, marketStorefrontRoutes } from './markets/markets.routes.js';
+import { variantPriceAdminRoutes } from './markets/variant-prices.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
 import { currencyFormat } from './shared/money.js';
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const isPaymentPlugin = (id: string) => deps.payments.get(id) !== undefined;
   await app.register(marketAdminRoutes({ db, ...storeMarket, isPaymentPlugin }));
   await app.register(marketStorefrontRoutes({ db, ...storeMarket }));
+  await app.register(variantPriceAdminRoutes({ db, storeCurrency: config.storeCurrency }));
   await app.register(promotionAdminRoutes({ db, money, referenceChanged }));
   await app.register(promoCodeAdminRoutes({ db, money, referenceChanged }));
   await app.register(estimateRoutes({ db, config, money, promoLimiter, cache }));

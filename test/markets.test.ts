@@ -23,7 +23,7 @@ afterAll(() => t.close());
 
 const base = '/market/dashboard/api/markets/';
 const storefront = '/market/storefront/api/markets/';
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 const callAs = (token: string | undefined) => (method: Method, url: string, payload?: object) =>
   t.app.inject({ method, url, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });
 const call = (method: Method, url: string, payload?: object) => callAs(admin.access)(method, url, payload);
@@ -321,5 +321,88 @@ describe('markets (storefront)', () => {
         'name',
         'prices_include_tax',
       ]);
+  });
+});
+
+describe('explicit prices per currency (admin variant API)', () => {
+  const pricesUrl = (id: number) => `/product/dashboard/api/variants/${id}/prices/`;
+  async function newVariant() {
+    sequence += 1;
+    const product = await adminApi(t, admin).product({
+      name: 'T-shirt',
+      variants: [{ alias: `priced-${sequence}`, name: 'S', price: '25.00', stock: 10 }],
+    });
+    return product.variants[0] as { id: number };
+  }
+
+  it('sets, reads and replaces a variant’s prices, each at its currency’s precision', async () => {
+    const variant = await newVariant();
+    expect(json(await call('GET', pricesUrl(variant.id)))).toEqual([]);
+    const prices = [
+      { currency: 'jpy', price: '3800' },
+      { currency: 'EUR', price: '23', compare_at_price: '27.5' },
+      { currency: 'KWD', price: '7.5', compare_at_price: null },
+    ];
+    const set = json(await call('PUT', pricesUrl(variant.id), { prices }));
+    expect(set.map(({ updated_at: _, ...p }: { updated_at: string }) => p)).toEqual([
+      { currency: 'EUR', price: '23.00', compare_at_price: '27.50' },
+      { currency: 'JPY', price: '3800', compare_at_price: null },
+      { currency: 'KWD', price: '7.500', compare_at_price: null },
+    ]);
+    expect(json(await call('GET', pricesUrl(variant.id)))).toEqual(set);
+    const replaced = json(await call('PUT', pricesUrl(variant.id), { prices: [{ currency: 'GBP', price: '21.99' }] }));
+    expect(replaced.map((p: { currency: string }) => p.currency)).toEqual(['GBP']);
+    expect(json(await call('PUT', pricesUrl(variant.id), { prices: [] }))).toEqual([]);
+  });
+
+  it('leaves the variant’s own price and the storefront as they were', async () => {
+    const variant = await newVariant();
+    json(await call('PUT', pricesUrl(variant.id), { prices: [{ currency: 'EUR', price: '23.00' }] }));
+    const stored = json(await call('GET', `/product/dashboard/api/variants/${variant.id}/`));
+    expect(stored.price).toBe('25.00');
+  });
+
+  it.each([
+    [[{ currency: 'USD', price: '25.00' }], 'prices[0].currency'],
+    [[{ currency: 'XYZ', price: '1.00' }], 'prices[0].currency'],
+    [
+      [
+        { currency: 'EUR', price: '1.00' },
+        { currency: 'eur', price: '2.00' },
+      ],
+      'prices[1].currency',
+    ],
+    [[{ currency: 'JPY', price: '3800.5' }], 'prices[0].price'],
+    [[{ currency: 'EUR', price: '1.001' }], 'prices[0].price'],
+    [[{ currency: 'KWD', price: '1.0001' }], 'prices[0].price'],
+    [[{ currency: 'EUR', price: '-1.00' }], 'prices[0].price'],
+    [[{ currency: 'EUR', price: '1e3' }], 'prices[0].price'],
+    [[{ currency: 'EUR', price: 23 }], 'prices[0].price'],
+    [[{ currency: 'EUR', price: '99999999999999999' }], 'prices[0].price'],
+    [[{ currency: 'EUR', price: '1.00', compare_at_price: 'x' }], 'prices[0].compare_at_price'],
+    [[{ currency: 'EUR', price: '1.00', market: 'eu' }], 'prices[0].market'],
+    [[{ currency: 'E\u0000R', price: '1.00' }], 'prices[0].currency'],
+  ])('refuses %j with 422 naming %s, and keeps the prices it had', async (prices, field) => {
+    const variant = await newVariant();
+    const before = json(await call('PUT', pricesUrl(variant.id), { prices: [{ currency: 'EUR', price: '23.00' }] }));
+    const body = expectProblem(await call('PUT', pricesUrl(variant.id), { prices }), 422, 'validation_error');
+    expect(fields(body)).toContain(field);
+    expect(json(await call('GET', pricesUrl(variant.id)))).toEqual(before);
+  });
+
+  it('answers 404 for a variant that does not exist, and is for admins only', async () => {
+    expectProblem(await call('GET', pricesUrl(2147483647)), 404, 'variant_not_found');
+    expectProblem(await call('PUT', pricesUrl(2147483647), { prices: [] }), 404, 'variant_not_found');
+    expectProblem(await call('GET', pricesUrl(2147483648)), 422, 'validation_error');
+    const variant = await newVariant();
+    expectProblem(await callAs(undefined)('GET', pricesUrl(variant.id)), 401, 'unauthorized');
+    expectProblem(await callAs(customer.access)('PUT', pricesUrl(variant.id), { prices: [] }), 403, 'forbidden');
+  });
+
+  it('keeps an archived variant’s prices, as it keeps the variant for its orders', async () => {
+    const variant = await newVariant();
+    const set = json(await call('PUT', pricesUrl(variant.id), { prices: [{ currency: 'EUR', price: '23.00' }] }));
+    expect((await call('DELETE', `/product/dashboard/api/variants/${variant.id}/`)).statusCode).toBe(204);
+    expect(json(await call('GET', pricesUrl(variant.id)))).toEqual(set);
   });
 });

@@ -1,6 +1,7 @@
 import { currencyExponent } from '../shared/currency.js';
-import { formatDecimal } from '../shared/money.js';
+import { currencyFormat, formatDecimal } from '../shared/money.js';
 import type { MarketRecord } from './markets.repository.js';
+import type { VariantPriceRow } from './variant-prices.repository.js';
 
 /** What the default market takes from the store's environment (decision 0031). */
 export interface StoreMarketSettings {
@@ -51,5 +52,16 @@ export function presentStorefrontMarket(record: MarketRecord, store: StoreMarket
     prices_include_tax: pricesIncludeTax,
     is_default: record.row.isDefault,
     countries: record.countries,
+  };
+}
+
+/** An explicit price, at its own currency's precision. */
+export function presentVariantPrice(row: VariantPriceRow) {
+  const money = currencyFormat(row.currency);
+  return {
+    currency: row.currency,
+    price: money.format(row.amount),
+    compare_at_price: row.compareAtAmount === null ? null : money.format(row.compareAtAmount),
+    updated_at: row.updatedAt.toISOString(),
   };
 }

@@ -9627,6 +9627,166 @@ export type paths = {
         };
         trace?: never;
     };
+    "/product/dashboard/api/variants/{id}/prices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A variant's explicit prices in other currencies than the store's */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            compare_at_price: string | null;
+                            currency: string;
+                            price: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set a variant's explicit prices in other currencies (the whole list)
+         * @description The store currency (the variant's own price), an unknown currency, one listed twice or an amount finer than its currency's precision is 422 naming the field. Markets in a currency without a price here convert the variant's price at their rate.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "prices": [
+                     *         {
+                     *           "currency": "EUR",
+                     *           "price": "23.00",
+                     *           "compare_at_price": "27.00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Every explicit price of the variant; a currency left out is converted from the variant's price */
+                        prices: {
+                            compare_at_price?: string | null;
+                            /** @description ISO 4217, any case; not the store currency */
+                            currency: string;
+                            /** @description The price in this currency, at most its precision: "23.00", "3800" */
+                            price: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            compare_at_price: string | null;
+                            currency: string;
+                            price: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/product/storefront/api/products/": {
         parameters: {
             query?: never;
