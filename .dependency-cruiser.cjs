@@ -14,9 +14,17 @@
 
 /**
  * Pure code: data in, data out. Pricing, the decisions (*.decide.ts: what placement decides before anything is
- * written), shared/ (money, errors, state machines) and what the decisions read of the catalog's rules.
+ * written), shared/ (money, errors, state machines) and what the decisions read of the catalog's rules;
+ * the conversion of a price into a market's currency, and which market a request is in.
  */
-const PURE = ['^src/pricing/', '^src/shared/', '[.]decide[.]ts$', '^src/catalog/availability[.]ts$'];
+const PURE = [
+  '^src/pricing/',
+  '^src/shared/',
+  '[.]decide[.]ts$',
+  '^src/catalog/availability[.]ts$',
+  '^src/markets/market-price[.]ts$',
+  '^src/markets/market-resolution[.]ts$',
+];
 
 /** Packages that reach a database, the network or another process (jose and argon2: keys and secrets). */
 const IO_PACKAGES = [

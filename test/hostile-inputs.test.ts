@@ -113,6 +113,13 @@ beforeAll(async () => {
     data: { order_alias: order.order_alias },
   });
   const [placed] = await t.database.db.select({ id: events.id }).from(events).where(eq(events.type, 'order.placed'));
+  const market = await api.post('/market/dashboard/api/markets/', {
+    code: 'walk',
+    name: 'Walk market',
+    currency: 'EUR',
+    exchange_rate: '0.92',
+    countries: ['FR'],
+  });
   Object.assign(fixtures, {
     event_id: placed?.id ?? '',
     tax_class_id: taxClass.id,
@@ -131,6 +138,7 @@ beforeAll(async () => {
     customer_id: customer.id,
     webhook_endpoint_id: webhookEndpoint.id,
     webhook_delivery_id: webhookDelivery?.id ?? 0,
+    market_id: market.id,
   });
 }, 60_000);
 afterAll(() => t.close());
@@ -150,6 +158,7 @@ const ID_OF_COLLECTION: Record<string, string> = {
   endpoints: 'webhook_endpoint_id',
   deliveries: 'webhook_delivery_id',
   events: 'event_id',
+  markets: 'market_id',
 };
 
 function pathIdFor(route: string): string | number {
@@ -196,6 +205,8 @@ function sampleLeaf(schema: JsonSchema, name: string): unknown {
     amount: '0.01',
     percent: '10',
     url: 'https://hooks.example.com/walk',
+    currency: 'EUR',
+    exchange_rate: '0.92',
   };
   if (name in known) return known[name];
   if (name in fixtures && schema.type === 'integer') return fixtures[name];

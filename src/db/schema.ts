@@ -1008,3 +1008,121 @@ export const productRelations = relations(products, ({ many }) => ({ variants: m
 export const variantRelations = relations(productVariants, ({ one }) => ({
   product: one(products, { fields: [productVariants.productId], references: [products.id] }),
 }));
+
+export const roundingDirections = ['nearest', 'up', 'down'] as const;
+
+/**
+ * A market (issue #28, decision 0031): countries sold to in one currency. The default market is the store as it was
+ * before markets: its currency, tax inclusivity, rate and rounding are null here and read from STORE_CURRENCY and
+ * PRICES_INCLUDE_TAX, which a migration cannot know. Every other market has its currency, its inclusivity and an exact
+ * exchange rate from the default currency (major units of its currency per major unit of the default one).
+ */
+export const markets = pgTable(
+  'markets',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    currency: text('currency'),
+    pricesIncludeTax: boolean('prices_include_tax'),
+    exchangeRate: numeric('exchange_rate', { precision: 24, scale: 10 }),
+    /** Major units of the market's currency; null: its minor unit (no rounding beyond its precision). */
+    roundingStep: numeric('rounding_step', { precision: 28, scale: 4 }),
+    /** Major units, below the step: converted prices become k × step + ending. */
+    priceEnding: numeric('price_ending', { precision: 28, scale: 4 }).notNull().default('0'),
+    roundingDirection: text('rounding_direction', { enum: roundingDirections }).notNull().default('nearest'),
+    isDefault: boolean('is_default').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('markets_code_idx').on(t.code),
+    // At most one default; the migration makes it and the API never removes it, so there is exactly one.
+    uniqueIndex('markets_one_default_idx').on(t.isDefault).where(sql`${t.isDefault}`),
+    check('markets_code_check', sql`${t.code} ~ '^[a-z0-9_-]{1,32}$'`),
+    check('markets_currency_check', sql`${t.currency} is null or ${t.currency} ~ '^[A-Z]{3}$'`),
+    check(
+      'markets_default_check',
+      sql`(${t.isDefault} and ${t.currency} is null and ${t.pricesIncludeTax} is null and ${t.exchangeRate} is null)
+        or (not ${t.isDefault} and ${t.currency} is not null and ${t.pricesIncludeTax} is not null
+            and ${t.exchangeRate} > 0)`,
+    ),
+    check(
+      'markets_rounding_check',
+      sql`${t.priceEnding} >= 0
+        and (${t.roundingStep} is null or (${t.roundingStep} > 0 and ${t.priceEnding} < ${t.roundingStep}))`,
+    ),
+    check('markets_rounding_direction_check', sql`${t.roundingDirection} in ('nearest', 'up', 'down')`),
+  ],
+);
+
+/** The countries of a market: a country belongs to at most one (its primary key). The default market serves the rest. */
+export const marketCountries = pgTable(
+  'market_countries',
+  {
+    country: text('country').primaryKey(),
+    marketId: integer('market_id')
+      .notNull()
+      .references(() => markets.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    index('market_countries_market_idx').on(t.marketId),
+    check('market_countries_country_check', sql`${t.country} ~ '^[A-Z]{2}$'`),
+  ],
+);
+
+/**
+ * Payment plugins a market offers (none listed: every enabled plugin). Plugins are folders and packages enabled by
+ * PAYMENT_PLUGINS, not rows, so the id has no foreign key.
+ */
+export const marketPaymentPlugins = pgTable(
+  'market_payment_plugins',
+  {
+    marketId: integer('market_id')
+      .notNull()
+      .references(() => markets.id, { onDelete: 'cascade' }),
+    pluginId: text('plugin_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.marketId, t.pluginId] })],
+);
+
+/** Shipping methods a market offers (none listed: every active method). */
+export const marketShippingMethods = pgTable(
+  'market_shipping_methods',
+  {
+    marketId: integer('market_id')
+      .notNull()
+      .references(() => markets.id, { onDelete: 'cascade' }),
+    shippingMethodId: integer('shipping_method_id')
+      .notNull()
+      .references(() => shippingMethods.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.marketId, t.shippingMethodId] }),
+    index('market_shipping_methods_method_idx').on(t.shippingMethodId),
+  ],
+);
+
+/**
+ * A variant's explicit price in a currency other than the default one, in minor units of that currency (the row says
+ * which). Without one, a market shows the default price converted at its rate (src/markets/market-price.ts).
+ */
+export const variantPrices = pgTable(
+  'variant_prices',
+  {
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => productVariants.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    compareAtAmount: bigint('compare_at_amount', { mode: 'number' }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.variantId, t.currency] }),
+    check('variant_prices_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check(
+      'variant_prices_amounts_check',
+      sql`${t.amount} >= 0 and (${t.compareAtAmount} is null or ${t.compareAtAmount} >= 0)`,
+    ),
+  ],
+);

@@ -50,6 +50,7 @@ export const errorCodes = {
   fulfillment_not_found: { status: 404, title: 'Fulfillment not found' },
   return_not_found: { status: 404, title: 'Return not found' },
   return_reason_not_found: { status: 404, title: 'Return reason not found' },
+  market_not_found: { status: 404, title: 'Market not found' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   conflict: { status: 409, title: 'Conflict' },
@@ -76,6 +77,9 @@ export const errorCodes = {
   nothing_to_return: { status: 409, title: 'Nothing of this order has shipped' },
   return_exceeds_returnable: { status: 409, title: 'More units than can still be returned' },
   return_reason_taken: { status: 409, title: 'Return reason code already in use' },
+  market_code_taken: { status: 409, title: 'Market code already in use' },
+  country_in_another_market: { status: 409, title: 'A country listed belongs to another market' },
+  default_market_required: { status: 409, title: 'The default market cannot be deleted' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415

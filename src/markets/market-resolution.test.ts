@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type MarketRef, resolveMarket } from './market-resolution.js';
+
+const us: MarketRef = { code: 'us', isDefault: true, countries: ['US'] };
+const eu: MarketRef = { code: 'eu', isDefault: false, countries: ['DE', 'FR'] };
+const jp: MarketRef = { code: 'jp', isDefault: false, countries: ['JP'] };
+const markets = [us, eu, jp];
+
+describe('resolveMarket', () => {
+  it('takes the X-Market header first, whatever the payload and the country say', () => {
+    expect(resolveMarket(markets, { header: 'JP', payload: 'eu', shippingCountry: 'DE' })).toEqual({
+      ok: true,
+      market: jp,
+      source: 'header',
+    });
+  });
+
+  it('then the payload’s market, then the shipping country’s, then the default', () => {
+    expect(resolveMarket(markets, { payload: 'eu', shippingCountry: 'JP' })).toMatchObject({
+      market: eu,
+      source: 'payload',
+    });
+    expect(resolveMarket(markets, { shippingCountry: 'fr' })).toMatchObject({ market: eu, source: 'shipping_country' });
+    expect(resolveMarket(markets, { shippingCountry: 'BR' })).toMatchObject({ market: us, source: 'default' });
+    expect(resolveMarket(markets, {})).toMatchObject({ market: us, source: 'default' });
+    expect(resolveMarket(markets, { header: ' ', payload: '' })).toMatchObject({ market: us, source: 'default' });
+  });
+
+  it('refuses a code that names no market where it came from, never falling back to the default', () => {
+    expect(resolveMarket(markets, { header: 'other-store', payload: 'eu' })).toEqual({
+      ok: false,
+      source: 'header',
+      code: 'other-store',
+    });
+    expect(resolveMarket(markets, { payload: 'xx', shippingCountry: 'DE' })).toEqual({
+      ok: false,
+      source: 'payload',
+      code: 'xx',
+    });
+  });
+
+  it('serves a country listed by the default market from the default market', () => {
+    expect(resolveMarket(markets, { shippingCountry: 'US' })).toMatchObject({ market: us, source: 'shipping_country' });
+  });
+
+  it('always answers a market of the store, or a refusal naming what was asked', () => {
+    const hint = fc.option(fc.constantFrom('us', 'EU', 'jp', 'xx', '', ' '), { nil: undefined });
+    const country = fc.option(fc.constantFrom('US', 'de', 'JP', 'BR', ''), { nil: undefined });
+    fc.assert(
+      fc.property(fc.record({ header: hint, payload: hint, shippingCountry: country }), (hints) => {
+        const answer = resolveMarket(markets, hints);
+        if (answer.ok) expect(markets).toContain(answer.market);
+        else expect([hints.header, hints.payload]).toContain(answer.code);
+      }),
+    );
+  });
+});
