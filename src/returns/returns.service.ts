@@ -98,13 +98,13 @@ export function returnOf(returns: readonly ReturnWithLines[], id: number, alias:
 }
 
 /** The event of a return's change: the order as the admin API shows it, and the return (`return`). */
-function returnEvent(change: Omit<ReturnChange, 'returns'> & { returns: ReturnWithLines[]; event: ReturnState }) {
+function returnEvent(change: ReturnChange & { event: ReturnState }): NewEvent {
   const { order, lines, returns, ret } = change;
   return {
     type: returnEventTypes[change.event],
     order: { id: order.id, alias: order.alias },
     data: { ...presentOrder(order, lines), return: presentReturn(ret, { order, lines, returns }) },
-  } satisfies NewEvent;
+  };
 }
 
 /** After a return changed (the order locked): the return read again, and its event (`returnEvent`). */
