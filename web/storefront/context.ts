@@ -3,7 +3,8 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { type Api, createApi } from '../api/client';
 import { browserSession, type Session, type SessionStore } from '../shared/session';
 import { type Cart, type CartStore, createCartStore } from './cart';
-import { browserMarket, type MarketStore, type StorefrontMarket } from './market';
+import type { StorefrontMarket } from './market';
+import { browserMarket, type MarketStore } from './market-store';
 
 /** What every storefront page shares: the API client, who is signed in, their cart and market. */
 export interface Shop {

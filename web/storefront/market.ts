@@ -1,51 +1,10 @@
-// The shop's market: the country/currency the shopper buys in (issue #28). The chosen market's code is kept in
-// localStorage and sent as `X-Market` on every API call (createApi's `market` option); the service prices in that
-// market and says the currency in its answers. Until the shopper chooses (or enters a shipping address), nothing is
-// sent and the service decides (the shipping country's market, else the default).
-import type { Answer } from '../api/client';
+// The shop's market: the country/currency the shopper buys in (issue #28). Pure (tested in
+// test/storefront-market.test.ts): which market is shown, which serves a country, which currency an answer is in. The
+// choice itself is kept by market-store.ts and sent as `X-Market` on every API call.
+import type { paths } from '../api/schema.js';
 
-export type StorefrontMarket = Answer<'/market/storefront/api/markets/', 'get'>[number];
-
-const MARKET_KEY = 'storefront.market';
-
-type Listener = (code: string | undefined) => void;
-
-export interface MarketStore {
-  /** The code of the market chosen (by the shopper or their shipping country); undefined: none yet. */
-  get(): string | undefined;
-  set(code: string | undefined): void;
-  /** Called with the new code after every change; returns the unsubscribe. */
-  subscribe(listener: Listener): () => void;
-}
-
-/** The market chosen in this browser, kept under `storefront.market`. */
-export function browserMarket(): MarketStore {
-  let current: string | undefined;
-  try {
-    current = localStorage.getItem(MARKET_KEY) ?? undefined;
-  } catch {
-    current = undefined;
-  }
-  const listeners = new Set<Listener>();
-  return {
-    get: () => current,
-    set(code) {
-      if (code === current) return;
-      current = code;
-      try {
-        if (code === undefined) localStorage.removeItem(MARKET_KEY);
-        else localStorage.setItem(MARKET_KEY, code);
-      } catch {
-        // Storage refused (a private window's quota): the choice holds for this page.
-      }
-      for (const listener of listeners) listener(code);
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
+type MarketsAnswer = paths['/market/storefront/api/markets/']['get']['responses'][200]['content']['application/json'];
+export type StorefrontMarket = MarketsAnswer[number];
 
 /** The market the shop shows as chosen: the one chosen, if the store still has it, else the default market. */
 export function shownMarket(

@@ -14,7 +14,7 @@ export function MarketChoice() {
   if (markets.length < 2 || shown === undefined) return null;
   return (
     <span class="market-choice">
-      <label for={id}>Country/currency</label>
+      <label for={id}>Shop in</label>
       <select id={id} value={shown.code} onChange={(e) => market.set(e.currentTarget.value)}>
         {markets.map((m) => (
           <option key={m.code} value={m.code} title={m.countries.join(', ')}>

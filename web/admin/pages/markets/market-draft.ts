@@ -1,12 +1,14 @@
 // A market's form as typed → the JSON the market API takes, and the API's refusals beside the fields they concern.
 // Only what the browser cannot send as typed is converted (countries as a list, a blank step meaning none); the API
 // checks the rest (an unknown currency, a rate or rule finer than the currency) and names the field.
-import type { Answer, RequestBody } from '../../../api/client';
-import type { Problem } from '../../../shared/problem';
+// Pure, and imported by its test (test/dashboard-market-form.test.ts): its imports are the generated types only.
+import type { components, paths } from '../../../api/schema.js';
 
-export type Market = Answer<'/market/dashboard/api/markets/', 'get'>[number];
-export type MarketBody = RequestBody<'/market/dashboard/api/markets/', 'post'>;
-export type MarketPatch = RequestBody<'/market/dashboard/api/markets/{id}/', 'patch'>;
+type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
+type Problem = components['schemas']['Problem'];
+export type Market = Json<paths['/market/dashboard/api/markets/']['get']['responses'][200]>[number];
+export type MarketBody = Json<paths['/market/dashboard/api/markets/']['post']['requestBody']>;
+export type MarketPatch = Json<paths['/market/dashboard/api/markets/{id}/']['patch']['requestBody']>;
 export type RoundingDirection = NonNullable<MarketBody['rounding_direction']>;
 
 export const ROUNDING_DIRECTIONS: { value: RoundingDirection; label: string }[] = [

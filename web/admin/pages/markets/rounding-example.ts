@@ -3,7 +3,7 @@
 import { convertPrice, exchangeMinor, priceRoundingOf } from '../../../../src/markets/market-price.js';
 import { currencyExponent, isSupportedCurrency } from '../../../../src/shared/currency.js';
 import { formatMinor, parseMinor } from '../../../../src/shared/money.js';
-import type { MarketText } from './market-draft';
+import type { MarketText } from './market-draft.js';
 
 /** What one price of the store currency becomes in the market: converted to its precision, then by its rule. */
 export interface RoundingExample {
