@@ -1,5 +1,5 @@
-// The dashboard's catalog, tax, shipping, markets, promotions and returns pages, each loaded when first opened (preact-iso
-// `lazy`), so the dashboard's first load stays small.
+// The dashboard's catalog, tax, shipping, markets, promotions and returns pages, each loaded when first opened
+// (preact-iso `lazy`), so the dashboard's first load stays small.
 import { lazy } from 'preact-iso';
 
 export const ProductList = lazy(() => import('./products/product-list').then((m) => m.ProductList));

@@ -12,7 +12,7 @@ export type MarketPatch = Json<paths['/market/dashboard/api/markets/{id}/']['pat
 export type RoundingDirection = NonNullable<MarketBody['rounding_direction']>;
 
 export const ROUNDING_DIRECTIONS: { value: RoundingDirection; label: string }[] = [
-  { value: 'nearest', label: 'Nearest (halfway goes up)' },
+  { value: 'nearest', label: 'Nearest' },
   { value: 'up', label: 'Up' },
   { value: 'down', label: 'Down' },
 ];

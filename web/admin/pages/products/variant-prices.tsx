@@ -119,8 +119,8 @@ export function VariantPrices(props: { variant: Variant }) {
     <form class="panel" onSubmit={save} noValidate aria-labelledby={`variant-${variant.id}-prices`}>
       <h3 id={`variant-${variant.id}-prices`}>Prices in other currencies</h3>
       <p class="muted">
-        The price above is in {currency}. A market in another currency charges the price given here for it, else the{' '}
-        {currency} price converted at the market's rate and rounded by its rule.
+        The price above is in {currency}. A market in another currency charges the price given here for it, else
+        the {currency} price converted at the market's rate and rounded by its rule.
       </p>
       <ErrorMessage problem={stored.problem ?? markets.problem} />
       {shown === undefined && stored.problem === undefined && <p>Loading…</p>}
@@ -129,8 +129,7 @@ export function VariantPrices(props: { variant: Variant }) {
       )}
       {shown?.length === 0 && <p>No explicit prices: every market converts the {currency} price.</p>}
       {shown?.map((row, i) => (
-        <fieldset key={row.key} class="plain fields">
-          <legend class="visually-hidden">Price {i + 1}</legend>
+        <div key={row.key} role="group" aria-label={`Price ${i + 1}`} class="fields">
           <Field
             label="Currency"
             list="market-currencies"
@@ -154,12 +153,12 @@ export function VariantPrices(props: { variant: Variant }) {
             error={error(i, 'compare_at_price')}
             onInput={(e) => change(i, { compare_at_price: e.currentTarget.value })}
           />
-          <div class="field">
+          <div class="field action">
             <button type="button" class="secondary" onClick={() => setRows((shown ?? []).filter((_, j) => j !== i))}>
               Remove {row.currency.toUpperCase() || `price ${i + 1}`}
             </button>
           </div>
-        </fieldset>
+        </div>
       ))}
       <datalist id="market-currencies">
         {otherCurrencies.map((c) => (
