@@ -1,4 +1,3 @@
-import { useId } from 'preact/hooks';
 import { useMarketCode, useShop } from '../context';
 import { marketLabel, shownMarket } from '../market';
 
@@ -9,13 +8,13 @@ import { marketLabel, shownMarket } from '../market';
 export function MarketChoice() {
   const { market, markets } = useShop();
   const chosen = useMarketCode();
-  const id = useId();
   const shown = shownMarket(markets, chosen);
   if (markets.length < 2 || shown === undefined) return null;
   return (
     <span class="market-choice">
-      <label for={id}>Shop in</label>
-      <select id={id} value={shown.code} onChange={(e) => market.set(e.currentTarget.value)}>
+      {/* One header per page: a fixed id (useId here repeats the ids of the page's own fields). */}
+      <label for="market-choice">Shop in</label>
+      <select id="market-choice" value={shown.code} onChange={(e) => market.set(e.currentTarget.value)}>
         {markets.map((m) => (
           <option key={m.code} value={m.code} title={m.countries.join(', ')}>
             {marketLabel(m)}

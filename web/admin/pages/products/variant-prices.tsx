@@ -119,8 +119,8 @@ export function VariantPrices(props: { variant: Variant }) {
     <form class="panel" onSubmit={save} noValidate aria-labelledby={`variant-${variant.id}-prices`}>
       <h3 id={`variant-${variant.id}-prices`}>Prices in other currencies</h3>
       <p class="muted">
-        The price above is in {currency}. A market in another currency charges the price given here for it, else
-        the {currency} price converted at the market's rate and rounded by its rule.
+        The price above is in {currency}. A market in another currency charges the price given here in its currency;
+        without one, it converts the {currency} price at its rate and rounds it by its rule.
       </p>
       <ErrorMessage problem={stored.problem ?? markets.problem} />
       {shown === undefined && stored.problem === undefined && <p>Loading…</p>}
@@ -129,7 +129,8 @@ export function VariantPrices(props: { variant: Variant }) {
       )}
       {shown?.length === 0 && <p>No explicit prices: every market converts the {currency} price.</p>}
       {shown?.map((row, i) => (
-        <div key={row.key} role="group" aria-label={`Price ${i + 1}`} class="fields">
+        <fieldset key={row.key} class="fields price-row">
+          <legend class="visually-hidden">Price {i + 1}</legend>
           <Field
             label="Currency"
             list="market-currencies"
@@ -158,7 +159,7 @@ export function VariantPrices(props: { variant: Variant }) {
               Remove {row.currency.toUpperCase() || `price ${i + 1}`}
             </button>
           </div>
-        </div>
+        </fieldset>
       ))}
       <datalist id="market-currencies">
         {otherCurrencies.map((c) => (
