@@ -209,7 +209,9 @@ export async function reserveLocked(
   // A payment is opened in its order's currency and never changes it: money moves in that one currency, so a refund
   // or capture in another is impossible (the amount is read and sent in the payment's currency, which is this one).
   if (payment.currency !== order.currency)
-    throw new Error(`payment ${payment.id} is in ${payment.currency} but its order ${order.alias} in ${order.currency}`);
+    throw new Error(
+      `payment ${payment.id} is in ${payment.currency} but its order ${order.alias} in ${order.currency}`,
+    );
   const { ledger, pending } = await ledgerOf(tx, order, { withPending: true });
   const pendingHere = pending.get(payment.id) ?? NOTHING_PENDING;
   const amount = amountFor(deps, kind, { payment, pending: pendingHere, amount: request.amount });

@@ -14,8 +14,10 @@ describe("Stripe's units per currency (docs.stripe.com/currencies)", () => {
   it('counts two-decimal currencies in cents, zero-decimal ones in whole units, three-decimal ones in steps of 10', () => {
     expect(stripeUnitOf('USD')).toEqual({ exponent: 2, step: 1 });
     expect(stripeUnitOf('EUR')).toEqual({ exponent: 2, step: 1 });
-    for (const zero of ['JPY', 'KRW', 'VND', 'CLP', 'UGX', 'XOF']) expect(stripeUnitOf(zero)).toEqual({ exponent: 0, step: 1 });
-    for (const three of ['KWD', 'BHD', 'JOD', 'OMR', 'TND']) expect(stripeUnitOf(three)).toEqual({ exponent: 3, step: 10 });
+    for (const zero of ['JPY', 'KRW', 'VND', 'CLP', 'UGX', 'XOF'])
+      expect(stripeUnitOf(zero)).toEqual({ exponent: 0, step: 1 });
+    for (const three of ['KWD', 'BHD', 'JOD', 'OMR', 'TND'])
+      expect(stripeUnitOf(three)).toEqual({ exponent: 3, step: 10 });
   });
 
   it('keeps the special cases: ISK two-decimal in whole krónur (step 100); HUF and TWD charged in two decimals', () => {
