@@ -77,11 +77,12 @@ async function openStore(c: Pick<StoreCase, 'currency' | 'price' | 'shipping' | 
     tax_class_id: taxClass.id,
     variants: [{ alias: 'tee', name: 'T-shirt', price: c.price, stock: 1000 }],
   });
-  const place = () =>
+  const place = (extra: { promocode?: string } = {}) =>
     placeGuestOrder(t, {
       variants: [{ alias: 'tee', quantity: 2 }],
       shipping_address: guestAddress,
       shipping_method_id: method.id,
+      ...extra,
     });
   return { t, admin, place };
 }
@@ -130,7 +131,7 @@ const sessionOf = (alias: string) =>
 describe.each(cases)('a $currency store pays and refunds to the minor unit', (c) => {
   let t: TestApp;
   let admin: SignedIn;
-  let place: () => Promise<PlacedOrder>;
+  let place: (extra?: { promocode?: string }) => Promise<PlacedOrder>;
   let ops: ReturnType<typeof moneyOps>;
   const money = (amountMinor: number): Money => ({
     amountMinor,
@@ -242,7 +243,7 @@ describe.each(cases)('a $currency store pays and refunds to the minor unit', (c)
 describe('a KWD order whose tax ends in an odd fils (5% tax on KD 15.380)', () => {
   let t: TestApp;
   let admin: SignedIn;
-  let place: () => Promise<PlacedOrder>;
+  let place: (extra?: { promocode?: string }) => Promise<PlacedOrder>;
   beforeAll(async () => {
     ({ t, admin, place } = await openStore({ currency: 'KWD', price: '7.690', shipping: '1.250', taxRate: '5' }));
   });
@@ -269,7 +270,7 @@ describe('a KWD order whose tax ends in an odd fils (5% tax on KD 15.380)', () =
 describe("an order in another currency than the store's (as a market will place it)", () => {
   let t: TestApp;
   let admin: SignedIn;
-  let place: () => Promise<PlacedOrder>;
+  let place: (extra?: { promocode?: string }) => Promise<PlacedOrder>;
   beforeAll(async () => {
     ({ t, admin, place } = await openStore({ currency: 'USD', price: '19.00', shipping: '5.00', taxRate: null }));
   });
@@ -308,5 +309,51 @@ describe("an order in another currency than the store's (as a market will place 
       ['payment.refunded', 'JPY'],
     ]);
     expect(events[4]?.data).toMatchObject({ amount_refunded: '1250', refundable: '3050' });
+  });
+});
+
+describe('a KWD return whose refund ends in an odd fils, paid through Stripe', () => {
+  let t: TestApp;
+  let admin: SignedIn;
+  let place: (extra?: { promocode?: string }) => Promise<PlacedOrder>;
+  beforeAll(async () => {
+    ({ t, admin, place } = await openStore({ currency: 'KWD', price: '7.650', shipping: '1.250', taxRate: null }));
+    await adminApi(t, admin).promoCode({ code: 'SAVE10', code_type: 'percentage', value: '10' });
+  });
+  afterAll(() => t.close());
+
+  it('leaves that refund failed with the reason and the money owed back, never rounded', async () => {
+    // 2 × 7.650 = 15.300, 10 % off (1.530), shipping 1.250: KD 15.020, which Stripe takes (15020).
+    const placed = await place({ promocode: 'SAVE10' });
+    expect(placed.total).toBe('15.020');
+    const res = await startStripe(t, placed);
+    const sessionId = /\/c\/pay\/(cs_test_[0-9a-f]+)$/.exec(json(res).url)?.[1] ?? '';
+    await deliverStripe(t, stripeEvent('checkout.session.completed', standin.completeSession(sessionId)));
+    const orders = `/order/dashboard/api/orders/${placed.order_alias}`;
+    const api = apiAs(t, admin);
+    const parcel = await api.post(`${orders}/fulfillments/`, {});
+    await api.post(`${orders}/fulfillments/${parcel.id}/ship/`, {}, 200);
+    const ret = await api.post(`${orders}/returns/`, { lines: [{ alias: 'tee', quantity: 1, reason: 'damaged' }] });
+    await api.post(`${orders}/returns/${ret.id}/receive/`, {}, 200);
+
+    // One unit: 7.650 less its half of the discount (0.765) = KD 6.885, not a multiple of 0.010.
+    const refunds = standin.requestsTo(REFUNDS).length;
+    const refunded = await api.post(`${orders}/returns/${ret.id}/refund/`, {}, 200);
+    expect(refunded.refund).toMatchObject({ amount: '6.885' });
+    expect(refunded.refunds).toEqual([
+      {
+        payment_id: expect.any(Number),
+        amount: '6.885',
+        status: 'failed',
+        detail: expect.stringMatching(/multiples of 0\.010 .*6\.885 KWD can't be charged exactly/),
+      },
+    ]);
+    expect(standin.requestsTo(REFUNDS)).toHaveLength(refunds);
+    expect((await api.get(`${orders}/`)).ledger).toMatchObject({ returned: '6.885', refund_due: '6.885' });
+    // The admin refunds what Stripe can: 6.880; the 0.005 stays owed back, shown.
+    const ops = moneyOps(t, admin);
+    expect((await ops.refund(refunded.refunds[0].payment_id, { amount: '6.880' })).statusCode).toBe(200);
+    expect(standin.requestsTo(REFUNDS).at(-1)?.body).toMatchObject({ amount: '6880' });
+    expect((await api.get(`${orders}/`)).ledger).toMatchObject({ refunded: '6.880', refund_due: '0.005' });
   });
 });
