@@ -300,6 +300,13 @@ describe("an order in another currency than the store's (as a market will place 
     expectProblem(await ops.refund(payment.id, { amount: '1250', currency: 'USD' }), 422, 'validation_error');
     expect((await ops.refund(payment.id, { amount: '1250' })).statusCode).toBe(200);
     expect(standin.requestsTo(REFUNDS).at(-1)?.body).toMatchObject({ amount: '1250' });
+    // Stripe's webhook says ¥1,250 refunded: nothing more. One in dollars (the store's currency) changes nothing.
+    const session = standin.session(sessionId);
+    const charge = standin.chargeOf(String(session.payment_intent));
+    expect(charge).toMatchObject({ currency: 'jpy', amount_refunded: 1250 });
+    await deliverStripe(t, stripeEvent('charge.refunded', charge));
+    await deliverStripe(t, stripeEvent('charge.refunded', { ...charge, currency: 'usd', amount_refunded: 4300 }));
+    expect((await ops.paymentsOf(order.order_alias))[0]).toMatchObject({ amount_refunded: '1250' });
     const events = await ops.eventsOf(order.order_alias);
     expect(events.map((e) => [e.type, e.data.currency])).toEqual([
       ['order.placed', 'USD'],
