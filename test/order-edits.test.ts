@@ -345,7 +345,7 @@ describe('edits racing placements for the last units', () => {
 });
 
 describe("an order in another currency than the store's (as a market will place it)", () => {
-  it("previews, edits and lists its edits in the order's currency; a line priced in the store's is refused", async () => {
+  it("previews, edits and lists edits in the order's currency; a line priced in the store's is refused", async () => {
     // 2 mugs placed at 26.65 USD, then made a yen order as a JPY market's placement will write it: ¥2,665, the mug's
     // line ¥1,000 a unit, its tax ¥165.
     const order = await place([{ alias: 'oe-mug', quantity: 2 }]);

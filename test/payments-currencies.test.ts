@@ -39,7 +39,7 @@ interface StoreCase {
 
 const cases: StoreCase[] = [
   {
-    // 2 × ¥3,800 = ¥7,600; shipping ¥500 (not taxed: no shipping tax class); tax 10% of the goods, ¥760. Stripe: whole yen.
+    // 2 × ¥3,800 = ¥7,600; shipping ¥500 (untaxed: no shipping tax class); tax 10% of the goods, ¥760. Stripe: yen.
     currency: 'JPY',
     price: '3800',
     shipping: '500',

@@ -11,7 +11,7 @@ const money = (amountMinor: number, currency: string, exponent = currencyExponen
 });
 
 describe("Stripe's units per currency (docs.stripe.com/currencies)", () => {
-  it('counts two-decimal currencies in cents, zero-decimal ones in whole units, three-decimal ones in steps of 10', () => {
+  it('counts two-decimal currencies in cents, zero-decimal ones in units, three-decimal ones in steps of 10', () => {
     expect(stripeUnitOf('USD')).toEqual({ exponent: 2, step: 1 });
     expect(stripeUnitOf('EUR')).toEqual({ exponent: 2, step: 1 });
     for (const zero of ['JPY', 'KRW', 'VND', 'CLP', 'UGX', 'XOF'])
