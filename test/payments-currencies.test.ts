@@ -357,6 +357,13 @@ describe('a KWD return whose refund ends in an odd fils, paid through Stripe', (
     ]);
     expect(standin.requestsTo(REFUNDS)).toHaveLength(refunds);
     expect((await api.get(`${orders}/`)).ledger).toMatchObject({ returned: '6.885', refund_due: '6.885' });
+    const events = await moneyOps(t, admin).eventsOf(placed.order_alias);
+    const returnRefunded = events.find((e) => e.type === 'return.refunded')?.data;
+    expect(returnRefunded).toMatchObject({
+      currency: 'KWD',
+      ledger: { returned: '6.885' },
+      return: { currency: 'KWD', refund: { amount: '6.885' } },
+    });
     // The admin refunds what Stripe can: 6.880; the 0.005 stays owed back, shown.
     const ops = moneyOps(t, admin);
     expect((await ops.refund(refunded.refunds[0].payment_id, { amount: '6.880' })).statusCode).toBe(200);
