@@ -166,7 +166,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       captureShipped: captureOnShipment,
     }),
   );
-  await app.register(orderEditRoutes({ db, outbox, money, roundingMode: config.roundingMode }));
+  await app.register(
+    orderEditRoutes({ db, outbox, storeCurrency: config.storeCurrency, roundingMode: config.roundingMode }),
+  );
   await app.register(returnStorefrontRoutes({ database, outbox, tokens }));
   const refundReturned: RefundReturn = (input) => refundReturn({ ...payments, database, outbox }, input);
   await app.register(returnAdminRoutes({ database, outbox, refundReturn: refundReturned }));

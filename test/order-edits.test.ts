@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { productVariants, promotions } from '../src/db/schema.js';
+import { orders as ordersTable, productVariants, promotions } from '../src/db/schema.js';
 import {
   type AdminApi,
   adminApi,
@@ -341,5 +341,48 @@ describe('edits racing placements for the last units', () => {
     expect(taken).toBeLessThanOrEqual(5);
     expect(await stockOf(scarce)).toBe(5 - taken);
     expect(await stockOf(scarce)).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("an order in another currency than the store's (as a market will place it)", () => {
+  it("previews, edits and lists edits in the order's currency; a line priced in the store's is refused", async () => {
+    // 2 mugs placed at 26.65 USD, then made a yen order as a JPY market's placement will write it: ¥2,665, the mug's
+    // line ¥1,000 a unit, its tax ¥165.
+    const order = await place([{ alias: 'oe-mug', quantity: 2 }]);
+    await t.database.db.update(ordersTable).set({ currency: 'JPY' }).where(eq(ordersTable.alias, order.order_alias));
+
+    // The catalog's plate is priced in USD: adding it to a yen order would charge 400 "yen". Refused, nothing written.
+    const added = expectProblem(
+      await preview(order, { lines: [{ alias: 'oe-plate', quantity: 1 }] }),
+      422,
+      'validation_error',
+    );
+    expect(added.errors).toEqual([
+      {
+        field: 'lines[0].alias',
+        message: "the order is in JPY and the catalog's prices in USD: only the quantities of its own lines can change",
+      },
+    ]);
+    // expected_total is read in yen: decimals are refused, the right total is taken.
+    const cents = expectProblem(
+      await edit(order, { lines: [{ alias: 'oe-mug', quantity: 3 }], expected_total: '3991.00' }),
+      422,
+      'validation_error',
+    );
+    expect(cents.errors).toEqual([{ field: 'expected_total', message: 'must be a whole number in this currency' }]);
+    // 3 mugs: ¥3,000 + tax 8.25 % (247.5 → ¥248) + ¥500 shipping = ¥3,748.
+    const res = await edit(order, { lines: [{ alias: 'oe-mug', quantity: 3 }], expected_total: '3748' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(json(res)).toMatchObject({
+      currency: 'JPY',
+      total_before: '2665',
+      total_after: '3748',
+      difference: '1083',
+      lines: [{ alias: 'oe-mug', unit_price: '1000', before: 2, after: 3 }],
+      balance_due: '3748',
+      order: { currency: 'JPY', total: '3748' },
+    });
+    const history = await api.get(editsUrl(order));
+    expect(history).toMatchObject({ currency: 'JPY', items: [{ total_before: '2665', total_after: '3748' }] });
   });
 });

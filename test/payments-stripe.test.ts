@@ -634,31 +634,37 @@ describe('amounts in currencies with other minor units', () => {
         currency: 'KWD',
       });
 
-      // A refund Stripe can't represent is refused before reaching Stripe, never rounded.
+      // A refund Stripe can't represent is refused before reaching Stripe, never rounded: 422, nothing refunded.
       const refunds = standin.requestsTo(REFUNDS).length;
-      const body = expectProblem(
-        await s.refund((await s.paymentsOf(order.alias))[0].id, { amount: '1.005' }),
-        502,
-        'payment_gateway_error',
-      );
+      const paymentId = (await s.paymentsOf(order.alias))[0].id;
+      const body = expectProblem(await s.refund(paymentId, { amount: '1.005' }), 422, 'amount_not_chargeable');
       expect(body.detail).toMatch(/KWD amounts only in multiples of 0\.010.*1\.005 KWD/);
+      expect(body).toMatchObject({ plugin: 'stripe', retryable: false });
       expect(standin.requestsTo(REFUNDS)).toHaveLength(refunds);
+      expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ amount_refunded: '0.000', refundable: '12.340' });
+      // 1.010 can be refunded: Stripe gets 1010 fils.
+      expect((await s.refund(paymentId, { amount: '1.010' })).statusCode).toBe(200);
+      expect(standin.requestsTo(REFUNDS).at(-1)?.body).toMatchObject({ amount: '1010' });
     });
 
-    it('refuses a total not ending in 0 fils with 502 and a clear detail, and charges nothing', async () => {
+    it('refuses a total not ending in 0 fils with 422 before any attempt, and charges nothing', async () => {
       const order = await s.guestOrder('12.345');
       const before = standin.requestsTo(SESSIONS).length;
       const body = expectProblem(
         await s.start(order.alias, { 'x-order-token': order.token }),
-        502,
-        'payment_gateway_error',
+        422,
+        'amount_not_chargeable',
       );
       expect(body.detail).toMatch(
         /Stripe accepts KWD amounts only in multiples of 0\.010 .*12\.345 KWD can't be charged exactly/,
       );
+      expect(body.plugin).toBe('stripe');
       expect(standin.requestsTo(SESSIONS)).toHaveLength(before);
-      expect((await s.paymentsOf(order.alias))[0]).toMatchObject({ status: 'failed', amount_captured: '0.000' });
+      // Nothing written: no attempt, no event; the order can still be paid another way (cash on delivery).
+      expect(await s.paymentsOf(order.alias)).toEqual([]);
       expect((await s.order(order.alias, order.token)).payment_status).toBe('unpaid');
+      const cod = await s.start(order.alias, { 'x-order-token': order.token }, 'cash_on_delivery');
+      expect(json(cod)).toMatchObject({ amount: '12.345', currency: 'KWD' });
     });
   });
 });

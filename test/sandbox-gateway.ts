@@ -18,9 +18,17 @@ export type SandboxEventType = Parameters<typeof sandboxEvent>[0];
 export const SANDBOX_WEBHOOK_SECRET = 'test-secret-sandbox-webhook-0123456789abcdef0123456789';
 export const SANDBOX_WEBHOOK_URL = '/payment/storefront/api/webhook-view/sandbox/';
 
-/** The body of a new sandbox event (an id of its own) for the payment with this reference, `amount` in USD cents. */
-export function sandboxEventBody(type: SandboxEventType, reference: string, amount: number): string {
-  return JSON.stringify(sandboxEvent(type, { reference, amount, currency: 'USD' }));
+/**
+ * The body of a new sandbox event (an id of its own) for the payment with this reference: `amount` in USD cents, or
+ * minor units of the currency given with it.
+ */
+export function sandboxEventBody(
+  type: SandboxEventType,
+  reference: string,
+  amount: number | { minor: number; currency: string },
+): string {
+  const { minor, currency } = typeof amount === 'number' ? { minor: amount, currency: 'USD' } : amount;
+  return JSON.stringify(sandboxEvent(type, { reference, amount: minor, currency }));
 }
 
 /** Delivers a body to the webhook route, signed with the sandbox's secret; answers the response, unchecked. */
@@ -77,8 +85,10 @@ export async function payWithSandbox(
   type: Extract<SandboxEventType, 'payment.succeeded' | 'payment.authorized'> = 'payment.succeeded',
 ): Promise<StartedSandboxPayment> {
   const started = await startSandboxPayment(t, order);
-  const cents = currencyFormat('USD').parse(started.answer.amount);
-  const res = await deliverSandboxWebhook(t, sandboxEventBody(type, started.reference, cents));
+  // The amount asked, in minor units of the currency it was asked in (the order's).
+  const { currency } = started.answer;
+  const minor = currencyFormat(currency).parse(started.answer.amount);
+  const res = await deliverSandboxWebhook(t, sandboxEventBody(type, started.reference, { minor, currency }));
   expect(res.statusCode, res.body).toBe(200);
   return started;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
-import { orderEmailKinds, renderOrderEmail } from './order-email.templates.js';
+import { type OrderEmailKind, orderEmailKinds, type ReturnedItems, renderOrderEmail } from './order-email.templates.js';
 
 const at = new Date('2026-11-20T10:00:00Z');
 
@@ -216,6 +216,36 @@ describe('order emails', () => {
     const back = text(orderIn('USD', { status: 'approved', amountCaptured: 3000 })).text;
     expect(back).toContain('We will refund you 7.77 USD.');
     expect(text(orderIn('USD', { status: 'approved', amountCaptured: 2223 })).text).not.toMatch(/still to pay|refund/);
+  });
+
+  it("writes every amount of a KWD order in fils, three decimals, whatever the store's own currency", () => {
+    // The template knows only the order: an order in a market's currency is written in it, never in the store's.
+    const kwd = orderIn('KWD', {
+      status: 'approved',
+      subtotal: 7690,
+      discount: 0,
+      discountName: null,
+      promoCode: null,
+      promotions: [],
+      estimatedTax: 0,
+      shippingName: 'Courier',
+      shippingFee: 1250,
+      total: 8940,
+      amountCaptured: 8000,
+    });
+    const kwdLine = { ...line, quantity: 1, unitPrice: 7690, subtotal: 7690, discount: 0, adjustments: [], tax: 0 };
+    const render = (kind: OrderEmailKind, returned?: ReturnedItems) =>
+      renderOrderEmail({ kind, storeName: 'Souq', order: kwd, lines: [{ ...kwdLine, total: 7690 }], link, returned });
+    const paid = render('payment_received').text;
+    expect(paid).toContain('We have received your payment of 8.940 KWD');
+    expect(paid).toContain('1 × Sencha <50g> (7.690 KWD each): 7.690 KWD');
+    expect(paid).toContain(
+      'Subtotal: 7.690 KWD\nShipping (Courier): 1.250 KWD\nTax (included): 0.000 KWD\nTotal: 8.940 KWD',
+    );
+    expect(render('order_changed').text).toContain('its total is now 8.940 KWD. 0.940 KWD is still to pay');
+    const refund = { id: 3, lines: [{ name: 'Sencha <50g>', quantity: 1 }], amount: '7.690', rejectReason: null };
+    expect(render('return_refunded', refund).text).toContain('We have refunded 7.690 KWD');
+    expect(`${paid}${render('payment_received').html}`).not.toMatch(/USD|JPY|\b8\.94\b/);
   });
 
   it('gives every kind its own subject and heading', () => {

@@ -6,10 +6,10 @@ import { AdminOrderDetail, AliasParams } from '../orders/order.schema.js';
 import { findOrderByAlias } from '../orders/orders.repository.js';
 import { adminOrderDetail } from '../orders/orders.routes.js';
 import { DomainError } from '../shared/errors.js';
-import { MoneyFormatError } from '../shared/money.js';
+import { currencyFormat } from '../shared/money.js';
 import { editsOf } from './order-edits.repository.js';
 import { presentEdit } from './order-edit.presenter.js';
-import { editOrder, editOrderOnce, type OrderEditDeps, type OrderEditOutcome } from './order-edits.service.js';
+import { editOrder, editOrderOnce, type OrderEditDeps } from './order-edits.service.js';
 import { IdempotencyHeader, idempotencyKeyFrom } from '../orders/idempotency.js';
 
 const Money = Type.String();
@@ -52,6 +52,7 @@ const EditLine = Type.Object({
 });
 
 const EditPreview = Type.Object({
+  currency: Type.String({ description: "The order's currency (ISO 4217): every amount of the edit is in it" }),
   total_before: Money,
   total_after: Money,
   difference: Type.String({ description: 'total_after − total_before: positive, the customer owes it' }),
@@ -69,6 +70,7 @@ const EditPreview = Type.Object({
 const EditResult = Type.Object({ ...EditPreview.properties, id: Type.Integer(), order: AdminOrderDetail });
 
 const EditHistory = Type.Object({
+  currency: Type.String({ description: "The order's currency: every amount of its edits is in it" }),
   items: Type.Array(
     Type.Object({
       id: Type.Integer(),
@@ -84,21 +86,6 @@ const EditHistory = Type.Object({
 
 /** Admin routes of order edits (issue #27 item 3): preview, edit, history. */
 export function orderEditRoutes(deps: OrderEditDeps): FastifyPluginAsyncTypebox {
-  const { money } = deps;
-  const parseTotal = (text: string | undefined) => {
-    if (text === undefined) return undefined;
-    try {
-      return money.parse(text);
-    } catch (err) {
-      if (!(err instanceof MoneyFormatError)) throw err;
-      throw new DomainError('validation_error', {
-        detail: `expected_total: ${err.message} (${money.currency})`,
-        errors: [{ field: 'expected_total', message: err.message }],
-      });
-    }
-  };
-  const present = (outcome: OrderEditOutcome) => presentEdit(outcome, money);
-
   return async (app) => {
     const common = { tags: ['orders (admin)'], security: bearerAuth };
     const base = '/order/dashboard/api/orders/:order_alias/edits/';
@@ -120,11 +107,11 @@ export function orderEditRoutes(deps: OrderEditDeps): FastifyPluginAsyncTypebox 
           alias: request.params.order_alias,
           changes: request.body.lines,
           note: request.body.note ?? '',
-          expectedTotal: parseTotal(request.body.expected_total),
+          expectedTotal: request.body.expected_total,
           preview: true,
           editedBy: request.principal?.userId ?? null,
         });
-        return present(outcome);
+        return presentEdit(outcome);
       },
     );
 
@@ -147,7 +134,7 @@ export function orderEditRoutes(deps: OrderEditDeps): FastifyPluginAsyncTypebox 
           alias: request.params.order_alias,
           changes: request.body.lines,
           note: request.body.note?.trim() ?? '',
-          expectedTotal: parseTotal(request.body.expected_total),
+          expectedTotal: request.body.expected_total,
           editedBy: request.principal?.userId ?? null,
           requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
         });
@@ -170,7 +157,9 @@ export function orderEditRoutes(deps: OrderEditDeps): FastifyPluginAsyncTypebox 
         if (!order)
           throw new DomainError('order_not_found', { detail: `order ${request.params.order_alias} not found` });
         const edits = await editsOf(deps.db, order.id);
+        const money = currencyFormat(order.currency);
         return {
+          currency: order.currency,
           items: edits.map((e) => ({
             id: e.id,
             edited_by: e.editedBy,

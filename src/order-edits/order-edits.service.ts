@@ -13,7 +13,7 @@ import {
 } from '../orders/orders.repository.js';
 import type { PricedOrder } from '../pricing/pricing.types.js';
 import { DomainError } from '../shared/errors.js';
-import type { CurrencyFormat, RoundingMode } from '../shared/money.js';
+import { currencyFormat, MoneyFormatError, type RoundingMode } from '../shared/money.js';
 import { presentEdit } from './order-edit.presenter.js';
 import { decideOrderEdit, type EditDecision, editRefusal, type LineChange } from './order-edit.decide.js';
 import {
@@ -29,7 +29,8 @@ import {
 export interface OrderEditDeps {
   db: Db;
   outbox: Outbox;
-  money: CurrencyFormat;
+  /** STORE_CURRENCY: the currency of the catalog's prices, which a line added to an order is priced in. */
+  storeCurrency: string;
   roundingMode: RoundingMode;
 }
 
@@ -37,8 +38,11 @@ export interface OrderEditRequest {
   alias: string;
   changes: readonly LineChange[];
   note: string;
-  /** The total the admin saw in the preview, minor units: a different one is 409 total_changed, nothing written. */
-  expectedTotal?: number;
+  /**
+   * The total the admin saw in the preview, decimal text in the order's currency: a different one is 409
+   * total_changed, nothing written.
+   */
+  expectedTotal?: string;
   /** Only say what the edit would do; write nothing. */
   preview: boolean;
   editedBy: number | null;
@@ -130,11 +134,51 @@ export function editOrderOnce(
       payload: { changes: request.changes, note: request.note, expected_total: request.expectedTotal ?? null },
     });
     const earlier = claim && (await storedResponse(tx, claim));
-    if (earlier) return { answer: earlier.body as EditAnswer, after: order };
+    // An answer kept before edits said their currency gets the order's, which it was in.
+    if (earlier) {
+      const kept = earlier.body as Omit<EditAnswer, 'currency'> & { currency?: string };
+      return { answer: { ...kept, currency: kept.currency ?? order.currency }, after: order };
+    }
     const outcome = await editLocked(tx, deps, { request: { ...request, preview: false }, order });
-    const answer = { ...presentEdit(outcome, deps.money), id: outcome.editId ?? 0 };
+    const answer = { ...presentEdit(outcome), id: outcome.editId ?? 0 };
     if (claim) await rememberResponse(tx, claim, { status: 201, body: answer });
     return { answer, after: outcome.after };
+  });
+}
+
+/** `expected_total` read in the order's currency (its precision: `"12.50"` is refused for a yen order). */
+function parseExpectedTotal(text: string | undefined, currency: string): number | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return currencyFormat(currency).parse(text);
+  } catch (err) {
+    if (!(err instanceof MoneyFormatError)) throw err;
+    throw new DomainError('validation_error', {
+      detail: `expected_total: ${err.message} (${currency})`,
+      errors: [{ field: 'expected_total', message: err.message }],
+    });
+  }
+}
+
+/**
+ * A line an edit adds is priced at the catalog's price, which is in the store currency: added to an order in another
+ * currency (a market's), it would be charged as if it were that currency. Until edits price added lines in the order's
+ * market, an order in another currency can only change the quantities of the lines it has.
+ */
+function refuseLinesPricedInAnotherCurrency(
+  deps: Pick<OrderEditDeps, 'storeCurrency'>,
+  edit: { order: OrderRow; lines: readonly OrderLineRow[]; changes: readonly LineChange[] },
+): void {
+  if (edit.order.currency === deps.storeCurrency) return;
+  const kept = new Set(edit.lines.map((l) => l.alias));
+  const added = edit.changes.findIndex((c) => !kept.has(c.alias) && c.quantity > 0);
+  if (added < 0) return;
+  const message =
+    `the order is in ${edit.order.currency} and the catalog's prices in ${deps.storeCurrency}: only the quantities `
+    + 'of its own lines can change';
+  throw new DomainError('validation_error', {
+    detail: `lines[${added}]: ${message}`,
+    errors: [{ field: `lines[${added}].alias`, message }],
   });
 }
 
@@ -147,7 +191,11 @@ async function editLocked(
   const { request, order } = input;
   const refusal = editRefusal({ ...order, fulfilled: order.fulfillmentStatus !== 'unfulfilled' });
   if (refusal) throw refusal;
+  // Every amount of the edit is in the order's currency, which need not be the store's (a market's order).
+  const money = currencyFormat(order.currency);
+  const expectedTotal = parseExpectedTotal(request.expectedTotal, order.currency);
   const lines = await linesOf(tx, order.id);
+  refuseLinesPricedInAnotherCurrency(deps, { order, lines, changes: request.changes });
   const basis = placedOrderBasis(order, lines);
   if (!basis) {
     throw new DomainError('order_not_editable', {
@@ -171,12 +219,12 @@ async function editLocked(
   });
   const columns = editedColumns(order, decision.priced);
   const after: OrderRow = { ...order, ...columns };
-  if (request.expectedTotal !== undefined && request.expectedTotal !== after.total) {
+  if (expectedTotal !== undefined && expectedTotal !== after.total) {
     throw new DomainError('total_changed', {
       detail:
-        `the edited total is ${deps.money.format(after.total)}, `
-        + `not ${deps.money.format(request.expectedTotal)}: nothing was changed`,
-      extra: { total: deps.money.format(after.total) },
+        `the edited total is ${money.format(after.total)} ${order.currency}, `
+        + `not ${money.format(expectedTotal)}: nothing was changed`,
+      extra: { total: money.format(after.total) },
     });
   }
   if (request.preview) return { before: order, after, lines, decision, editId: null };

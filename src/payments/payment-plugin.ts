@@ -173,6 +173,19 @@ export class GatewayError extends Error {
   }
 }
 
+/**
+ * Thrown when the gateway cannot take this amount exactly in its currency (Stripe takes KWD only in steps of 0.010):
+ * by checkAmount() before anything is written, or by start(), capture() or refund() before the gateway is called.
+ * Never retryable, and never a reason to round: the customer pays exactly what was shown, or not through this
+ * gateway. The service answers 422 `amount_not_chargeable`.
+ */
+export class UnchargeableAmountError extends GatewayError {
+  constructor(message: string) {
+    super(message, false);
+    this.name = 'UnchargeableAmountError';
+  }
+}
+
 /** What the service hands a plugin when it is enabled. */
 export interface PluginContext {
   /** PUBLIC_BASE_URL, without a trailing slash. */
@@ -191,6 +204,12 @@ export interface PluginContext {
 
 /** An enabled plugin: what the payments module calls. */
 export interface PaymentGateway {
+  /**
+   * Optional, pure: throws UnchargeableAmountError when the gateway cannot take `amount` exactly in its currency
+   * (its own minor units, steps such as Stripe's 0.010 KWD). The service asks before it opens an attempt, so a
+   * payment that could not be charged exactly is refused (422) with nothing written.
+   */
+  checkAmount?(amount: Money): void;
   start(input: StartInput): Promise<StartResult>;
   /** Verifies the signature over the raw body before anything else, then normalises the events. */
   parseWebhook(request: WebhookRequest): Promise<GatewayEvent[]>;

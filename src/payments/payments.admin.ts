@@ -10,7 +10,7 @@ import { DomainError } from '../shared/errors.js';
 import { currencyFormat, MoneyFormatError } from '../shared/money.js';
 import { ledgerOfOrder, refundCredit } from '../orders/order-ledger.js';
 import { paymentChangeEvents } from './payment-events.js';
-import { GatewayError, type Money } from './payment-plugin.js';
+import { GatewayError, type Money, UnchargeableAmountError } from './payment-plugin.js';
 import { applyOperation, capturableOf, NOTHING_PENDING, type PendingMoney, refundableOf } from './payment-states.js';
 import {
   figuresOf,
@@ -29,7 +29,7 @@ import {
   refreshOrderLedger,
   savePaymentFigures,
 } from './payments.repository.js';
-import type { PaymentsDeps } from './payments.service.js';
+import { amountNotChargeable, type PaymentsDeps } from './payments.service.js';
 
 /**
  * The store's own moves of a payment's money: capture, void and refund (and cancel-and-refund of an order). Each is a
@@ -206,6 +206,12 @@ export async function reserveLocked(
   },
 ): Promise<OperationRow> {
   const { kind, order, payment, request } = input;
+  // A payment is opened in its order's currency and never changes it: money moves in that one currency, so a refund
+  // or capture in another is impossible (the amount is read and sent in the payment's currency, which is this one).
+  if (payment.currency !== order.currency)
+    throw new Error(
+      `payment ${payment.id} is in ${payment.currency} but its order ${order.alias} in ${order.currency}`,
+    );
   const { ledger, pending } = await ledgerOf(tx, order, { withPending: true });
   const pendingHere = pending.get(payment.id) ?? NOTHING_PENDING;
   const amount = amountFor(deps, kind, { payment, pending: pendingHere, amount: request.amount });
@@ -316,6 +322,8 @@ export async function run(deps: PaymentsDeps, op: OperationRow): Promise<Payment
       // Refused: nothing moved, the reservation is released. Unreachable or unsure: the record stays open and a
       // retry with the same Idempotency-Key sends the gateway the same key.
       if (!err.retryable) await settle(deps, op.id, { status: 'failed', error: err.message });
+      if (err instanceof UnchargeableAmountError)
+        throw amountNotChargeable(err, payment.pluginId, { operation_id: op.id, retryable: false });
       throw new DomainError('payment_gateway_error', {
         detail: err.retryable ? `${err.message}; send the same request again (same Idempotency-Key)` : err.message,
         extra: { operation_id: op.id, retryable: err.retryable },

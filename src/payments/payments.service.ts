@@ -15,6 +15,7 @@ import {
   type Money,
   type StartResult,
   type GatewayEvent,
+  UnchargeableAmountError,
   WebhookSignatureError,
 } from './payment-plugin.js';
 import { returnLinks } from './return-links.js';
@@ -72,6 +73,21 @@ const money = (amountMinor: number, currency: string): Money => ({
   currency,
   exponent: currencyExponent(currency),
 });
+
+/** A gateway's refusal of an amount it cannot take exactly, as the 422 the caller gets (never a rounding). */
+export function amountNotChargeable(err: UnchargeableAmountError, pluginId: string, extra: object = {}): DomainError {
+  return new DomainError('amount_not_chargeable', { detail: err.message, extra: { plugin: pluginId, ...extra } });
+}
+
+/** Before an attempt is written: the plugin says whether its gateway can take this amount exactly (checkAmount). */
+function assertChargeable(plugin: EnabledPlugin, amount: Money): void {
+  try {
+    plugin.gateway.checkAmount?.(amount);
+  } catch (err) {
+    if (err instanceof UnchargeableAmountError) throw amountNotChargeable(err, plugin.id);
+    throw err;
+  }
+}
 
 export interface StartedPayment {
   url: string;
@@ -131,6 +147,7 @@ export async function startPayment(
     });
   } catch (err) {
     await recordStartFailure(deps, { order: visible, payment });
+    if (err instanceof UnchargeableAmountError) throw amountNotChargeable(err, plugin.id);
     if (err instanceof GatewayError) throw new DomainError('payment_gateway_error', { detail: err.message });
     throw err;
   }
@@ -168,6 +185,7 @@ async function openAttempt(
     const why = ledger.capturable > 0 ? 'its payment is authorized' : 'nothing is due';
     throw new DomainError('order_already_paid', { detail: `order ${order.alias}: ${why}` });
   }
+  assertChargeable(plugin, money(unpaid, order.currency));
   const open = attempts.find((p) => p.pluginId === plugin.id && p.status === 'pending' && p.amount === unpaid);
   if (open?.redirectUrl) {
     // The gateway only knows the service's return links, so the storefront's latest URLs can still apply.

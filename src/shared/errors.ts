@@ -99,6 +99,7 @@ export const errorCodes = {
   amount_too_large: { status: 422, title: 'Amount too large' },
   refund_exceeds_refundable: { status: 422, title: 'Refund larger than what can be refunded' },
   capture_exceeds_capturable: { status: 422, title: 'Capture larger than what is authorized' },
+  amount_not_chargeable: { status: 422, title: 'The payment gateway cannot take this amount exactly' },
   variant_unavailable: { status: 422, title: 'Product variant cannot be bought' },
   unknown_order_line: { status: 422, title: 'No such line in this order' },
   unknown_return_reason: { status: 422, title: 'Not one of the return reasons offered' },

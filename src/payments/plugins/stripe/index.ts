@@ -78,6 +78,10 @@ function createStripeGateway(settings: StripeSettings): PaymentGateway {
   }
 
   return {
+    checkAmount(amount) {
+      toStripeAmount(amount);
+    },
+
     async start(input) {
       const amount = toStripeAmount(input.amount);
       const metadata = { [METADATA_REFERENCE]: input.reference, [METADATA_ORDER_ALIAS]: input.order.alias };

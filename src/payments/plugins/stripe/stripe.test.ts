@@ -11,41 +11,12 @@ import {
 } from '../../../../test/stripe-standin.js';
 import { GatewayError, type Money, type PaymentGateway, PluginConfigError } from '../../payment-plugin.js';
 import stripePlugin from './index.js';
-import { fromStripeAmount, toStripeAmount } from './stripe-amounts.js';
 import { readStripeSettings } from './stripe-config.js';
 import { normaliseStripeEvent } from './stripe-events.js';
 
 const money = (amountMinor: number, currency: string, exponent: number): Money => ({ amountMinor, currency, exponent });
 const keys = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
 const implicit = { explicit: false, embeddedDatabase: true };
-
-describe('Stripe amounts', () => {
-  it('sends two- and zero-decimal currencies as they are', () => {
-    expect(toStripeAmount(money(2468, 'USD', 2))).toBe(2468);
-    expect(toStripeAmount(money(4500, 'JPY', 0))).toBe(4500);
-  });
-
-  it('sends three-decimal currencies only when the last digit is 0, never rounding', () => {
-    expect(toStripeAmount(money(12340, 'KWD', 3))).toBe(12340);
-    expect(() => toStripeAmount(money(12345, 'KWD', 3))).toThrow(GatewayError);
-    expect(() => toStripeAmount(money(1001, 'BHD', 3))).toThrow(/multiples of 0\.010.*1\.001 BHD/);
-  });
-
-  it('scales currencies Stripe keeps two-decimal where the service counts whole units (ISK, HUF)', () => {
-    expect(toStripeAmount(money(500, 'ISK', 0))).toBe(50_000);
-    expect(toStripeAmount(money(1200, 'HUF', 0))).toBe(120_000);
-    expect(fromStripeAmount(50_000, 'isk')).toEqual(money(500, 'ISK', 0));
-    expect(fromStripeAmount(50_050, 'isk')).toBeUndefined();
-  });
-
-  it("reads Stripe amounts back in the service's minor units and upper-case currency", () => {
-    expect(fromStripeAmount(2468, 'usd')).toEqual(money(2468, 'USD', 2));
-    expect(fromStripeAmount(4500, 'jpy')).toEqual(money(4500, 'JPY', 0));
-    expect(fromStripeAmount(12340, 'kwd')).toEqual(money(12340, 'KWD', 3));
-    expect(fromStripeAmount(100, 'zzz')).toBeUndefined();
-    expect(fromStripeAmount(null, 'usd')).toBeUndefined();
-  });
-});
 
 describe('Stripe settings', () => {
   it('is not configured without keys unless named in PAYMENT_PLUGINS', () => {
