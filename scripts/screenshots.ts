@@ -128,6 +128,14 @@ async function storefront(shop: Shop, browser: BrowserSession): Promise<{ alias:
   await shoot(guest, { name: 'storefront-products', url: '/' });
   const mobile = await browser.newPage({ viewport: { width: 375, height: 740 } });
   await shoot(mobile, { name: 'storefront-products-375px', url: '/' });
+  // The header's country/currency selector at 390 px, Europe chosen.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await phone.goto('/');
+  await phone
+    .getByLabel('Shop in')
+    .selectOption('eu', { timeout: HEADING_MS })
+    .catch(() => {});
+  await shoot(phone, { name: 'storefront-market-390px' });
 
   const products = await call<{ items: { id: number; name: string; variants: { id: number; alias: string }[] }[] }>(
     shop,
@@ -241,6 +249,24 @@ async function dashboard(browser: BrowserSession, orderAlias: string): Promise<v
   await shoot(admin, { name: 'dashboard-orders', url: '/admin/orders', unwanted: signInPage });
   await shoot(admin, { name: 'dashboard-order', url: `/admin/orders/${orderAlias}`, unwanted: signInPage });
   await shoot(admin, { name: 'dashboard-promotions', url: '/admin/promotions', unwanted: signInPage });
+  // The demo's second market open in its form (the live rounding example), and a variant's prices per currency.
+  await admin.goto('/admin/markets');
+  if ((await heading(admin)) !== undefined) {
+    await admin
+      .getByRole('button', { name: 'Edit Europe' })
+      .click({ timeout: HEADING_MS })
+      .catch(() => {});
+  }
+  await shoot(admin, { name: 'dashboard-markets', unwanted: signInPage });
+  await admin.goto('/admin/products/1');
+  if ((await heading(admin)) !== undefined) {
+    await admin
+      .getByRole('button', { name: 'Edit Small' })
+      .click({ timeout: HEADING_MS })
+      .catch(() => {});
+    await settle(admin);
+  }
+  await shoot(admin, { name: 'dashboard-variant-prices', unwanted: signInPage });
 }
 
 /**

@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     case 'seed-demo': {
       const database = await openDatabase(databaseTarget(config));
       try {
-        const added = await seedDemoCatalog(database.db, currencyExponent(config.storeCurrency));
+        const added = await seedDemoCatalog(database.db, currencyExponent(config.storeCurrency), config.storeCurrency);
         console.log(`demo catalog: ${added} product(s) added`);
       } finally {
         await database.close();

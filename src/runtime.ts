@@ -61,7 +61,7 @@ export async function openRuntime(config: Config, log: (message: string) => void
     if (config.admin) await ensureAdmin(database.db, config.admin);
     let demoAdmin: DemoAdmin | undefined;
     if (config.seedDemo) {
-      const added = await seedDemoIfEmpty(database.db, currencyExponent(config.storeCurrency));
+      const added = await seedDemoIfEmpty(database.db, currencyExponent(config.storeCurrency), config.storeCurrency);
       if (!config.admin) {
         demoAdmin = added > 0 ? await createDemoAdmin(database.db) : await existingDemoAdmin(database.db);
       }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoCatalog, seedDemoIfEmpty } from '../src/demo/demo-seed.js';
-import { promotions, shippingMethods, shippingRates, taxRates } from '../src/db/schema.js';
+import { markets, promotions, shippingMethods, shippingRates, taxRates, variantPrices } from '../src/db/schema.js';
 import { bearer, buildTestApp, json, signInAdmin, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -26,7 +26,7 @@ const payload = {
 beforeAll(async () => {
   t = await buildTestApp();
   // What `npm start` does on a new embedded store (SEED_DEMO defaults to true there).
-  await seedDemoIfEmpty(t.database.db, 2);
+  await seedDemoIfEmpty(t.database.db, 2, 'USD');
 });
 afterAll(async () => t?.close());
 
@@ -75,6 +75,34 @@ describe('demo store', () => {
     expect(codes.items).toMatchObject([{ code: 'SAVE10', code_type: 'percentage', value: '10' }]);
   });
 
+  it('has a second market, Europe in EUR with VAT included, for Germany, and the T-shirt at EUR 23.00', async () => {
+    const markets = json(await t.app.inject({ method: 'GET', url: '/market/storefront/api/markets/' }));
+    expect(markets).toMatchObject([
+      { code: 'default', currency: 'USD', is_default: true },
+      { code: 'eu', name: 'Europe', currency: 'EUR', prices_include_tax: true, is_default: false, countries: ['DE'] },
+    ]);
+    const admin = await signInAdmin(t);
+    const get = async (url: string) => json(await t.app.inject({ method: 'GET', url, headers: bearer(admin.access) }));
+    const eu = (await get('/market/dashboard/api/markets/'))[1];
+    expect(eu).toMatchObject({ exchange_rate: '0.92', rounding_step: '1.00', price_ending: '0.99' });
+    expect(await get('/product/dashboard/api/variants/1/prices/')).toMatchObject([
+      { currency: 'EUR', price: '23.00', compare_at_price: null },
+    ]);
+    expect(await get('/product/dashboard/api/variants/3/prices/')).toEqual([]);
+  });
+
+  it('gives a store in another currency no second market: its rate is one from US dollars', async () => {
+    const eur = await buildTestApp({ config: { storeCurrency: 'EUR' } });
+    try {
+      await seedDemoIfEmpty(eur.database.db, 2, 'EUR');
+      const markets = json(await eur.app.inject({ method: 'GET', url: '/market/storefront/api/markets/' }));
+      expect(markets).toMatchObject([{ code: 'default', currency: 'EUR' }]);
+      expect(markets).toHaveLength(1);
+    } finally {
+      await eur.close();
+    }
+  });
+
   it('adds nothing when seeded again, and then only what was removed, leaving changed values alone', async () => {
     const db = t.database.db;
     const count = async () => ({
@@ -85,9 +113,11 @@ describe('demo store', () => {
     });
     const before = await count();
     expect(before).toEqual({ rates: 5, methods: 1, shippingRates: 4, codes: 1 });
-    expect(await seedDemoCatalog(db, 2)).toBe(0);
-    expect(await seedDemoIfEmpty(db, 2)).toBe(0);
+    expect(await seedDemoCatalog(db, 2, 'USD')).toBe(0);
+    expect(await seedDemoIfEmpty(db, 2, 'USD')).toBe(0);
     expect(await count()).toEqual(before);
+    expect(await db.select().from(markets)).toHaveLength(2);
+    expect(await db.select().from(variantPrices)).toHaveLength(2);
 
     await db.update(taxRates).set({ rate: '8' }).where(eq(taxRates.state, 'CA'));
     await db.delete(taxRates).where(eq(taxRates.state, 'NY'));

@@ -35,7 +35,7 @@ async function demoStore() {
       promoRateLimitPerMinute: defaults.promoRateLimitPerMinute,
     },
   });
-  await seedDemoIfEmpty(t.database.db, currencyExponent(t.config.storeCurrency));
+  await seedDemoIfEmpty(t.database.db, currencyExponent(t.config.storeCurrency), t.config.storeCurrency);
   await ensureAdmin(t.database.db, DEMO_ADMIN);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;

@@ -25,7 +25,7 @@ let doc: Document;
 beforeAll(async () => {
   t = await buildTestApp();
   // The demo store: the examples name its variants (`demo-tshirt-s`), its shipping method 1 and its tax classes.
-  await seedDemoIfEmpty(t.database.db, currencyExponent(t.config.storeCurrency));
+  await seedDemoIfEmpty(t.database.db, currencyExponent(t.config.storeCurrency), t.config.storeCurrency);
   admin = await signInAdmin(t);
   doc = json(await t.app.inject({ method: 'GET', url: '/openapi.json' }));
 });

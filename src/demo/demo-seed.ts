@@ -1,6 +1,6 @@
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { products, productVariants, taxClasses } from '../db/schema.js';
+import { marketCountries, markets, products, productVariants, taxClasses, variantPrices } from '../db/schema.js';
 import { createPromotion, type PromotionValues, promotionRowByCode } from '../promotions/promotions.repository.js';
 import { createShippingMethod, createShippingRate, listShippingMethods } from '../shipping/shipping.repository.js';
 import { createTaxRate, listTaxRates } from '../tax/tax.repository.js';
@@ -165,11 +165,75 @@ async function seedDemoPricing(tx: Tx, input: { classId: (name: DemoTaxClass) =>
 }
 
 /**
- * Loads the demo store: catalog, tax rates, a shipping method and a promo code. Idempotent: a demo
- * product whose first variant alias already exists is left alone, and so is pricing data that
- * exists (see seedDemoPricing). Returns how many products were added.
+ * The demo's second market (issue #28): Germany in euros, prices including VAT, converted from US dollars at 0.92 and
+ * rounded to x.99, with an explicit EUR price for the small and medium T-shirt (EUR 23.00 for USD 25.00, whatever
+ * the rate says). Its rate is one from US dollars, so only a USD store gets it.
  */
-export async function seedDemoCatalog(db: Db, exponent: number): Promise<number> {
+export const demoMarket = {
+  code: 'eu',
+  name: 'Europe',
+  currency: 'EUR',
+  storeCurrency: 'USD',
+  exchangeRate: '0.92',
+  roundingStep: '1',
+  priceEnding: '0.99',
+  countries: ['DE'],
+  /** Explicit prices in cents of EUR, by variant alias. */
+  prices: [
+    { alias: 'demo-tshirt-s', amount: 2300 },
+    { alias: 'demo-tshirt-m', amount: 2300 },
+  ],
+};
+
+/**
+ * The demo market, unless the store is not in its rate's currency or already has a market of that code or one that
+ * lists its countries (an admin's, left alone).
+ */
+async function seedDemoMarket(tx: Tx, storeCurrency: string): Promise<void> {
+  if (storeCurrency !== demoMarket.storeCurrency) return;
+  const [taken] = await tx.select({ id: markets.id }).from(markets).where(eq(markets.code, demoMarket.code));
+  const listed = await tx
+    .select({ country: marketCountries.country })
+    .from(marketCountries)
+    .where(inArray(marketCountries.country, demoMarket.countries));
+  if (taken || listed.length > 0) return;
+  const [market] = await tx
+    .insert(markets)
+    .values({
+      code: demoMarket.code,
+      name: demoMarket.name,
+      currency: demoMarket.currency,
+      pricesIncludeTax: true,
+      exchangeRate: demoMarket.exchangeRate,
+      roundingStep: demoMarket.roundingStep,
+      priceEnding: demoMarket.priceEnding,
+      roundingDirection: 'nearest',
+    })
+    .returning();
+  if (!market) throw new Error('insert returned no market');
+  await tx.insert(marketCountries).values(demoMarket.countries.map((country) => ({ country, marketId: market.id })));
+  const variants = await tx
+    .select({ id: productVariants.id, alias: productVariants.alias })
+    .from(productVariants)
+    .where(
+      inArray(
+        productVariants.alias,
+        demoMarket.prices.map((p) => p.alias),
+      ),
+    );
+  const rows = demoMarket.prices.flatMap((price) => {
+    const variant = variants.find((v) => v.alias === price.alias);
+    return variant ? [{ variantId: variant.id, currency: demoMarket.currency, amount: price.amount }] : [];
+  });
+  if (rows.length > 0) await tx.insert(variantPrices).values(rows).onConflictDoNothing();
+}
+
+/**
+ * Loads the demo store: catalog, tax rates, a shipping method, a promo code and, given a USD `storeCurrency`, a
+ * second market (`demoMarket`). Idempotent: a demo product whose first variant alias already exists is left alone,
+ * and so is pricing data that exists (see seedDemoPricing and seedDemoMarket). Returns how many products were added.
+ */
+export async function seedDemoCatalog(db: Db, exponent: number, storeCurrency?: string): Promise<number> {
   return db.transaction(async (tx) => {
     // One seeder at a time (several processes may start together on PostgreSQL).
     await tx.execute(sql`select pg_advisory_xact_lock(7236184612)`);
@@ -215,12 +279,13 @@ export async function seedDemoCatalog(db: Db, exponent: number): Promise<number>
       added += 1;
     }
     await seedDemoPricing(tx, { classId, exponent });
+    if (storeCurrency !== undefined) await seedDemoMarket(tx, storeCurrency);
     return added;
   });
 }
 
 /** Seeds only a store with no products at all (first start). */
-export async function seedDemoIfEmpty(db: Db, exponent: number): Promise<number> {
+export async function seedDemoIfEmpty(db: Db, exponent: number, storeCurrency?: string): Promise<number> {
   const [any] = await db.select({ id: products.id }).from(products).limit(1);
-  return any ? 0 : seedDemoCatalog(db, exponent);
+  return any ? 0 : seedDemoCatalog(db, exponent, storeCurrency);
 }

@@ -86,6 +86,7 @@ export function App() {
               <Route path="/admin/products/:id" component={catalog.ProductPage} />
               <Route path="/admin/tax" component={catalog.TaxPage} />
               <Route path="/admin/shipping" component={catalog.ShippingPage} />
+              <Route path="/admin/markets" component={catalog.MarketsPage} />
               <Route path="/admin/promotions" component={catalog.PromotionList} />
               <Route path="/admin/promotions/new" component={catalog.NewPromotion} />
               <Route path="/admin/promotions/:id" component={catalog.PromotionPage} />

@@ -5,6 +5,7 @@ export const SECTIONS = [
   { href: '/admin/products', name: 'Products', about: 'Products and variants, with stock and prices.' },
   { href: '/admin/tax', name: 'Tax', about: 'Tax classes and their rates by country and state.' },
   { href: '/admin/shipping', name: 'Shipping', about: 'Shipping methods and their rates.' },
+  { href: '/admin/markets', name: 'Markets', about: 'Countries sold to in one currency: rates, rounding, methods.' },
   { href: '/admin/promotions', name: 'Promotions', about: 'Automatic promotions and promo codes.' },
   { href: '/admin/webhooks', name: 'Webhooks', about: 'Endpoints told about orders and payments, and deliveries.' },
 ] as const;

@@ -1,6 +1,6 @@
 // The one way the web apps call the service: openapi-fetch over the types generated from /openapi.json
-// (web/api/schema.d.ts). It signs requests in, refreshes the access token before it expires, and turns error answers
-// into thrown problems, so a page handles success and failure in one place.
+// (web/api/schema.d.ts). It signs requests in, refreshes the access token before it expires, says the shop's market
+// (`X-Market`), and turns error answers into thrown problems, so a page handles success and failure in one place.
 import createClient from 'openapi-fetch';
 import { asProblem, isProblem } from '../shared/problem';
 import { type SessionStore, tokenExpiry } from '../shared/session';
@@ -11,7 +11,12 @@ export type { components, paths } from './schema';
 /** Refresh the access token when it has less than this left. */
 const REFRESH_MARGIN_SECONDS = 60;
 
-export function createApi(options: { session: SessionStore; baseUrl?: string }) {
+export function createApi(options: {
+  session: SessionStore;
+  baseUrl?: string;
+  /** The shop's market code, sent as `X-Market` on every call while there is one (docs/markets.md). */
+  market?: () => string | undefined;
+}) {
   const { session } = options;
   const client = createClient<paths>({ baseUrl: options.baseUrl ?? window.location.origin });
   let refreshing: Promise<string | undefined> | undefined;
@@ -43,6 +48,8 @@ export function createApi(options: { session: SessionStore; baseUrl?: string }) 
       if (token !== undefined && !request.headers.has('authorization')) {
         request.headers.set('authorization', `Bearer ${token}`);
       }
+      const market = options.market?.();
+      if (market !== undefined && !request.headers.has('x-market')) request.headers.set('x-market', market);
       return request;
     },
   });

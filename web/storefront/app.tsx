@@ -1,8 +1,10 @@
 import { LocationProvider, Route, Router } from 'preact-iso';
-import { useEffect, useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ok } from '../api/client';
 import { useStoreInfo } from '../shared/store-info';
 import { SiteHeader } from './components/site-header';
-import { createShop, ShopContext } from './context';
+import { createShop, type Shop, ShopContext } from './context';
+import type { StorefrontMarket } from './market';
 import { AccountOrder } from './pages/account-order';
 import { AccountOrders } from './pages/account-orders';
 import { CartPage } from './pages/cart-page';
@@ -21,15 +23,35 @@ import { SignUp } from './pages/sign-up';
  */
 const SHOP_LINKS = /^\/(?!(admin|docs)(\/|$)|payment\/|[a-z_]+\/(storefront|dashboard)\/)/;
 
+/**
+ * The store's markets, read once. A market chosen earlier that the store no longer has is forgotten (the service
+ * would refuse its code), and the cart read again without it.
+ */
+function useMarkets(shop: Omit<Shop, 'currency' | 'markets'>): StorefrontMarket[] {
+  const [markets, setMarkets] = useState<StorefrontMarket[]>([]);
+  useEffect(() => {
+    ok(shop.api.GET('/market/storefront/api/markets/'))
+      .then((found) => {
+        const chosen = shop.market.get();
+        if (chosen !== undefined && !found.some((m) => m.code === chosen)) shop.market.set(undefined);
+        setMarkets(found);
+      })
+      // Without the list the shop still sells, in the market the service picks; the selector is not shown.
+      .catch(() => undefined);
+  }, [shop]);
+  return markets;
+}
+
 export function App() {
   const shop = useMemo(createShop, []);
   const info = useStoreInfo(shop.api);
+  const markets = useMarkets(shop);
   useEffect(() => {
     if (info) document.title = info.name;
   }, [info]);
   if (info === undefined) return null;
   return (
-    <ShopContext.Provider value={{ ...shop, currency: info.currency }}>
+    <ShopContext.Provider value={{ ...shop, markets, currency: info.currency }}>
       <LocationProvider scope={SHOP_LINKS}>
         <SiteHeader storeName={info.name} />
         <main>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { type Answer, ok } from '../../api/client';
 import { asProblem, type Problem, problemMessage } from '../../shared/problem';
 import { ErrorMessage, Money } from '../../shared/ui';
-import { useShop } from '../context';
+import { useMarketCode, useShop } from '../context';
 import type { OrderPayload } from './address';
 
 type Method = Answer<'/shipping/storefront/api/shipping-methods/', 'get'>[number];
@@ -10,6 +10,8 @@ type Method = Answer<'/shipping/storefront/api/shipping-methods/', 'get'>[number
 export interface PricedMethod {
   method: Method;
   fee?: string;
+  /** The estimate's currency: the fee is in it. */
+  currency?: string;
   problem?: Problem;
 }
 
@@ -23,9 +25,11 @@ export function useShippingMethods(options: {
   where: { country: string; state: string } | undefined;
 }): { methods: PricedMethod[] | undefined; problem: Problem | undefined } {
   const { api } = useShop();
+  const market = useMarketCode();
   const [methods, setMethods] = useState<PricedMethod[]>();
   const [problem, setProblem] = useState<Problem>();
-  const key = JSON.stringify(options);
+  // Another market may offer other methods, at fees in its currency.
+  const key = JSON.stringify({ ...options, market });
 
   useEffect(() => {
     setMethods(undefined);
@@ -40,7 +44,7 @@ export function useShippingMethods(options: {
         const priced = await Promise.all(
           found.map((method) =>
             ok(api.POST('/order/storefront/api/estimate/', { body: { ...order, shipping_method_id: method.id } })).then(
-              (estimate): PricedMethod => ({ method, fee: estimate.shipping_fee }),
+              (estimate): PricedMethod => ({ method, fee: estimate.shipping_fee, currency: estimate.currency }),
               (err: unknown): PricedMethod => ({ method, problem: asProblem(err) }),
             ),
           ),
@@ -63,12 +67,11 @@ export function ShippingMethodChoice(props: {
   methods: PricedMethod[] | undefined;
   problem: Problem | undefined;
   hasCountry: boolean;
-  currency: string;
   chosen: number | undefined;
   onChoose: (methodId: number) => void;
   error: string | undefined;
 }) {
-  const { methods, currency } = props;
+  const { methods } = props;
   if (!props.hasCountry) return <p class="muted">Choose a country to see the shipping methods.</p>;
   if (props.problem) return <ErrorMessage problem={props.problem} />;
   if (methods === undefined) return <p>Loading…</p>;
@@ -76,7 +79,7 @@ export function ShippingMethodChoice(props: {
   return (
     <fieldset class="choices">
       <legend>Shipping method</legend>
-      {methods.map(({ method, fee, problem }) => (
+      {methods.map(({ method, fee, currency, problem }) => (
         <label key={method.id} class="choice">
           <input
             type="radio"
@@ -90,7 +93,7 @@ export function ShippingMethodChoice(props: {
             {method.name}
             {method.description && <span class="muted"> ({method.description})</span>}
           </span>
-          {fee !== undefined && <Money amount={fee} currency={currency} />}
+          {fee !== undefined && currency !== undefined && <Money amount={fee} currency={currency} />}
           {problem && <span class="error">{problemMessage(problem)}</span>}
         </label>
       ))}

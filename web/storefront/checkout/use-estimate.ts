@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Answer, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
-import { useShop } from '../context';
+import { useMarketCode, useShop } from '../context';
 import type { OrderPayload } from './address';
 
 export type Estimate = Answer<'/order/storefront/api/estimate/', 'post'>;
@@ -17,9 +17,13 @@ export interface LiveEstimate {
   refresh(): void;
 }
 
-/** The estimate of a payload, asked again (debounced) whenever the payload changes; stale answers are dropped. */
+/**
+ * The estimate of a payload, asked again (debounced) whenever the payload or the shop's market changes; stale answers
+ * are dropped.
+ */
 export function useEstimate(payload: OrderPayload | undefined): LiveEstimate {
   const { api } = useShop();
+  const market = useMarketCode();
   const [estimate, setEstimate] = useState<Estimate>();
   const [problem, setProblem] = useState<Problem>();
   const [round, setRound] = useState(0);
@@ -41,7 +45,7 @@ export function useEstimate(payload: OrderPayload | undefined): LiveEstimate {
         });
     }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [api, key, round]);
+  }, [api, key, round, market]);
 
   return { estimate, problem, refresh: () => setRound((r) => r + 1) };
 }

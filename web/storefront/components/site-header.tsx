@@ -1,8 +1,12 @@
 import { useLocation } from 'preact-iso';
 import { useEffect } from 'preact/hooks';
 import { useCart, useSession, useShop } from '../context';
+import { MarketChoice } from './market-choice';
 
-/** The shop's name, and links to the products, the cart (with how many items it holds) and the account. */
+/**
+ * The shop's name, links to the products, the cart (with how many items it holds) and the account, and the
+ * country/currency selector.
+ */
 export function SiteHeader(props: { storeName: string }) {
   const { cart, session } = useShop();
   const current = useCart();
@@ -39,6 +43,7 @@ export function SiteHeader(props: { storeName: string }) {
           </>
         )}
       </nav>
+      <MarketChoice />
     </header>
   );
 }

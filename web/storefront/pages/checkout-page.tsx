@@ -8,6 +8,7 @@ import { checkoutErrors } from '../checkout/checkout-errors';
 import { newIdempotencyKey, placeOrder } from '../checkout/place-order';
 import { ShippingMethodChoice, useShippingMethods } from '../checkout/shipping-methods';
 import { StoredAddressChoice, useStoredAddresses } from '../checkout/stored-addresses';
+import { useCountryMarket } from '../checkout/use-country-market';
 import { useEstimate } from '../checkout/use-estimate';
 import { OrderFigures } from '../components/order-figures';
 import { useCart, useSession, useShop } from '../context';
@@ -54,7 +55,7 @@ function missingChoices(input: {
 }
 
 export function CheckoutPage() {
-  const { api, cart, currency } = useShop();
+  const { api, cart } = useShop();
   const current = useCart();
   const signedIn = useSession() !== undefined;
   const { route } = useLocation();
@@ -69,7 +70,7 @@ export function CheckoutPage() {
   const [codeError, setCodeError] = useState<string>();
   const [placing, setPlacing] = useState(false);
   const [placeProblem, setPlaceProblem] = useState<Problem>();
-  const [totalChanged, setTotalChanged] = useState<string>();
+  const [totalChanged, setTotalChanged] = useState<{ total: string; currency: string }>();
   const [checkHint, setCheckHint] = useState<{ country?: string; method?: string }>({});
   // One key for every try of this checkout: a double click or a retry never makes a second order.
   const idempotencyKey = useRef(newIdempotencyKey());
@@ -95,6 +96,7 @@ export function CheckoutPage() {
     choices: { methodId, appliedCode },
   });
 
+  const marketNote = useCountryMarket(where?.country);
   const live = useEstimate(payload);
   const shipping = useShippingMethods({
     order: order && shippingOrder,
@@ -139,6 +141,7 @@ export function CheckoutPage() {
     setPlaceProblem(undefined);
     setTotalChanged(undefined);
     const expected = live.estimate.total;
+    const expectedCurrency = live.estimate.currency;
     try {
       const placed = await placeOrder({
         api,
@@ -151,7 +154,7 @@ export function CheckoutPage() {
     } catch (err) {
       const refused = asProblem(err);
       if (refused.code === 'total_changed') {
-        setTotalChanged(expected);
+        setTotalChanged({ total: expected, currency: expectedCurrency });
         live.refresh();
       } else {
         if (refused.code === 'idempotency_key_reused') idempotencyKey.current = newIdempotencyKey();
@@ -222,6 +225,11 @@ export function CheckoutPage() {
               countryError={countryError}
             />
           )}
+          {marketNote && (
+            <p role="status" class="ok">
+              {marketNote}
+            </p>
+          )}
         </section>
         <section aria-labelledby="shipping">
           <h2 id="shipping">Shipping</h2>
@@ -229,7 +237,6 @@ export function CheckoutPage() {
             methods={shipping.methods}
             problem={shipping.problem}
             hasCountry={where !== undefined}
-            currency={currency}
             chosen={methodId}
             onChoose={setMethodId}
             error={checkHint.method}
@@ -265,9 +272,9 @@ export function CheckoutPage() {
         )}
         {totalChanged && live.estimate && (
           <p role="alert" class="error">
-            The total changed from <Money amount={totalChanged} currency={currency} /> to{' '}
-            <Money amount={live.estimate.total} currency={currency} />. Check the figures above, then place the order
-            again.
+            The total changed from <Money amount={totalChanged.total} currency={totalChanged.currency} /> to{' '}
+            <Money amount={live.estimate.total} currency={live.estimate.currency} />. Check the figures above, then
+            place the order again.
           </p>
         )}
       </section>

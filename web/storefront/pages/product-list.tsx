@@ -3,7 +3,8 @@ import { type Answer, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Pager } from '../../shared/ui';
 import { PriceRange } from '../components/price-range';
-import { useShop } from '../context';
+import { useMarketCode, useShop } from '../context';
+import { answerCurrency } from '../market';
 
 type Product = Answer<'/product/storefront/api/products/', 'get'>['items'][number];
 
@@ -15,6 +16,7 @@ function stockSummary(product: Product): string {
 
 export function ProductList() {
   const { api, currency } = useShop();
+  const market = useMarketCode();
   const [products, setProducts] = useState<Product[]>();
   const [next, setNext] = useState<string | null>(null);
   const [problem, setProblem] = useState<Problem>();
@@ -31,9 +33,10 @@ export function ProductList() {
       })
       .catch((err: unknown) => setProblem(asProblem(err)));
 
+  // Read again in another market: its prices (and currency) are the ones shown.
   useEffect(() => {
     void load();
-  }, []);
+  }, [market]);
 
   return (
     <>
@@ -48,7 +51,7 @@ export function ProductList() {
               <a href={`/products/${product.id}`}>{product.name}</a>
             </h2>
             <p>
-              <PriceRange prices={product.variants.map((v) => v.price)} currency={currency} />
+              <PriceRange prices={product.variants.map((v) => v.price)} currency={answerCurrency(product, currency)} />
             </p>
             <p class="muted">{stockSummary(product)}</p>
           </li>

@@ -4,12 +4,14 @@ import { ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Field, Money } from '../../shared/ui';
 import { availabilityText, maxQuantity, type Product } from '../availability';
-import { useShop } from '../context';
+import { useMarketCode, useShop } from '../context';
+import { answerCurrency } from '../market';
 import { VariantChoice } from '../components/variant-choice';
 import { cartProblemMessage } from '../shopper-messages';
 
 export function ProductPage() {
-  const { api, cart, currency } = useShop();
+  const { api, cart, currency: storeCurrency } = useShop();
+  const market = useMarketCode();
   const { params } = useRoute();
   const [product, setProduct] = useState<Product>();
   const [loadProblem, setLoadProblem] = useState<Problem>();
@@ -29,11 +31,16 @@ export function ProductPage() {
       .then((found) => {
         setProduct(found);
         document.title = found.name;
-        // The first variant that can be bought, so "Add to cart" works at once.
-        setVariantId((found.variants.find((v) => v.available) ?? found.variants[0])?.id);
+        // The first variant that can be bought, so "Add to cart" works at once (read again in another market: the one
+        // chosen stays).
+        setVariantId(
+          (chosen) =>
+            found.variants.find((v) => v.id === chosen)?.id
+            ?? (found.variants.find((v) => v.available) ?? found.variants[0])?.id,
+        );
       })
       .catch((err: unknown) => setLoadProblem(asProblem(err)));
-  }, [api, params.id]);
+  }, [api, params.id, market]);
 
   if (loadProblem) {
     return (
@@ -47,6 +54,7 @@ export function ProductPage() {
     );
   }
   if (product === undefined) return <p>Loading…</p>;
+  const currency = answerCurrency(product, storeCurrency);
   const variant = product.variants.find((v) => v.id === variantId);
 
   const addToCart = async (event: Event) => {

@@ -3,6 +3,7 @@ import { Money } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import type { Product, Variant } from './variant-draft';
 import { VariantEditor } from './variant-editor';
+import { VariantPrices } from './variant-prices';
 
 /** A product's variants with their prices and stock; "Edit" opens one in the editor below the table. */
 export function VariantList(props: { product: Product; onChanged: () => void }) {
@@ -62,12 +63,15 @@ export function VariantList(props: { product: Product; onChanged: () => void }) 
         </table>
       </div>
       {variant && (
-        <VariantEditor
-          key={variant.id}
-          variant={variant}
-          onChanged={props.onChanged}
-          onClose={() => setEditing(undefined)}
-        />
+        <>
+          <VariantEditor
+            key={variant.id}
+            variant={variant}
+            onChanged={props.onChanged}
+            onClose={() => setEditing(undefined)}
+          />
+          <VariantPrices key={`prices-${variant.id}`} variant={variant} />
+        </>
       )}
     </section>
   );
