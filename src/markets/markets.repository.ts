@@ -185,8 +185,8 @@ export async function updateMarket(
 }
 
 /**
- * Deletes a market and its lists. The default market stays (409). Orders do not name a market yet; when they do
- * (issue #28's next slice), a market with orders is refused too, by a `restrict` foreign key and a 409.
+ * Deletes a market and its lists. The default market stays (409), and so does a market with orders (409, by the
+ * `restrict` foreign key of orders.market_id, migration 0028).
  */
 export async function deleteMarket(db: Db, id: number): Promise<void> {
   const row = await findMarketRow(db, id);
@@ -195,5 +195,12 @@ export async function deleteMarket(db: Db, id: number): Promise<void> {
       detail: 'the default market is the store itself and cannot be deleted',
     });
   }
-  await db.delete(markets).where(and(eq(markets.id, id), eq(markets.isDefault, false)));
+  try {
+    await db.delete(markets).where(and(eq(markets.id, id), eq(markets.isDefault, false)));
+  } catch (err) {
+    if (!foreignKeyViolation(err)?.includes('orders')) throw err;
+    throw new DomainError('market_has_orders', {
+      detail: `market "${row.code}" has orders; it keeps them (rename it, or take its countries away, instead)`,
+    });
+  }
 }
