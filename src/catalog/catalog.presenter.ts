@@ -54,7 +54,11 @@ export function presentStorefrontVariant(v: CatalogVariant, stock: number, marke
   const shown =
     market.pricing.conversion === null
       ? { amount: v.price, compareAt: v.compareAtPrice }
-      : priceInMarket({ amount: v.price, compareAt: v.compareAtPrice }, v.explicitPrices?.[market.currency], market.pricing);
+      : priceInMarket(
+          { amount: v.price, compareAt: v.compareAtPrice },
+          v.explicitPrices?.[market.currency],
+          market.pricing,
+        );
   return {
     id: v.id,
     alias: v.alias,

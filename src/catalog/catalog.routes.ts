@@ -243,7 +243,7 @@ export function catalogStorefrontRoutes(deps: {
       {
         schema: {
           tags,
-          summary: 'Active products with their variants, priced in the request\'s market (X-Market)',
+          summary: "Active products with their variants, priced in the request's market (X-Market)",
           headers,
           querystring: PageQuery,
           response: { 200: Page(StorefrontProduct), ...problems(422) },
@@ -265,7 +265,7 @@ export function catalogStorefrontRoutes(deps: {
       {
         schema: {
           tags,
-          summary: 'One active product, priced in the request\'s market (X-Market)',
+          summary: "One active product, priced in the request's market (X-Market)",
           headers,
           params: IdParams,
           response: { 200: StorefrontProduct, ...problems(404, 422) },

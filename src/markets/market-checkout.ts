@@ -1,4 +1,10 @@
-import { backToStoreCurrency, exchangeMinor, type MarketPricing, priceInMarket, type UnitPrice } from './market-price.js';
+import {
+  backToStoreCurrency,
+  exchangeMinor,
+  type MarketPricing,
+  priceInMarket,
+  type UnitPrice,
+} from './market-price.js';
 
 /*
  * What a market changes in a checkout (issue #28, decision 0031), each rule once: a line's unit price, a shipping

@@ -54,7 +54,12 @@ export function marketOf(record: MarketRecord, store: StoreMarketContext): Marke
   const currency = row.currency ?? store.storeCurrency;
   const rate = row.exchangeRate === null ? '1' : formatDecimal(row.exchangeRate);
   const converts = !row.isDefault && !(currency === store.storeCurrency && rate === '1' && row.roundingStep === null);
-  const rule = { step: row.roundingStep, ending: row.priceEnding, direction: row.roundingDirection };
+  // numeric(28,4) reads back as "100.0000": canonical first, so a JPY step fits its precision.
+  const rule = {
+    step: row.roundingStep === null ? null : formatDecimal(row.roundingStep),
+    ending: formatDecimal(row.priceEnding),
+    direction: row.roundingDirection,
+  };
   return {
     id: row.id,
     code: row.code,

@@ -67,7 +67,12 @@ export function resolveCheckoutMarket<M extends MarketRef>(
   }
   const shipped = resolveMarket(markets, { shippingCountry: hints.shippingCountry });
   if (!shipped.ok) throw new Error('a country alone always resolves');
-  return { ok: true, market: shipped.market, requested: requested.market, changed: shipped.market !== requested.market };
+  return {
+    ok: true,
+    market: shipped.market,
+    requested: requested.market,
+    changed: shipped.market !== requested.market,
+  };
 }
 
 /** The field a refused market code came from, in the request's own notation. */

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { foreignKeyViolation, uniqueViolation } from '../db/errors.js';
+import { foreignKeyViolation, pgError, uniqueViolation } from '../db/errors.js';
 import {
   marketCountries,
   marketPaymentPlugins,
@@ -198,7 +198,9 @@ export async function deleteMarket(db: Db, id: number): Promise<void> {
   try {
     await db.delete(markets).where(and(eq(markets.id, id), eq(markets.isDefault, false)));
   } catch (err) {
-    if (!foreignKeyViolation(err)?.includes('orders')) throw err;
+    // ON DELETE RESTRICT answers 23001 (restrict_violation), NO ACTION 23503: either means orders name it.
+    const pg = pgError(err);
+    if (!(pg?.code === '23001' || pg?.code === '23503') || !pg.constraint?.includes('orders')) throw err;
     throw new DomainError('market_has_orders', {
       detail: `market "${row.code}" has orders; it keeps them (rename it, or take its countries away, instead)`,
     });

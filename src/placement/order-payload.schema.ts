@@ -72,7 +72,7 @@ export function orderPayloadSchema(limits: { maxLineQuantity: number }, example:
           maxLength: 64,
           description:
             'The market to price in (a code such as "eu"), when no X-Market header is sent. A shipping address in '
-            + 'another market\'s country prices the order in that market (market_changed). An unknown code is 422 '
+            + "another market's country prices the order in that market (market_changed). An unknown code is 422 "
             + 'unknown_market.',
           examples: ['eu'],
         }),
@@ -81,7 +81,7 @@ export function orderPayloadSchema(limits: { maxLineQuantity: number }, example:
         Type.String({
           maxLength: 8,
           description:
-            'The currency the client shows (ISO 4217). Checked, never chosen: unless it is the market\'s currency, '
+            "The currency the client shows (ISO 4217). Checked, never chosen: unless it is the market's currency, "
             + 'nothing is priced or placed and the answer is 422 currency_mismatch.',
           examples: ['EUR'],
         }),

@@ -46,7 +46,6 @@ export interface OrderableVariant {
   explicitPrices?: ExplicitPrices | null;
 }
 
-
 function variantsQuery(db: Conn) {
   return db
     .select({

@@ -18,8 +18,8 @@ export const pricedOrderFields = {
   market_changed: Type.Optional(
     Type.Boolean({
       description:
-        'Present (true) when the shipping country\'s market is not the market the request asked for: the order is '
-        + 'priced in the shipping country\'s market',
+        "Present (true) when the shipping country's market is not the market the request asked for: the order is "
+        + "priced in the shipping country's market",
     }),
   ),
   subtotal: Money,

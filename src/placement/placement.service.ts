@@ -192,7 +192,7 @@ async function pricePlacement(
  * The price guarantee (SPEC section 10): the payload's `expected_total`, if sent, must be the quote's total to the
  * minor unit; else the 409 carries the new figures.
  */
-function checkExpectedTotal(deps: PlacementDeps, payload: OrderPayload, quote: OrderQuote): void {
+function checkExpectedTotal(payload: OrderPayload, quote: OrderQuote): void {
   if (payload.expected_total === undefined) return;
   const { money } = quote.market;
   let expected: number;
@@ -318,7 +318,7 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
       reads: attempt === 1 ? cached : deps.source,
       idempotency,
     });
-    checkExpectedTotal(deps, request.payload, placement.quote);
+    checkExpectedTotal(request.payload, placement.quote);
     const outcome = await writePlacement(deps, { write: placement.write, deadline, attempt });
     if (outcome === 'conflict') continue;
     if (outcome.outcome === 'replayed') return outcome.stored;
