@@ -73,6 +73,8 @@ export type paths = {
                 header?: {
                     /** @description Guest cart token */
                     "x-cart-token"?: string;
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
                 };
                 path?: never;
                 cookie?: never;
@@ -135,7 +137,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -144,7 +146,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -191,6 +193,8 @@ export type paths = {
                 header?: {
                     /** @description Guest cart token */
                     "x-cart-token"?: string;
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
                 };
                 path?: never;
                 cookie?: never;
@@ -267,7 +271,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -276,7 +280,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -322,6 +326,8 @@ export type paths = {
                 header?: {
                     /** @description Guest cart token */
                     "x-cart-token"?: string;
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
                 };
                 path: {
                     product_variant_id: number;
@@ -386,7 +392,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -395,7 +401,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -438,6 +444,8 @@ export type paths = {
                 header?: {
                     /** @description Guest cart token */
                     "x-cart-token"?: string;
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
                 };
                 path?: never;
                 cookie?: never;
@@ -513,7 +521,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -522,7 +530,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -619,7 +627,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -723,7 +731,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -732,7 +740,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -977,7 +985,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -986,7 +994,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1186,7 +1194,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1522,7 +1530,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1531,7 +1539,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1729,7 +1737,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1788,7 +1796,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2131,7 +2139,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2140,7 +2148,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2217,7 +2225,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2302,7 +2310,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2534,7 +2542,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2543,7 +2551,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2688,7 +2696,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2811,7 +2819,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2820,7 +2828,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3033,7 +3041,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3247,7 +3255,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3462,7 +3470,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3471,7 +3479,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3567,7 +3575,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3825,7 +3833,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3834,7 +3842,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3961,7 +3969,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3970,7 +3978,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4073,7 +4081,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4234,7 +4242,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4243,7 +4251,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4350,7 +4358,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4359,7 +4367,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4466,7 +4474,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4475,7 +4483,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4601,7 +4609,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4610,7 +4618,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4756,7 +4764,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4957,7 +4965,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4966,7 +4974,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5096,7 +5104,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5105,7 +5113,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5245,7 +5253,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5254,7 +5262,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5404,7 +5412,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5413,7 +5421,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5555,7 +5563,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5564,7 +5572,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5701,7 +5709,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5710,7 +5718,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5811,7 +5819,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5891,7 +5899,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5931,6 +5939,8 @@ export type paths = {
                     "idempotency-key"?: string;
                     /** @description Guest cart to take the ordered items out of */
                     "x-cart-token"?: string;
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
                 };
                 path?: never;
                 cookie?: never;
@@ -5977,22 +5987,32 @@ export type paths = {
                             street_address?: string;
                         };
                         billing_address_id?: number;
+                        /**
+                         * @description The currency the client shows (ISO 4217). Checked, never chosen: unless it is the market's currency, nothing is priced or placed and the answer is 422 currency_mismatch.
+                         * @example EUR
+                         */
+                        currency?: string;
                         custom_discount_amount?: {
                             name: string;
-                            /** @description Decimal string in the store currency, e.g. "15.00" */
+                            /** @description Decimal string in the order's currency, e.g. "15.00" */
                             price: string;
                         };
                         custom_shipping_amount?: {
                             name: string;
-                            /** @description Decimal string in the store currency, e.g. "15.00" */
+                            /** @description Decimal string in the order's currency, e.g. "15.00" */
                             price: string;
                         };
                         customer_id?: number;
                         /**
-                         * @description Placement only: the total the customer saw (money string, e.g. "93.45"). If the order would cost anything else, nothing is placed and the answer is 409 total_changed with the new figures.
+                         * @description Placement only: the total the customer saw (money string in the order's currency, e.g. "93.45"). If the order would cost anything else, nothing is placed and the answer is 409 total_changed with the new figures.
                          * @example 93.45
                          */
                         expected_total?: string;
+                        /**
+                         * @description The market to price in (a code such as "eu"), when no X-Market header is sent. A shipping address in another market's country prices the order in that market (market_changed). An unknown code is 422 unknown_market.
+                         * @example eu
+                         */
+                        market?: string;
                         note?: string;
                         promocode?: string;
                         shipping_address?: {
@@ -6026,21 +6046,22 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description ISO 4217: the market's currency, that of every amount of the answer */
                             currency: string;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             discount: string;
                             discount_name: string | null;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             estimated_tax: string;
                             lines: {
                                 /** @description What each applied promotion took off this line */
                                 adjustments: {
-                                    /** @description Decimal string with the store currency's exact precision */
+                                    /** @description Decimal string with the exact precision of the answer's currency */
                                     amount: string;
                                     promotion_id: number;
                                 }[];
                                 alias: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
@@ -6053,20 +6074,30 @@ export type paths = {
                                 product_variant_id: number;
                                 quantity: number;
                                 sku: string | null;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 subtotal: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax: string;
                                 tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 total: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 unit_price: string;
                                 /** @description The variant's name at placement */
                                 variant_name: string;
                             }[];
+                            /** @description The market it is priced in and the exchange rate used (decision 0031); absent when that is the default market (the store currency, rate 1) and no other market was asked for */
+                            market?: {
+                                code: string;
+                                currency: string;
+                                /** @description Major units of the currency per major unit of the store currency, exact ("151.37"); "1" by default */
+                                exchange_rate: string;
+                                prices_include_tax: boolean;
+                            };
+                            /** @description Present (true) when the shipping country's market is not the market the request asked for: the order is priced in the shipping country's market */
+                            market_changed?: boolean;
                             order_alias: string;
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
@@ -6075,7 +6106,7 @@ export type paths = {
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 amount: string;
                                 code: string | null;
                                 id: number;
@@ -6090,18 +6121,18 @@ export type paths = {
                             shipping_name: string | null;
                             /** @enum {string} */
                             status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             subtotal: string;
                             tax_details: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax_amount: string;
                                 tax_class: string;
                                 tax_percentage: string;
                             }[];
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total: string;
                             total_items: number;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total_without_tax: string;
                         };
                     };
@@ -6142,7 +6173,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6151,7 +6182,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6194,7 +6225,10 @@ export type paths = {
                     /** @description URL-encoded JSON order payload */
                     payload?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6207,21 +6241,22 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description ISO 4217: the market's currency, that of every amount of the answer */
                             currency: string;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             discount: string;
                             discount_name: string | null;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             estimated_tax: string;
                             lines: {
                                 /** @description What each applied promotion took off this line */
                                 adjustments: {
-                                    /** @description Decimal string with the store currency's exact precision */
+                                    /** @description Decimal string with the exact precision of the answer's currency */
                                     amount: string;
                                     promotion_id: number;
                                 }[];
                                 alias: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
@@ -6234,23 +6269,33 @@ export type paths = {
                                 product_variant_id: number;
                                 quantity: number;
                                 sku: string | null;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 subtotal: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax: string;
                                 tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 total: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 unit_price: string;
                                 /** @description The variant's name at placement */
                                 variant_name: string;
                             }[];
+                            /** @description The market it is priced in and the exchange rate used (decision 0031); absent when that is the default market (the store currency, rate 1) and no other market was asked for */
+                            market?: {
+                                code: string;
+                                currency: string;
+                                /** @description Major units of the currency per major unit of the store currency, exact ("151.37"); "1" by default */
+                                exchange_rate: string;
+                                prices_include_tax: boolean;
+                            };
+                            /** @description Present (true) when the shipping country's market is not the market the request asked for: the order is priced in the shipping country's market */
+                            market_changed?: boolean;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 amount: string;
                                 code: string | null;
                                 id: number;
@@ -6263,18 +6308,18 @@ export type paths = {
                             /** @description Before any shipping discount */
                             shipping_fee: string;
                             shipping_name: string | null;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             subtotal: string;
                             tax_details: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax_amount: string;
                                 tax_class: string;
                                 tax_percentage: string;
                             }[];
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total: string;
                             total_items: number;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total_without_tax: string;
                         };
                     };
@@ -6333,7 +6378,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6349,7 +6394,10 @@ export type paths = {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6394,22 +6442,32 @@ export type paths = {
                             street_address?: string;
                         };
                         billing_address_id?: number;
+                        /**
+                         * @description The currency the client shows (ISO 4217). Checked, never chosen: unless it is the market's currency, nothing is priced or placed and the answer is 422 currency_mismatch.
+                         * @example EUR
+                         */
+                        currency?: string;
                         custom_discount_amount?: {
                             name: string;
-                            /** @description Decimal string in the store currency, e.g. "15.00" */
+                            /** @description Decimal string in the order's currency, e.g. "15.00" */
                             price: string;
                         };
                         custom_shipping_amount?: {
                             name: string;
-                            /** @description Decimal string in the store currency, e.g. "15.00" */
+                            /** @description Decimal string in the order's currency, e.g. "15.00" */
                             price: string;
                         };
                         customer_id?: number;
                         /**
-                         * @description Placement only: the total the customer saw (money string, e.g. "93.45"). If the order would cost anything else, nothing is placed and the answer is 409 total_changed with the new figures.
+                         * @description Placement only: the total the customer saw (money string in the order's currency, e.g. "93.45"). If the order would cost anything else, nothing is placed and the answer is 409 total_changed with the new figures.
                          * @example 93.45
                          */
                         expected_total?: string;
+                        /**
+                         * @description The market to price in (a code such as "eu"), when no X-Market header is sent. A shipping address in another market's country prices the order in that market (market_changed). An unknown code is 422 unknown_market.
+                         * @example eu
+                         */
+                        market?: string;
                         note?: string;
                         promocode?: string;
                         shipping_address?: {
@@ -6443,21 +6501,22 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description ISO 4217: the market's currency, that of every amount of the answer */
                             currency: string;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             discount: string;
                             discount_name: string | null;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             estimated_tax: string;
                             lines: {
                                 /** @description What each applied promotion took off this line */
                                 adjustments: {
-                                    /** @description Decimal string with the store currency's exact precision */
+                                    /** @description Decimal string with the exact precision of the answer's currency */
                                     amount: string;
                                     promotion_id: number;
                                 }[];
                                 alias: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
@@ -6470,23 +6529,33 @@ export type paths = {
                                 product_variant_id: number;
                                 quantity: number;
                                 sku: string | null;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 subtotal: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax: string;
                                 tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 total: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 unit_price: string;
                                 /** @description The variant's name at placement */
                                 variant_name: string;
                             }[];
+                            /** @description The market it is priced in and the exchange rate used (decision 0031); absent when that is the default market (the store currency, rate 1) and no other market was asked for */
+                            market?: {
+                                code: string;
+                                currency: string;
+                                /** @description Major units of the currency per major unit of the store currency, exact ("151.37"); "1" by default */
+                                exchange_rate: string;
+                                prices_include_tax: boolean;
+                            };
+                            /** @description Present (true) when the shipping country's market is not the market the request asked for: the order is priced in the shipping country's market */
+                            market_changed?: boolean;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 amount: string;
                                 code: string | null;
                                 id: number;
@@ -6499,18 +6568,18 @@ export type paths = {
                             /** @description Before any shipping discount */
                             shipping_fee: string;
                             shipping_name: string | null;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             subtotal: string;
                             tax_details: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax_amount: string;
                                 tax_class: string;
                                 tax_percentage: string;
                             }[];
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total: string;
                             total_items: number;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total_without_tax: string;
                         };
                     };
@@ -6569,7 +6638,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6607,6 +6676,8 @@ export type paths = {
                     "idempotency-key"?: string;
                     /** @description Guest cart to take the ordered items out of */
                     "x-cart-token"?: string;
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
                 };
                 path?: never;
                 cookie?: never;
@@ -6653,22 +6724,32 @@ export type paths = {
                             street_address?: string;
                         };
                         billing_address_id?: number;
+                        /**
+                         * @description The currency the client shows (ISO 4217). Checked, never chosen: unless it is the market's currency, nothing is priced or placed and the answer is 422 currency_mismatch.
+                         * @example EUR
+                         */
+                        currency?: string;
                         custom_discount_amount?: {
                             name: string;
-                            /** @description Decimal string in the store currency, e.g. "15.00" */
+                            /** @description Decimal string in the order's currency, e.g. "15.00" */
                             price: string;
                         };
                         custom_shipping_amount?: {
                             name: string;
-                            /** @description Decimal string in the store currency, e.g. "15.00" */
+                            /** @description Decimal string in the order's currency, e.g. "15.00" */
                             price: string;
                         };
                         customer_id?: number;
                         /**
-                         * @description Placement only: the total the customer saw (money string, e.g. "93.45"). If the order would cost anything else, nothing is placed and the answer is 409 total_changed with the new figures.
+                         * @description Placement only: the total the customer saw (money string in the order's currency, e.g. "93.45"). If the order would cost anything else, nothing is placed and the answer is 409 total_changed with the new figures.
                          * @example 93.45
                          */
                         expected_total?: string;
+                        /**
+                         * @description The market to price in (a code such as "eu"), when no X-Market header is sent. A shipping address in another market's country prices the order in that market (market_changed). An unknown code is 422 unknown_market.
+                         * @example eu
+                         */
+                        market?: string;
                         note?: string;
                         promocode?: string;
                         shipping_address?: {
@@ -6702,21 +6783,22 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description ISO 4217: the market's currency, that of every amount of the answer */
                             currency: string;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             discount: string;
                             discount_name: string | null;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             estimated_tax: string;
                             lines: {
                                 /** @description What each applied promotion took off this line */
                                 adjustments: {
-                                    /** @description Decimal string with the store currency's exact precision */
+                                    /** @description Decimal string with the exact precision of the answer's currency */
                                     amount: string;
                                     promotion_id: number;
                                 }[];
                                 alias: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
@@ -6729,20 +6811,30 @@ export type paths = {
                                 product_variant_id: number;
                                 quantity: number;
                                 sku: string | null;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 subtotal: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax: string;
                                 tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 total: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 unit_price: string;
                                 /** @description The variant's name at placement */
                                 variant_name: string;
                             }[];
+                            /** @description The market it is priced in and the exchange rate used (decision 0031); absent when that is the default market (the store currency, rate 1) and no other market was asked for */
+                            market?: {
+                                code: string;
+                                currency: string;
+                                /** @description Major units of the currency per major unit of the store currency, exact ("151.37"); "1" by default */
+                                exchange_rate: string;
+                                prices_include_tax: boolean;
+                            };
+                            /** @description Present (true) when the shipping country's market is not the market the request asked for: the order is priced in the shipping country's market */
+                            market_changed?: boolean;
                             order_alias: string;
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
@@ -6751,7 +6843,7 @@ export type paths = {
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 amount: string;
                                 code: string | null;
                                 id: number;
@@ -6766,18 +6858,18 @@ export type paths = {
                             shipping_name: string | null;
                             /** @enum {string} */
                             status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             subtotal: string;
                             tax_details: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax_amount: string;
                                 tax_class: string;
                                 tax_percentage: string;
                             }[];
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total: string;
                             total_items: number;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total_without_tax: string;
                         };
                     };
@@ -6818,7 +6910,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6827,7 +6919,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6940,7 +7032,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7155,7 +7247,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7306,7 +7398,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7442,7 +7534,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7460,7 +7552,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7583,7 +7675,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7601,7 +7693,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7639,6 +7731,8 @@ export type paths = {
                     "idempotency-key"?: string;
                     /** @description Guest cart to take the ordered items out of */
                     "x-cart-token"?: string;
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
                 };
                 path?: never;
                 cookie?: never;
@@ -7685,22 +7779,32 @@ export type paths = {
                             street_address?: string;
                         };
                         billing_address_id?: number;
+                        /**
+                         * @description The currency the client shows (ISO 4217). Checked, never chosen: unless it is the market's currency, nothing is priced or placed and the answer is 422 currency_mismatch.
+                         * @example EUR
+                         */
+                        currency?: string;
                         custom_discount_amount?: {
                             name: string;
-                            /** @description Decimal string in the store currency, e.g. "15.00" */
+                            /** @description Decimal string in the order's currency, e.g. "15.00" */
                             price: string;
                         };
                         custom_shipping_amount?: {
                             name: string;
-                            /** @description Decimal string in the store currency, e.g. "15.00" */
+                            /** @description Decimal string in the order's currency, e.g. "15.00" */
                             price: string;
                         };
                         customer_id?: number;
                         /**
-                         * @description Placement only: the total the customer saw (money string, e.g. "93.45"). If the order would cost anything else, nothing is placed and the answer is 409 total_changed with the new figures.
+                         * @description Placement only: the total the customer saw (money string in the order's currency, e.g. "93.45"). If the order would cost anything else, nothing is placed and the answer is 409 total_changed with the new figures.
                          * @example 93.45
                          */
                         expected_total?: string;
+                        /**
+                         * @description The market to price in (a code such as "eu"), when no X-Market header is sent. A shipping address in another market's country prices the order in that market (market_changed). An unknown code is 422 unknown_market.
+                         * @example eu
+                         */
+                        market?: string;
                         note?: string;
                         promocode?: string;
                         shipping_address?: {
@@ -7734,21 +7838,22 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description ISO 4217: the market's currency, that of every amount of the answer */
                             currency: string;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             discount: string;
                             discount_name: string | null;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             estimated_tax: string;
                             lines: {
                                 /** @description What each applied promotion took off this line */
                                 adjustments: {
-                                    /** @description Decimal string with the store currency's exact precision */
+                                    /** @description Decimal string with the exact precision of the answer's currency */
                                     amount: string;
                                     promotion_id: number;
                                 }[];
                                 alias: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
@@ -7761,20 +7866,30 @@ export type paths = {
                                 product_variant_id: number;
                                 quantity: number;
                                 sku: string | null;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 subtotal: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax: string;
                                 tax_class: string | null;
                                 /** @description Percent, e.g. "15.00" */
                                 tax_rate: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 total: string;
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 unit_price: string;
                                 /** @description The variant's name at placement */
                                 variant_name: string;
                             }[];
+                            /** @description The market it is priced in and the exchange rate used (decision 0031); absent when that is the default market (the store currency, rate 1) and no other market was asked for */
+                            market?: {
+                                code: string;
+                                currency: string;
+                                /** @description Major units of the currency per major unit of the store currency, exact ("151.37"); "1" by default */
+                                exchange_rate: string;
+                                prices_include_tax: boolean;
+                            };
+                            /** @description Present (true) when the shipping country's market is not the market the request asked for: the order is priced in the shipping country's market */
+                            market_changed?: boolean;
                             order_alias: string;
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
@@ -7783,7 +7898,7 @@ export type paths = {
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 amount: string;
                                 code: string | null;
                                 id: number;
@@ -7798,18 +7913,18 @@ export type paths = {
                             shipping_name: string | null;
                             /** @enum {string} */
                             status: "pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled";
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             subtotal: string;
                             tax_details: {
-                                /** @description Decimal string with the store currency's exact precision */
+                                /** @description Decimal string with the exact precision of the answer's currency */
                                 tax_amount: string;
                                 tax_class: string;
                                 tax_percentage: string;
                             }[];
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total: string;
                             total_items: number;
-                            /** @description Decimal string with the store currency's exact precision */
+                            /** @description Decimal string with the exact precision of the answer's currency */
                             total_without_tax: string;
                         };
                     };
@@ -7850,7 +7965,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7859,7 +7974,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7927,7 +8042,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8025,7 +8140,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8138,7 +8253,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8147,7 +8262,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8267,7 +8382,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8276,7 +8391,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8386,7 +8501,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8552,7 +8667,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8697,7 +8812,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8715,7 +8830,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8851,7 +8966,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8948,7 +9063,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9061,7 +9176,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9070,7 +9185,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9308,7 +9423,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9420,7 +9535,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9429,7 +9544,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9660,7 +9775,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9669,7 +9784,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9824,7 +9939,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9849,7 +9964,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Active products with their variants */
+        /** Active products with their variants, priced in the request's market (X-Market) */
         get: {
             parameters: {
                 query?: {
@@ -9857,7 +9972,10 @@ export type paths = {
                     cursor?: string;
                     limit?: number;
                 };
-                header?: never;
+                header?: {
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9871,6 +9989,8 @@ export type paths = {
                     content: {
                         "application/json": {
                             items: {
+                                /** @description ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price */
+                                currency: string;
                                 description: string;
                                 id: number;
                                 name: string;
@@ -9893,7 +10013,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9919,11 +10039,14 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One active product */
+        /** One active product, priced in the request's market (X-Market) */
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
+                };
                 path: {
                     id: number;
                 };
@@ -9938,6 +10061,8 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price */
+                            currency: string;
                             description: string;
                             id: number;
                             name: string;
@@ -9967,7 +10092,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10151,7 +10276,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10357,7 +10482,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10432,7 +10557,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10527,7 +10652,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10759,7 +10884,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10807,7 +10932,7 @@ export type paths = {
                         }[];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10932,7 +11057,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10941,7 +11066,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11137,7 +11262,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11146,7 +11271,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11220,7 +11345,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11303,7 +11428,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11312,7 +11437,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11530,7 +11655,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11539,7 +11664,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11673,7 +11798,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11868,7 +11993,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11944,7 +12069,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12078,7 +12203,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12087,7 +12212,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12165,7 +12290,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12363,7 +12488,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12508,7 +12633,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12724,7 +12849,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12816,7 +12941,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
                 422: {
                     headers: {
                         [name: string]: unknown;
