@@ -242,7 +242,7 @@ describe('estimate and placement in the market’s currency', () => {
     expect('market_changed' in body).toBe(false);
   });
 
-  it('places a JPY order for the estimate’s total; the order keeps market, rate and total in USD; the payment is in JPY', async () => {
+  it('places a JPY order for the estimate’s total, keeps market, rate and total in USD; pays in JPY', async () => {
     const payload = {
       variants: [{ alias: 'mc-tee', quantity: 2 }, { alias: 'mc-mug' }],
       shipping_address: address('JP'),
@@ -341,7 +341,7 @@ describe('estimate and placement in the market’s currency', () => {
 });
 
 describe('promotions in another currency', () => {
-  it('apply a percentage everywhere, a fixed amount of the store currency only in it; a fixed code elsewhere is 422', async () => {
+  it('apply a percentage everywhere, a fixed amount only in the store currency, else a code is 422', async () => {
     const cap = await api.product({
       name: 'Cap',
       variants: [{ alias: 'mc-cap', name: 'Cap', price: '10.00', stock: 100 }],

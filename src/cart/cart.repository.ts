@@ -39,7 +39,8 @@ const ownedCarts = (ownerColumn: string, condition: string) => `
   select ${ownerColumn}::text as owner,
     coalesce(json_agg(json_build_array(i.variant_id, i.quantity, v.alias, v.name, p.name, v.sku, v.price::text,
         v.track_inventory, v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at, p.archived_at,
-        (select json_agg(json_build_array(vp.currency, vp.amount, vp.compare_at_amount)) from variant_prices vp where vp.variant_id = v.id))
+        (select json_agg(json_build_array(vp.currency, vp.amount, vp.compare_at_amount))
+          from variant_prices vp where vp.variant_id = v.id))
       order by i.created_at, i.variant_id) filter (where i.variant_id is not null), '[]') as lines
   from carts c
   left join cart_items i on i.cart_id = c.id

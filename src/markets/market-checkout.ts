@@ -58,7 +58,7 @@ export function offersPaymentPlugin(market: Pick<CheckoutMarket, 'paymentPlugins
   return market.paymentPlugins.length === 0 || market.paymentPlugins.includes(pluginId);
 }
 
-/** An order's total in the store currency, for reports: itself in the store currency, else back at the market's rate. */
+/** An order's total in the store currency, for reports: itself there, else back at the market's rate. */
 export function totalInStoreCurrency(market: CheckoutMarket, total: number): number {
   const converting = market.pricing.conversion;
   return converting === null ? total : backToStoreCurrency(total, converting.conversion);

@@ -54,7 +54,7 @@ export interface OrderCustomer {
 /** Everything a placement needs besides the figures: resolved references and snapshots. */
 export interface OrderQuote {
   priced: PricedOrder;
-  /** The market it is priced in (its currency and inclusivity are `priced`'s), and whether the request asked another. */
+  /** The market it is priced in (its currency and inclusivity are `priced`'s); whether the request asked another. */
   market: Market;
   marketChanged: boolean;
   customer: OrderCustomer;
@@ -107,7 +107,9 @@ function checkCurrency(payload: OrderPayload, market: Market): void {
   const sent = payload.currency.trim().toUpperCase();
   if (sent === market.currency) return;
   throw new DomainError('currency_mismatch', {
-    detail: `market "${market.code}" sells in ${market.currency}, not ${payload.currency.slice(0, 8)}; nothing was priced`,
+    detail:
+      `market "${market.code}" sells in ${market.currency}, `
+      + `not ${payload.currency.slice(0, 8)}; nothing was priced`,
     errors: [{ field: 'currency', message: `is not ${market.currency}, the currency of market "${market.code}"` }],
     extra: { market: market.code, currency: market.currency },
   });
