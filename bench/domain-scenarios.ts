@@ -72,7 +72,41 @@ export const pricingFixture = (ctx: SetupContext) =>
       })) as { variants: { id: number; alias: string }[] };
       variants.push(...product.variants);
     }
-    return { methodId: method.id as number, variants };
+    return { methodId: method.id as number, taxClassId: taxClass.id as number, variants };
+  });
+
+/** A shipping address in Japan, the `bench-jp` market's country. */
+const TOKYO = { ...CA, state: undefined, city: 'Tokyo', postal_code: '100-0001', country: 'JP' };
+
+/**
+ * A JPY market converting at 151.37 and rounding to ¥100 (decision 0031), serving Japan, with the same tax and shipping
+ * work as the US orders (a 10 % rate of the bench class, the bench method's rate for Japan): an estimate or a
+ * placement there against the same in USD is what converting costs (issue #28 item 8: at least 0.9 × it).
+ */
+const jpyFixture = (ctx: SetupContext) =>
+  ctx.memo('jpy', async () => {
+    const pricing = await pricingFixture(ctx);
+    await adminPost(ctx, '/tax/dashboard/api/tax-rates/', {
+      tax_class_id: pricing.taxClassId,
+      country: 'JP',
+      rate: '10',
+    });
+    await adminPost(ctx, '/shipping/dashboard/api/shipping-rates/', {
+      shipping_method_id: pricing.methodId,
+      country: 'JP',
+      weight_min_kg: '0',
+      base_rate: '5.00',
+      per_kg_rate: '0.50',
+    });
+    await adminPost(ctx, '/market/dashboard/api/markets/', {
+      code: 'bench-jp',
+      name: 'Bench Japan',
+      currency: 'JPY',
+      exchange_rate: '151.37',
+      rounding_step: '100',
+      countries: ['JP'],
+    });
+    return pricing;
   });
 
 async function estimatePayload(ctx: SetupContext, lines: number) {
@@ -447,6 +481,20 @@ export const domainScenarios: Scenario[] = [
     },
   },
   estimateScenario(1),
+  {
+    // estimate-1 shipped to Japan: priced in JPY, every price converted and rounded, shipping converted.
+    name: 'estimate-1-jpy',
+    method: 'POST',
+    path: '/order/storefront/api/estimate/',
+    compareTo: 'estimate-1',
+    async setup(ctx) {
+      await jpyFixture(ctx);
+      const body = { ...(await estimatePayload(ctx, 1)), shipping_address: TOKYO };
+      const answer = (await ctx.call('POST', '/order/storefront/api/estimate/', { body, expect: 200 })) as Json;
+      if (answer.currency !== 'JPY') throw new Error(`estimate-1-jpy priced in ${String(answer.currency)}`);
+      return { body };
+    },
+  },
   estimateScenario(20),
   estimateScenario(200),
   // One connection: latency is the server time of one 200-line estimate (plus loopback).
@@ -468,6 +516,27 @@ export const domainScenarios: Scenario[] = [
     },
   },
   placeWithWebhookScenario(),
+  {
+    // place-3-lines shipped to Japan: the order priced, placed and recorded in JPY.
+    name: 'place-3-lines-jpy',
+    method: 'POST',
+    path: '/order/storefront/api/guest-user-order-create/',
+    compareTo: 'place-3-lines',
+    async setup(ctx) {
+      const { methodId, variants } = await jpyFixture(ctx);
+      const body = {
+        variants: variants.slice(0, 3).map((v) => ({ alias: v.alias, quantity: 1 })),
+        shipping_address: TOKYO,
+        shipping_method_id: methodId,
+      };
+      const placed = (await ctx.call('POST', '/order/storefront/api/guest-user-order-create/', {
+        body,
+        expect: 201,
+      })) as Json;
+      if (placed.currency !== 'JPY') throw new Error(`place-3-lines-jpy placed in ${String(placed.currency)}`);
+      return { body };
+    },
+  },
   {
     // The same order over 3 of the 200 variants in turn: placements rarely queue on one row.
     name: 'place-3-lines-spread',

@@ -42,6 +42,7 @@ import { cancelOrderWithRefund } from './payments/payments.admin.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
 import { manualCapturePluginIds, type PaymentRegistry } from './payments/plugin-registry.js';
 import { marketAdminRoutes, marketStorefrontRoutes } from './markets/markets.routes.js';
+import { openMarketDirectory } from './markets/market-directory.js';
 import { variantPriceAdminRoutes } from './markets/variant-prices.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
@@ -110,9 +111,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const ttlSeconds = config.referenceCacheTtlSeconds;
   const cache = openReferenceCache(app, { changes: database.changes, ttlSeconds });
   const catalog = openStorefrontCatalog(app, { database, ttlSeconds });
+  const { storeCurrency, pricesIncludeTax, roundingMode } = config;
+  const markets = openMarketDirectory(app, {
+    db,
+    feed: database.changes,
+    ttlSeconds,
+    store: { storeCurrency, pricesIncludeTax, roundingMode },
+  });
   const referenceChanged = () => {
     cache.invalidate();
     catalog.invalidate();
+    markets.invalidate();
   };
   const limits = { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines };
   const cart = {
@@ -122,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     writeTimeoutMs: config.cartWriteTimeoutMs,
     money,
     limits,
+    markets,
   };
   const promoLimiter = promoCodeLimiter(app, config.promoRateLimitPerMinute);
   const { publicBaseUrl, autoApprovePaidOrders, paymentCapture } = config;
@@ -136,21 +146,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes({ db, tokens, config, afterSignIn: mergeCartAtSignIn(cart) }));
   await app.register(addressRoutes({ db }));
   await app.register(catalogAdminRoutes({ db, money, referenceChanged }));
-  await app.register(catalogStorefrontRoutes({ catalog, money }));
+  await app.register(catalogStorefrontRoutes({ catalog, money, markets }));
   await app.register(cartRoutes(cart));
   await app.register(taxAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingStorefrontRoutes({ db, money }));
-  const storeMarket = { storeCurrency: config.storeCurrency, pricesIncludeTax: config.pricesIncludeTax };
+  const storeMarket = { storeCurrency, pricesIncludeTax };
   const isPaymentPlugin = (id: string) => deps.payments.get(id) !== undefined;
-  await app.register(marketAdminRoutes({ db, ...storeMarket, isPaymentPlugin }));
+  await app.register(marketAdminRoutes({ db, ...storeMarket, isPaymentPlugin, referenceChanged }));
   await app.register(marketStorefrontRoutes({ db, ...storeMarket }));
-  await app.register(variantPriceAdminRoutes({ db, storeCurrency: config.storeCurrency }));
+  await app.register(variantPriceAdminRoutes({ db, storeCurrency, referenceChanged }));
   await app.register(promotionAdminRoutes({ db, money, referenceChanged }));
   await app.register(promoCodeAdminRoutes({ db, money, referenceChanged }));
-  await app.register(estimateRoutes({ db, config, money, promoLimiter, cache }));
+  await app.register(estimateRoutes({ db, config, money, promoLimiter, cache, markets }));
   await app.register(
-    placementRoutes({ database, config, money, promoLimiter, cache, metrics: metrics.placement, outbox }),
+    placementRoutes({ database, config, money, promoLimiter, cache, markets, metrics: metrics.placement, outbox }),
   );
   await app.register(orderRoutes({ db, tokens }));
   const cancelWithRefund: CancelWithRefund = (alias, options) => cancelOrderWithRefund(payments, alias, options);

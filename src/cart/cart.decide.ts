@@ -1,4 +1,5 @@
 import { canSupply, isBuyable, sellableUnits } from '../catalog/availability.js';
+import type { ExplicitPrices } from '../markets/variant-prices.repository.js';
 import { DomainError } from '../shared/errors.js';
 
 /**
@@ -27,6 +28,8 @@ export interface CartLineRow {
   stock: number;
   purchaseLimitPerOrder: number | null;
   buyable: boolean;
+  /** The variant's explicit prices in other currencies (decision 0031); absent or null: none. */
+  explicitPrices?: ExplicitPrices | null;
 }
 
 /** A variant as the cart's rules read it (a line without its quantity). */

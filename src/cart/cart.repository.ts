@@ -2,6 +2,7 @@ import type { Database, Db } from '../db/client.js';
 import { isBuyable } from '../catalog/availability.js';
 import { Batcher } from '../shared/batcher.js';
 import { carts } from '../db/schema.js';
+import { explicitPricesOf } from '../markets/variant-prices.repository.js';
 import type { CartLineRow } from './cart.decide.js';
 
 export async function createGuestCart(db: Db, tokenHash: string): Promise<number> {
@@ -30,13 +31,16 @@ interface OwnedCartRow {
     purchaseLimitPerOrder: number | null,
     archivedAt: string | null,
     productArchivedAt: string | null,
+    explicitPrices: [string, number, number | null][] | null,
   ][];
 }
 
 const ownedCarts = (ownerColumn: string, condition: string) => `
   select ${ownerColumn}::text as owner,
     coalesce(json_agg(json_build_array(i.variant_id, i.quantity, v.alias, v.name, p.name, v.sku, v.price::text,
-        v.track_inventory, v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at, p.archived_at)
+        v.track_inventory, v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at, p.archived_at,
+        (select json_agg(json_build_array(vp.currency, vp.amount, vp.compare_at_amount))
+          from variant_prices vp where vp.variant_id = v.id))
       order by i.created_at, i.variant_id) filter (where i.variant_id is not null), '[]') as lines
   from carts c
   left join cart_items i on i.cart_id = c.id
@@ -70,6 +74,7 @@ function byOwner(rows: OwnedCartRow[]): Map<string, CartLineRow[]> {
           purchaseLimitPerOrder,
           archivedAt,
           productArchivedAt,
+          explicitPrices,
         ]) => ({
           variantId,
           quantity,
@@ -83,6 +88,7 @@ function byOwner(rows: OwnedCartRow[]): Map<string, CartLineRow[]> {
           stock,
           purchaseLimitPerOrder,
           buyable: isBuyable({ archivedAt, productArchivedAt }),
+          explicitPrices: explicitPricesOf(explicitPrices),
         }),
       ),
     ]),

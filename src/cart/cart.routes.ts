@@ -3,6 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Count, Id, optionalBearerAuth, problems, StrictObject } from '../http/schemas.js';
 import { DomainError } from '../shared/errors.js';
+import { type Market, marketHeader } from '../markets/market-directory.js';
+import { unitPriceIn } from '../markets/market-checkout.js';
+import { MarketHeaderSchema } from '../markets/market.schema.js';
 import { cartTokenFrom } from './cart-token.js';
 import {
   addToCart,
@@ -59,15 +62,22 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
       description:
         'Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and '
         + 'its token returned in the X-Cart-Token header and as cart_token.',
-      headers: Type.Object({ 'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart token' })) }),
+      headers: Type.Object({
+        'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart token' })),
+        'x-market': Type.Optional(MarketHeaderSchema),
+      }),
       security: optionalBearerAuth,
     };
-    const respond = (reply: FastifyReply, result: CartResult) => {
+    /** The request's market, resolved before anything is changed: an unknown X-Market changes no cart. */
+    const marketOf = (request: FastifyRequest) => deps.markets.ofRequest(marketHeader(request.headers));
+    const respond = (reply: FastifyReply, result: CartResult, market: Market) => {
       let totalItems = 0;
       // bigint: a cart's sum can outgrow a safe integer where no single price does.
       let subtotal = 0n;
+      const { money } = market;
       const items = result.lines.map((line) => {
-        const lineSubtotal = BigInt(line.price) * BigInt(line.quantity);
+        const price = unitPriceIn(market, line);
+        const lineSubtotal = BigInt(price) * BigInt(line.quantity);
         totalItems += line.quantity;
         subtotal += lineSubtotal;
         return {
@@ -76,9 +86,9 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
           name: line.name,
           product_name: line.productName,
           sku: line.sku,
-          unit_price: deps.money.format(line.price),
+          unit_price: money.format(price),
           quantity: line.quantity,
-          subtotal: deps.money.format(lineSubtotal),
+          subtotal: money.format(lineSubtotal),
           available: lineIsAvailable(line),
         };
       });
@@ -86,8 +96,8 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
       return {
         items,
         total_items: totalItems,
-        subtotal: deps.money.format(subtotal),
-        currency: deps.money.currency,
+        subtotal: money.format(subtotal),
+        currency: money.currency,
         ...(result.token ? { cart_token: result.token } : {}),
       };
     };
@@ -98,7 +108,10 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
       {
         schema: { ...common, summary: "The caller's cart at current prices", response: responses },
       },
-      async (request, reply) => respond(reply, await viewCart(deps, ownerOf(request))),
+      async (request, reply) => {
+        const market = await marketOf(request);
+        return respond(reply, await viewCart(deps, ownerOf(request)), market);
+      },
     );
 
     app.post(
@@ -117,14 +130,14 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
           response: responses,
         },
       },
-      async (request, reply) =>
-        respond(
-          reply,
-          await addToCart(deps, ownerOf(request), {
-            variantId: request.body.product_variant_id,
-            quantity: request.body.quantity,
-          }),
-        ),
+      async (request, reply) => {
+        const market = await marketOf(request);
+        const result = await addToCart(deps, ownerOf(request), {
+          variantId: request.body.product_variant_id,
+          quantity: request.body.quantity,
+        });
+        return respond(reply, result, market);
+      },
     );
 
     app.put(
@@ -143,14 +156,14 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
           response: responses,
         },
       },
-      async (request, reply) =>
-        respond(
-          reply,
-          await updateCartLine(deps, ownerOf(request), {
-            variantId: request.body.product_variant_id,
-            quantity: request.body.quantity,
-          }),
-        ),
+      async (request, reply) => {
+        const market = await marketOf(request);
+        const result = await updateCartLine(deps, ownerOf(request), {
+          variantId: request.body.product_variant_id,
+          quantity: request.body.quantity,
+        });
+        return respond(reply, result, market);
+      },
     );
 
     app.delete(
@@ -163,8 +176,10 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
           response: responses,
         },
       },
-      async (request, reply) =>
-        respond(reply, await removeCartLine(deps, ownerOf(request), request.params.product_variant_id)),
+      async (request, reply) => {
+        const market = await marketOf(request);
+        return respond(reply, await removeCartLine(deps, ownerOf(request), request.params.product_variant_id), market);
+      },
     );
   };
 }

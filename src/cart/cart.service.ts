@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import type { MarketDirectory } from '../markets/market-directory.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { hashCartToken, newCartToken } from './cart-token.js';
@@ -24,6 +25,8 @@ export interface CartDeps {
   reads: CartReads;
   writer: CartWriter;
   money: CurrencyFormat;
+  /** The store's markets: a cart is shown in its request's market (X-Market; decision 0031). */
+  markets: MarketDirectory;
   limits: CartLimits;
   /** Longest a cart write waits for the database (queue, connection, the cart's lock) before a 503. */
   writeTimeoutMs: number;

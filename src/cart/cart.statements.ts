@@ -35,7 +35,9 @@ export const lockCarts: Statement = {
 export const cartVariants: Statement = {
   name: 'cart_variants',
   text: `select v.id, v.alias, v.name, p.name as product_name, v.sku, v.price::text as price, v.track_inventory,
-      v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at, p.archived_at as product_archived_at
+      v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at, p.archived_at as product_archived_at,
+      (select json_agg(json_build_array(vp.currency, vp.amount, vp.compare_at_amount))
+        from variant_prices vp where vp.variant_id = v.id) as explicit_prices
     from product_variants v join products p on p.id = v.product_id
     where v.id in (
       select unnest($1::integer[])

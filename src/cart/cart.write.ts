@@ -1,5 +1,6 @@
 import { type Database, DeadlineExceeded, type Transaction } from '../db/client.js';
 import { pgError } from '../db/errors.js';
+import { explicitPricesOf } from '../markets/variant-prices.repository.js';
 import { Batcher, eachAloneOnFailure, NotWritten, type NotWrittenReason } from '../shared/batcher.js';
 import {
   type CartAnswer,
@@ -62,6 +63,7 @@ interface VariantRow {
   purchase_limit_per_order: number | null;
   archived_at: Date | null;
   product_archived_at: Date | null;
+  explicit_prices: [string, number, number | null][] | null;
 }
 
 /**
@@ -122,6 +124,7 @@ function variantsRead(rows: readonly VariantRow[]): CartBatchState['variants'] {
         purchaseLimitPerOrder: r.purchase_limit_per_order,
         archivedAt: r.archived_at,
         productArchivedAt: r.product_archived_at,
+        explicitPrices: explicitPricesOf(r.explicit_prices),
       }),
     ]),
   );

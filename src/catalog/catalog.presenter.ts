@@ -1,4 +1,5 @@
 import { sellableUnits } from './availability.js';
+import { type MarketPricing, priceInMarket } from '../markets/market-price.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import type { CatalogVariant, ProductWithVariants, VariantRow } from './catalog.repository.js';
 import type { StockedProduct } from './storefront-catalog.js';
@@ -43,16 +44,28 @@ export function presentAdminProduct(p: ProductWithVariants, format: CurrencyForm
   };
 }
 
-/** A variant on the storefront, with `stock`, its units on hand read for this answer (unused when not counted). */
-export function presentStorefrontVariant(v: CatalogVariant, stock: number, format: CurrencyFormat) {
+/**
+ * A variant on the storefront, with `stock`, its units on hand read for this answer (unused when not counted), its
+ * prices in the request's market (its explicit ones in the market's currency, else converted: decision 0031).
+ */
+export function presentStorefrontVariant(v: CatalogVariant, stock: number, market: StorefrontMarket) {
   const available = sellableUnits({ trackInventory: v.trackInventory, allowBackorder: v.allowBackorder, stock });
+  const format = market.money;
+  const shown =
+    market.pricing.conversion === null
+      ? { amount: v.price, compareAt: v.compareAtPrice }
+      : priceInMarket(
+          { amount: v.price, compareAt: v.compareAtPrice },
+          v.explicitPrices?.[market.currency],
+          market.pricing,
+        );
   return {
     id: v.id,
     alias: v.alias,
     name: v.name,
     sku: v.sku,
-    price: format.format(v.price),
-    compare_at_price: money(format, v.compareAtPrice),
+    price: format.format(shown.amount),
+    compare_at_price: money(format, shown.compareAt),
     weight_grams: weight(v.weightGrams),
     available: available === null || available > 0,
     quantity_available: available,
@@ -60,12 +73,20 @@ export function presentStorefrontVariant(v: CatalogVariant, stock: number, forma
   };
 }
 
-export function presentStorefrontProduct({ product, stock }: StockedProduct, format: CurrencyFormat) {
+export function presentStorefrontProduct({ product, stock }: StockedProduct, market: StorefrontMarket) {
   return {
     id: product.id,
     name: product.name,
     description: product.description,
+    currency: market.currency,
     // A variant whose stock row is gone (deleted since the product was read) has nothing to sell.
-    variants: product.variants.map((v) => presentStorefrontVariant(v, stock.get(v.id) ?? 0, format)),
+    variants: product.variants.map((v) => presentStorefrontVariant(v, stock.get(v.id) ?? 0, market)),
   };
+}
+
+/** What the storefront's prices need of the request's market (src/markets/market-directory.ts `Market`). */
+export interface StorefrontMarket {
+  currency: string;
+  money: CurrencyFormat;
+  pricing: MarketPricing;
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, ilike, inArray, isNotNull, isNull, type SQL } from 'd
 import type { Database, Db, Tx } from '../db/client.js';
 import { foreignKeyViolation, uniqueViolation } from '../db/errors.js';
 import { products, productVariants, taxClasses } from '../db/schema.js';
+import { type ExplicitPrices, explicitPricesColumn, explicitPricesOf } from '../markets/variant-prices.repository.js';
 import { pageOf } from '../http/paging.js';
 import { Batcher } from '../shared/batcher.js';
 import { DomainError, invalidField } from '../shared/errors.js';
@@ -101,7 +102,10 @@ export type CatalogVariant = Pick<
   | 'trackInventory'
   | 'allowBackorder'
   | 'purchaseLimitPerOrder'
->;
+> & {
+  /** Its explicit prices in other currencies (decision 0031); absent or null: none. */
+  explicitPrices?: ExplicitPrices | null;
+};
 
 /** An active product as the storefront shows it, with its active variants in id order. */
 export interface CatalogProduct {
@@ -123,6 +127,7 @@ const catalogVariantColumns = {
   trackInventory: productVariants.trackInventory,
   allowBackorder: productVariants.allowBackorder,
   purchaseLimitPerOrder: productVariants.purchaseLimitPerOrder,
+  explicitPrices: explicitPricesColumn,
 };
 
 /** Ids of a page of active products after a cursor, in id order (keyset pagination: no offset scans). */
@@ -151,7 +156,9 @@ export async function storefrontProducts(db: Db, ids: number[]): Promise<Map<num
     .from(productVariants)
     .where(and(inArray(productVariants.productId, ids), isNull(productVariants.archivedAt)))
     .orderBy(asc(productVariants.productId), asc(productVariants.id));
-  for (const { productId, ...variant } of variants) found.get(productId)?.variants.push(variant);
+  for (const { productId, explicitPrices, ...variant } of variants) {
+    found.get(productId)?.variants.push({ ...variant, explicitPrices: explicitPricesOf(explicitPrices) });
+  }
   return found;
 }
 

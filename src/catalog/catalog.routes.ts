@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
 import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
@@ -27,6 +28,8 @@ import {
   VariantChange,
 } from './catalog.schema.js';
 import { newVariantValues, productName, variantValues } from './catalog.values.js';
+import { type MarketDirectory, marketHeader } from '../markets/market-directory.js';
+import { MarketHeaderSchema } from '../markets/market.schema.js';
 import type { StorefrontCatalog } from './storefront-catalog.js';
 
 export interface CatalogDeps {
@@ -229,24 +232,29 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
 export function catalogStorefrontRoutes(deps: {
   catalog: StorefrontCatalog;
   money: CurrencyFormat;
+  markets: MarketDirectory;
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['catalog'];
+    const headers = Type.Object({ 'x-market': Type.Optional(MarketHeaderSchema) });
+    const marketOf = (request: FastifyRequest) => deps.markets.ofRequest(marketHeader(request.headers));
     app.get(
       '/product/storefront/api/products/',
       {
         schema: {
           tags,
-          summary: 'Active products with their variants',
+          summary: "Active products with their variants, priced in the request's market (X-Market)",
+          headers,
           querystring: PageQuery,
           response: { 200: Page(StorefrontProduct), ...problems(422) },
         },
       },
       async (request) => {
         const { limit, cursor } = request.query;
+        const market = await marketOf(request);
         const page = await deps.catalog.page({ limit, after: cursor });
         return {
-          items: page.items.map((p) => presentStorefrontProduct(p, deps.money)),
+          items: page.items.map((p) => presentStorefrontProduct(p, market)),
           next_cursor: nextCursor(page.next),
         };
       },
@@ -257,15 +265,17 @@ export function catalogStorefrontRoutes(deps: {
       {
         schema: {
           tags,
-          summary: 'One active product',
+          summary: "One active product, priced in the request's market (X-Market)",
+          headers,
           params: IdParams,
           response: { 200: StorefrontProduct, ...problems(404, 422) },
         },
       },
       async (request) => {
+        const market = await marketOf(request);
         const product = await deps.catalog.product(request.params.id);
         if (!product) throw productNotFound(request.params.id);
-        return presentStorefrontProduct(product, deps.money);
+        return presentStorefrontProduct(product, market);
       },
     );
   };

@@ -120,5 +120,8 @@ export const StorefrontProduct = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   description: Type.String(),
+  currency: Type.String({
+    description: "ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price",
+  }),
   variants: Type.Array(StorefrontVariant),
 });

@@ -27,7 +27,7 @@ interface PageIds {
 const NO_STOCK: ReadonlyMap<number, number> = new Map();
 
 /** The tables the storefront's products and variants are read from: a change to either clears what is kept. */
-const CATALOG_TABLES = new Set(['products', 'product_variants', EVERYTHING]);
+const CATALOG_TABLES = new Set(['products', 'product_variants', 'variant_prices', EVERYTHING]);
 
 /**
  * At most this many pages (product ids only) and products are kept: a crawler walking a 100,000-product catalog keeps

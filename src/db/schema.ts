@@ -392,6 +392,14 @@ export const orders = pgTable(
     paymentStatus: text('payment_status', { enum: paymentStatuses }).notNull().default('unpaid'),
     currency: text('currency').notNull(),
     pricesIncludeTax: boolean('prices_include_tax').notNull(),
+    /**
+     * The market it was placed in (issue #28, decision 0031), its exchange rate then (major units of `currency` per
+     * major unit of the store currency, exact) and its total in the store currency, for reports. Null on orders placed
+     * before markets (migration 0028): those are the default market's, at rate 1, `total` in the store currency.
+     */
+    marketId: integer('market_id').references(() => markets.id, { onDelete: 'restrict' }),
+    exchangeRate: numeric('exchange_rate', { precision: 24, scale: 10 }),
+    totalInStoreCurrency: minorUnits('total_in_store_currency'),
     subtotal: minorUnits('subtotal').notNull(),
     discount: minorUnits('discount').notNull(),
     discountName: text('discount_name'),
@@ -452,6 +460,7 @@ export const orders = pgTable(
     index('orders_email_idx').on(t.email),
     index('orders_status_idx').on(t.status, t.id),
     index('orders_created_idx').on(t.createdAt),
+    index('orders_market_idx').on(t.marketId),
   ],
 );
 

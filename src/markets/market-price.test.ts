@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MINOR_UNITS, MoneyOverflowError } from '../shared/money.js';
 import {
+  backToStoreCurrency,
   type Conversion,
   convertPrice,
   exchangeMinor,
@@ -265,6 +266,26 @@ describe('properties of the conversion and the rule', () => {
         const exact = BigInt(value) * units * 10n ** BigInt(eTo);
         const gap = BigInt(converted) * denominator - exact;
         expect((gap < 0n ? -gap : gap) * 2n <= denominator).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('backToStoreCurrency: an order’s total for reports', () => {
+  const jpy = { from: 'USD', to: 'JPY', rate: '151.37', mode: 'half_up' as const };
+  it('divides by the rate exactly and rounds once, into the store currency’s minor units', () => {
+    // ¥3,800 / 151.37 = 25.1040… USD → 25.10; KD 7.688 / 0.3075 = 25.0016… USD → 25.00.
+    expect(backToStoreCurrency(3800, jpy)).toBe(2510);
+    expect(backToStoreCurrency(7688, { from: 'USD', to: 'KWD', rate: '0.3075', mode: 'half_up' })).toBe(2500);
+    expect(backToStoreCurrency(0, jpy)).toBe(0);
+  });
+
+  it('comes back within half a minor unit to what exchangeMinor converted, when nothing was rounded away', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (cents) => {
+        const eur = { from: 'USD', to: 'EUR', rate: '0.5', mode: 'half_even' as const };
+        expect(backToStoreCurrency(exchangeMinor(cents, eur), eur)).toBeGreaterThanOrEqual(cents - 1);
+        expect(backToStoreCurrency(exchangeMinor(cents, eur), eur)).toBeLessThanOrEqual(cents + 1);
       }),
     );
   });

@@ -99,6 +99,19 @@ export function exchangeMinor(amount: number, conversion: Conversion): number {
   return toSafeMinor(roundDiv(numerator, denominator, conversion.mode));
 }
 
+/**
+ * `amount` minor units of the market's currency (`to`) back in minor units of the store currency (`from`) at the same
+ * rate, rounded once: an order's total for reports (¥3,800 at `"151.37"` → 25.10 USD). Never used to charge.
+ */
+export function backToStoreCurrency(amount: number, conversion: Conversion): number {
+  if (!Number.isSafeInteger(amount)) throw new RangeError(`not a whole number of minor units: ${amount}`);
+  const rate = typeof conversion.rate === 'string' ? parseDecimal(conversion.rate) : conversion.rate;
+  if (rate.units <= 0n) throw new RangeError('an exchange rate must be positive');
+  const numerator = BigInt(amount) * 10n ** BigInt(rate.scale + currencyExponent(conversion.from));
+  const denominator = rate.units * 10n ** BigInt(currencyExponent(conversion.to));
+  return toSafeMinor(roundDiv(numerator, denominator, conversion.mode));
+}
+
 /** A default-currency price as a market shows it: converted to the currency's precision, then by the market's rule. */
 export function convertPrice(amount: number, conversion: Conversion, rule: PriceRounding): number {
   if (amount < 0) throw new RangeError(`a price is never negative: ${amount}`);

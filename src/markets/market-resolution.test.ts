@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type MarketRef, resolveMarket } from './market-resolution.js';
+import { type MarketRef, marketCodeField, resolveCheckoutMarket, resolveMarket } from './market-resolution.js';
 
 const us: MarketRef = { code: 'us', isDefault: true, countries: ['US'] };
 const eu: MarketRef = { code: 'eu', isDefault: false, countries: ['DE', 'FR'] };
@@ -54,5 +54,47 @@ describe('resolveMarket', () => {
         else expect([hints.header, hints.payload]).toContain(answer.code);
       }),
     );
+  });
+});
+
+describe('resolveCheckoutMarket', () => {
+  it('keeps the requested market without a shipping address', () => {
+    expect(resolveCheckoutMarket(markets, { header: 'jp' })).toEqual({
+      ok: true,
+      market: jp,
+      requested: jp,
+      changed: false,
+    });
+    expect(resolveCheckoutMarket(markets, {})).toEqual({ ok: true, market: us, requested: us, changed: false });
+  });
+
+  it('prices in the shipping country’s market, and says when the request asked for another', () => {
+    expect(resolveCheckoutMarket(markets, { header: 'jp', shippingCountry: 'de' })).toEqual({
+      ok: true,
+      market: eu,
+      requested: jp,
+      changed: true,
+    });
+    expect(resolveCheckoutMarket(markets, { payload: 'eu', shippingCountry: 'FR' })).toMatchObject({
+      market: eu,
+      changed: false,
+    });
+    // A country no market lists is the default market's; the default asked for nothing else.
+    expect(resolveCheckoutMarket(markets, { header: 'eu', shippingCountry: 'BR' })).toMatchObject({
+      market: us,
+      requested: eu,
+      changed: true,
+    });
+    expect(resolveCheckoutMarket(markets, { shippingCountry: 'JP' })).toMatchObject({ market: jp, changed: true });
+  });
+
+  it('refuses an unknown code even when the shipping country would decide, naming where it came from', () => {
+    expect(resolveCheckoutMarket(markets, { header: 'gb', shippingCountry: 'DE' })).toEqual({
+      ok: false,
+      source: 'header',
+      code: 'gb',
+    });
+    expect(marketCodeField('header')).toBe('headers.x-market');
+    expect(marketCodeField('payload')).toBe('market');
   });
 });

@@ -44,3 +44,38 @@ export function resolveMarket<M extends MarketRef>(markets: readonly M[], hints:
   if (!fallback) throw new Error('a store always has a default market (migration 0027)');
   return { ok: true, market: fallback, source: 'default' };
 }
+
+/** A checkout's market: the one it is priced in, the one the request asked for, and whether they differ. */
+export type CheckoutMarketResolution<M extends MarketRef> =
+  | { ok: true; market: M; requested: M; changed: boolean }
+  | { ok: false; source: 'header' | 'payload'; code: string };
+
+/**
+ * The market an estimate or a placement is priced in (issue #28 item 3, decision 0031). The request names one (the
+ * header, else the payload, else the default), checked as `resolveMarket` checks it; a shipping address then decides:
+ * its country's market (the default for a country no market lists) is the order's, and `changed` says the request
+ * asked for another one. Without a shipping address the requested market stands.
+ */
+export function resolveCheckoutMarket<M extends MarketRef>(
+  markets: readonly M[],
+  hints: MarketHints,
+): CheckoutMarketResolution<M> {
+  const requested = resolveMarket(markets, { header: hints.header, payload: hints.payload });
+  if (!requested.ok) return requested;
+  if (hints.shippingCountry === undefined || hints.shippingCountry.trim() === '') {
+    return { ok: true, market: requested.market, requested: requested.market, changed: false };
+  }
+  const shipped = resolveMarket(markets, { shippingCountry: hints.shippingCountry });
+  if (!shipped.ok) throw new Error('a country alone always resolves');
+  return {
+    ok: true,
+    market: shipped.market,
+    requested: requested.market,
+    changed: shipped.market !== requested.market,
+  };
+}
+
+/** The field a refused market code came from, in the request's own notation. */
+export function marketCodeField(source: 'header' | 'payload'): string {
+  return source === 'header' ? 'headers.x-market' : 'market';
+}

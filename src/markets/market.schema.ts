@@ -116,3 +116,20 @@ export const StorefrontMarket = Type.Object({
   is_default: Type.Boolean({ description: 'Serves every country no other market lists, and any request naming none' }),
   countries: Type.Array(Type.String()),
 });
+
+/** The X-Market request header of the storefront's catalog, cart, estimate and placement (decision 0031). */
+export const MarketHeaderSchema = Type.String({
+  description:
+    'A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; '
+    + "absent: the payload's market, else the shipping country's, else the default market.",
+});
+
+/** The market an estimate or an order was priced in, as its answer names it. */
+export const QuoteMarket = Type.Object({
+  code: Type.String(),
+  currency: Type.String(),
+  prices_include_tax: Type.Boolean(),
+  exchange_rate: Type.String({
+    description: 'Major units of the currency per major unit of the store currency, exact ("151.37"); "1" by default',
+  }),
+});

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { foreignKeyViolation, uniqueViolation } from '../db/errors.js';
+import { foreignKeyViolation, pgError, uniqueViolation } from '../db/errors.js';
 import {
   marketCountries,
   marketPaymentPlugins,
@@ -185,8 +185,8 @@ export async function updateMarket(
 }
 
 /**
- * Deletes a market and its lists. The default market stays (409). Orders do not name a market yet; when they do
- * (issue #28's next slice), a market with orders is refused too, by a `restrict` foreign key and a 409.
+ * Deletes a market and its lists. The default market stays (409), and so does a market with orders (409, by the
+ * `restrict` foreign key of orders.market_id, migration 0028).
  */
 export async function deleteMarket(db: Db, id: number): Promise<void> {
   const row = await findMarketRow(db, id);
@@ -195,5 +195,14 @@ export async function deleteMarket(db: Db, id: number): Promise<void> {
       detail: 'the default market is the store itself and cannot be deleted',
     });
   }
-  await db.delete(markets).where(and(eq(markets.id, id), eq(markets.isDefault, false)));
+  try {
+    await db.delete(markets).where(and(eq(markets.id, id), eq(markets.isDefault, false)));
+  } catch (err) {
+    // ON DELETE RESTRICT answers 23001 (restrict_violation), NO ACTION 23503: either means orders name it.
+    const pg = pgError(err);
+    if (!(pg?.code === '23001' || pg?.code === '23503') || !pg.constraint?.includes('orders')) throw err;
+    throw new DomainError('market_has_orders', {
+      detail: `market "${row.code}" has orders; it keeps them (rename it, or take its countries away, instead)`,
+    });
+  }
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
-import { requireAdmin } from '../http/auth.js';
+import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
 import { presentMarket, presentStorefrontMarket, type StoreMarketSettings } from './market.presenter.js';
 import { Market, MarketInput, MarketPatch, StorefrontMarket } from './market.schema.js';
@@ -15,7 +15,7 @@ import {
 } from './markets.repository.js';
 import { type MarketSettings, marketChangeValues, newMarketValues } from './markets.values.js';
 
-export interface MarketDeps extends StoreMarketSettings, MarketSettings {
+export interface MarketDeps extends StoreMarketSettings, MarketSettings, ReferenceWriter {
   db: Db;
 }
 
@@ -24,7 +24,8 @@ export function marketAdminRoutes(deps: MarketDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['markets (admin)'], security: bearerAuth };
     const base = '/market/dashboard/api/markets';
-    app.addHook('onRequest', requireAdmin);
+    // Requests read markets from memory (market-directory.ts): a write clears it before it is answered.
+    adminReferenceScope(app, deps.referenceChanged);
 
     app.get(
       `${base}/`,

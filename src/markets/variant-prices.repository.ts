@@ -1,7 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { productVariants, variantPrices } from '../db/schema.js';
 import { DomainError } from '../shared/errors.js';
+import type { UnitPrice } from './market-price.js';
 import type { VariantPriceValues } from './variant-prices.values.js';
 
 export type VariantPriceRow = typeof variantPrices.$inferSelect;
@@ -29,6 +30,12 @@ export function replaceVariantPrices(
 ): Promise<VariantPriceRow[]> {
   return db.transaction(async (tx) => {
     await assertVariant(tx, variantId, true);
+    // What an order is charged changes with these prices: a placement priced before them is priced again (its
+    // variant's pricing_version moved; the change feed announces the variant, decision 0031).
+    await tx
+      .update(productVariants)
+      .set({ pricingVersion: sql`${productVariants.pricingVersion} + 1` })
+      .where(eq(productVariants.id, variantId));
     await tx.delete(variantPrices).where(eq(variantPrices.variantId, variantId));
     if (prices.length === 0) return [];
     const rows = await tx
@@ -37,4 +44,25 @@ export function replaceVariantPrices(
       .returning();
     return rows.sort((a, b) => (a.currency < b.currency ? -1 : 1));
   });
+}
+
+/** A variant's explicit prices by currency, minor units of each. */
+export type ExplicitPrices = Readonly<Record<string, UnitPrice>>;
+
+/**
+ * A variant's explicit prices as one column of the statement that reads the variant (no second round trip): a JSON
+ * array of `[currency, amount, compare_at_amount]`, null when it has none.
+ */
+export const explicitPricesColumn = sql<[string, number, number | null][] | null>`(select json_agg(json_build_array(
+  ${variantPrices.currency}, ${variantPrices.amount}, ${variantPrices.compareAtAmount}))
+  from ${variantPrices} where ${variantPrices.variantId} = ${productVariants.id})`;
+
+/** The explicit prices column as read, by currency. */
+export function explicitPricesOf(read: [string, number, number | null][] | null): ExplicitPrices | null {
+  if (read === null || read.length === 0) return null;
+  const prices: Record<string, UnitPrice> = {};
+  for (const [currency, amount, compareAt] of read) {
+    prices[currency] = { amount: Number(amount), compareAt: compareAt === null ? null : Number(compareAt) };
+  }
+  return prices;
 }

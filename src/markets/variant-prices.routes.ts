@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.js';
-import { requireAdmin } from '../http/auth.js';
+import { adminReferenceScope, type ReferenceWriter } from '../http/auth.js';
 import { bearerAuth, IdParams, problems, StrictObject } from '../http/schemas.js';
 import { presentVariantPrice } from './market.presenter.js';
 import { listVariantPrices, replaceVariantPrices } from './variant-prices.repository.js';
@@ -34,11 +34,13 @@ export const VariantPrice = Type.Object({
 });
 
 /** A variant's explicit prices per currency: /product/dashboard/api/variants/:id/prices/ (admins; decision 0031). */
-export function variantPriceAdminRoutes(deps: { db: Db; storeCurrency: string }): FastifyPluginAsyncTypebox {
+export function variantPriceAdminRoutes(
+  deps: { db: Db; storeCurrency: string } & ReferenceWriter,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['markets (admin)'], security: bearerAuth, params: IdParams };
     const url = '/product/dashboard/api/variants/:id/prices/';
-    app.addHook('onRequest', requireAdmin);
+    adminReferenceScope(app, deps.referenceChanged);
 
     app.get(
       url,

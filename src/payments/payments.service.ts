@@ -7,6 +7,7 @@ import { payments } from '../db/schema.js';
 import { type Outbox, recordEvents } from '../events/outbox.js';
 import { findVisibleOrder, type OrderCaller } from '../orders/orders.service.js';
 import { currencyExponent } from '../shared/currency.js';
+import { assertPluginOffered } from '../markets/market-payments.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
 import {
@@ -125,6 +126,7 @@ export async function startPayment(
 ): Promise<StartedPayment> {
   const plugin = pluginOr404(deps, input.pluginId);
   const visible = await findVisibleOrder(deps.db, input.orderAlias, input.caller);
+  await assertPluginOffered(deps.db, visible, plugin.id);
 
   const opened = await deps.db.transaction((tx) => openAttempt(tx, deps, { plugin, orderId: visible.id, input }));
   if (opened.reused) return present(opened.payment, visible.alias);

@@ -9,6 +9,8 @@ import { optionalBearerAuth, problems } from '../http/schemas.js';
 import { compileBodyValidator } from '../http/validation.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
+import { type MarketDirectory, marketHeader } from '../markets/market-directory.js';
+import { MarketHeaderSchema } from '../markets/market.schema.js';
 import { type OrderPayload, orderPayloadExamples, orderPayloadSchema } from './order-payload.schema.js';
 import { preparedQuoteReads } from './order-quote.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
@@ -23,6 +25,7 @@ export interface EstimateDeps {
   money: CurrencyFormat;
   promoLimiter: Limiter;
   cache: ReferenceCache;
+  markets: MarketDirectory;
 }
 
 export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
@@ -33,6 +36,7 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
     const common = {
       tags: ['orders'],
       security: optionalBearerAuth,
+      headers: Type.Object({ 'x-market': Type.Optional(MarketHeaderSchema) }),
       response: { 200: PricedOrderSchema, ...problems(400, 401, 403, 404, 413, 415, 422) },
     };
     const reads = deps.cache.reads(preparedQuoteReads(deps.db));
@@ -55,7 +59,15 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
       return payload as OrderPayload;
     };
     const estimate = async (request: FastifyRequest, payload: OrderPayload) =>
-      presentQuote(await quoteOrder(deps, { db: deps.db, principal: request.principal, payload, reads }));
+      presentQuote(
+        await quoteOrder(deps, {
+          db: deps.db,
+          principal: request.principal,
+          payload,
+          reads,
+          marketHeader: marketHeader(request.headers),
+        }),
+      );
 
     app.get(
       url,

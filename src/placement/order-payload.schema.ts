@@ -4,7 +4,7 @@ import { Count, Id, StrictObject } from '../http/schemas.js';
 
 const Amount = StrictObject({
   name: Type.String({ minLength: 1, maxLength: 100 }),
-  price: Type.String({ maxLength: 32, description: 'Decimal string in the store currency, e.g. "15.00"' }),
+  price: Type.String({ maxLength: 32, description: 'Decimal string in the order\'s currency, e.g. "15.00"' }),
 });
 
 /** An address given inline: every field optional but the country (taxes and shipping need it). */
@@ -61,9 +61,29 @@ export function orderPayloadSchema(limits: { maxLineQuantity: number }, example:
         Type.String({
           maxLength: 32,
           description:
-            'Placement only: the total the customer saw (money string, e.g. "93.45"). If the order would cost anything '
+            'Placement only: the total the customer saw (money string in the order\'s currency, e.g. "93.45"). If the '
+            + 'order would cost anything '
             + 'else, nothing is placed and the answer is 409 total_changed with the new figures.',
           examples: ['93.45'],
+        }),
+      ),
+      market: Type.Optional(
+        Type.String({
+          maxLength: 64,
+          description:
+            'The market to price in (a code such as "eu"), when no X-Market header is sent. A shipping address in '
+            + "another market's country prices the order in that market (market_changed). An unknown code is 422 "
+            + 'unknown_market.',
+          examples: ['eu'],
+        }),
+      ),
+      currency: Type.Optional(
+        Type.String({
+          maxLength: 8,
+          description:
+            "The currency the client shows (ISO 4217). Checked, never chosen: unless it is the market's currency, "
+            + 'nothing is priced or placed and the answer is 422 currency_mismatch.',
+          examples: ['EUR'],
         }),
       ),
       customer_id: Type.Optional(Id),

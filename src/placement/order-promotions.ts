@@ -3,6 +3,7 @@ import { normalisePromoCode } from '../pricing/promo-code.promotion.js';
 import { checkPromotion, type PromotionCheck } from '../pricing/promotions/promotion.check.js';
 import type { PromotionOrder } from '../pricing/promotions/promotion.modules.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
+import { appliesInCurrency } from '../pricing/promotions/promotion-currency.js';
 import { DomainError } from '../shared/errors.js';
 import { hasPreviousOrders, type QuoteReads, type ReadPromotion, redemptionsBy } from './order-quote.repository.js';
 
@@ -21,6 +22,8 @@ export interface CandidateRequest {
   userEmail: () => Promise<string | null>;
   order: PromotionOrder;
   now: Date;
+  /** The order's currency and the store's: a promotion with amounts of the store currency applies only in it. */
+  currency: { order: string; store: string };
 }
 
 /**
@@ -42,7 +45,17 @@ export async function candidatePromotions(
   if (code !== undefined && !coded) {
     throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(code)}` });
   }
-  const found = coded ? [...automatic, coded] : automatic;
+  if (coded && !appliesInCurrency(coded.promotion, request.currency)) {
+    throw new DomainError('promo_code_invalid', {
+      detail: `promo code ${coded.promotion.code} has no amount in ${request.currency.order}`,
+      extra: { rule: 'currency' },
+    });
+  }
+  const inCurrency =
+    request.currency.order === request.currency.store
+      ? automatic
+      : automatic.filter((read) => appliesInCurrency(read.promotion, request.currency));
+  const found = coded ? [...inCurrency, coded] : inCurrency;
   const customer = { userId: request.customer.userId, email: request.customer.email };
   if (customer.userId !== null && customer.email === null && found.some((f) => countsByCustomer(f.promotion))) {
     customer.email = await request.userEmail();

@@ -18,6 +18,7 @@ import {
   taxClasses,
   taxRates,
 } from '../db/schema.js';
+import { type ExplicitPrices, explicitPricesColumn, explicitPricesOf } from '../markets/variant-prices.repository.js';
 
 type Conn = Db | Tx;
 
@@ -41,6 +42,8 @@ export interface OrderableVariant {
   /** The variant's and its product's pricing versions: a placement is written only if both still hold. */
   pricingVersion: number;
   productPricingVersion: number;
+  /** Its explicit prices in other currencies (variant_prices, decision 0031), by currency; null: none. */
+  explicitPrices?: ExplicitPrices | null;
 }
 
 function variantsQuery(db: Conn) {
@@ -63,6 +66,7 @@ function variantsQuery(db: Conn) {
       taxClassName: taxClasses.name,
       pricingVersion: productVariants.pricingVersion,
       productPricingVersion: products.pricingVersion,
+      explicitPrices: explicitPricesColumn,
     })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
@@ -73,9 +77,14 @@ type VariantQueryRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['wher
 
 function toVariantMap(rows: VariantQueryRow[]): Map<string, OrderableVariant> {
   return new Map(
-    rows.map(({ archivedAt, productArchivedAt, ...row }) => [
+    rows.map(({ archivedAt, productArchivedAt, explicitPrices, ...row }) => [
       row.alias,
-      { ...row, options: [], buyable: isBuyable({ archivedAt, productArchivedAt }) },
+      {
+        ...row,
+        options: [],
+        buyable: isBuyable({ archivedAt, productArchivedAt }),
+        explicitPrices: explicitPricesOf(explicitPrices),
+      },
     ]),
   );
 }

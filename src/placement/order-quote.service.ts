@@ -14,6 +14,8 @@ import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
 import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
 import { lineDisplayName } from '../orders/order-line.js';
+import type { Market, MarketDirectory } from '../markets/market-directory.js';
+import { offersShippingMethod, shippingRateIn, unitPriceIn } from '../markets/market-checkout.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
 import { type CandidatePromotion, candidatePromotions } from './order-promotions.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
@@ -22,6 +24,8 @@ import { defaultAddress, type OrderableVariant, type QuoteReads, type QuoteTaxRa
 export interface QuoteDeps {
   config: Config;
   money: CurrencyFormat;
+  /** The store's markets, from memory: the market an order is priced in (decision 0031). */
+  markets: MarketDirectory;
   now?: () => Date;
 }
 
@@ -37,6 +41,8 @@ export interface QuoteRequest {
    * then reads no counts for the code's promotion (decision 0025). The estimate leaves it unset.
    */
   codeCountedUnderLock?: boolean;
+  /** The request's X-Market header, as sent. */
+  marketHeader?: string;
 }
 
 /** Who the order is for: a user (signed in, or chosen by an admin), or a guest known by email. */
@@ -48,6 +54,9 @@ export interface OrderCustomer {
 /** Everything a placement needs besides the figures: resolved references and snapshots. */
 export interface OrderQuote {
   priced: PricedOrder;
+  /** The market it is priced in (its currency and inclusivity are `priced`'s); whether the request asked another. */
+  market: Market;
+  marketChanged: boolean;
   customer: OrderCustomer;
   shippingAddress: AddressSnapshot | null;
   billingAddress: AddressSnapshot | null;
@@ -87,6 +96,23 @@ function amount(money: CurrencyFormat, text: string, field: string): number {
     if (err instanceof MoneyFormatError) throw invalidField(field, `${err.message} (${money.currency})`);
     throw err;
   }
+}
+
+/**
+ * The payload's `currency`, if sent, must be the market's (decision 0031): a client showing one currency is never
+ * charged in another, and no request chooses the currency (Vendure GHSA-wm63-7627-ch33).
+ */
+function checkCurrency(payload: OrderPayload, market: Market): void {
+  if (payload.currency === undefined) return;
+  const sent = payload.currency.trim().toUpperCase();
+  if (sent === market.currency) return;
+  throw new DomainError('currency_mismatch', {
+    detail:
+      `market "${market.code}" sells in ${market.currency}, `
+      + `not ${payload.currency.slice(0, 8)}; nothing was priced`,
+    errors: [{ field: 'currency', message: `is not ${market.currency}, the currency of market "${market.code}"` }],
+    extra: { market: market.code, currency: market.currency },
+  });
 }
 
 /** Admin-only fields and the pairs of fields that exclude each other (SPEC 6). */
@@ -144,7 +170,11 @@ async function resolveAddress(
 }
 
 /** Sums lines with the same alias and finds their variants; unknown or unbuyable ones are a 422. */
-async function resolveLines(reads: QuoteReads, payload: OrderPayload, maxLineQuantity: number) {
+async function resolveLines(
+  reads: QuoteReads,
+  payload: OrderPayload,
+  { max: maxLineQuantity, market }: { max: number; market: Market },
+) {
   const quantities = new Map<string, { quantity: number; index: number }>();
   payload.variants.forEach((line, index) => {
     const seen = quantities.get(line.alias);
@@ -185,7 +215,7 @@ async function resolveLines(reads: QuoteReads, payload: OrderPayload, maxLineQua
         productId: variant.productId,
         name: lineDisplayName({ productName: variant.productName, variantName: variant.name }),
         quantity,
-        unitPriceMinor: variant.price,
+        unitPriceMinor: unitPriceIn(market, variant),
         weightGrams: variant.weightGrams,
         taxClass: variant.taxClassId === null ? null : { id: variant.taxClassId, name: variant.taxClassName ?? '' },
       });
@@ -258,8 +288,9 @@ async function resolveShipping(input: {
   lines: readonly PricingLine[];
   /** The method's read, if it was started ahead. */
   prefetched: Promise<MethodWithRates> | undefined;
+  market: Market;
 }): Promise<PricingShipping | null> {
-  const { money, payload, reads, shippingAddress } = input;
+  const { money, payload, reads, shippingAddress, market } = input;
   if (payload.custom_shipping_amount) {
     return {
       type: 'custom',
@@ -274,7 +305,16 @@ async function resolveShipping(input: {
     });
   const found = await (input.prefetched ?? reads.shippingMethodWithRates(payload.shipping_method_id));
   if (!found) throw invalidField('shipping_method_id', 'names no active shipping method');
-  const rate = selectShippingRate(found.rates, shippingAddress, orderWeightGrams(input.lines));
+  if (!offersShippingMethod(market, found.method.id)) {
+    throw new DomainError('not_offered_in_market', {
+      detail: `${found.method.name} is not offered in market "${market.code}"`,
+      errors: [{ field: 'shipping_method_id', message: `is not offered in market "${market.code}"` }],
+    });
+  }
+  const rate = shippingRateIn(
+    market,
+    selectShippingRate(found.rates, shippingAddress, orderWeightGrams(input.lines)) ?? undefined,
+  );
   if (!rate)
     throw new DomainError('shipping_unavailable', {
       detail: `${found.method.name} has no rate for ${regionName(shippingAddress)} at this order's weight`,
@@ -307,13 +347,13 @@ async function resolveTaxRatesOf(input: {
 async function resolveDiscounts(
   deps: QuoteDeps,
   request: QuoteRequest,
-  { customer, lines }: { customer: OrderCustomer; lines: PricingLine[] },
+  { customer, lines, market }: { customer: OrderCustomer; lines: PricingLine[]; market: Market },
 ): Promise<{ customDiscount: CustomDiscount | null; candidates: CandidatePromotion[]; email: string | null }> {
   const { db, principal, payload, reads } = request;
   if (payload.custom_discount_amount) {
     const customDiscount = {
       name: payload.custom_discount_amount.name,
-      amountMinor: amount(deps.money, payload.custom_discount_amount.price, 'custom_discount_amount.price'),
+      amountMinor: amount(market.money, payload.custom_discount_amount.price, 'custom_discount_amount.price'),
     };
     return { customDiscount, candidates: [], email: customer.email };
   }
@@ -324,8 +364,9 @@ async function resolveDiscounts(
     codeCountedUnderLock: request.codeCountedUnderLock === true,
     customer,
     userEmail: async () => (principal ? ((await findUserById(db as Db, principal.userId))?.email ?? null) : null),
-    order: promotionOrder(deps.money.currency, lines),
+    order: promotionOrder(market.currency, lines),
     now: deps.now?.() ?? new Date(),
+    currency: { order: market.currency, store: deps.money.currency },
   });
   return { customDiscount: null, candidates: found.candidates, email: found.email };
 }
@@ -337,10 +378,17 @@ async function resolveDiscounts(
  * same answer (`codeCountedUnderLock`).
  */
 export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promise<OrderQuote> {
-  const { config, money } = deps;
+  const { config } = deps;
   const { principal, payload, reads } = request;
   checkPayloadRules(payload, principal);
   const { customer, shippingAddress, billingAddress } = await resolveCustomer(request.db, principal, payload);
+  const { market, changed: marketChanged } = await deps.markets.ofCheckout({
+    header: request.marketHeader,
+    payload: payload.market,
+    shippingCountry: shippingAddress?.country,
+  });
+  checkCurrency(payload, market);
+  const money = market.money;
 
   // Reference data is asked for all at once (memory, or separate connections of the pool), rather
   // than one round trip after another: these reads start now, before the lines are resolved.
@@ -354,7 +402,7 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
         : undefined,
     ),
   };
-  const { lines, variants } = await resolveLines(reads, payload, config.maxLineQuantity);
+  const { lines, variants } = await resolveLines(reads, payload, { max: config.maxLineQuantity, market });
   const shipping = await resolveShipping({
     money,
     payload,
@@ -362,15 +410,16 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     shippingAddress,
     lines,
     prefetched: prefetched.shipping,
+    market,
   });
   const taxRates = await resolveTaxRatesOf({ reads, shippingAddress, lines, shipping, prefetched: prefetched.tax });
-  const { customDiscount, candidates, email } = await resolveDiscounts(deps, request, { customer, lines });
+  const { customDiscount, candidates, email } = await resolveDiscounts(deps, request, { customer, lines, market });
 
   const priced = priceOrder({
     config: {
-      currency: money.currency,
+      currency: market.currency,
       roundingMode: config.roundingMode,
-      pricesIncludeTax: config.pricesIncludeTax,
+      pricesIncludeTax: market.pricesIncludeTax,
       shippingTaxable: config.shippingTaxable,
     },
     lines,
@@ -387,6 +436,8 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
   };
   return {
     priced,
+    market,
+    marketChanged,
     customer: { userId: customer.userId, email },
     shippingAddress,
     billingAddress,

@@ -1,12 +1,27 @@
 import { Type } from 'typebox';
+import { QuoteMarket } from '../markets/market.schema.js';
 import { OrderStatusField, PaymentStatusField, soldItemFields } from '../orders/order.schema.js';
 
-const Money = Type.String({ description: "Decimal string with the store currency's exact precision" });
+const Money = Type.String({ description: "Decimal string with the exact precision of the answer's currency" });
 const Nullable = Type.Union([Type.String(), Type.Null()]);
 
 /** The priced order of SPEC 6 "Result": the estimate's answer, and the figures of a placed order. */
 export const pricedOrderFields = {
-  currency: Type.String(),
+  currency: Type.String({ description: "ISO 4217: the market's currency, that of every amount of the answer" }),
+  market: Type.Optional(
+    Type.Object(QuoteMarket.properties, {
+      description:
+        'The market it is priced in and the exchange rate used (decision 0031); absent when that is the default '
+        + 'market (the store currency, rate 1) and no other market was asked for',
+    }),
+  ),
+  market_changed: Type.Optional(
+    Type.Boolean({
+      description:
+        "Present (true) when the shipping country's market is not the market the request asked for: the order is "
+        + "priced in the shipping country's market",
+    }),
+  ),
   subtotal: Money,
   discount: Money,
   discount_name: Nullable,

@@ -1,3 +1,4 @@
+import { totalInStoreCurrency } from '../markets/market-checkout.js';
 import { soldItem } from '../orders/order-line.js';
 import { promotionTerms } from '../promotions/promotions.mapper.js';
 import type { OrderQuote } from './order-quote.service.js';
@@ -37,6 +38,9 @@ export function orderValues(
     paymentStatus: placement.paymentStatus,
     currency: priced.currency,
     pricesIncludeTax: priced.pricesIncludeTax,
+    marketId: quote.market.id,
+    exchangeRate: quote.market.exchangeRate,
+    totalInStoreCurrency: totalInStoreCurrency(quote.market, priced.totalMinor),
     subtotal: priced.subtotalMinor,
     discount: priced.discountMinor,
     discountName: priced.discountName,

@@ -4,6 +4,8 @@ import { cartTokenFrom } from '../cart/cart-token.js';
 import type { Outbox } from '../events/outbox.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
 import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from '../orders/idempotency.js';
+import { marketHeader } from '../markets/market-directory.js';
+import { MarketHeaderSchema } from '../markets/market.schema.js';
 import { orderPayloadExamples, orderPayloadSchema } from './order-payload.schema.js';
 import { preparedQuoteReads } from './order-quote.repository.js';
 import { PlacedOrderSchema } from './order-result.schema.js';
@@ -65,6 +67,7 @@ export function placementRoutes(
               'x-cart-token': Type.Optional(
                 Type.String({ description: 'Guest cart to take the ordered items out of' }),
               ),
+              'x-market': Type.Optional(MarketHeaderSchema),
             }),
             body,
             response: { 201: PlacedOrderSchema, ...problems(400, 401, 403, 404, 409, 422, 503) },
@@ -83,6 +86,7 @@ export function placementRoutes(
             payload: request.body,
             cartToken,
             idempotencyKey: idempotencyKeyFrom(request.headers['idempotency-key']),
+            marketHeader: marketHeader(request.headers),
           });
           // Only successful placements (201) are ever stored for replay.
           return reply.code(result.status as 201).send(result.body as never);

@@ -44,6 +44,8 @@ export interface PlacementRequest {
   /** The guest's X-Cart-Token, whose cart loses what was ordered. */
   cartToken?: string;
   idempotencyKey?: string;
+  /** The X-Market header, as sent. */
+  marketHeader?: string;
 }
 
 /**
@@ -119,7 +121,14 @@ async function pricePlacement(
 ): Promise<PricedPlacement> {
   const { payload } = request;
   // A code's uses are counted under its row lock as the batch is decided, with the quote's messages (decision 0025).
-  const quote = await quoteOrder(deps, { db: deps.database.db, principal, payload, reads, codeCountedUnderLock: true });
+  const quote = await quoteOrder(deps, {
+    db: deps.database.db,
+    principal,
+    payload,
+    reads,
+    codeCountedUnderLock: true,
+    marketHeader: request.marketHeader,
+  });
   const { priced, customer } = quote;
   if (customer.userId === null && customer.email === null) {
     throw new DomainError('email_required', {
@@ -183,15 +192,15 @@ async function pricePlacement(
  * The price guarantee (SPEC section 10): the payload's `expected_total`, if sent, must be the quote's total to the
  * minor unit; else the 409 carries the new figures.
  */
-function checkExpectedTotal(deps: PlacementDeps, payload: OrderPayload, quote: OrderQuote): void {
+function checkExpectedTotal(payload: OrderPayload, quote: OrderQuote): void {
   if (payload.expected_total === undefined) return;
+  const { money } = quote.market;
   let expected: number;
   try {
-    expected = deps.money.parse(payload.expected_total);
+    expected = money.parse(payload.expected_total);
     if (expected < 0) throw new MoneyFormatError('must not be negative');
   } catch (err) {
-    if (err instanceof MoneyFormatError)
-      throw invalidField('expected_total', `${err.message} (${deps.money.currency})`);
+    if (err instanceof MoneyFormatError) throw invalidField('expected_total', `${err.message} (${money.currency})`);
     throw err;
   }
   if (expected === quote.priced.totalMinor) return;
@@ -257,7 +266,11 @@ function idempotencyClaim(request: PlacementRequest, principal: Principal | null
   return {
     scope: placementScope(principal?.userId ?? null, request.payload),
     key: request.idempotencyKey,
-    requestHash: requestHash(request.kind, request.payload),
+    // The header's market is part of what was asked: the same key and payload in another market is another request.
+    requestHash: requestHash(
+      request.kind,
+      request.marketHeader === undefined ? request.payload : { ...request.payload, market: request.marketHeader },
+    ),
   };
 }
 
@@ -305,7 +318,7 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
       reads: attempt === 1 ? cached : deps.source,
       idempotency,
     });
-    checkExpectedTotal(deps, request.payload, placement.quote);
+    checkExpectedTotal(request.payload, placement.quote);
     const outcome = await writePlacement(deps, { write: placement.write, deadline, attempt });
     if (outcome === 'conflict') continue;
     if (outcome.outcome === 'replayed') return outcome.stored;

@@ -23,5 +23,17 @@ export function presentQuote(quote: OrderQuote) {
       ...line,
     };
   });
-  return { ...presented, lines };
+  if (quote.market.isDefault && !quote.marketChanged) return { ...presented, lines };
+  const { market } = quote;
+  return {
+    market: {
+      code: market.code,
+      currency: market.currency,
+      prices_include_tax: market.pricesIncludeTax,
+      exchange_rate: market.exchangeRate,
+    },
+    ...(quote.marketChanged ? { market_changed: true } : {}),
+    ...presented,
+    lines,
+  };
 }

@@ -23,6 +23,7 @@ type Lookups = {
 const READERS: Record<string, (keyof Lookups)[]> = {
   products: ['variants'],
   product_variants: ['variants'],
+  variant_prices: ['variants'],
   tax_classes: ['variants', 'taxRates'],
   tax_rates: ['taxRates'],
   shipping_methods: ['shipping'],

@@ -80,6 +80,7 @@ export const errorCodes = {
   market_code_taken: { status: 409, title: 'Market code already in use' },
   country_in_another_market: { status: 409, title: 'A country listed belongs to another market' },
   default_market_required: { status: 409, title: 'The default market cannot be deleted' },
+  market_has_orders: { status: 409, title: 'The market has orders' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415
@@ -103,6 +104,9 @@ export const errorCodes = {
   variant_unavailable: { status: 422, title: 'Product variant cannot be bought' },
   unknown_order_line: { status: 422, title: 'No such line in this order' },
   unknown_return_reason: { status: 422, title: 'Not one of the return reasons offered' },
+  unknown_market: { status: 422, title: 'No such market in this store' },
+  currency_mismatch: { status: 422, title: "Not the market's currency" },
+  not_offered_in_market: { status: 422, title: 'Not offered in this market' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx

@@ -1,0 +1,432 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orders, payments } from '../src/db/schema.js';
+import { adminApi, type AdminApi } from './fixtures.js';
+import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+
+// One USD store with three more markets (issue #28 item 7, decision 0031), every figure computed by hand:
+// - the T-shirt is 25.00 USD (compare-at 30.00), the mug 8.00 USD;
+// - eu: EUR at 0.92, prices including tax, the T-shirt's explicit price EUR 23.00 (compare-at 27.00), DE and FR;
+// - jp: JPY at 151.37, rounded to the nearest ¥100: 25 × 151.37 = 3,784.25 → ¥3,784 → ¥3,800; 30 USD → ¥4,500;
+//   the mug 8 × 151.37 = 1,210.96 → ¥1,211 → ¥1,200;
+// - kw: KWD at 0.3075, three decimals, no rule: 25 × 0.3075 = 7.6875 → KD 7.688; 30 USD → KD 9.225.
+// Shipping ("Flat") is 5.00 USD anywhere: ¥757 (756.85), KD 1.538 (1.5375, half up), EUR 4.60.
+// Tax: 19 % in DE on the Standard class (the T-shirt's), nothing elsewhere.
+
+let t: TestApp;
+let admin: SignedIn;
+let api: AdminApi;
+let teeProductId: number;
+let flat: number;
+let express: number;
+const market: Record<string, { id: number }> = {};
+
+const address = (country: string, email = 'mia@example.com') => ({
+  first_name: 'Mia',
+  last_name: 'Markets',
+  street_address: '1 Rue',
+  city: 'Town',
+  postal_code: '10000',
+  country,
+  email,
+});
+
+type Headers = Record<string, string>;
+const estimate = (payload: object, headers: Headers = {}) =>
+  t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload, headers });
+const place = (payload: object, headers: Headers = {}) =>
+  t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload, headers });
+const productPage = (headers: Headers = {}) =>
+  t.app.inject({ method: 'GET', url: `/product/storefront/api/products/${teeProductId}/`, headers });
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await signInAdmin(t);
+  api = adminApi(t, admin);
+  const standard = await api.taxClass({ name: 'Standard' });
+  await api.taxRate({ tax_class_id: standard.id, country: 'DE', rate: '19' });
+  const tee = await api.product({
+    name: 'Tee',
+    tax_class_id: standard.id,
+    variants: [{ alias: 'mc-tee', name: 'M', price: '25.00', compare_at_price: '30.00', stock: 1000 }],
+  });
+  teeProductId = tee.id;
+  await api.product({ name: 'Mug', variants: [{ alias: 'mc-mug', name: 'Mug', price: '8.00', stock: 1000 }] });
+  flat = (await api.shippingMethod({ name: 'Flat' })).id;
+  await api.shippingRate({ shipping_method_id: flat, weight_min_kg: '0', base_rate: '5.00' });
+  express = (await api.shippingMethod({ name: 'Express' })).id;
+  await api.shippingRate({ shipping_method_id: express, weight_min_kg: '0', base_rate: '20.00' });
+  const markets = '/market/dashboard/api/markets/';
+  market.eu = await api.post(markets, {
+    code: 'eu',
+    name: 'Europe',
+    currency: 'EUR',
+    prices_include_tax: true,
+    exchange_rate: '0.92',
+    countries: ['DE', 'FR'],
+  });
+  market.jp = await api.post(markets, {
+    code: 'jp',
+    name: 'Japan',
+    currency: 'JPY',
+    exchange_rate: '151.37',
+    rounding_step: '100',
+    countries: ['JP'],
+    shipping_method_ids: [flat],
+    payment_plugins: ['sandbox'],
+  });
+  market.kw = await api.post(markets, {
+    code: 'kw',
+    name: 'Kuwait',
+    currency: 'KWD',
+    exchange_rate: '0.3075',
+    countries: ['KW'],
+  });
+  const variantId = tee.variants[0]?.id;
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: `/product/dashboard/api/variants/${variantId}/prices/`,
+    headers: bearer(admin.access),
+    payload: { prices: [{ currency: 'EUR', price: '23.00', compare_at_price: '27.00' }] },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+});
+afterAll(() => t.close());
+
+describe('the catalog in the request’s market', () => {
+  it('shows the store currency without X-Market, as before', async () => {
+    const shown = json(await productPage());
+    expect(shown.currency).toBe('USD');
+    expect(shown.variants[0]).toMatchObject({ price: '25.00', compare_at_price: '30.00' });
+  });
+
+  it.each([
+    { code: 'eu', currency: 'EUR', price: '23.00', compareAt: '27.00' },
+    { code: 'jp', currency: 'JPY', price: '3800', compareAt: '4500' },
+    { code: 'KW', currency: 'KWD', price: '7.688', compareAt: '9.225' },
+  ])('in $code: $currency, explicit or converted and rounded', async ({ code, currency, price, compareAt }) => {
+    const res = await productPage({ 'x-market': code });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json(res).currency).toBe(currency);
+    expect(json(res).variants[0]).toMatchObject({ price, compare_at_price: compareAt });
+    const list = json(
+      await t.app.inject({ method: 'GET', url: '/product/storefront/api/products/', headers: { 'x-market': code } }),
+    );
+    const listed = list.items.find((p: { id: number }) => p.id === teeProductId);
+    expect(listed.currency).toBe(currency);
+    expect(listed.variants[0]).toMatchObject({ price, compare_at_price: compareAt });
+  });
+
+  it('keeps its page cache right across markets and across a change of rate', async () => {
+    expect(json(await productPage({ 'x-market': 'jp' })).variants[0].price).toBe('3800');
+    expect(json(await productPage()).variants[0].price).toBe('25.00');
+    await api.patch(`/market/dashboard/api/markets/${market.jp?.id}/`, { exchange_rate: '140' });
+    try {
+      // 25 × 140 = ¥3,500, already a multiple of 100.
+      expect(json(await productPage({ 'x-market': 'jp' })).variants[0].price).toBe('3500');
+    } finally {
+      await api.patch(`/market/dashboard/api/markets/${market.jp?.id}/`, { exchange_rate: '151.37' });
+    }
+    expect(json(await productPage({ 'x-market': 'jp' })).variants[0].price).toBe('3800');
+  });
+
+  it('refuses an unknown or malformed market code with a 422 naming the header', async () => {
+    for (const code of ['mars', '../eu', 'x'.repeat(300)]) {
+      const res = await productPage({ 'x-market': code });
+      const body = expectProblem(res, 422, 'unknown_market');
+      expect(body.errors).toEqual([{ field: 'headers.x-market', message: 'names no market of this store' }]);
+    }
+  });
+});
+
+describe('the cart in the request’s market', () => {
+  it('prices its lines in the market’s currency, and refuses an unknown market before changing anything', async () => {
+    const variantId = (await productVariantId()) ?? 0;
+    const add = (headers: Headers) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/cart/storefront/api/carts/add/',
+        headers,
+        payload: { product_variant_id: variantId, quantity: 2 },
+      });
+    const first = await add({});
+    expect(first.statusCode, first.body).toBe(200);
+    const token = first.headers['x-cart-token'] as string;
+    const view = async (code: string) =>
+      json(
+        await t.app.inject({
+          method: 'GET',
+          url: '/cart/storefront/api/carts/',
+          headers: { 'x-cart-token': token, 'x-market': code },
+        }),
+      );
+    expect(await view('jp')).toMatchObject({ currency: 'JPY', subtotal: '7600', items: [{ unit_price: '3800' }] });
+    expect(await view('eu')).toMatchObject({ currency: 'EUR', subtotal: '46.00', items: [{ unit_price: '23.00' }] });
+    expectProblem(await add({ 'x-cart-token': token, 'x-market': 'mars' }), 422, 'unknown_market');
+    expect(await view('kw')).toMatchObject({ currency: 'KWD', subtotal: '15.376', items: [{ quantity: 2 }] });
+  });
+});
+
+async function productVariantId(): Promise<number | undefined> {
+  return json(await productPage()).variants[0]?.id;
+}
+
+describe('estimate and placement in the market’s currency', () => {
+  it('prices JPY by conversion and rounding, shipping converted, and says the market and rate it used', async () => {
+    const res = await estimate(
+      {
+        variants: [{ alias: 'mc-tee', quantity: 2 }, { alias: 'mc-mug' }],
+        shipping_address: address('JP'),
+        shipping_method_id: flat,
+      },
+      { 'x-market': 'jp' },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json(res)).toMatchObject({
+      market: { code: 'jp', currency: 'JPY', prices_include_tax: false, exchange_rate: '151.37' },
+      currency: 'JPY',
+      subtotal: '8800',
+      shipping_fee: '757',
+      estimated_tax: '0',
+      total: '9557',
+      lines: [
+        { alias: 'mc-tee', unit_price: '3800', subtotal: '7600' },
+        { alias: 'mc-mug', unit_price: '1200', subtotal: '1200' },
+      ],
+    });
+    expect(json(res).market_changed).toBeUndefined();
+  });
+
+  it('prices EUR with its explicit price, tax included, from the shipping country alone', async () => {
+    const res = await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: address('DE') });
+    expect(res.statusCode, res.body).toBe(200);
+    // 23.00 gross at 19 %: tax 23.00 × 19 / 119 = 3.672… → 3.67; without tax 19.33.
+    expect(json(res)).toMatchObject({
+      market: { code: 'eu', currency: 'EUR', prices_include_tax: true, exchange_rate: '0.92' },
+      market_changed: true,
+      currency: 'EUR',
+      subtotal: '23.00',
+      estimated_tax: '3.67',
+      total_without_tax: '19.33',
+      total: '23.00',
+    });
+  });
+
+  it('prices KWD with three decimals', async () => {
+    const res = await estimate(
+      { variants: [{ alias: 'mc-tee' }], shipping_address: address('KW'), shipping_method_id: flat },
+      { 'x-market': 'kw' },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json(res)).toMatchObject({ currency: 'KWD', subtotal: '7.688', shipping_fee: '1.538', total: '9.226' });
+  });
+
+  it('re-prices in the shipping country’s market when the request asked for another, and says so', async () => {
+    const res = await estimate(
+      { variants: [{ alias: 'mc-tee' }], shipping_address: address('DE'), market: 'jp' },
+      { 'x-market': 'jp' },
+    );
+    expect(json(res)).toMatchObject({ market: { code: 'eu' }, market_changed: true, currency: 'EUR', total: '23.00' });
+    // A country no market lists is the default market's.
+    const us = json(
+      await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: address('US') }, { 'x-market': 'jp' }),
+    );
+    expect(us).toMatchObject({ market: { code: 'default', currency: 'USD' }, market_changed: true, total: '25.00' });
+  });
+
+  it('keeps the default market’s answer as it was: no market fields, the store currency', async () => {
+    const body = json(await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: address('US') }));
+    expect(body.currency).toBe('USD');
+    expect(body.total).toBe('25.00');
+    expect('market' in body).toBe(false);
+    expect('market_changed' in body).toBe(false);
+  });
+
+  it('places a JPY order for the estimate’s total, keeps market, rate and total in USD; pays in JPY', async () => {
+    const payload = {
+      variants: [{ alias: 'mc-tee', quantity: 2 }, { alias: 'mc-mug' }],
+      shipping_address: address('JP'),
+      shipping_method_id: flat,
+      currency: 'JPY',
+      expected_total: '9557',
+    };
+    const estimated = json(await estimate(payload, { 'x-market': 'jp' }));
+    const res = await place(payload, { 'x-market': 'jp' });
+    expect(res.statusCode, res.body).toBe(201);
+    const placed = json(res);
+    expect(placed).toMatchObject({ currency: 'JPY', total: '9557', market: { code: 'jp', exchange_rate: '151.37' } });
+    expect(placed.total).toBe(estimated.total);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.alias, placed.order_alias));
+    // 9,557 yen at 151.37 yen a dollar: 63.1366… USD → 63.14.
+    expect(row).toMatchObject({
+      currency: 'JPY',
+      pricesIncludeTax: false,
+      total: 9557,
+      marketId: market.jp?.id,
+      exchangeRate: '151.3700000000',
+      totalInStoreCurrency: 6314,
+    });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/sandbox/',
+      headers: { 'x-order-token': placed.order_token },
+      payload: { order_alias: placed.order_alias },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const [payment] = await t.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.orderId, row?.id ?? 0));
+    expect(payment).toMatchObject({ amount: 9557, currency: 'JPY' });
+  });
+
+  it('places a tax-inclusive EUR order with the explicit price', async () => {
+    const res = await place({
+      variants: [{ alias: 'mc-tee' }],
+      shipping_address: address('FR'),
+      expected_total: '23.00',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [row] = await t.database.db
+      .select()
+      .from(orders)
+      .where(eq(orders.alias, json(res).order_alias));
+    // 23.00 EUR at 0.92: 25.00 USD.
+    expect(row).toMatchObject({ currency: 'EUR', pricesIncludeTax: true, total: 2300, totalInStoreCurrency: 2500 });
+  });
+
+  it('answers 409 total_changed with the new figures when the rate changed since the estimate', async () => {
+    const payload = {
+      variants: [{ alias: 'mc-tee', quantity: 2 }],
+      shipping_address: address('JP'),
+      shipping_method_id: flat,
+      expected_total: '8357',
+    };
+    expect(json(await estimate(payload)).total).toBe('8357');
+    await api.patch(`/market/dashboard/api/markets/${market.jp?.id}/`, { exchange_rate: '140' });
+    try {
+      // 25 × 140 = ¥3,500 each, shipping 5 × 140 = ¥700: ¥7,700.
+      const body = expectProblem(await place(payload), 409, 'total_changed');
+      expect(body.estimate).toMatchObject({ currency: 'JPY', total: '7700', market: { exchange_rate: '140' } });
+    } finally {
+      await api.patch(`/market/dashboard/api/markets/${market.jp?.id}/`, { exchange_rate: '151.37' });
+    }
+  });
+
+  it('refuses a shipping method or a payment plugin the market does not offer (422)', async () => {
+    const body = expectProblem(
+      await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: address('JP'), shipping_method_id: express }),
+      422,
+      'not_offered_in_market',
+    );
+    expect(body.errors).toEqual([{ field: 'shipping_method_id', message: 'is not offered in market "jp"' }]);
+    const placed = json(await place({ variants: [{ alias: 'mc-tee' }], shipping_address: address('JP') }));
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/cash_on_delivery/',
+      headers: { 'x-order-token': placed.order_token },
+      payload: { order_alias: placed.order_alias },
+    });
+    expectProblem(refused, 422, 'not_offered_in_market');
+  });
+
+  it('keeps a market that has orders (409 market_has_orders)', async () => {
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/market/dashboard/api/markets/${market.jp?.id}/`,
+      headers: bearer(admin.access),
+    });
+    expectProblem(res, 409, 'market_has_orders');
+  });
+});
+
+describe('promotions in another currency', () => {
+  it('apply a percentage everywhere, a fixed amount only in the store currency, else a code is 422', async () => {
+    const cap = await api.product({
+      name: 'Cap',
+      variants: [{ alias: 'mc-cap', name: 'Cap', price: '10.00', stock: 100 }],
+    });
+    await api.promotion({ name: 'Caps 10 %', action: { type: 'order_percentage', percent: '10', products: [cap.id] } });
+    await api.promotion({ name: 'Caps 2 off', action: { type: 'order_fixed', amount: '2.00', products: [cap.id] } });
+    await api.promotion({
+      name: 'Code 2 off',
+      code: 'CAPTWO',
+      action: { type: 'order_fixed', amount: '2.00', products: [cap.id] },
+    });
+    const order = { variants: [{ alias: 'mc-cap' }], shipping_address: address('JP') };
+    // 10 × 151.37 = 1,513.7 → ¥1,514 → ¥1,500; 10 % off: ¥150.
+    const jpy = json(await estimate(order));
+    expect(jpy).toMatchObject({ currency: 'JPY', subtotal: '1500', discount: '150', total: '1350' });
+    expect(jpy.promotions.map((p: { kind: string }) => p.kind)).toEqual(['order_percentage']);
+    const usd = json(await estimate({ ...order, shipping_address: address('US') }));
+    expect(usd.promotions.map((p: { kind: string }) => p.kind).sort()).toEqual(['order_fixed', 'order_percentage']);
+    const body = expectProblem(await estimate({ ...order, promocode: 'captwo' }), 422, 'promo_code_invalid');
+    expect(body.rule).toBe('currency');
+    expect(json(await estimate({ ...order, shipping_address: address('US'), promocode: 'captwo' })).currency).toBe(
+      'USD',
+    );
+  });
+});
+
+describe('tampering is refused, never charged (GHSA-wm63-7627-ch33)', () => {
+  const tee = { variants: [{ alias: 'mc-tee' }] };
+
+  const cases: { name: string; fields: object; headers: Headers; code: string; field: string }[] = [
+    {
+      name: 'a currency the market does not sell in',
+      fields: { currency: 'USD' },
+      headers: { 'x-market': 'jp' },
+      code: 'currency_mismatch',
+      field: 'currency',
+    },
+    {
+      name: 'a currency the store does not have',
+      fields: { currency: 'XYZ' },
+      headers: {},
+      code: 'currency_mismatch',
+      field: 'currency',
+    },
+    {
+      name: 'a currency that is not a code',
+      fields: { currency: '¥' },
+      headers: { 'x-market': 'jp' },
+      code: 'currency_mismatch',
+      field: 'currency',
+    },
+    {
+      name: 'a market code of no market of this store',
+      fields: { market: 'other-store-eu' },
+      headers: {},
+      code: 'unknown_market',
+      field: 'market',
+    },
+    {
+      name: 'a market header of no market of this store',
+      fields: {},
+      headers: { 'x-market': 'EU2' },
+      code: 'unknown_market',
+      field: 'headers.x-market',
+    },
+  ];
+
+  it.each(cases)('$name: 422, nothing placed', async ({ fields, headers, code, field }) => {
+    const payload = { ...tee, shipping_address: address('JP', `tamper-${code}@example.com`), ...fields };
+    const before = (await t.database.db.select({ id: orders.id }).from(orders)).length;
+    for (const res of [await estimate(payload, headers), await place(payload, headers)]) {
+      const body = expectProblem(res, 422, code);
+      expect(body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+    expect((await t.database.db.select({ id: orders.id }).from(orders)).length).toBe(before);
+  });
+
+  it('a total with more decimals than the market’s currency has: 422, nothing placed', async () => {
+    const payload = { ...tee, shipping_address: address('JP'), expected_total: '3800.50' };
+    const body = expectProblem(await place(payload, { 'x-market': 'jp' }), 422, 'validation_error');
+    expect(body.errors.map((e: { field: string }) => e.field)).toEqual(['expected_total']);
+  });
+
+  it('an unknown market in the header is refused even when the address names a market', async () => {
+    const res = await place({ ...tee, shipping_address: address('DE') }, { 'x-market': 'gb' });
+    expectProblem(res, 422, 'unknown_market');
+  });
+});
