@@ -51,6 +51,8 @@ export const errorCodes = {
   return_not_found: { status: 404, title: 'Return not found' },
   return_reason_not_found: { status: 404, title: 'Return reason not found' },
   market_not_found: { status: 404, title: 'Market not found' },
+  category_not_found: { status: 404, title: 'Category not found' },
+  collection_not_found: { status: 404, title: 'Collection not found' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   conflict: { status: 409, title: 'Conflict' },
@@ -80,6 +82,8 @@ export const errorCodes = {
   market_code_taken: { status: 409, title: 'Market code already in use' },
   country_in_another_market: { status: 409, title: 'A country listed belongs to another market' },
   default_market_required: { status: 409, title: 'The default market cannot be deleted' },
+  handle_taken: { status: 409, title: 'Handle already in use' },
+  category_has_children: { status: 409, title: 'The category has subcategories' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415
@@ -102,6 +106,7 @@ export const errorCodes = {
   variant_unavailable: { status: 422, title: 'Product variant cannot be bought' },
   unknown_order_line: { status: 422, title: 'No such line in this order' },
   unknown_return_reason: { status: 422, title: 'Not one of the return reasons offered' },
+  category_cycle: { status: 422, title: 'A category cannot be under itself' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx
