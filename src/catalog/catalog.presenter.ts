@@ -37,7 +37,12 @@ export const SEO_DESCRIPTION_LENGTH = 160;
  * What a storefront page puts in its title and meta description: the SEO fields set, else the name and the start of
  * the description (whitespace folded, cut at a word with an ellipsis when longer than SEO_DESCRIPTION_LENGTH).
  */
-export function seoOf(item: { name: string; description: string; seoTitle: string | null; seoDescription: string | null }) {
+export function seoOf(item: {
+  name: string;
+  description: string;
+  seoTitle: string | null;
+  seoDescription: string | null;
+}) {
   return { title: item.seoTitle ?? item.name, description: item.seoDescription ?? summary(item.description) };
 }
 

@@ -227,7 +227,12 @@ export async function storefrontProducts(db: Db, ids: number[]): Promise<Map<num
     .orderBy(asc(productVariants.productId), asc(productVariants.id));
   for (const { productId, ...variant } of variants) found.get(productId)?.variants.push(variant);
   const memberships = await db
-    .select({ productId: productCategories.productId, id: categories.id, name: categories.name, handle: categories.handle })
+    .select({
+      productId: productCategories.productId,
+      id: categories.id,
+      name: categories.name,
+      handle: categories.handle,
+    })
     .from(productCategories)
     .innerJoin(categories, eq(categories.id, productCategories.categoryId))
     .where(inArray(productCategories.productId, ids))
@@ -298,7 +303,11 @@ export async function listProducts(db: Db, query: ProductListQuery) {
   const ids = page.items.map((p) => p.id);
   const variants = await variantsOf(db, ids);
   const categoryIds = await categoriesOf(db, ids);
-  const items = page.items.map((p) => ({ ...p, variants: variants.get(p.id) ?? [], categoryIds: categoryIds.get(p.id) ?? [] }));
+  const items = page.items.map((p) => ({
+    ...p,
+    variants: variants.get(p.id) ?? [],
+    categoryIds: categoryIds.get(p.id) ?? [],
+  }));
   return { items, next: page.next };
 }
 

@@ -295,7 +295,9 @@ export function catalogStorefrontRoutes(deps: {
       async (request) => {
         const product = await deps.catalog.productByHandle(request.params.handle);
         if (!product) {
-          throw new DomainError('product_not_found', { detail: `no product has the handle "${request.params.handle}"` });
+          throw new DomainError('product_not_found', {
+            detail: `no product has the handle "${request.params.handle}"`,
+          });
         }
         return presentStorefrontProduct(product, deps.money);
       },

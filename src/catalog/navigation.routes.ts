@@ -42,7 +42,11 @@ export function navigationStorefrontRoutes(deps: {
         },
       },
       async () =>
-        inTreeOrder(await deps.catalog.categories()).map((c) => ({ ...refTo(c), parent_id: c.parentId, depth: c.depth })),
+        inTreeOrder(await deps.catalog.categories()).map((c) => ({
+          ...refTo(c),
+          parent_id: c.parentId,
+          depth: c.depth,
+        })),
     );
 
     app.get(
@@ -63,7 +67,9 @@ export function navigationStorefrontRoutes(deps: {
         const all = await deps.catalog.categories();
         const category = all.find((c) => c.handle === request.params.handle);
         if (!category) {
-          throw new DomainError('category_not_found', { detail: `no category has the handle "${request.params.handle}"` });
+          throw new DomainError('category_not_found', {
+            detail: `no category has the handle "${request.params.handle}"`,
+          });
         }
         const byId = new Map(all.map((c) => [c.id, c]));
         const { limit, cursor } = request.query;

@@ -102,7 +102,11 @@ export const StorefrontCategoryPage = Type.Object({
   products: Page(StorefrontProduct),
 });
 
-export const StorefrontCollectionEntry = Type.Object({ id: Type.Integer(), name: Type.String(), handle: Type.String() });
+export const StorefrontCollectionEntry = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  handle: Type.String(),
+});
 
 export const StorefrontCollectionPage = Type.Object({
   id: Type.Integer(),

@@ -258,7 +258,10 @@ async function seedDemoNavigation(tx: Tx): Promise<void> {
   const idsOf = (list: readonly string[]) => list.flatMap((alias) => productOf.get(alias) ?? []);
   const ids = new Map<string, number>();
   for (const [position, demo] of demoNavigation.categories.entries()) {
-    const [existing] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.handle, demo.handle));
+    const [existing] = await tx
+      .select({ id: categories.id })
+      .from(categories)
+      .where(eq(categories.handle, demo.handle));
     if (existing) {
       ids.set(demo.handle, existing.id);
       continue;
@@ -284,7 +287,11 @@ async function seedDemoNavigation(tx: Tx): Promise<void> {
     .values({ name: collection.name, handle: collection.handle })
     .returning({ id: collections.id });
   if (!row) throw new Error('insert returned no collection');
-  const members = idsOf(collection.aliases).map((productId, position) => ({ collectionId: row.id, productId, position }));
+  const members = idsOf(collection.aliases).map((productId, position) => ({
+    collectionId: row.id,
+    productId,
+    position,
+  }));
   if (members.length > 0) await tx.insert(collectionProducts).values(members);
 }
 
