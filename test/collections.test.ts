@@ -34,7 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const [p1, p2, p3, p4] = [0, 1, 2, 3].map((i) => () => products[i] as number);
+const nth = (i: number) => () => products[i] as number;
+const [p1, p2, p3, p4] = [nth(0), nth(1), nth(2), nth(3)];
 const send = (method: 'POST' | 'PATCH' | 'DELETE' | 'GET', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(adminUser.access), ...(payload ? { payload } : {}) });
 const shown = async (handle: string, query = '') =>
