@@ -14,7 +14,8 @@
 
 /**
  * Pure code: data in, data out. Pricing, the decisions (*.decide.ts: what placement decides before anything is
- * written), shared/ (money, errors, state machines) and what the decisions read of the catalog's rules;
+ * written), shared/ (money, errors, state machines) and what the decisions read of the catalog's rules (and its
+ * category tree and handles);
  * the conversion of a price into a market's currency, and which market a request is in.
  */
 const PURE = [
@@ -22,6 +23,8 @@ const PURE = [
   '^src/shared/',
   '[.]decide[.]ts$',
   '^src/catalog/availability[.]ts$',
+  '^src/catalog/category-tree[.]ts$',
+  '^src/catalog/handles[.]ts$',
   '^src/markets/market-price[.]ts$',
   '^src/markets/market-resolution[.]ts$',
 ];

@@ -376,7 +376,8 @@ export const domainScenarios: Scenario[] = [
     name: 'catalog-100k',
     ...catalogPage,
     async setup(ctx) {
-      await ctx.sql(`insert into products (name) select 'Bulk product ' || g from generate_series(1, 20000) g`);
+      await ctx.sql(`insert into products (name, handle)
+        select 'Bulk product ' || g, 'bulk-product-' || g from generate_series(1, 20000) g`);
       await ctx.sql(`insert into product_variants (product_id, alias, name, price, stock, weight_grams)
         select p.id, 'bulk-' || p.id || '-' || v, 'V' || v, 1000 + v, 100, 250
         from products p cross join generate_series(1, 5) v where p.name like 'Bulk product %'`);

@@ -31,6 +31,25 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('demo store', () => {
+  it('has handles for its products, two categories one under the other, and a collection', async () => {
+    const get = async (url: string) => json(await t.app.inject({ method: 'GET', url }));
+    const shop = '/product/storefront/api';
+    expect((await get(`${shop}/products/by-handle/ceramic-coffee-mug/`)).name).toBe('Ceramic Coffee Mug');
+    expect(await get(`${shop}/categories/`)).toMatchObject([
+      { name: 'Coffee', handle: 'coffee', depth: 0 },
+      { name: 'Mugs', handle: 'mugs', depth: 1 },
+    ]);
+    const coffee = await get(`${shop}/categories/coffee/`);
+    const names = coffee.products.items.map((p: { name: string }) => p.name);
+    expect(names).toEqual(['Ceramic Coffee Mug', 'Espresso Beans']);
+    const gifts = await get(`${shop}/collections/gift-ideas/`);
+    expect(gifts.products.items.map((p: { name: string }) => p.name)).toEqual([
+      'Gift Card',
+      'Hardcover Notebook',
+      'Ceramic Coffee Mug',
+    ]);
+  });
+
   it('estimates with California tax, the Standard shipping rate and the SAVE10 code', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload });
     expect(res.statusCode, res.body).toBe(200);

@@ -120,7 +120,19 @@ beforeAll(async () => {
     exchange_rate: '0.92',
     countries: ['FR'],
   });
+  // A category, a collection and the product all with the handle `walk` (handles are unique per kind only).
+  await api.patch(`/product/dashboard/api/products/${product.id}/`, { handle: 'walk' });
+  const category = await api.post('/product/dashboard/api/categories/', { name: 'Walk', handle: 'walk' });
+  const collection = await api.post('/product/dashboard/api/collections/', {
+    name: 'Walk',
+    handle: 'walk',
+    product_ids: [product.id],
+  });
   Object.assign(fixtures, {
+    category_id: category.id,
+    collection_id: collection.id,
+    handle: 'walk',
+    productId: product.id,
     event_id: placed?.id ?? '',
     tax_class_id: taxClass.id,
     tax_rate_id: taxRate.id,
@@ -159,6 +171,8 @@ const ID_OF_COLLECTION: Record<string, string> = {
   deliveries: 'webhook_delivery_id',
   events: 'event_id',
   markets: 'market_id',
+  categories: 'category_id',
+  collections: 'collection_id',
 };
 
 function pathIdFor(route: string): string | number {
@@ -207,6 +221,7 @@ function sampleLeaf(schema: JsonSchema, name: string): unknown {
     url: 'https://hooks.example.com/walk',
     currency: 'EUR',
     exchange_rate: '0.92',
+    handle: `walk-${sequence}`,
   };
   if (name in known) return known[name];
   if (name in fixtures && schema.type === 'integer') return fixtures[name];

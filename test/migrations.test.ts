@@ -15,6 +15,7 @@ import { orderPaymentStatus } from '../src/orders/order-ledger.js';
 import { orderLedger } from '../src/payments/payments-ledger.js';
 import type { PaymentState } from '../src/payments/payment-states.js';
 import { promotionFromPromoCode } from '../src/promotions/promo-codes.bridge.js';
+import { handlesInOrder } from '../src/catalog/handles.js';
 import { formatDecimal } from '../src/shared/money.js';
 import { onPostgres, testDatabaseUrl } from './helpers.js';
 
@@ -483,6 +484,62 @@ describe('migration 0021 (order line product snapshot)', () => {
         { alias: 'gone', product_name: null, name: 'Old', sku: null, options: [] },
         { alias: 'unknown', product_name: null, name: 'Custom', sku: null, options: [] },
       ]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+/** The last commit before migration 0029 (categories, collections, product handles). */
+const BEFORE_HANDLES = '2fd06e6';
+
+describe('migration 0029 (categories, collections, product handles)', () => {
+  it('gives every existing product the handle src/catalog/handles.ts makes from its name, in id order', {
+    timeout: 180_000,
+  }, async () => {
+    const names = [
+      'Linen Shirt',
+      'linen  shirt!',
+      'Linen Shirt 2',
+      'Linen Shirt',
+      'Café Crème',
+      'Straße Ærø Œuvre Łódź Þór',
+      'ﬁne Ｗｉｄｅ ①',
+      'Чай',
+      '茶 🍵',
+      '  --  ',
+      'a\u1DC0b',
+      `${'Long '.repeat(30)}end`,
+      `${'x'.repeat(120)}`,
+      `${'x'.repeat(120)}`,
+      "It's O'Brien's",
+    ];
+    const db = await open();
+    try {
+      await db.migrate(migrationsAt(BEFORE_HANDLES));
+      const values = names.map((name, i) => `($n${i}$${name}$n${i}$)`).join(', ');
+      await db.exec(`insert into products (name) values ${values}`);
+      await db.migrate(headFolder);
+      const rows = await db.query<{ name: string; handle: string }>('select name, handle from products order by id');
+      expect(rows.map((r) => r.name)).toEqual(names);
+      expect(rows.map((r) => r.handle)).toEqual(handlesInOrder(names, 'product'));
+      expect(rows.map((r) => r.handle).slice(0, 6)).toEqual([
+        'linen-shirt',
+        'linen-shirt-2',
+        'linen-shirt-2-2',
+        'linen-shirt-3',
+        'cafe-creme',
+        'strasse-aero-oeuvre-lodz-thor',
+      ]);
+      // New rows need a handle, unique and well formed.
+      await expect(db.exec("insert into products (name) values ('No handle')")).rejects.toThrow();
+      await expect(db.exec("insert into products (name, handle) values ('Dup', 'cafe-creme')")).rejects.toThrow();
+      await expect(db.exec("insert into products (name, handle) values ('Bad', 'Bad Handle')")).rejects.toThrow();
+      await expect(
+        db.exec(
+          "insert into categories (id, name, handle, parent_id) overriding system value values (5, 'Self', 'self', 5)",
+        ),
+      ).rejects.toThrow();
     } finally {
       await db.close();
     }

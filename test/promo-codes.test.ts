@@ -21,7 +21,10 @@ beforeAll(async () => {
   t = await buildTestApp();
   admin = await signInAdmin(t);
   customer = await signUp(t.app);
-  const [product] = await t.database.db.insert(products).values({ name: 'Promo target' }).returning();
+  const [product] = await t.database.db
+    .insert(products)
+    .values({ name: 'Promo target', handle: 'promo-target' })
+    .returning();
   productId = product?.id ?? 0;
 });
 afterAll(() => t.close());

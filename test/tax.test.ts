@@ -79,7 +79,7 @@ describe('tax classes', () => {
     const rate = json(await call('POST', '/tax-rates/', { tax_class_id: doomed.id, country: 'DE', rate: '19' }));
     const [product] = await t.database.db
       .insert(products)
-      .values({ name: 'Taxed thing', taxClassId: doomed.id })
+      .values({ name: 'Taxed thing', handle: 'taxed-thing', taxClassId: doomed.id })
       .returning();
     expect((await call('DELETE', `/tax-classes/${doomed.id}/`)).statusCode).toBe(204);
     const [after] = await t.database.db

@@ -31,12 +31,40 @@ export function presentAdminVariant(v: VariantRow, format: CurrencyFormat) {
   };
 }
 
+/** Longest SEO description made from a description, in characters (what search engines show, roughly). */
+export const SEO_DESCRIPTION_LENGTH = 160;
+
+/**
+ * What a storefront page puts in its title and meta description: the SEO fields set, else the name and the start of
+ * the description (whitespace folded, cut at a word with an ellipsis when longer than SEO_DESCRIPTION_LENGTH).
+ */
+export function seoOf(item: {
+  name: string;
+  description: string;
+  seoTitle: string | null;
+  seoDescription: string | null;
+}) {
+  return { title: item.seoTitle ?? item.name, description: item.seoDescription ?? summary(item.description) };
+}
+
+function summary(text: string): string {
+  const folded = text.replace(/\s+/g, ' ').trim();
+  if (folded.length <= SEO_DESCRIPTION_LENGTH) return folded;
+  const cut = folded.slice(0, SEO_DESCRIPTION_LENGTH - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 0 ? cut.slice(0, space) : cut).replace(/[\s,.;:!?-]+$/, '')}…`;
+}
+
 export function presentAdminProduct(p: ProductWithVariants, format: CurrencyFormat) {
   return {
     id: p.id,
     name: p.name,
     description: p.description,
     tax_class_id: p.taxClassId,
+    handle: p.handle,
+    seo_title: p.seoTitle,
+    seo_description: p.seoDescription,
+    category_ids: p.categoryIds,
     archived: p.archivedAt !== null,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
@@ -76,9 +104,12 @@ export function presentStorefrontVariant(v: CatalogVariant, stock: number, marke
 export function presentStorefrontProduct({ product, stock }: StockedProduct, market: StorefrontMarket) {
   return {
     id: product.id,
+    handle: product.handle,
     name: product.name,
     description: product.description,
     currency: market.currency,
+    seo: seoOf(product),
+    categories: product.categories,
     // A variant whose stock row is gone (deleted since the product was read) has nothing to sell.
     variants: product.variants.map((v) => presentStorefrontVariant(v, stock.get(v.id) ?? 0, market)),
   };

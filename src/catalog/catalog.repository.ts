@@ -1,17 +1,33 @@
 import { and, asc, eq, gt, ilike, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../db/client.js';
 import { foreignKeyViolation, uniqueViolation } from '../db/errors.js';
-import { products, productVariants, taxClasses } from '../db/schema.js';
+import { categories, productCategories, products, productVariants, taxClasses } from '../db/schema.js';
 import { type ExplicitPrices, explicitPricesColumn, explicitPricesOf } from '../markets/variant-prices.repository.js';
 import { pageOf } from '../http/paging.js';
 import { Batcher } from '../shared/batcher.js';
 import { DomainError, invalidField } from '../shared/errors.js';
+import { handleClash, handleTaken, withFreeHandle } from './handles.repository.js';
 
 export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
 export type VariantValues = Omit<typeof productVariants.$inferInsert, 'id' | 'productId' | 'createdAt' | 'updatedAt'>;
 export interface ProductWithVariants extends ProductRow {
   variants: VariantRow[];
+  /** The categories the product is in, by id. */
+  categoryIds: number[];
+}
+
+/** What an admin sets of a product besides its variants; undefined: left as it is (or the default, on creation). */
+export interface ProductFields {
+  name?: string;
+  description?: string;
+  taxClassId?: number | null;
+  /** Undefined on creation: made from the name. */
+  handle?: string;
+  seoTitle?: string | null;
+  seoDescription?: string | null;
+  /** The whole list: replaces the product's categories. */
+  categoryIds?: number[];
 }
 
 /** Turns unique and foreign-key violations into the domain's 409 and 422 answers. */
@@ -27,8 +43,31 @@ export function translateConstraintError(err: unknown, field = ''): never {
       detail: 'another variant already has this SKU',
       errors: [{ field: `${field}sku`, message: 'is already in use' }],
     });
-  if (foreignKeyViolation(err)?.includes('tax_class')) throw invalidField('tax_class_id', 'names no tax class');
+  const foreignKey = foreignKeyViolation(err);
+  if (foreignKey?.includes('tax_class')) throw invalidField('tax_class_id', 'names no tax class');
+  if (foreignKey?.includes('category')) throw invalidField('category_ids', 'names a category that does not exist');
   throw err;
+}
+
+/** The categories of these products, by product (one statement for a page of products). */
+async function categoriesOf(db: Db | Tx, productIds: number[]): Promise<Map<number, number[]>> {
+  const byProduct = new Map<number, number[]>(productIds.map((id) => [id, []]));
+  if (productIds.length === 0) return byProduct;
+  const rows = await db
+    .select()
+    .from(productCategories)
+    .where(inArray(productCategories.productId, productIds))
+    .orderBy(asc(productCategories.productId), asc(productCategories.categoryId));
+  for (const row of rows) byProduct.get(row.productId)?.push(row.categoryId);
+  return byProduct;
+}
+
+/** Replaces a product's categories with `categoryIds` (an unknown id: 422 through translateConstraintError). */
+async function setCategories(tx: Tx, productId: number, categoryIds: number[] | undefined): Promise<void> {
+  if (categoryIds === undefined) return;
+  await tx.delete(productCategories).where(eq(productCategories.productId, productId));
+  if (categoryIds.length === 0) return;
+  await tx.insert(productCategories).values(categoryIds.map((categoryId) => ({ productId, categoryId })));
 }
 
 async function assertTaxClass(db: Db | Tx, id: number | null | undefined): Promise<void> {
@@ -52,23 +91,38 @@ async function variantsOf(db: Db | Tx, productIds: number[]): Promise<Map<number
 
 export async function createProduct(
   db: Db,
-  input: { name: string; description: string; taxClassId: number | null; variants: VariantValues[] },
+  input: ProductFields & { name: string; variants: VariantValues[] },
 ): Promise<ProductWithVariants> {
   await assertTaxClass(db, input.taxClassId);
   try {
-    return await db.transaction(async (tx) => {
-      const [product] = await tx
-        .insert(products)
-        .values({ name: input.name, description: input.description, taxClassId: input.taxClassId })
-        .returning();
-      if (!product) throw new Error('insert returned no product');
-      const variants = await tx
-        .insert(productVariants)
-        .values(input.variants.map((v) => ({ ...v, productId: product.id })))
-        .returning();
-      return { ...product, variants: variants.sort((a, b) => a.id - b.id) };
-    });
+    return await withFreeHandle(db, { kind: 'products', given: input.handle, name: input.name }, (handle) =>
+      db.transaction(async (tx) => {
+        const [product] = await tx
+          .insert(products)
+          .values({
+            name: input.name,
+            description: input.description ?? '',
+            taxClassId: input.taxClassId ?? null,
+            handle,
+            seoTitle: input.seoTitle ?? null,
+            seoDescription: input.seoDescription ?? null,
+          })
+          .returning();
+        if (!product) throw new Error('insert returned no product');
+        const variants = await tx
+          .insert(productVariants)
+          .values(input.variants.map((v) => ({ ...v, productId: product.id })))
+          .returning();
+        await setCategories(tx, product.id, input.categoryIds);
+        return {
+          ...product,
+          variants: variants.sort((a, b) => a.id - b.id),
+          categoryIds: [...(input.categoryIds ?? [])].sort((a, b) => a - b),
+        };
+      }),
+    );
   } catch (err) {
+    if (err instanceof DomainError) throw err;
     return translateConstraintError(err, 'variants[].');
   }
 }
@@ -78,7 +132,8 @@ export async function findProduct(db: Db, id: number): Promise<ProductWithVarian
   const [product] = await db.select().from(products).where(eq(products.id, id));
   if (!product) return undefined;
   const variants = await variantsOf(db, [product.id]);
-  return { ...product, variants: variants.get(product.id) ?? [] };
+  const categoryIds = await categoriesOf(db, [product.id]);
+  return { ...product, variants: variants.get(product.id) ?? [], categoryIds: categoryIds.get(product.id) ?? [] };
 }
 
 export interface ProductListQuery {
@@ -107,12 +162,24 @@ export type CatalogVariant = Pick<
   explicitPrices?: ExplicitPrices | null;
 };
 
-/** An active product as the storefront shows it, with its active variants in id order. */
+/** A category as a product's answer names it. */
+export interface CategoryRef {
+  id: number;
+  name: string;
+  handle: string;
+}
+
+/** An active product as the storefront shows it, with its active variants in id order and its categories. */
 export interface CatalogProduct {
   id: number;
   name: string;
   description: string;
+  handle: string;
+  seoTitle: string | null;
+  seoDescription: string | null;
   variants: CatalogVariant[];
+  /** The categories it is in (not their ancestors), in id order. */
+  categories: CategoryRef[];
 }
 
 const catalogVariantColumns = {
@@ -147,10 +214,17 @@ export async function storefrontProducts(db: Db, ids: number[]): Promise<Map<num
   const found = new Map<number, CatalogProduct | null>(ids.map((id) => [id, null]));
   if (ids.length === 0) return found;
   const rows = await db
-    .select({ id: products.id, name: products.name, description: products.description })
+    .select({
+      id: products.id,
+      name: products.name,
+      description: products.description,
+      handle: products.handle,
+      seoTitle: products.seoTitle,
+      seoDescription: products.seoDescription,
+    })
     .from(products)
     .where(and(inArray(products.id, ids), isNull(products.archivedAt)));
-  for (const row of rows) found.set(row.id, { ...row, variants: [] });
+  for (const row of rows) found.set(row.id, { ...row, variants: [], categories: [] });
   const variants = await db
     .select(catalogVariantColumns)
     .from(productVariants)
@@ -159,7 +233,28 @@ export async function storefrontProducts(db: Db, ids: number[]): Promise<Map<num
   for (const { productId, explicitPrices, ...variant } of variants) {
     found.get(productId)?.variants.push({ ...variant, explicitPrices: explicitPricesOf(explicitPrices) });
   }
+  const memberships = await db
+    .select({
+      productId: productCategories.productId,
+      id: categories.id,
+      name: categories.name,
+      handle: categories.handle,
+    })
+    .from(productCategories)
+    .innerJoin(categories, eq(categories.id, productCategories.categoryId))
+    .where(inArray(productCategories.productId, ids))
+    .orderBy(asc(productCategories.productId), asc(categories.id));
+  for (const { productId, ...category } of memberships) found.get(productId)?.categories.push(category);
   return found;
+}
+
+/** The id of the active product with this handle, or null. */
+export async function storefrontProductIdByHandle(db: Db, handle: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.handle, handle), isNull(products.archivedAt)));
+  return row?.id ?? null;
 }
 
 /** Units on hand of these variants (ids of variants that are gone are missing). */
@@ -212,27 +307,42 @@ export async function listProducts(db: Db, query: ProductListQuery) {
     .orderBy(asc(products.id))
     .limit(query.limit + 1);
   const page = pageOf(rows, query.limit, (p) => p.id);
-  const variants = await variantsOf(
-    db,
-    page.items.map((p) => p.id),
-  );
-  const items = page.items.map((p) => ({ ...p, variants: variants.get(p.id) ?? [] }));
+  const ids = page.items.map((p) => p.id);
+  const variants = await variantsOf(db, ids);
+  const categoryIds = await categoriesOf(db, ids);
+  const items = page.items.map((p) => ({
+    ...p,
+    variants: variants.get(p.id) ?? [],
+    categoryIds: categoryIds.get(p.id) ?? [],
+  }));
   return { items, next: page.next };
 }
 
 export async function updateProduct(
   db: Db,
   id: number,
-  patch: { name?: string; description?: string; taxClassId?: number | null; archived?: boolean },
+  patch: ProductFields & { archived?: boolean },
 ): Promise<ProductWithVariants> {
   await assertTaxClass(db, patch.taxClassId);
   const values: Partial<typeof products.$inferInsert> = { updatedAt: new Date() };
   if (patch.name !== undefined) values.name = patch.name;
   if (patch.description !== undefined) values.description = patch.description;
   if (patch.taxClassId !== undefined) values.taxClassId = patch.taxClassId;
+  if (patch.handle !== undefined) values.handle = patch.handle;
+  if (patch.seoTitle !== undefined) values.seoTitle = patch.seoTitle;
+  if (patch.seoDescription !== undefined) values.seoDescription = patch.seoDescription;
   if (patch.archived !== undefined) values.archivedAt = patch.archived ? new Date() : null;
-  const [row] = await db.update(products).set(values).where(eq(products.id, id)).returning({ id: products.id });
-  if (!row) throw new DomainError('product_not_found', { detail: `product ${id} not found` });
+  try {
+    await db.transaction(async (tx) => {
+      const [row] = await tx.update(products).set(values).where(eq(products.id, id)).returning({ id: products.id });
+      if (!row) throw new DomainError('product_not_found', { detail: `product ${id} not found` });
+      await setCategories(tx, id, patch.categoryIds);
+    });
+  } catch (err) {
+    if (err instanceof DomainError) throw err;
+    if (patch.handle !== undefined && handleClash(err, 'products')) throw handleTaken('products', patch.handle);
+    return translateConstraintError(err);
+  }
   const product = await findProduct(db, id);
   if (!product) throw new DomainError('product_not_found', { detail: `product ${id} not found` });
   return product;

@@ -20,6 +20,7 @@ import {
 } from './catalog.repository.js';
 import {
   AdminProduct,
+  HandleParams,
   AdminVariant,
   ProductInput,
   ProductPatch,
@@ -27,7 +28,7 @@ import {
   VariantInput,
   VariantChange,
 } from './catalog.schema.js';
-import { newVariantValues, productName, variantValues } from './catalog.values.js';
+import { newVariantValues, productName, seoText, variantValues } from './catalog.values.js';
 import { type MarketDirectory, marketHeader } from '../markets/market-directory.js';
 import { MarketHeaderSchema } from '../markets/market.schema.js';
 import type { StorefrontCatalog } from './storefront-catalog.js';
@@ -78,6 +79,9 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
         schema: {
           ...common,
           summary: 'Create a product with its variants',
+          description:
+            'Without a handle, one is made from the name (`-2`, `-3`, … when taken); a handle given that another '
+            + 'product has is 409 handle_taken. An unknown category is 422.',
           body: ProductInput,
           response: { 201: AdminProduct, ...problems(401, 403, 409, 422) },
         },
@@ -92,6 +96,10 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
           name: productName(body.name),
           description: body.description ?? '',
           taxClassId: body.tax_class_id ?? null,
+          handle: body.handle,
+          seoTitle: seoText(body.seo_title),
+          seoDescription: seoText(body.seo_description),
+          categoryIds: body.category_ids,
           variants,
         });
         return reply.code(201).send(presentAdminProduct(product, deps.money));
@@ -120,18 +128,23 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
       {
         schema: {
           ...common,
-          summary: 'Change a product',
+          summary: 'Change a product; category_ids replaces its categories',
+          description: 'Its handle stays when its name changes. A handle another product has is 409 handle_taken.',
           params: IdParams,
           body: ProductPatch,
-          response: { 200: AdminProduct, ...problems(401, 403, 404, 422) },
+          response: { 200: AdminProduct, ...problems(401, 403, 404, 409, 422) },
         },
       },
       async (request) => {
-        const { name, description, tax_class_id, archived } = request.body;
+        const { name, description, tax_class_id, archived, handle, seo_title, seo_description } = request.body;
         const product = await updateProduct(deps.db, request.params.id, {
           name: name === undefined ? undefined : productName(name),
           description,
           taxClassId: tax_class_id,
+          handle,
+          seoTitle: seoText(seo_title),
+          seoDescription: seoText(seo_description),
+          categoryIds: request.body.category_ids,
           archived,
         });
         return presentAdminProduct(product, deps.money);
@@ -275,6 +288,29 @@ export function catalogStorefrontRoutes(deps: {
         const market = await marketOf(request);
         const product = await deps.catalog.product(request.params.id);
         if (!product) throw productNotFound(request.params.id);
+        return presentStorefrontProduct(product, market);
+      },
+    );
+
+    app.get(
+      '/product/storefront/api/products/by-handle/:handle/',
+      {
+        schema: {
+          tags,
+          summary: "One active product, by its handle, priced in the request's market (X-Market)",
+          headers,
+          params: HandleParams,
+          response: { 200: StorefrontProduct, ...problems(404, 422) },
+        },
+      },
+      async (request) => {
+        const market = await marketOf(request);
+        const product = await deps.catalog.productByHandle(request.params.handle);
+        if (!product) {
+          throw new DomainError('product_not_found', {
+            detail: `no product has the handle "${request.params.handle}"`,
+          });
+        }
         return presentStorefrontProduct(product, market);
       },
     );

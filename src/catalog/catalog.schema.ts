@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Count, Id, StrictObject } from '../http/schemas.js';
+import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from './handles.js';
 
 const Decimal = (description: string) => Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 32, description });
 const Money = Decimal('Amount in the store currency, with at most its precision, e.g. "19.99"');
@@ -20,6 +21,37 @@ export const variantInputFields = {
   allow_backorder: Type.Boolean(),
   purchase_limit_per_order: Type.Union([Count({ minimum: 1, maximum: 1_000_000 }), Type.Null()]),
 };
+
+/** A handle as an admin sends it: lower-case letters and digits in words joined by single hyphens. */
+export const Handle = Type.String({
+  pattern: HANDLE_PATTERN,
+  maxLength: HANDLE_MAX_LENGTH,
+  description: 'URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens',
+});
+
+/** A path naming something by its handle. */
+export const HandleParams = Type.Object({ handle: Handle });
+
+/** SEO fields as an admin sends them: null (or blank) clears one, and the storefront falls back (docs/catalog.md). */
+export const seoInputFields = {
+  seo_title: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  seo_description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+};
+
+/** SEO fields as the storefront shows them, fallbacks applied. */
+export const Seo = Type.Object({
+  title: Type.String({ description: 'The SEO title, or the name' }),
+  description: Type.String({ description: 'The SEO description, or the start of the description (may be empty)' }),
+});
+
+/** A category as a product or a breadcrumb names it. */
+export const CategoryRef = Type.Object({ id: Type.Integer(), name: Type.String(), handle: Type.String() });
+
+const CategoryIds = Type.Array(Id, {
+  uniqueItems: true,
+  maxItems: 100,
+  description: "The product's categories, the whole list (replaces the one stored)",
+});
 
 const optional = <T extends Record<string, Parameters<typeof Type.Optional>[0]>>(fields: T) =>
   Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as {
@@ -46,6 +78,9 @@ export const ProductInput = StrictObject(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
     tax_class_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    handle: Type.Optional(Handle),
+    ...seoInputFields,
+    category_ids: Type.Optional(CategoryIds),
     variants: Type.Array(VariantInput, { minItems: 1, maxItems: 100 }),
   },
   {
@@ -66,9 +101,12 @@ export const ProductPatch = StrictObject(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
     tax_class_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    handle: Type.Optional(Handle),
+    ...seoInputFields,
+    category_ids: Type.Optional(CategoryIds),
     archived: Type.Optional(Type.Boolean({ description: 'false restores an archived product' })),
   },
-  { examples: [{ description: 'Organic cotton, printed in Lisbon', tax_class_id: 1 }] },
+  { examples: [{ description: 'Organic cotton, printed in Lisbon', tax_class_id: 1, category_ids: [2] }] },
 );
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -95,6 +133,10 @@ export const AdminProduct = Type.Object({
   name: Type.String(),
   description: Type.String(),
   tax_class_id: Type.Union([Type.Integer(), Type.Null()]),
+  handle: Type.String(),
+  seo_title: NullableString,
+  seo_description: NullableString,
+  category_ids: Type.Array(Type.Integer()),
   archived: Type.Boolean(),
   created_at: Type.String(),
   updated_at: Type.String(),
@@ -118,10 +160,13 @@ export const StorefrontVariant = Type.Object({
 
 export const StorefrontProduct = Type.Object({
   id: Type.Integer(),
+  handle: Type.String(),
   name: Type.String(),
   description: Type.String(),
   currency: Type.String({
     description: "ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price",
   }),
+  seo: Seo,
+  categories: Type.Array(CategoryRef, { description: 'The categories it is in (not their parents), in id order' }),
   variants: Type.Array(StorefrontVariant),
 });

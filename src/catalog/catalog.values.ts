@@ -8,16 +8,23 @@ import type { VariantPatch } from './catalog.schema.js';
 // What the admin sends, checked beyond its schema and turned into the stored form (money at the store currency's
 // precision, weights, blank names), each failure a 422 naming its field.
 
-/** A product's name, trimmed; blank is a 422. */
-export function productName(name: string): string {
+/** A name (of a product, a category, a collection), trimmed; blank is a 422. */
+export function productName(name: string, field = 'name'): string {
   const trimmed = name.trim();
   if (trimmed === '') {
     throw new DomainError('validation_error', {
-      errors: [{ field: 'name', message: 'must not be blank' }],
-      detail: 'name must not be blank',
+      errors: [{ field, message: 'must not be blank' }],
+      detail: `${field} must not be blank`,
     });
   }
   return trimmed;
+}
+
+/** An SEO field as sent: trimmed; blank or null clears it (the storefront then falls back); absent stays absent. */
+export function seoText(text: string | null | undefined): string | null | undefined {
+  if (text === undefined || text === null) return text;
+  const trimmed = text.trim();
+  return trimmed === '' ? null : trimmed;
 }
 
 type VariantFields = Static<typeof VariantPatch>;

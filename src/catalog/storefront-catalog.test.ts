@@ -34,6 +34,19 @@ const variant = (id: number, fields: Partial<CatalogVariant> = {}): CatalogVaria
   ...fields,
 });
 
+const product = (id: number, variants: CatalogVariant[]): CatalogProduct => ({
+  id,
+  name: `P${id}`,
+  description: '',
+  handle: `p-${id}`,
+  seoTitle: null,
+  seoDescription: null,
+  variants,
+  categories: [],
+});
+
+const unused = () => Promise.reject(new Error('not read in these tests'));
+
 /** A catalog over in-memory "tables", counting what it reads. */
 function catalogOver(products: Map<number, CatalogProduct | null>) {
   const feed = fakeFeed();
@@ -53,6 +66,12 @@ function catalogOver(products: Map<number, CatalogProduct | null>) {
         reads.stock.push(ids);
         return new Map(ids.map((id) => [id, 7]));
       },
+      categoryPageIds: unused,
+      collectionPageIds: unused,
+      productIdByHandle: unused,
+      categories: unused,
+      collections: unused,
+      collectionByHandle: unused,
     },
     { feed, ttlMs: 60_000 },
   );
@@ -62,9 +81,9 @@ function catalogOver(products: Map<number, CatalogProduct | null>) {
 describe('StorefrontCatalog', () => {
   const table = () =>
     new Map<number, CatalogProduct | null>([
-      [1, { id: 1, name: 'One', description: '', variants: [variant(11), variant(12, { trackInventory: false })] }],
-      [2, { id: 2, name: 'Two', description: '', variants: [] }],
-      [3, { id: 3, name: 'Three', description: '', variants: [variant(31, { allowBackorder: true })] }],
+      [1, product(1, [variant(11), variant(12, { trackInventory: false })])],
+      [2, product(2, [])],
+      [3, product(3, [variant(31, { allowBackorder: true })])],
     ]);
 
   it('reads a page and its products once, and the stock of its counted variants every time', async () => {
@@ -84,7 +103,7 @@ describe('StorefrontCatalog', () => {
     const { catalog, reads } = catalogOver(table());
     await catalog.page({ limit: 10 });
     const three = await catalog.product(3);
-    expect(three?.product.name).toBe('Three');
+    expect(three?.product.name).toBe('P3');
     expect(await catalog.product(2)).toMatchObject({ product: { variants: [] } });
     expect(await catalog.product(9)).toBeUndefined();
     expect(await catalog.product(9)).toBeUndefined();

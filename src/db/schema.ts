@@ -1,5 +1,6 @@
 import { relations, sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -104,11 +105,103 @@ export const products = pgTable(
      * placement compares it with the version it was priced at instead of comparing each column.
      */
     pricingVersion: integer('pricing_version').notNull().default(0),
+    /** The product's URL name, unique among products (src/catalog/handles.ts); made from its name unless given. */
+    handle: text('handle').notNull(),
+    /** Search engines' title and description; null: the storefront shows the name and the description. */
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
     ...timestamps,
   },
   (t) => [
     // Storefront listing walks active products in id order (keyset pagination).
     index('products_active_idx').on(t.id).where(sql`${t.archivedAt} is null`),
+    uniqueIndex('products_handle_idx').on(t.handle),
+    check('products_handle_check', handleCheck(t.handle)),
+  ],
+);
+
+/** A handle as src/catalog/handles.ts defines it, checked again by the database (cheap, and SQL by hand obeys it). */
+function handleCheck(column: AnyPgColumn) {
+  return sql`${column} ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and length(${column}) <= 100`;
+}
+
+/**
+ * The category tree: each category under one parent (null: a top-level one), ordered among its siblings by position.
+ * No category is its own ancestor: src/catalog/category-tree.ts refuses such moves; the database refuses only the
+ * direct case (parent_id = id), which costs nothing (docs/decisions/0033-categories-and-collections.md).
+ */
+export const categories = pgTable(
+  'categories',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    parentId: integer('parent_id').references((): AnyPgColumn => categories.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    handle: text('handle').notNull(),
+    description: text('description').notNull().default(''),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('categories_handle_idx').on(t.handle),
+    index('categories_parent_idx').on(t.parentId, t.position),
+    check('categories_handle_check', handleCheck(t.handle)),
+    check('categories_not_own_parent_check', sql`${t.parentId} <> ${t.id}`),
+    check('categories_position_check', sql`${t.position} >= 0`),
+  ],
+);
+
+/** A product in a category; a product may be in several. */
+export const productCategories = pgTable(
+  'product_categories',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.categoryId] }),
+    // A category's page walks its products in id order (keyset pagination).
+    index('product_categories_category_idx').on(t.categoryId, t.productId),
+  ],
+);
+
+/** A manual collection: products an admin picked, in the order chosen. */
+export const collections = pgTable(
+  'collections',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    handle: text('handle').notNull(),
+    description: text('description').notNull().default(''),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('collections_handle_idx').on(t.handle), check('collections_handle_check', handleCheck(t.handle))],
+);
+
+/** The products of a collection at positions 0, 1, 2, … (rewritten whole when the order changes). */
+export const collectionProducts = pgTable(
+  'collection_products',
+  {
+    collectionId: integer('collection_id')
+      .notNull()
+      .references(() => collections.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.collectionId, t.productId] }),
+    uniqueIndex('collection_products_position_idx').on(t.collectionId, t.position),
+    index('collection_products_product_idx').on(t.productId),
+    check('collection_products_position_check', sql`${t.position} >= 0`),
   ],
 );
 

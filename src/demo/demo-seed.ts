@@ -1,6 +1,18 @@
 import { eq, inArray, sql } from 'drizzle-orm';
+import { freeHandle } from '../catalog/handles.repository.js';
 import type { Db, Tx } from '../db/client.js';
-import { marketCountries, markets, products, productVariants, taxClasses, variantPrices } from '../db/schema.js';
+import {
+  categories,
+  collectionProducts,
+  collections,
+  marketCountries,
+  markets,
+  productCategories,
+  products,
+  productVariants,
+  taxClasses,
+  variantPrices,
+} from '../db/schema.js';
 import { createPromotion, type PromotionValues, promotionRowByCode } from '../promotions/promotions.repository.js';
 import { createShippingMethod, createShippingRate, listShippingMethods } from '../shipping/shipping.repository.js';
 import { createTaxRate, listTaxRates } from '../tax/tax.repository.js';
@@ -257,9 +269,10 @@ export async function seedDemoCatalog(db: Db, exponent: number, storeCurrency?: 
     let added = 0;
     for (const demo of demoCatalog) {
       if (demo.variants.some((v) => existing.has(v.alias))) continue;
+      const handle = await freeHandle(tx, 'products', demo.name);
       const [product] = await tx
         .insert(products)
-        .values({ name: demo.name, description: demo.description, taxClassId: classId(demo.taxClass) })
+        .values({ name: demo.name, description: demo.description, taxClassId: classId(demo.taxClass), handle })
         .returning();
       if (!product) throw new Error('insert returned no product');
       await tx.insert(productVariants).values(
@@ -280,9 +293,77 @@ export async function seedDemoCatalog(db: Db, exponent: number, storeCurrency?: 
     }
     await seedDemoPricing(tx, { classId, exponent });
     if (storeCurrency !== undefined) await seedDemoMarket(tx, storeCurrency);
+    await seedDemoNavigation(tx);
     return added;
   });
 }
+
+// ---- Demo categories and a collection (issue #29) -------------------------------------------------------------------
+
+/** Two categories, one under the other, and a collection, each listing demo products by the alias of a variant. */
+export const demoNavigation = {
+  categories: [
+    { name: 'Coffee', handle: 'coffee', parent: null, aliases: ['demo-beans-250'] },
+    { name: 'Mugs', handle: 'mugs', parent: 'coffee', aliases: ['demo-mug'] },
+  ],
+  collection: { name: 'Gift ideas', handle: 'gift-ideas', aliases: ['demo-gift-card-50', 'demo-notebook', 'demo-mug'] },
+} as const;
+
+/**
+ * The demo's categories and collection, once: left alone when a category or collection with the demo's handle exists
+ * (an admin may have changed it since). Products named by an alias that is gone are left out.
+ */
+async function seedDemoNavigation(tx: Tx): Promise<void> {
+  const aliases = [
+    ...demoNavigation.categories.flatMap((c) => c.aliases),
+    ...demoNavigation.collection.aliases,
+  ] as string[];
+  const rows = await tx
+    .select({ alias: productVariants.alias, productId: productVariants.productId })
+    .from(productVariants)
+    .where(inArray(productVariants.alias, aliases));
+  const productOf = new Map(rows.map((r) => [r.alias, r.productId]));
+  const idsOf = (list: readonly string[]) => list.flatMap((alias) => productOf.get(alias) ?? []);
+  const ids = new Map<string, number>();
+  for (const [position, demo] of demoNavigation.categories.entries()) {
+    const [existing] = await tx
+      .select({ id: categories.id })
+      .from(categories)
+      .where(eq(categories.handle, demo.handle));
+    if (existing) {
+      ids.set(demo.handle, existing.id);
+      continue;
+    }
+    const parentId = demo.parent === null ? null : (ids.get(demo.parent) ?? null);
+    const [row] = await tx
+      .insert(categories)
+      .values({ name: demo.name, handle: demo.handle, parentId, position: parentId === null ? position : 0 })
+      .returning({ id: categories.id });
+    if (!row) throw new Error('insert returned no category');
+    ids.set(demo.handle, row.id);
+    const members = idsOf(demo.aliases).map((productId) => ({ productId, categoryId: row.id }));
+    if (members.length > 0) await tx.insert(productCategories).values(members).onConflictDoNothing();
+  }
+  const { collection } = demoNavigation;
+  const [existing] = await tx
+    .select({ id: collections.id })
+    .from(collections)
+    .where(eq(collections.handle, collection.handle));
+  if (existing) return;
+  const [row] = await tx
+    .insert(collections)
+    .values({ name: collection.name, handle: collection.handle })
+    .returning({ id: collections.id });
+  if (!row) throw new Error('insert returned no collection');
+  const members = idsOf(collection.aliases).map((productId, position) => ({
+    collectionId: row.id,
+    productId,
+    position,
+  }));
+  if (members.length > 0) await tx.insert(collectionProducts).values(members);
+}
+
+// ---- end of the demo categories and collection ----------------------------------------------------------------------
 
 /** Seeds only a store with no products at all (first start). */
 export async function seedDemoIfEmpty(db: Db, exponent: number, storeCurrency?: string): Promise<number> {

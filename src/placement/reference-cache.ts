@@ -29,6 +29,11 @@ const READERS: Record<string, (keyof Lookups)[]> = {
   shipping_methods: ['shipping'],
   shipping_rates: ['shipping'],
   promotions: ['promotionsByCode', 'automaticPromotions'],
+  // The storefront's navigation (issue #29): no quote reads it.
+  categories: [],
+  product_categories: [],
+  collections: [],
+  collection_products: [],
 };
 
 /**

@@ -51,6 +51,8 @@ export const errorCodes = {
   return_not_found: { status: 404, title: 'Return not found' },
   return_reason_not_found: { status: 404, title: 'Return reason not found' },
   market_not_found: { status: 404, title: 'Market not found' },
+  category_not_found: { status: 404, title: 'Category not found' },
+  collection_not_found: { status: 404, title: 'Collection not found' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   conflict: { status: 409, title: 'Conflict' },
@@ -81,6 +83,8 @@ export const errorCodes = {
   country_in_another_market: { status: 409, title: 'A country listed belongs to another market' },
   default_market_required: { status: 409, title: 'The default market cannot be deleted' },
   market_has_orders: { status: 409, title: 'The market has orders' },
+  handle_taken: { status: 409, title: 'Handle already in use' },
+  category_has_children: { status: 409, title: 'The category has subcategories' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415
@@ -107,6 +111,7 @@ export const errorCodes = {
   unknown_market: { status: 422, title: 'No such market in this store' },
   currency_mismatch: { status: 422, title: "Not the market's currency" },
   not_offered_in_market: { status: 422, title: 'Not offered in this market' },
+  category_cycle: { status: 422, title: 'A category cannot be under itself' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx

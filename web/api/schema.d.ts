@@ -128,7 +128,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -137,7 +137,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -146,7 +146,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -262,7 +262,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -271,7 +271,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -280,7 +280,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -383,7 +383,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -392,7 +392,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -401,7 +401,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -512,7 +512,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -521,7 +521,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -530,7 +530,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -627,7 +627,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -731,7 +731,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -740,7 +740,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -822,7 +822,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -872,7 +872,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -976,7 +976,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -985,7 +985,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -994,7 +994,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1194,7 +1194,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1530,7 +1530,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1539,7 +1539,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1728,7 +1728,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1737,7 +1737,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1787,7 +1787,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1796,7 +1796,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2130,7 +2130,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2139,7 +2139,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2148,7 +2148,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2225,7 +2225,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2301,7 +2301,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2310,7 +2310,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2542,7 +2542,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2551,7 +2551,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2637,7 +2637,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2687,7 +2687,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2696,7 +2696,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2810,7 +2810,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2819,7 +2819,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2828,7 +2828,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3041,7 +3041,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3246,7 +3246,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3255,7 +3255,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3461,7 +3461,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3470,7 +3470,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3479,7 +3479,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3568,7 +3568,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3577,7 +3577,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3828,7 +3828,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3837,7 +3837,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3846,7 +3846,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3966,7 +3966,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3975,7 +3975,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3984,7 +3984,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4078,7 +4078,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4087,7 +4087,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4239,7 +4239,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4248,7 +4248,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4257,7 +4257,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4355,7 +4355,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4364,7 +4364,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4373,7 +4373,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4471,7 +4471,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4480,7 +4480,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4489,7 +4489,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4606,7 +4606,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4615,7 +4615,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4624,7 +4624,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4761,7 +4761,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4770,7 +4770,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4962,7 +4962,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4971,7 +4971,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4980,7 +4980,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5101,7 +5101,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5110,7 +5110,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5119,7 +5119,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5250,7 +5250,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5259,7 +5259,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5268,7 +5268,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5409,7 +5409,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5418,7 +5418,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5427,7 +5427,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5560,7 +5560,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5569,7 +5569,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5578,7 +5578,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5715,7 +5715,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5724,7 +5724,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5816,7 +5816,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5825,7 +5825,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5905,7 +5905,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6170,7 +6170,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6179,7 +6179,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6188,7 +6188,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6357,7 +6357,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6384,7 +6384,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6617,7 +6617,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6644,7 +6644,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6907,7 +6907,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6916,7 +6916,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6925,7 +6925,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7038,7 +7038,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7235,7 +7235,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7253,7 +7253,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7386,7 +7386,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7404,7 +7404,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7531,7 +7531,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7540,7 +7540,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7558,7 +7558,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7672,7 +7672,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7681,7 +7681,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7699,7 +7699,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7962,7 +7962,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7971,7 +7971,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7980,7 +7980,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8030,7 +8030,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8048,7 +8048,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8137,7 +8137,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8146,7 +8146,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8250,7 +8250,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8259,7 +8259,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8268,7 +8268,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8379,7 +8379,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8388,7 +8388,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8397,7 +8397,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8498,7 +8498,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8507,7 +8507,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8655,7 +8655,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8673,7 +8673,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8809,7 +8809,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8818,7 +8818,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8836,7 +8836,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8906,7 +8906,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8954,7 +8954,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8972,7 +8972,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8986,6 +8986,962 @@ export type paths = {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/dashboard/api/categories/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every category in tree order (a parent, then its subcategories) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            parent_id: number | null;
+                            position: number;
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a category, at the top or under a parent
+         * @description Without a handle, one is made from the name (`-2`, `-3`, … when taken); a handle given that another category has is 409 handle_taken. A parent that does not exist is 422. Without a position it comes last among its siblings.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Mugs",
+                     *       "parent_id": 1,
+                     *       "seo_title": "Stoneware mugs"
+                     *     }
+                     */
+                    "application/json": {
+                        description?: string;
+                        /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                        handle?: string;
+                        name: string;
+                        /** @description null: a top-level category */
+                        parent_id?: number | null;
+                        /** @description Place among its siblings, 0 first; past the end: last */
+                        position?: number;
+                        seo_description?: string | null;
+                        seo_title?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            parent_id: number | null;
+                            position: number;
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/dashboard/api/categories/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One category */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            parent_id: number | null;
+                            position: number;
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a category without subcategories (its products stay, out of it)
+         * @description A category with subcategories is 409 category_has_children: move or delete them first.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a category; parent_id moves it, position reorders it among its siblings
+         * @description A parent that is the category itself or one of its subcategories is 422 category_cycle; its handle stays when its name changes; a handle another category has is 409 handle_taken.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "parent_id": null,
+                     *       "position": 0
+                     *     }
+                     */
+                    "application/json": {
+                        description?: string;
+                        /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                        handle?: string;
+                        name?: string;
+                        /** @description null: a top-level category */
+                        parent_id?: number | null;
+                        /** @description Place among its siblings, 0 first; past the end: last */
+                        position?: number;
+                        seo_description?: string | null;
+                        seo_title?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            parent_id: number | null;
+                            position: number;
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/product/dashboard/api/collections/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every collection, with its products in order */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            /** @description In the collection’s order */
+                            product_ids: number[];
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a collection, with its products in order
+         * @description Without a handle, one is made from the name (`-2`, `-3`, … when taken); a handle given that another collection has is 409 handle_taken; an unknown product is 422.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Staff picks",
+                     *       "product_ids": [
+                     *         3,
+                     *         1
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        description?: string;
+                        /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                        handle?: string;
+                        name: string;
+                        /** @description The collection's products in order, the whole list (replaces the one stored) */
+                        product_ids?: number[];
+                        seo_description?: string | null;
+                        seo_title?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            /** @description In the collection’s order */
+                            product_ids: number[];
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/dashboard/api/collections/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One collection */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            /** @description In the collection’s order */
+                            product_ids: number[];
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a collection (its products stay) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a collection; product_ids replaces its products and their order */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "product_ids": [
+                     *         1,
+                     *         3,
+                     *         2
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        description?: string;
+                        /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                        handle?: string;
+                        name?: string;
+                        /** @description The collection's products in order, the whole list (replaces the one stored) */
+                        product_ids?: number[];
+                        seo_description?: string | null;
+                        seo_title?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            /** @description In the collection’s order */
+                            product_ids: number[];
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/product/dashboard/api/collections/{id}/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a product in a collection at a position, or move it there
+         * @description The other products keep their order. An unknown product is 422.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "product_id": 2,
+                     *       "position": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Place in the collection, 0 first; absent or past the end: last */
+                        position?: number;
+                        product_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            /** @description In the collection’s order */
+                            product_ids: number[];
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/dashboard/api/collections/{id}/products/{productId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take a product out of a collection
+         * @description A product that is not in the collection is 404 product_not_found.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                    productId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            /** @description In the collection’s order */
+                            product_ids: number[];
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -9024,10 +9980,14 @@ export type paths = {
                         "application/json": {
                             items: {
                                 archived: boolean;
+                                category_ids: number[];
                                 created_at: string;
                                 description: string;
+                                handle: string;
                                 id: number;
                                 name: string;
+                                seo_description: string | null;
+                                seo_title: string | null;
                                 tax_class_id: number | null;
                                 updated_at: string;
                                 variants: {
@@ -9069,7 +10029,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9081,7 +10041,10 @@ export type paths = {
             };
         };
         put?: never;
-        /** Create a product with its variants */
+        /**
+         * Create a product with its variants
+         * @description Without a handle, one is made from the name (`-2`, `-3`, … when taken); a handle given that another product has is 409 handle_taken. An unknown category is 422.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9109,8 +10072,14 @@ export type paths = {
                      *     }
                      */
                     "application/json": {
+                        /** @description The product's categories, the whole list (replaces the one stored) */
+                        category_ids?: number[];
                         description?: string;
+                        /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                        handle?: string;
                         name: string;
+                        seo_description?: string | null;
+                        seo_title?: string | null;
                         tax_class_id?: number | null;
                         variants: {
                             /** @description Unique, URL-safe; a UUID is generated when absent */
@@ -9139,10 +10108,14 @@ export type paths = {
                     content: {
                         "application/json": {
                             archived: boolean;
+                            category_ids: number[];
                             created_at: string;
                             description: string;
+                            handle: string;
                             id: number;
                             name: string;
+                            seo_description: string | null;
+                            seo_title: string | null;
                             tax_class_id: number | null;
                             updated_at: string;
                             variants: {
@@ -9182,7 +10155,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9191,7 +10164,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9235,10 +10208,14 @@ export type paths = {
                     content: {
                         "application/json": {
                             archived: boolean;
+                            category_ids: number[];
                             created_at: string;
                             description: string;
+                            handle: string;
                             id: number;
                             name: string;
+                            seo_description: string | null;
+                            seo_title: string | null;
                             tax_class_id: number | null;
                             updated_at: string;
                             variants: {
@@ -9278,7 +10255,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9328,7 +10305,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9341,7 +10318,10 @@ export type paths = {
         };
         options?: never;
         head?: never;
-        /** Change a product */
+        /**
+         * Change a product; category_ids replaces its categories
+         * @description Its handle stays when its name changes. A handle another product has is 409 handle_taken.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -9356,14 +10336,23 @@ export type paths = {
                     /**
                      * @example {
                      *       "description": "Organic cotton, printed in Lisbon",
-                     *       "tax_class_id": 1
+                     *       "tax_class_id": 1,
+                     *       "category_ids": [
+                     *         2
+                     *       ]
                      *     }
                      */
                     "application/json": {
                         /** @description false restores an archived product */
                         archived?: boolean;
+                        /** @description The product's categories, the whole list (replaces the one stored) */
+                        category_ids?: number[];
                         description?: string;
+                        /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                        handle?: string;
                         name?: string;
+                        seo_description?: string | null;
+                        seo_title?: string | null;
                         tax_class_id?: number | null;
                     };
                 };
@@ -9377,10 +10366,14 @@ export type paths = {
                     content: {
                         "application/json": {
                             archived: boolean;
+                            category_ids: number[];
                             created_at: string;
                             description: string;
+                            handle: string;
                             id: number;
                             name: string;
+                            seo_description: string | null;
+                            seo_title: string | null;
                             tax_class_id: number | null;
                             updated_at: string;
                             variants: {
@@ -9420,7 +10413,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9429,7 +10422,16 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9532,7 +10534,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9541,7 +10543,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9550,7 +10552,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9628,7 +10630,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9678,7 +10680,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9772,7 +10774,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9781,7 +10783,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9790,7 +10792,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9854,7 +10856,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9936,7 +10938,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9945,7 +10947,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9956,6 +10958,332 @@ export type paths = {
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/storefront/api/categories/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every category in tree order (a parent, then its subcategories), for navigation */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description 0 for a top-level category */
+                            depth: number;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            parent_id: number | null;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/storefront/api/categories/{handle}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A category by handle: its breadcrumb, subcategories, and products (its own and its subcategories’)
+         * @description Products are paged in id order like the product list; a product in several of these categories is listed once. Archived products, and products with nothing to buy, are left out.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: {
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
+                };
+                path: {
+                    /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                    handle: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Its ancestors, the top-level one first; itself excluded */
+                            breadcrumb: {
+                                handle: string;
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description Its subcategories in order */
+                            children: {
+                                handle: string;
+                                id: number;
+                                name: string;
+                            }[];
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            parent_id: number | null;
+                            products: {
+                                items: {
+                                    /** @description The categories it is in (not their parents), in id order */
+                                    categories: {
+                                        handle: string;
+                                        id: number;
+                                        name: string;
+                                    }[];
+                                    /** @description ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price */
+                                    currency: string;
+                                    description: string;
+                                    handle: string;
+                                    id: number;
+                                    name: string;
+                                    seo: {
+                                        /** @description The SEO description, or the start of the description (may be empty) */
+                                        description: string;
+                                        /** @description The SEO title, or the name */
+                                        title: string;
+                                    };
+                                    variants: {
+                                        alias: string;
+                                        /** @description Can be bought now (in stock, untracked, or backorderable) */
+                                        available: boolean;
+                                        compare_at_price: string | null;
+                                        id: number;
+                                        name: string;
+                                        price: string;
+                                        purchase_limit_per_order: number | null;
+                                        /** @description Units that can be bought; null when unlimited */
+                                        quantity_available: number | null;
+                                        sku: string | null;
+                                        weight_grams: string | null;
+                                    }[];
+                                }[];
+                                next_cursor: string | null;
+                            };
+                            seo: {
+                                /** @description The SEO description, or the start of the description (may be empty) */
+                                description: string;
+                                /** @description The SEO title, or the name */
+                                title: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/storefront/api/collections/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every collection */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            handle: string;
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/storefront/api/collections/{handle}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A collection by handle, with its products in the collection’s order
+         * @description Archived products, and products with nothing to buy, are left out.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page (a row id, 0 to 2147483647) */
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: {
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
+                };
+                path: {
+                    /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                    handle: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            products: {
+                                items: {
+                                    /** @description The categories it is in (not their parents), in id order */
+                                    categories: {
+                                        handle: string;
+                                        id: number;
+                                        name: string;
+                                    }[];
+                                    /** @description ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price */
+                                    currency: string;
+                                    description: string;
+                                    handle: string;
+                                    id: number;
+                                    name: string;
+                                    seo: {
+                                        /** @description The SEO description, or the start of the description (may be empty) */
+                                        description: string;
+                                        /** @description The SEO title, or the name */
+                                        title: string;
+                                    };
+                                    variants: {
+                                        alias: string;
+                                        /** @description Can be bought now (in stock, untracked, or backorderable) */
+                                        available: boolean;
+                                        compare_at_price: string | null;
+                                        id: number;
+                                        name: string;
+                                        price: string;
+                                        purchase_limit_per_order: number | null;
+                                        /** @description Units that can be bought; null when unlimited */
+                                        quantity_available: number | null;
+                                        sku: string | null;
+                                        weight_grams: string | null;
+                                    }[];
+                                }[];
+                                next_cursor: string | null;
+                            };
+                            seo: {
+                                /** @description The SEO description, or the start of the description (may be empty) */
+                                description: string;
+                                /** @description The SEO title, or the name */
+                                title: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -9995,11 +11323,24 @@ export type paths = {
                     content: {
                         "application/json": {
                             items: {
+                                /** @description The categories it is in (not their parents), in id order */
+                                categories: {
+                                    handle: string;
+                                    id: number;
+                                    name: string;
+                                }[];
                                 /** @description ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price */
                                 currency: string;
                                 description: string;
+                                handle: string;
                                 id: number;
                                 name: string;
+                                seo: {
+                                    /** @description The SEO description, or the start of the description (may be empty) */
+                                    description: string;
+                                    /** @description The SEO title, or the name */
+                                    title: string;
+                                };
                                 variants: {
                                     alias: string;
                                     /** @description Can be bought now (in stock, untracked, or backorderable) */
@@ -10019,7 +11360,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10067,11 +11408,24 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description The categories it is in (not their parents), in id order */
+                            categories: {
+                                handle: string;
+                                id: number;
+                                name: string;
+                            }[];
                             /** @description ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price */
                             currency: string;
                             description: string;
+                            handle: string;
                             id: number;
                             name: string;
+                            seo: {
+                                /** @description The SEO description, or the start of the description (may be empty) */
+                                description: string;
+                                /** @description The SEO title, or the name */
+                                title: string;
+                            };
                             variants: {
                                 alias: string;
                                 /** @description Can be bought now (in stock, untracked, or backorderable) */
@@ -10089,7 +11443,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10098,7 +11452,100 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/storefront/api/products/by-handle/{handle}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One active product, by its handle, priced in the request's market (X-Market) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
+                };
+                path: {
+                    /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                    handle: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The categories it is in (not their parents), in id order */
+                            categories: {
+                                handle: string;
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price */
+                            currency: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            name: string;
+                            seo: {
+                                /** @description The SEO description, or the start of the description (may be empty) */
+                                description: string;
+                                /** @description The SEO title, or the name */
+                                title: string;
+                            };
+                            variants: {
+                                alias: string;
+                                /** @description Can be bought now (in stock, untracked, or backorderable) */
+                                available: boolean;
+                                compare_at_price: string | null;
+                                id: number;
+                                name: string;
+                                price: string;
+                                purchase_limit_per_order: number | null;
+                                /** @description Units that can be bought; null when unlimited */
+                                quantity_available: number | null;
+                                sku: string | null;
+                                weight_grams: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10282,7 +11729,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10353,7 +11800,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10403,7 +11850,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10479,7 +11926,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10488,7 +11935,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10563,7 +12010,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10658,7 +12105,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10737,7 +12184,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10787,7 +12234,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10881,7 +12328,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10890,7 +12337,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10938,7 +12385,7 @@ export type paths = {
                         }[];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11063,7 +12510,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11072,7 +12519,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11140,7 +12587,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11190,7 +12637,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11259,7 +12706,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11268,7 +12715,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11277,7 +12724,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11351,7 +12798,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11434,7 +12881,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11443,7 +12890,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11518,7 +12965,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11568,7 +13015,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11652,7 +13099,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11661,7 +13108,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11670,7 +13117,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11804,7 +13251,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11871,7 +13318,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11912,7 +13359,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11990,7 +13437,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11999,7 +13446,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12075,7 +13522,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12209,7 +13656,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12218,7 +13665,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12296,7 +13743,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12393,7 +13840,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12485,7 +13932,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12494,7 +13941,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12639,7 +14086,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12712,7 +14159,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12762,7 +14209,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12846,7 +14293,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12855,7 +14302,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12938,7 +14385,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12947,7 +14394,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -13026,7 +14473,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
