@@ -130,6 +130,34 @@ describe('the catalog in the request’s market', () => {
     expect(json(await productPage({ 'x-market': 'jp' })).variants[0].price).toBe('3800');
   });
 
+  it('prices the product by handle and the category and collection pages in the market too', async () => {
+    const category = await api.post('/product/dashboard/api/categories/', { name: 'Market Shirts' });
+    await api.patch(`/product/dashboard/api/products/${teeProductId}/`, { category_ids: [category.id] });
+    const collection = await api.post('/product/dashboard/api/collections/', {
+      name: 'Market Picks',
+      product_ids: [teeProductId],
+    });
+    const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
+    const base = '/product/storefront/api';
+    for (const [headers, currency, price] of [
+      [{}, 'USD', '25.00'],
+      [{ 'x-market': 'jp' }, 'JPY', '3800'],
+      [{ 'x-market': 'eu' }, 'EUR', '23.00'],
+    ] as const) {
+      const byHandle = json(await get(`${base}/products/by-handle/tee/`, headers));
+      expect(byHandle).toMatchObject({ id: teeProductId, currency });
+      expect(byHandle.variants[0].price).toBe(price);
+      for (const page of [`${base}/categories/${category.handle}/`, `${base}/collections/${collection.handle}/`]) {
+        const [item] = json(await get(page, headers)).products.items;
+        expect(item).toMatchObject({ id: teeProductId, currency });
+        expect(item.variants[0].price).toBe(price);
+      }
+    }
+    for (const url of [`${base}/products/by-handle/tee/`, `${base}/categories/${category.handle}/`]) {
+      expectProblem(await get(url, { 'x-market': 'mars' }), 422, 'unknown_market');
+    }
+  });
+
   it('refuses an unknown or malformed market code with a 422 naming the header', async () => {
     for (const code of ['mars', '../eu', 'x'.repeat(300)]) {
       const res = await productPage({ 'x-market': code });
