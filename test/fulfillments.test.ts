@@ -385,6 +385,26 @@ describe('capture on shipment (PAYMENT_CAPTURE=manual, CAPTURE_ON_SHIPMENT=true,
     expect(json(await send(`${url}${teapot.id}/ship/`)).captures).toEqual([]);
   });
 
+  it('refunds a returned parcel only what it overpays; the rest of its value lowers what is still due', async () => {
+    const order = await authorized();
+    const url = fulfillmentsUrl(order.order_alias);
+    const teapot = json(await send(url, { lines: [{ alias: 'teapot', quantity: 1 }] }));
+    expect(json(await send(`${url}${teapot.id}/ship/`)).captures).toMatchObject([{ amount: '30.00' }]);
+    const returns = `${orderUrl(order.order_alias)}returns/`;
+    const asked = json(await send(returns, { lines: [{ alias: 'teapot', quantity: 1, reason: 'damaged' }] }));
+    // The teapot's 30.00 no longer charged: 16.00 (the mugs) is charged, 30.00 was taken, so 14.00 goes back.
+    expect(asked.estimated_refund).toEqual({
+      amount: '30.00',
+      amount_with_shipping: '30.00',
+      to_customer: '14.00',
+      to_customer_with_shipping: '14.00',
+    });
+    expect(json(await send(`${returns}${asked.id}/receive/`)).status).toBe('received');
+    const refunded = json(await send(`${returns}${asked.id}/refund/`));
+    expect(refunded.refunds).toMatchObject([{ amount: '14.00', status: 'succeeded' }]);
+    expect((await orderOf(order)).ledger).toMatchObject({ returned: '30.00', refunded: '14.00', balance_due: '0.00' });
+  });
+
   it('answers a capture the gateway refuses, and leaves the shipment shipped', async () => {
     const order = await authorized();
     const gateway = m.payments.get('sandbox')?.gateway;

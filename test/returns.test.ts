@@ -134,7 +134,7 @@ describe('a customer returns one mug from the order page', () => {
       note: 'The handle came off',
       lines: [{ alias: 'mug-blue', quantity: 1, reason: { code: 'damaged', label: 'Arrived damaged or defective' } }],
       refund: null,
-      estimated_refund: { amount: '7.92' },
+      estimated_refund: { amount: '7.92', to_customer: '7.92' },
       next_statuses: ['received', 'rejected', 'cancelled'],
     });
     const before = await stockOf('mug-blue');

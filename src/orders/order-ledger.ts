@@ -97,6 +97,15 @@ export function refundCredit(ledger: OrderLedger, amount: number): number {
   return Math.max(0, amount - ledger.refundDue);
 }
 
+/**
+ * Of a return's refund of `amount`, what goes back to the customer as money, given the ledger once the return counts
+ * (its amount added to `returned`): what that makes owed back, at most the amount. The rest lowers what is still due
+ * (an order shipped in parts and not yet paid in full, an authorization not yet captured).
+ */
+export function returnedToCustomer(ledgerAfter: OrderLedger, amount: number): number {
+  return Math.min(amount, ledgerAfter.refundDue);
+}
+
 const fullyPaid = (status: OrderPaymentStatus) => status === 'paid' || status === 'overpaid';
 
 /**

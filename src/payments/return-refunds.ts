@@ -1,4 +1,5 @@
 import { claimFor, rememberResponse, storedResponse } from '../orders/idempotency.js';
+import { returnedToCustomer } from '../orders/order-ledger.js';
 import { findOrderByAlias, linesOf } from '../orders/orders.repository.js';
 import { refundNow, refundRow } from '../returns/return.presenter.js';
 import { returnStateMachine } from '../returns/return-states.js';
@@ -76,7 +77,7 @@ export async function refundReturn(
     const money = currencyFormat(order.currency);
     const ops: OperationRow[] = [];
     // What the return makes owed back: all of it on a paid order; on one with money still due, that is due less.
-    let left = Math.min(refund.amountMinor, ledger.refundDue);
+    let left = returnedToCustomer(ledger, refund.amountMinor);
     for (const found of [...payments].reverse()) {
       const most = refundableOf(figuresOf(found), pending.get(found.id) ?? NOTHING_PENDING);
       const amount = Math.min(left, most);

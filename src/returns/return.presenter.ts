@@ -1,5 +1,6 @@
 import type { ReturnRefundRow } from '../db/schema.js';
 import { lineDisplayName } from '../orders/order-line.js';
+import { ledgerOfOrder, returnedToCustomer } from '../orders/order-ledger.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import type { ReturnRefund } from '../pricing/return-refund.js';
 import { currencyFormat } from '../shared/money.js';
@@ -57,6 +58,25 @@ export function refundNow(
   });
 }
 
+/** What refunding an open return would do now: lower the order's charge, and give back to the customer that much. */
+function presentEstimate(
+  context: { order: OrderRow; lines: readonly OrderLineRow[]; returns: readonly ReturnWithLines[] },
+  ret: ReturnWithLines,
+) {
+  const { order } = context;
+  const money = currencyFormat(order.currency);
+  const amount = refundNow(context, ret, { shipping: false }).amountMinor;
+  const withShipping = refundNow(context, ret, { shipping: true }).amountMinor;
+  const toCustomer = (returned: number) =>
+    returnedToCustomer(ledgerOfOrder({ ...order, amountReturned: order.amountReturned + returned }), returned);
+  return {
+    amount: money.format(amount),
+    amount_with_shipping: money.format(withShipping),
+    to_customer: money.format(toCustomer(amount)),
+    to_customer_with_shipping: money.format(toCustomer(withShipping)),
+  };
+}
+
 /**
  * A return as the API shows it (src/returns/return.schema.ts, `Return`): its lines with their reasons, what it gave
  * back once refunded, or what refunding it would give back now (with and without the shipping) while it is open.
@@ -96,12 +116,7 @@ export function presentReturn(
             amount: money.format(refund.amount),
             shipping_included: ret.refundShipping,
           },
-    estimated_refund: open
-      ? {
-          amount: money.format(refundNow(context, ret, { shipping: false }).amountMinor),
-          amount_with_shipping: money.format(refundNow(context, ret, { shipping: true }).amountMinor),
-        }
-      : null,
+    estimated_refund: open ? presentEstimate(context, ret) : null,
     next_statuses: [...returnStateMachine.transitions[ret.status]],
     created_at: ret.createdAt.toISOString(),
     received_at: iso(ret.receivedAt),

@@ -58,6 +58,12 @@ export const Return = Type.Object({
       {
         amount: Type.String({ description: 'What refunding it now gives back, shipping kept' }),
         amount_with_shipping: Type.String({ description: 'The same with what is left of the shipping' }),
+        to_customer: Type.String({
+          description:
+            'Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still '
+            + 'due (an order not yet paid in full)',
+        }),
+        to_customer_with_shipping: Type.String({ description: 'The same for `amount_with_shipping`' }),
       },
       { description: 'While requested or received: what refunding it would give back now' },
     ),

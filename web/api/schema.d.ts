@@ -4676,6 +4676,10 @@ export type paths = {
                                     amount: string;
                                     /** @description The same with what is left of the shipping */
                                     amount_with_shipping: string;
+                                    /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                    to_customer: string;
+                                    /** @description The same for `amount_with_shipping` */
+                                    to_customer_with_shipping: string;
                                 } | null;
                                 id: number;
                                 lines: {
@@ -4837,6 +4841,10 @@ export type paths = {
                                 amount: string;
                                 /** @description The same with what is left of the shipping */
                                 amount_with_shipping: string;
+                                /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                to_customer: string;
+                                /** @description The same for `amount_with_shipping` */
+                                to_customer_with_shipping: string;
                             } | null;
                             id: number;
                             lines: {
@@ -4898,6 +4906,10 @@ export type paths = {
                                 amount: string;
                                 /** @description The same with what is left of the shipping */
                                 amount_with_shipping: string;
+                                /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                to_customer: string;
+                                /** @description The same for `amount_with_shipping` */
+                                to_customer_with_shipping: string;
                             } | null;
                             id: number;
                             lines: {
@@ -5037,6 +5049,10 @@ export type paths = {
                                 amount: string;
                                 /** @description The same with what is left of the shipping */
                                 amount_with_shipping: string;
+                                /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                to_customer: string;
+                                /** @description The same for `amount_with_shipping` */
+                                to_customer_with_shipping: string;
                             } | null;
                             id: number;
                             lines: {
@@ -5186,6 +5202,10 @@ export type paths = {
                                 amount: string;
                                 /** @description The same with what is left of the shipping */
                                 amount_with_shipping: string;
+                                /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                to_customer: string;
+                                /** @description The same for `amount_with_shipping` */
+                                to_customer_with_shipping: string;
                             } | null;
                             id: number;
                             lines: {
@@ -5338,6 +5358,10 @@ export type paths = {
                                 amount: string;
                                 /** @description The same with what is left of the shipping */
                                 amount_with_shipping: string;
+                                /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                to_customer: string;
+                                /** @description The same for `amount_with_shipping` */
+                                to_customer_with_shipping: string;
                             } | null;
                             id: number;
                             lines: {
@@ -5496,6 +5520,10 @@ export type paths = {
                                 amount: string;
                                 /** @description The same with what is left of the shipping */
                                 amount_with_shipping: string;
+                                /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                to_customer: string;
+                                /** @description The same for `amount_with_shipping` */
+                                to_customer_with_shipping: string;
                             } | null;
                             id: number;
                             lines: {
@@ -7310,6 +7338,10 @@ export type paths = {
                                     amount: string;
                                     /** @description The same with what is left of the shipping */
                                     amount_with_shipping: string;
+                                    /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                    to_customer: string;
+                                    /** @description The same for `amount_with_shipping` */
+                                    to_customer_with_shipping: string;
                                 } | null;
                                 id: number;
                                 lines: {
@@ -7476,6 +7508,10 @@ export type paths = {
                                 amount: string;
                                 /** @description The same with what is left of the shipping */
                                 amount_with_shipping: string;
+                                /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                to_customer: string;
+                                /** @description The same for `amount_with_shipping` */
+                                to_customer_with_shipping: string;
                             } | null;
                             id: number;
                             lines: {
@@ -7617,6 +7653,10 @@ export type paths = {
                                 amount: string;
                                 /** @description The same with what is left of the shipping */
                                 amount_with_shipping: string;
+                                /** @description Of `amount`, what goes back to the customer as money on their payments; the rest lowers what is still due (an order not yet paid in full) */
+                                to_customer: string;
+                                /** @description The same for `amount_with_shipping` */
+                                to_customer_with_shipping: string;
                             } | null;
                             id: number;
                             lines: {

@@ -11,7 +11,8 @@ import type { Return } from './types';
 
 /**
  * Refund a received return, in a dialog that states the money: what its units were paid (`estimated_refund.amount`),
- * or, with "also refund shipping", that and what is left of the shipping (`amount_with_shipping`). The service
+ * or, with "also refund shipping", that and what is left of the shipping (`amount_with_shipping`), and of that what
+ * goes back as money (`to_customer…`: less on an order not yet paid in full, the rest lowers what is due). The service
  * computes the amount and refunds it on the payments that kept money; the answer lists each refund, a failed one with
  * why. The Idempotency-Key is made when the dialog opens: after a lost answer, "Try again" sends the same request, and
  * the money moves once.
@@ -26,6 +27,7 @@ export function RefundReturnDialog(props: OrderDialogProps & { ret: Return }) {
   const [unsure, setUnsure] = useState(false);
   const estimate = ret.estimated_refund;
   const amount = estimate ? (shipping ? estimate.amount_with_shipping : estimate.amount) : undefined;
+  const toCustomer = estimate ? (shipping ? estimate.to_customer_with_shipping : estimate.to_customer) : undefined;
   const shippingLeft = estimate !== null && estimate.amount_with_shipping !== estimate.amount;
 
   const problem = write.problem;
@@ -68,9 +70,15 @@ export function RefundReturnDialog(props: OrderDialogProps & { ret: Return }) {
           Also refund shipping: {money(estimate.amount_with_shipping)} in all
         </label>
       )}
-      {amount && (
+      {amount && toCustomer === amount && (
         <p>
           <strong>Refund {money(amount)}</strong> to the customer, on the payments that kept money.
+        </p>
+      )}
+      {amount && toCustomer !== undefined && toCustomer !== amount && (
+        <p>
+          <strong>The order charges {money(amount)} less.</strong> The customer has not paid all of it yet:{' '}
+          {money(toCustomer)} goes back on the payments that kept money, the rest lowers what is still due.
         </p>
       )}
       <ErrorMessage problem={problem} />
