@@ -155,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(categoryAdminRoutes({ db, referenceChanged }));
   await app.register(collectionAdminRoutes({ db, referenceChanged }));
   await app.register(navigationStorefrontRoutes({ catalog, markets }));
-  await app.register(searchStorefrontRoutes({ catalog, markets, search: postgresProductSearch(db) }));
+  await app.register(searchStorefrontRoutes({ catalog, markets, search: postgresProductSearch(database) }));
   await app.register(cartRoutes(cart));
   await app.register(taxAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingAdminRoutes({ db, money, referenceChanged }));

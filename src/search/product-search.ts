@@ -35,7 +35,10 @@ export interface SearchQuery {
 
 /** How many products match in each value of a facet, every other filter applied (not the facet's own). */
 export interface SearchFacets {
-  /** Category id → products in it or in its subcategories. Categories without any are left out. */
+  /**
+   * Category id → products in it or in its subcategories, the category filter applied too (a drill-down: with a
+   * category chosen, its subcategories and ancestors are counted). Categories without any are left out.
+   */
   categories: ReadonlyMap<number, number>;
   /** Index into `priceBounds` → products with a variant priced in that range. Empty ranges are left out. */
   prices: ReadonlyMap<number, number>;

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Database } from '../db/client.js';
 import { storeAmountAtLeast } from './search.values.js';
 import {
   MIN_TYPO_LENGTH,
@@ -16,19 +18,30 @@ import type { ProductSearch, SearchAnswer, SearchQuery } from './product-search.
 // Search on PostgreSQL (and PGlite): the documents and words of migration 0030, read in two statements per search
 // (the typo lookup when there is text, then hits and facets together). Decision 0034 says why it is built so.
 
-const rowsOf = <R>(result: unknown) => (result as { rows: R[] }).rows;
 const array = (values: readonly unknown[]) => sql.param(values);
+const dialect = new PgDialect();
+
+/**
+ * Runs a statement built with Drizzle's `sql` as a prepared statement named after its text: a search's statements
+ * take a handful of shapes (which filters are given), each planned once per connection, not on every search.
+ */
+function run<R>(database: Database, query: SQL): Promise<R[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const name = `search_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  return database.run<R>({ name, text }, params);
+}
 
 /**
  * The words that stand in for each term no document word starts with, nearest first (pg_trgm's `<->` distance over
  * the GiST index of search_words). A term some word starts with stands for itself alone.
  */
-async function typoAlternatives(db: Db, terms: string[]): Promise<Map<string, string[]>> {
+async function typoAlternatives(database: Database, terms: string[]): Promise<Map<string, string[]>> {
   const candidates = terms.filter((t) => [...t].length >= MIN_TYPO_LENGTH);
   const found = new Map<string, string[]>();
   if (candidates.length === 0) return found;
-  const rows = rowsOf<{ term: string; word: string }>(
-    await db.execute(sql`
+  const rows = await run<{ term: string; word: string }>(
+    database,
+    sql`
       select t.term, a.word
       from unnest(${array(candidates)}::text[]) as t(term)
       cross join lateral (
@@ -38,7 +51,7 @@ async function typoAlternatives(db: Db, terms: string[]): Promise<Map<string, st
         order by w.word <-> t.term
         limit ${TYPO_ALTERNATIVES}::int
       ) a
-      where similarity(a.word, t.term) >= ${TYPO_SIMILARITY}::real`),
+      where similarity(a.word, t.term) >= ${TYPO_SIMILARITY}::real`,
   );
   for (const { term, word } of rows) found.set(term, [...(found.get(term) ?? []), word]);
   return found;
@@ -81,19 +94,41 @@ function priceConditions(query: SearchQuery) {
 }
 
 function matchedProducts(query: SearchQuery, tsquery: string | undefined): SQL {
+  const column = tsquery === undefined ? sql`p.id` : sql`s.product_id`;
   const collection =
     query.collectionId === undefined
       ? sql``
-      : sql`and p.id in (select product_id from collection_products where collection_id = ${query.collectionId}::int)`;
+      : sql`and ${column} in (select product_id from collection_products
+          where collection_id = ${query.collectionId}::int)`;
+  // The category filter narrows the products first: its facet counts drill down (the chosen category's subcategories).
+  const category =
+    query.categoryId === undefined
+      ? sql``
+      : sql`and ${column} in (select product_id from product_categories
+          where category_id = any(${array(subtreeOf(query))}::int[]))`;
   if (tsquery === undefined) {
-    return sql`select p.id, 0::int8 as rank from products p where p.archived_at is null ${collection}`;
+    return sql`select p.id, 0::int8 as rank from products p where p.archived_at is null ${collection} ${category}`;
   }
+  // The product is looked up by its key for each document matched (offset 0 keeps the planner from joining all
+  // products instead: a few hundred matches of 20,000 products).
   return sql`
-    select p.id, round((ts_rank(s.document, ${tsquery}::tsquery)
+    select s.product_id as id, round((ts_rank(s.document, ${tsquery}::tsquery)
       + ${NAME_SIMILARITY_WEIGHT}::float8 * word_similarity(${query.text}::text, p.name)) * ${RANK_SCALE}::float8)::int8
       as rank
-    from product_search s join products p on p.id = s.product_id
-    where s.document @@ ${tsquery}::tsquery and p.archived_at is null ${collection}`;
+    from product_search s
+    cross join lateral (
+      select p.name from products p where p.id = s.product_id and p.archived_at is null offset 0
+    ) p
+    where s.document @@ ${tsquery}::tsquery ${collection} ${category}`;
+}
+
+/** The category filter's category and its subcategories: the categories whose ancestry holds it. */
+function subtreeOf(query: SearchQuery): number[] {
+  const ids: number[] = [];
+  for (const [category, counted] of query.categoryAncestry) {
+    if (query.categoryId !== undefined && counted.includes(query.categoryId)) ids.push(category);
+  }
+  return ids;
 }
 
 interface FacetRow {
@@ -102,7 +137,7 @@ interface FacetRow {
   n: string | number;
 }
 
-async function searchOnce(db: Db, query: SearchQuery, tsquery: string | undefined): Promise<SearchAnswer> {
+async function searchOnce(database: Database, query: SearchQuery, tsquery: string | undefined): Promise<SearchAnswer> {
   const { bucket, inRange } = priceConditions(query);
   const members: number[] = [];
   const facets: number[] = [];
@@ -116,52 +151,47 @@ async function searchOnce(db: Db, query: SearchQuery, tsquery: string | undefine
     query.market.conversion === null
       ? sql``
       : sql`left join variant_prices vp on vp.variant_id = v.id and vp.currency = ${query.market.currency}::text`;
-  const inCategory =
-    query.categoryId === undefined ? sql`true` : sql`${query.categoryId}::int = any(coalesce(c.facets, '{}'))`;
   const inStock = query.inStock ? sql`f.in_stock` : sql`true`;
   const after =
     query.after === undefined
       ? sql``
       : sql`and (rank < ${query.after.rank}::int8
           or (rank = ${query.after.rank}::int8 and id > ${query.after.id}::int))`;
-  const rows = rowsOf<FacetRow>(
-    await db.execute(sql`
+  const rows = await run<FacetRow>(
+    database,
+    sql`
       with matched as (${matchedProducts(query, tsquery)}),
       facts as (
-        select m.id, m.rank, v.in_stock, v.p_ok, v.buckets
+        select m.id, m.rank, v.in_stock, v.p_ok, v.buckets, c.categories
         from matched m
         cross join lateral (
           select count(*) as variants, bool_or(${AVAILABLE}) as in_stock, ${inRange} as p_ok,
-            array_agg(distinct ${bucket}) as buckets
+            array_agg(${bucket}) as buckets
           from product_variants v
           ${convertedPrices}
           where v.product_id = m.id and v.archived_at is null
         ) v
+        cross join lateral (
+          select coalesce(array_agg(pc.category_id), '{}') as categories
+          from product_categories pc where pc.product_id = m.id
+        ) c
         where v.variants > 0
       ),
-      placed as (
-        select pc.product_id as id, array_agg(distinct x.facet) as facets
-        from product_categories pc
-        join unnest(${array(members)}::int[], ${array(facets)}::int[]) as x(member, facet) on x.member = pc.category_id
-        where pc.product_id in (select id from facts)
-        group by pc.product_id
-      ),
       f as (
-        select f.id, f.rank, f.in_stock, f.p_ok, f.buckets, coalesce(c.facets, '{}') as facets,
-          ${inCategory} as c_ok, ${inStock} as s_ok
-        from facts f left join placed c on c.id = f.id
-      )
+        select f.*, true as c_ok, ${inStock} as s_ok from facts f
+      ),
+      ancestry as (select * from unnest(${array(members)}::int[], ${array(facets)}::int[]) as x(member, facet))
       select 'hit' as kind, id as key, rank as n from (
         select id, rank from f where c_ok and p_ok and s_ok ${after}
         order by rank desc, id limit ${query.limit + 1}::int
       ) h
       union all select 'total', 0, count(*) from f where c_ok and p_ok and s_ok
-      union all select 'category', x.facet, count(*) from f cross join unnest(f.facets) as x(facet)
-        where p_ok and s_ok group by x.facet
-      union all select 'price', b.bucket, count(*) from f cross join unnest(f.buckets) as b(bucket)
+      union all select 'category', x.facet, count(distinct f.id) from f cross join unnest(f.categories) as c(id)
+        join ancestry x on x.member = c.id where p_ok and s_ok group by x.facet
+      union all select 'price', b.bucket, count(distinct f.id) from f cross join unnest(f.buckets) as b(bucket)
         where c_ok and s_ok group by b.bucket
       union all select 'in_stock', 0, count(*) from f where c_ok and p_ok and in_stock
-      union all select 'all', 0, count(*) from f where c_ok and p_ok`),
+      union all select 'all', 0, count(*) from f where c_ok and p_ok`,
   );
   return answerOf(rows, query.limit);
 }
@@ -193,12 +223,12 @@ function answerOf(rows: FacetRow[], limit: number): SearchAnswer {
 }
 
 /** Search on the service's own database: PostgreSQL, or PGlite with pg_trgm. */
-export function postgresProductSearch(db: Db): ProductSearch {
+export function postgresProductSearch(database: Database): ProductSearch {
   return {
     async search(query) {
       const terms = searchTerms(query.text);
-      if (terms.length === 0) return searchOnce(db, query, undefined);
-      return searchOnce(db, query, tsqueryOf(terms, await typoAlternatives(db, terms)));
+      if (terms.length === 0) return searchOnce(database, query, undefined);
+      return searchOnce(database, query, tsqueryOf(terms, await typoAlternatives(database, terms)));
     },
   };
 }
