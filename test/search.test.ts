@@ -143,6 +143,11 @@ describe('search: finding and ranking', () => {
     const answer = await search({ q: '', category: 'kitchen' });
     expect(answer.items.map((p) => p.id)).toEqual([id['Ceramic Coffee Mug'], id['Travel Mug']]);
     expect(answer.total).toBe(2);
+    // Categories drill down: within the chosen category, its subcategories; the others are not counted.
+    expect(answer.facets.categories.map((c) => [c.handle, c.count])).toEqual([
+      ['kitchen', 2],
+      ['mugs', 2],
+    ]);
   });
 });
 
