@@ -178,20 +178,20 @@ async function searchOnce(database: Database, query: SearchQuery, tsquery: strin
         where v.variants > 0
       ),
       f as (
-        select f.*, true as c_ok, ${inStock} as s_ok from facts f
+        select f.*, ${inStock} as s_ok from facts f
       ),
       ancestry as (select * from unnest(${array(members)}::int[], ${array(facets)}::int[]) as x(member, facet))
       select 'hit' as kind, id as key, rank as n from (
-        select id, rank from f where c_ok and p_ok and s_ok ${after}
+        select id, rank from f where p_ok and s_ok ${after}
         order by rank desc, id limit ${query.limit + 1}::int
       ) h
-      union all select 'total', 0, count(*) from f where c_ok and p_ok and s_ok
+      union all select 'total', 0, count(*) from f where p_ok and s_ok
       union all select 'category', x.facet, count(distinct f.id) from f cross join unnest(f.categories) as c(id)
         join ancestry x on x.member = c.id where p_ok and s_ok group by x.facet
       union all select 'price', b.bucket, count(distinct f.id) from f cross join unnest(f.buckets) as b(bucket)
-        where c_ok and s_ok group by b.bucket
-      union all select 'in_stock', 0, count(*) from f where c_ok and p_ok and in_stock
-      union all select 'all', 0, count(*) from f where c_ok and p_ok`,
+        where s_ok group by b.bucket
+      union all select 'in_stock', 0, count(*) from f where p_ok and in_stock
+      union all select 'all', 0, count(*) from f where p_ok`,
   );
   return answerOf(rows, query.limit);
 }
