@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterSaleScenarios } from './after-sale-scenarios.js';
 import { domainScenarios } from './domain-scenarios.js';
 import { BenchError } from './lib/errors.js';
+import { searchScenarios } from './search-scenarios.js';
 import type { LoadRequest } from './lib/load.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -75,6 +76,7 @@ export const scenarios: Scenario[] = [
   },
   ...domainScenarios,
   ...afterSaleScenarios,
+  ...searchScenarios,
 ];
 
 /** Fixtures made once per run (`ctx.memo`), for the one app of a run. */

@@ -9,6 +9,8 @@ import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.r
 import { categoryAdminRoutes } from './catalog/categories.routes.js';
 import { collectionAdminRoutes } from './catalog/collections.routes.js';
 import { navigationStorefrontRoutes } from './catalog/navigation.routes.js';
+import { postgresProductSearch } from './search/search.repository.js';
+import { searchStorefrontRoutes } from './search/search.routes.js';
 import { openStorefrontCatalog } from './catalog/storefront-catalog.js';
 import { orderPageRoutes } from './checkout/order-page.routes.js';
 import { paymentReturnRoutes } from './checkout/payment-return.routes.js';
@@ -153,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(categoryAdminRoutes({ db, referenceChanged }));
   await app.register(collectionAdminRoutes({ db, referenceChanged }));
   await app.register(navigationStorefrontRoutes({ catalog, markets }));
+  await app.register(searchStorefrontRoutes({ catalog, markets, search: postgresProductSearch(database) }));
   await app.register(cartRoutes(cart));
   await app.register(taxAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingAdminRoutes({ db, money, referenceChanged }));

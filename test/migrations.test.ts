@@ -16,6 +16,7 @@ import { orderLedger } from '../src/payments/payments-ledger.js';
 import type { PaymentState } from '../src/payments/payment-states.js';
 import { promotionFromPromoCode } from '../src/promotions/promo-codes.bridge.js';
 import { handlesInOrder } from '../src/catalog/handles.js';
+import { PGLITE_EXTENSIONS } from '../src/db/client.js';
 import { formatDecimal } from '../src/shared/money.js';
 import { onPostgres, testDatabaseUrl } from './helpers.js';
 
@@ -59,7 +60,7 @@ interface Target {
 }
 
 async function pgliteTarget(): Promise<Target> {
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   return {
     migrate: (folder) => migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
     shape: async () => (await client.query<{ item: string }>(shapeQuery)).rows.map((r) => r.item),

@@ -175,15 +175,20 @@ export class StorefrontCatalog {
   /** The products of a page of ids, those with something to buy, with their stock read now. */
   private async shownPage(key: string, pageIds: () => Promise<PageIds>): Promise<StockedPage> {
     const page = await this.pages.get(key, pageIds);
-    const found = await this.products.getMany(page.ids, (missing) => this.reads.products(missing));
+    return { items: await this.shown(page.ids), next: page.next };
+  }
+
+  /** These products in this order (a search's hits), those active with something to buy, with stock read now. */
+  async shown(ids: number[]): Promise<StockedProduct[]> {
+    const found = await this.products.getMany(ids, (missing) => this.reads.products(missing));
     const shown: CatalogProduct[] = [];
-    for (const id of page.ids) {
+    for (const id of ids) {
       const product = found.get(id);
       // The storefront lists only products that have something to buy.
       if (product && product.variants.length > 0) shown.push(product);
     }
     const stock = await this.stockOf(shown);
-    return { items: shown.map((product) => ({ product, stock })), next: page.next };
+    return shown.map((product) => ({ product, stock }));
   }
 
   private stockOf(shown: CatalogProduct[]): Promise<ReadonlyMap<number, number>> {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -102,6 +103,9 @@ export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'pglite-memory' };
 
+/** The extensions the migrations create (`CREATE EXTENSION`), loaded with the embedded database: pg_trgm (search). */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 /** Arbitrary constant key of the advisory lock that serialises migrations across processes. */
 const MIGRATION_LOCK_KEY = 7_236_184_611;
@@ -119,13 +123,13 @@ async function openPglite(target: { kind: 'pglite'; dataDir: string } | { kind: 
     try {
       const dir = path.join(target.dataDir, 'pglite');
       mkdirSync(dir, { recursive: true });
-      client = await PGlite.create(dir);
+      client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
     } catch (err) {
       release();
       throw err;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   let changes: ChangeFeed;

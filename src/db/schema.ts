@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -204,6 +205,36 @@ export const collectionProducts = pgTable(
     check('collection_products_position_check', sql`${t.position} >= 0`),
   ],
 );
+
+/** A PostgreSQL full-text document (`tsvector`): read and written by SQL only. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * A product's search document (src/search/, decision 0034): its name, handle, category names, variant names and SKUs
+ * and description, weighted A to D; rebuilt by the database in the transaction of every write that changes one of
+ * them (triggers of migration 0030), so it is never behind the catalog.
+ */
+export const productSearch = pgTable(
+  'product_search',
+  {
+    productId: integer('product_id')
+      .primaryKey()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    document: tsvector('document').notNull(),
+  },
+  // Without a pending list (fastupdate): a write adds its entries at once, and no search scans unmerged ones.
+  (t) => [index('product_search_document_idx').using('gin', t.document).with({ fastupdate: false })],
+);
+
+/**
+ * Every word of the search documents, for typo tolerance: a query word no document word starts with is replaced by
+ * the nearest words here by trigram similarity (pg_trgm). Words are added, never removed: one no product has any more
+ * matches nothing.
+ */
+export const searchWords = pgTable('search_words', { word: text('word').primaryKey() }, (t) => [
+  index('search_words_trigram_idx').using('gist', t.word.op('gist_trgm_ops')),
+  index('search_words_prefix_idx').using('btree', t.word.op('text_pattern_ops')),
+]);
 
 /** Money columns hold integer minor units of the store currency. */
 const minorUnits = (name: string) => bigint(name, { mode: 'number' });

@@ -11604,6 +11604,141 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/product/storefront/api/search/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search products: words with typos forgiven, filters, facet counts, priced in the request's market
+         * @description Best match first (ties in id order); a blank q lists by the filters in id order. price_min and price_max are in the market’s currency (X-Market): a product matches when one of its variants is priced at least price_min and below price_max. Facets count products for each value with every filter applied but the facet's own.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                    category?: string;
+                    /** @description URL name, unique among its kind: lower-case letters and digits, words joined by single hyphens */
+                    collection?: string;
+                    /** @description next_cursor of the previous page (opaque) */
+                    cursor?: string;
+                    /** @description true: products with a variant that can be bought now */
+                    in_stock?: boolean;
+                    limit?: number;
+                    /** @description Products with a variant priced below this, in the market's currency */
+                    price_max?: string;
+                    /** @description Products with a variant priced at least this, in the market's currency */
+                    price_min?: string;
+                    /** @description Words to find; blank lists by the filters alone */
+                    q?: string;
+                };
+                header?: {
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    "x-market"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description ISO 4217: the request's market's currency, that of every price here */
+                            currency: string;
+                            /** @description Counts of products for each value, every filter applied but the facet's own */
+                            facets: {
+                                availability: {
+                                    /** @description Products, in stock or not */
+                                    all: number;
+                                    /** @description Products with a variant that can be bought now */
+                                    in_stock: number;
+                                };
+                                /** @description Categories in tree order, each with its products and its subcategories’; empty ones left out */
+                                categories: {
+                                    count: number;
+                                    /** @description 0 for a top-level category */
+                                    depth: number;
+                                    handle: string;
+                                    id: number;
+                                    name: string;
+                                    parent_id: number | null;
+                                }[];
+                                /** @description Price ranges with products, lowest first */
+                                price: {
+                                    count: number;
+                                    /** @description Price the range stops below (price_max to ask for it); null: no upper end */
+                                    max: string | null;
+                                    /** @description Lowest price of the range (included): price_min to ask for it */
+                                    min: string;
+                                }[];
+                            };
+                            /** @description Best match first; as the product list shows products */
+                            items: {
+                                /** @description The categories it is in (not their parents), in id order */
+                                categories: {
+                                    handle: string;
+                                    id: number;
+                                    name: string;
+                                }[];
+                                /** @description ISO 4217: the request's market's currency (X-Market), that of every price and compare-at price */
+                                currency: string;
+                                description: string;
+                                handle: string;
+                                id: number;
+                                name: string;
+                                seo: {
+                                    /** @description The SEO description, or the start of the description (may be empty) */
+                                    description: string;
+                                    /** @description The SEO title, or the name */
+                                    title: string;
+                                };
+                                variants: {
+                                    alias: string;
+                                    /** @description Can be bought now (in stock, untracked, or backorderable) */
+                                    available: boolean;
+                                    compare_at_price: string | null;
+                                    id: number;
+                                    name: string;
+                                    price: string;
+                                    purchase_limit_per_order: number | null;
+                                    /** @description Units that can be bought; null when unlimited */
+                                    quantity_available: number | null;
+                                    sku: string | null;
+                                    weight_grams: string | null;
+                                }[];
+                            }[];
+                            next_cursor: string | null;
+                            /** @description Products matching the words and every filter */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;

@@ -13,6 +13,7 @@ import { NotFound } from './pages/not-found';
 import { OrderConfirmation } from './pages/order-confirmation';
 import { ProductList } from './pages/product-list';
 import { ProductPage } from './pages/product-page';
+import { SearchPage } from './pages/search-page';
 import { SignIn } from './pages/sign-in';
 import { SignUp } from './pages/sign-up';
 
@@ -58,6 +59,7 @@ export function App() {
           <Router>
             <Route path="/" component={ProductList} />
             <Route path="/products/:id" component={ProductPage} />
+            <Route path="/search" component={SearchPage} />
             <Route path="/cart" component={CartPage} />
             <Route path="/checkout" component={CheckoutPage} />
             <Route path="/orders/:alias" component={OrderConfirmation} />

@@ -2,6 +2,7 @@ import { useLocation } from 'preact-iso';
 import { useEffect } from 'preact/hooks';
 import { useCart, useSession, useShop } from '../context';
 import { MarketChoice } from './market-choice';
+import { SearchBox } from './search-box';
 
 /**
  * The shop's name, links to the products, the cart (with how many items it holds) and the account, and the
@@ -26,6 +27,7 @@ export function SiteHeader(props: { storeName: string }) {
       <a href="/">
         <strong>{props.storeName}</strong>
       </a>
+      <SearchBox />
       <nav aria-label="Shop">
         <a href="/">Products</a>
         <a href="/cart">Cart ({current?.total_items ?? 0})</a>
