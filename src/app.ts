@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(orderRoutes({ db, tokens }));
   const cancelWithRefund: CancelWithRefund = (alias, options) => cancelOrderWithRefund(payments, alias, options);
-  await app.register(orderAdminRoutes({ db, outbox, cancelWithRefund }));
+  await app.register(orderAdminRoutes({ db, outbox, cancelWithRefund, storeCurrency: config.storeCurrency }));
   const captureOnShipment: CaptureShipped | undefined = config.captureOnShipment
     ? (change, request) => captureShipped(payments, change, request)
     : undefined;

@@ -306,6 +306,24 @@ describe('estimate and placement in the market’s currency', () => {
       .from(payments)
       .where(eq(payments.orderId, row?.id ?? 0));
     expect(payment).toMatchObject({ amount: 9557, currency: 'JPY' });
+    // The admin's order: its market, the rate locked at placement and the total in USD beside the yen.
+    const adminOrder = await api.get(`/order/dashboard/api/orders/${placed.order_alias}/`);
+    expect(adminOrder).toMatchObject({ currency: 'JPY', total: '9557' });
+    expect(adminOrder.market).toEqual({
+      id: market.jp?.id,
+      code: 'jp',
+      name: 'Japan',
+      currency: 'JPY',
+      exchange_rate: '151.37',
+      store_currency: 'USD',
+      total_in_store_currency: '63.14',
+    });
+  });
+
+  it('shows no market on an admin’s order of the default market', async () => {
+    const placed = json(await place({ variants: [{ alias: 'mc-mug' }], shipping_address: address('US') }));
+    const adminOrder = await api.get(`/order/dashboard/api/orders/${placed.order_alias}/`);
+    expect(adminOrder).toMatchObject({ currency: 'USD', total: '8.00', market: null });
   });
 
   it('places a tax-inclusive EUR order with the explicit price', async () => {

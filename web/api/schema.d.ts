@@ -3181,6 +3181,20 @@ export type paths = {
                                 /** @description The variant's name at placement */
                                 variant_name: string;
                             }[];
+                            /** @description The order's market, its locked rate and its total in the store currency; null in the default market */
+                            market: {
+                                code: string;
+                                /** @description The market's currency, the order's */
+                                currency: string;
+                                /** @description Units of the currency per unit of the store currency, locked when the order was placed */
+                                exchange_rate: string;
+                                id: number;
+                                name: string;
+                                /** @description STORE_CURRENCY */
+                                store_currency: string;
+                                /** @description The total divided by the rate, rounded once, in the store currency: for reports, never charged */
+                                total_in_store_currency: string;
+                            } | null;
                             /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
                             next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
                             note: string;
@@ -3396,6 +3410,20 @@ export type paths = {
                                 /** @description The variant's name at placement */
                                 variant_name: string;
                             }[];
+                            /** @description The order's market, its locked rate and its total in the store currency; null in the default market */
+                            market: {
+                                code: string;
+                                /** @description The market's currency, the order's */
+                                currency: string;
+                                /** @description Units of the currency per unit of the store currency, locked when the order was placed */
+                                exchange_rate: string;
+                                id: number;
+                                name: string;
+                                /** @description STORE_CURRENCY */
+                                store_currency: string;
+                                /** @description The total divided by the rate, rounded once, in the store currency: for reports, never charged */
+                                total_in_store_currency: string;
+                            } | null;
                             /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
                             next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
                             note: string;
@@ -3758,6 +3786,20 @@ export type paths = {
                                     /** @description The variant's name at placement */
                                     variant_name: string;
                                 }[];
+                                /** @description The order's market, its locked rate and its total in the store currency; null in the default market */
+                                market: {
+                                    code: string;
+                                    /** @description The market's currency, the order's */
+                                    currency: string;
+                                    /** @description Units of the currency per unit of the store currency, locked when the order was placed */
+                                    exchange_rate: string;
+                                    id: number;
+                                    name: string;
+                                    /** @description STORE_CURRENCY */
+                                    store_currency: string;
+                                    /** @description The total divided by the rate, rounded once, in the store currency: for reports, never charged */
+                                    total_in_store_currency: string;
+                                } | null;
                                 /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
                                 next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
                                 note: string;
