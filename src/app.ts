@@ -164,7 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(variantPriceAdminRoutes({ db, storeCurrency, referenceChanged }));
   await app.register(promotionAdminRoutes({ db, money, referenceChanged }));
   await app.register(promoCodeAdminRoutes({ db, money, referenceChanged }));
-  await app.register(estimateRoutes({ db, config, money, promoLimiter, cache, markets }));
+  await app.register(estimateRoutes({ db, config, money, promoLimiter, cache, markets, payments: payments.registry }));
   await app.register(
     placementRoutes({ database, config, money, promoLimiter, cache, markets, metrics: metrics.placement, outbox }),
   );

@@ -6150,6 +6150,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @enum {string} */
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
@@ -6341,6 +6343,8 @@ export type paths = {
                             };
                             /** @description Present (true) when the shipping country's market is not the market the request asked for: the order is priced in the shipping country's market */
                             market_changed?: boolean;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the exact precision of the answer's currency */
@@ -6601,6 +6605,8 @@ export type paths = {
                             };
                             /** @description Present (true) when the shipping country's market is not the market the request asked for: the order is priced in the shipping country's market */
                             market_changed?: boolean;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the exact precision of the answer's currency */
@@ -6887,6 +6893,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @enum {string} */
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
@@ -7942,6 +7950,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @enum {string} */
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
