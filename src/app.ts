@@ -30,6 +30,8 @@ import { registerMetrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
 import { estimateRoutes } from './placement/estimate.routes.js';
 import { expireUnpaidOrdersInBackground } from './orders/order-expiry.js';
+import { updateMarketRatesInBackground } from './markets/market-rates.job.js';
+import { jsonRateSource } from './markets/rate-source.js';
 import { orderEditRoutes } from './order-edits/order-edits.routes.js';
 import { type CancelWithRefund, orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
 import { fulfillmentAdminRoutes } from './orders/fulfillments.routes.js';
@@ -200,6 +202,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCustomerEmails(app, { db, tokens, outbox, config });
   const expiry = { ttlMinutes: config.unpaidOrderTtlMinutes, exemptPluginIds: manualCapturePluginIds(deps.payments) };
   expireUnpaidOrdersInBackground(app, { db, outbox, ...expiry, jobsEnabled });
+  if (config.marketRatesUrl !== undefined) {
+    updateMarketRatesInBackground(app, {
+      db,
+      jobs,
+      source: jsonRateSource(config.marketRatesUrl),
+      storeCurrency: config.storeCurrency,
+      intervalMinutes: config.marketRatesIntervalMinutes,
+      log: app.log,
+      jobsEnabled,
+    });
+  }
   deps.background?.({ jobs, outbox });
   // Last: the worker stops first when the app closes, before what its jobs use (hooks close in reverse order).
   if (jobsEnabled) runJobWorker(app, { database, queue: jobs, pollMs: config.jobsPollMs, concurrency });
