@@ -32,6 +32,8 @@ import { registerMetrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
 import { estimateRoutes } from './placement/estimate.routes.js';
 import { expireUnpaidOrdersInBackground } from './orders/order-expiry.js';
+import { updateMarketRatesInBackground } from './markets/market-rates.job.js';
+import { jsonRateSource } from './markets/rate-source.js';
 import { orderEditRoutes } from './order-edits/order-edits.routes.js';
 import { type CancelWithRefund, orderAdminRoutes, orderRoutes } from './orders/orders.routes.js';
 import { fulfillmentAdminRoutes } from './orders/fulfillments.routes.js';
@@ -167,13 +169,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(variantPriceAdminRoutes({ db, storeCurrency, referenceChanged }));
   await app.register(promotionAdminRoutes({ db, money, referenceChanged }));
   await app.register(promoCodeAdminRoutes({ db, money, referenceChanged }));
-  await app.register(estimateRoutes({ db, config, money, promoLimiter, cache, markets }));
+  await app.register(estimateRoutes({ db, config, money, promoLimiter, cache, markets, payments: payments.registry }));
   await app.register(
     placementRoutes({ database, config, money, promoLimiter, cache, markets, metrics: metrics.placement, outbox }),
   );
   await app.register(orderRoutes({ db, tokens }));
   const cancelWithRefund: CancelWithRefund = (alias, options) => cancelOrderWithRefund(payments, alias, options);
-  await app.register(orderAdminRoutes({ db, outbox, cancelWithRefund }));
+  await app.register(orderAdminRoutes({ db, outbox, cancelWithRefund, storeCurrency: config.storeCurrency }));
   const captureOnShipment: CaptureShipped | undefined = config.captureOnShipment
     ? (change, request) => captureShipped(payments, change, request)
     : undefined;
@@ -203,6 +205,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCustomerEmails(app, { db, tokens, outbox, config });
   const expiry = { ttlMinutes: config.unpaidOrderTtlMinutes, exemptPluginIds: manualCapturePluginIds(deps.payments) };
   expireUnpaidOrdersInBackground(app, { db, outbox, ...expiry, jobsEnabled });
+  if (config.marketRatesUrl !== undefined) {
+    updateMarketRatesInBackground(app, {
+      db,
+      jobs,
+      source: jsonRateSource(config.marketRatesUrl),
+      storeCurrency: config.storeCurrency,
+      intervalMinutes: config.marketRatesIntervalMinutes,
+      log: app.log,
+      jobsEnabled,
+    });
+  }
   deps.background?.({ jobs, outbox });
   // Last: the worker stops first when the app closes, before what its jobs use (hooks close in reverse order).
   if (jobsEnabled) runJobWorker(app, { database, queue: jobs, pollMs: config.jobsPollMs, concurrency });

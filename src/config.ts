@@ -75,6 +75,9 @@ export interface Config {
   webhooks: WebhookSettings;
   /** A pending order with nothing paid is cancelled as expired this many minutes after placement (0: never). */
   unpaidOrderTtlMinutes: number;
+  /** MARKET_RATES_URL: a JSON rate document (file path or http(s) URL) the market-rates job reads; unset: no job. */
+  marketRatesUrl: string | undefined;
+  marketRatesIntervalMinutes: number;
   /** Whether an order becoming paid moves from pending to approved. */
   autoApprovePaidOrders: boolean;
   /**
@@ -362,6 +365,8 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: mailFrom(env, { storeName, publicBaseUrl }),
     orderEmailLinkDays: integer(env, 'ORDER_EMAIL_LINK_DAYS', { fallback: 7, min: 1, max: 90 }),
     unpaidOrderTtlMinutes: integer(env, 'UNPAID_ORDER_TTL_MINUTES', { fallback: 60, min: 0, max: 525_600 }),
+    marketRatesUrl: read(env, 'MARKET_RATES_URL'),
+    marketRatesIntervalMinutes: integer(env, 'MARKET_RATES_INTERVAL_MINUTES', { fallback: 60, min: 1, max: 10_080 }),
     autoApprovePaidOrders: boolean(env, 'AUTO_APPROVE_PAID_ORDERS', true),
     carrierTrackingUrls: carrierTrackingUrls(env),
     captureOnShipment: boolean(env, 'CAPTURE_ON_SHIPMENT', true),

@@ -158,18 +158,18 @@ describe('customer emails over SMTP', () => {
     expect(email.text).toContain(STORE);
     expect(email.html).toContain('Lamps &amp; &lt;Co&gt;');
 
-    // Lines and totals as the API formats them, in the order's currency.
+    // Lines and totals in the order's currency as English writes them (the API's "24.68" is "$24.68").
     const d = order.detail;
     const text = email.text ?? '';
-    expect(text).toContain(`2 × ${PRODUCT} (12.34 USD each): 24.68 USD`);
-    expect(text).toContain(`Subtotal: ${d.subtotal} USD`);
-    expect(text).toContain(`Discount (${d.discount_name}): -${d.discount} USD`);
-    expect(text).toContain(`Shipping (Ground <fast>): ${d.shipping_fee} USD`);
-    expect(text).toContain(`Tax: ${d.estimated_tax} USD`);
-    expect(text).toContain(`Total: ${d.total} USD`);
+    expect(text).toContain(`2 × ${PRODUCT} ($12.34 each): $24.68`);
+    expect(text).toContain(`Subtotal: $${d.subtotal}`);
+    expect(text).toContain(`Discount (${d.discount_name}): -$${d.discount}`);
+    expect(text).toContain(`Shipping (Ground <fast>): $${d.shipping_fee}`);
+    expect(text).toContain(`Tax: $${d.estimated_tax}`);
+    expect(text).toContain(`Total: $${d.total}`);
     expect(d.discount).toBe('2.47');
-    expect(email.html).toContain(`<strong>${d.total} USD</strong>`);
-    expect(email.html).toContain(`−${d.discount} USD`);
+    expect(email.html).toContain(`<strong>$${d.total}</strong>`);
+    expect(email.html).toContain(`−$${d.discount}`);
   });
 
   it('confirms an order with its lines, promotion, address and a link that opens the order for 7 days', async () => {
@@ -178,7 +178,7 @@ describe('customer emails over SMTP', () => {
     const email = onlyEmail(before);
     const text = email.text ?? '';
     expect(email.headers.get('subject')).toBe(`${STORE}: Order ${order.alias} received`);
-    expect(text).toContain('Discount (Promo code SAVE10): -2.47 USD');
+    expect(text).toContain('Discount (Promo code SAVE10): -$2.47');
     expect(text).toContain(`Shipping to:\n${SHOPPER.first_name} ${SHOPPER.last_name}\n5 Elm St\n73301 Austin\nTX, US`);
 
     const [link, ...otherLinks] = textLinks(text);
@@ -220,7 +220,7 @@ describe('customer emails over SMTP', () => {
     try {
       const before = sink.received.length;
       await send('order_shipped', order.alias);
-      expect(onlyEmail(before).text).toContain(`2 × Lamp See https://evil.example — ${PRODUCT} (12.34 USD each)`);
+      expect(onlyEmail(before).text).toContain(`2 × Lamp See https://evil.example — ${PRODUCT} ($12.34 each)`);
     } finally {
       await t.database.db.execute(
         sql`update order_lines set product_name = ${PRODUCT}
@@ -446,7 +446,8 @@ describe('orders an email cannot be about', () => {
 });
 
 describe('a store in KWD', () => {
-  const [currency, price, unit, line] = ['KWD', '1.250', '1.250 KWD', '2.500 KWD'];
+  // On the wire "2.500" with the order's currency; in an email as English writes dinars: "KWD 2.500".
+  const [currency, price, unit, line] = ['KWD', '1.250', 'KWD\u00a01.250', 'KWD\u00a02.500'];
   let store: TestApp;
   beforeAll(async () => {
     const named = { storeName: 'Zoë’s Lamps', mailFrom: { name: 'Zoë’s Lamps', address: FROM.address } };
@@ -463,7 +464,7 @@ describe('a store in KWD', () => {
       variants: [{ alias: 'lamp', quantity: 2 }],
       shipping_address: SHOPPER,
     });
-    expect(`${placed.total} ${currency}`).toBe(line);
+    expect(`${placed.total} ${currency}`).toBe('2.500 KWD');
 
     const before = sink.received.length;
     const storeMailer = createMailer(store.config);

@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events } from '../src/db/schema.js';
+import { carts, events, orders } from '../src/db/schema.js';
 import { scheduleDeliveries } from '../src/webhooks/webhook-delivery.js';
 import { adminApi, apiAs } from './fixtures.js';
 import {
@@ -841,5 +841,100 @@ describe('ordinary text in any script', () => {
       headers: { 'x-order-token': order.order_token },
     });
     expect(json(placed).shipping_address).toMatchObject({ city, first_name: first });
+  });
+});
+
+describe('hostile market codes in the X-Market header and the payload', () => {
+  // Each names no market: it is a 422 problem naming where it came from, whatever route it reaches, and nothing is
+  // written. "\u212AW" is KELVIN SIGN + W, which JavaScript lower-cases to "kw", the code of a market made here: a code
+  // is matched only as the ASCII it is stored as, never after Unicode case mapping.
+  const HOSTILE_CODES = [
+    'x'.repeat(5000),
+    '\u212AW',
+    'ｋｗ',
+    'kw\u0301',
+    '日本',
+    'k\u0000w',
+    'k\tw',
+    'kw\u0007',
+    "kw' or '1'='1",
+    'kw; drop table markets; --',
+    '%6b%77',
+    'kw,eu',
+    '*',
+  ];
+  const walkOrder = {
+    variants: [{ alias: 'walk-1', quantity: 1 }],
+    shipping_address: { first_name: 'Ada', last_name: 'L', country: 'GB', email: 'market-walk@example.com' },
+  };
+  const orderCount = async () => (await t.database.db.select({ n: count() }).from(orders))[0]?.n;
+
+  beforeAll(async () => {
+    await apiAs(t, admin).post('/market/dashboard/api/markets/', {
+      code: 'kw',
+      name: 'Kuwait',
+      currency: 'KWD',
+      exchange_rate: '0.3075',
+      countries: ['KW'],
+    });
+  });
+
+  it('refuses each in the header of the catalog, the cart, the estimate and a placement (422, no write)', async () => {
+    const before = await orderCount();
+    const cartsBefore = (await t.database.db.select({ n: count() }).from(carts))[0]?.n;
+    for (const code of HOSTILE_CODES) {
+      const headers = { 'x-market': code };
+      const requests: InjectOptions[] = [
+        { method: 'GET', url: '/product/storefront/api/products/', headers },
+        { method: 'GET', url: '/cart/storefront/api/carts/', headers },
+        {
+          method: 'POST',
+          url: '/cart/storefront/api/carts/add/',
+          headers,
+          payload: { product_variant_id: fixtures.product_variant_id, quantity: 1 },
+        },
+        { method: 'POST', url: '/order/storefront/api/estimate/', headers, payload: walkOrder },
+        { method: 'POST', url: '/order/storefront/api/guest-user-order-create/', headers, payload: walkOrder },
+      ];
+      for (const request of requests) {
+        const res = await t.app.inject(request);
+        const what = `${request.method} ${request.url} x-market=${JSON.stringify(code.slice(0, 20))}`;
+        expect(res.statusCode, `${what}: ${res.body}`).toBe(422);
+        expect(res.headers['content-type'], what).toMatch(/^application\/problem\+json/);
+        expect(json(res).errors?.[0]?.field, what).toBe('headers.x-market');
+      }
+    }
+    expect(await orderCount()).toBe(before);
+    expect(await t.database.db.select({ n: count() }).from(carts)).toEqual([{ n: cartsBefore }]);
+  });
+
+  it('refuses the header sent twice, whatever the two say', async () => {
+    for (const values of [
+      ['kw', 'kw'],
+      ['kw', 'default'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/order/storefront/api/estimate/',
+        headers: { 'x-market': values },
+        payload: walkOrder,
+      });
+      expect(json(res).errors, res.body).toEqual([{ field: 'headers.x-market', message: expect.any(String) }]);
+      expectProblem(res, 422, 'unknown_market');
+    }
+  });
+
+  it('refuses each as the payload’s market of an estimate and a placement (422, nothing placed)', async () => {
+    const before = await orderCount();
+    for (const code of [...HOSTILE_CODES.filter((c) => c.length <= 64), 'x'.repeat(65)]) {
+      for (const url of ['/order/storefront/api/estimate/', '/order/storefront/api/guest-user-order-create/']) {
+        const res = await t.app.inject({ method: 'POST', url, payload: { ...walkOrder, market: code } });
+        const what = `${url} market=${JSON.stringify(code.slice(0, 20))}`;
+        expect(res.statusCode, `${what}: ${res.body}`).toBe(422);
+        expect(res.headers['content-type'], what).toMatch(/^application\/problem\+json/);
+        expect(json(res).errors?.[0]?.field, what).toBe('market');
+      }
+    }
+    expect(await orderCount()).toBe(before);
   });
 });

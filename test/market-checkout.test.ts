@@ -306,6 +306,24 @@ describe('estimate and placement in the market’s currency', () => {
       .from(payments)
       .where(eq(payments.orderId, row?.id ?? 0));
     expect(payment).toMatchObject({ amount: 9557, currency: 'JPY' });
+    // The admin's order: its market, the rate locked at placement and the total in USD beside the yen.
+    const adminOrder = await api.get(`/order/dashboard/api/orders/${placed.order_alias}/`);
+    expect(adminOrder).toMatchObject({ currency: 'JPY', total: '9557' });
+    expect(adminOrder.market).toEqual({
+      id: market.jp?.id,
+      code: 'jp',
+      name: 'Japan',
+      currency: 'JPY',
+      exchange_rate: '151.37',
+      store_currency: 'USD',
+      total_in_store_currency: '63.14',
+    });
+  });
+
+  it('shows no market on an admin’s order of the default market', async () => {
+    const placed = json(await place({ variants: [{ alias: 'mc-mug' }], shipping_address: address('US') }));
+    const adminOrder = await api.get(`/order/dashboard/api/orders/${placed.order_alias}/`);
+    expect(adminOrder).toMatchObject({ currency: 'USD', total: '8.00', market: null });
   });
 
   it('places a tax-inclusive EUR order with the explicit price', async () => {
@@ -456,5 +474,78 @@ describe('tampering is refused, never charged (GHSA-wm63-7627-ch33)', () => {
   it('an unknown market in the header is refused even when the address names a market', async () => {
     const res = await place({ ...tee, shipping_address: address('DE') }, { 'x-market': 'gb' });
     expectProblem(res, 422, 'unknown_market');
+  });
+});
+
+describe('order edits in the order’s market', () => {
+  const editOf = (alias: string, body: object, preview = false) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/order/dashboard/api/orders/${alias}/edits/${preview ? 'preview/' : ''}`,
+      headers: bearer(admin.access),
+      payload: body,
+    });
+  const rateOf = (code: 'jp' | 'eu', exchange_rate: string) =>
+    api.patch(`/market/dashboard/api/markets/${market[code]?.id}/`, { exchange_rate });
+
+  it('adds a mug to a yen order at the rate the order locked, not today’s, rounded by the market’s rule', async () => {
+    // A T-shirt (¥3,800) and Flat shipping (¥757): ¥4,557 at 151.37.
+    const placed = json(
+      await place({ variants: [{ alias: 'mc-tee' }], shipping_address: address('JP'), shipping_method_id: flat }),
+    );
+    expect(placed.total).toBe('4557');
+    await rateOf('jp', '140');
+    try {
+      // The mug at the order's 151.37: 8 × 151.37 = 1,210.96 → ¥1,211 → ¥1,200 (nearest 100). Today's 140 would give
+      // 8 × 140 = ¥1,120 → ¥1,100. ¥4,557 + ¥1,200 = ¥5,757.
+      const change = { lines: [{ alias: 'mc-mug', quantity: 1 }] };
+      const previewed = json(await editOf(placed.order_alias, change, true));
+      expect(previewed).toMatchObject({ currency: 'JPY', total_after: '5757' });
+      const res = await editOf(placed.order_alias, { ...change, expected_total: '5757' });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(json(res)).toMatchObject({
+        currency: 'JPY',
+        total_before: '4557',
+        total_after: '5757',
+        difference: '1200',
+        lines: [{ alias: 'mc-mug', unit_price: '1200', before: 0, after: 1 }],
+        order: { currency: 'JPY', total: '5757', market: { code: 'jp', exchange_rate: '151.37' } },
+      });
+    } finally {
+      await rateOf('jp', '151.37');
+    }
+  });
+
+  it('adds to a euro order a variant’s explicit EUR price, or its price at the order’s locked rate', async () => {
+    // A mug in France: no EUR price, 8.00 × 0.92 = EUR 7.36, tax included (France has no rate here): 7.36.
+    const placed = json(await place({ variants: [{ alias: 'mc-mug' }], shipping_address: address('FR') }));
+    expect(placed).toMatchObject({ currency: 'EUR', total: '7.36' });
+    await rateOf('eu', '1');
+    try {
+      // A T-shirt at its explicit EUR 23.00 (the rate does not touch it) and a second mug at the order's 0.92, EUR 7.36
+      // (today's rate 1 would make it 8.00): 23.00 + 2 × 7.36 = 37.72.
+      const res = await editOf(placed.order_alias, {
+        lines: [
+          { alias: 'mc-tee', quantity: 1 },
+          { alias: 'mc-mug', quantity: 2 },
+        ],
+        expected_total: '37.72',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(json(res)).toMatchObject({ currency: 'EUR', total_before: '7.36', total_after: '37.72' });
+      const lines = json(res).order.lines.map((l: { alias: string; unit_price: string; quantity: number }) => [
+        l.alias,
+        l.unit_price,
+        l.quantity,
+      ]);
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          ['mc-mug', '7.36', 2],
+          ['mc-tee', '23.00', 1],
+        ]),
+      );
+    } finally {
+      await rateOf('eu', '0.92');
+    }
   });
 });

@@ -371,3 +371,62 @@ describe('a KWD return whose refund ends in an odd fils, paid through Stripe', (
     expect((await api.get(`${orders}/`)).ledger).toMatchObject({ refunded: '6.880', refund_due: '0.005' });
   });
 });
+
+describe('a KWD market of a USD store: the estimate lists only the plugins that can take its total', () => {
+  // A T-shirt at 25.00 USD at 0.3075: KD 7.6875 → KD 7.688, an odd fils Stripe cannot take. With rounding_step
+  // "0.01" it is KD 7.690, a multiple of 10 fils. No shipping (a converted rate need not be one), no tax in KW.
+  let t: TestApp;
+  let api: ReturnType<typeof adminApi>;
+  let kwId: number;
+  const kwOrder = { variants: [{ alias: 'tee' }], shipping_address: { ...guestAddress, country: 'KW' } };
+  const estimate = async () =>
+    json(await t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload: kwOrder }));
+  beforeAll(async () => {
+    ({ t } = await openStore({ currency: 'USD', price: '25.00', shipping: '5.00', taxRate: null }));
+    api = adminApi(t, await signInAdmin(t));
+    const kw = await api.post('/market/dashboard/api/markets/', {
+      code: 'kw',
+      name: 'Kuwait',
+      currency: 'KWD',
+      exchange_rate: '0.3075',
+      countries: ['KW'],
+    });
+    kwId = kw.id;
+  });
+  afterAll(() => t.close());
+
+  it('leaves Stripe out of KD 7.688, and the placement through Stripe is refused as the estimate said', async () => {
+    const shown = await estimate();
+    expect(shown).toMatchObject({ currency: 'KWD', total: '7.688' });
+    expect(shown.payment_plugins).toEqual(['sandbox', 'cash_on_delivery']);
+    const placed = await placeGuestOrder(t, kwOrder);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/stripe/',
+      headers: { 'x-order-token': placed.order_token ?? '' },
+      payload: { order_alias: placed.order_alias },
+    });
+    expectProblem(refused, 422, 'amount_not_chargeable');
+  });
+
+  it('lists Stripe once the market rounds to 10 fils (rounding_step "0.01": KD 7.690)', async () => {
+    await api.patch(`/market/dashboard/api/markets/${kwId}/`, { rounding_step: '0.01' });
+    const shown = await estimate();
+    expect(shown).toMatchObject({ currency: 'KWD', total: '7.690' });
+    expect(shown.payment_plugins).toEqual(['sandbox', 'stripe', 'cash_on_delivery']);
+  });
+
+  it('lists only what the market offers, and nothing in the default market’s answer', async () => {
+    await api.patch(`/market/dashboard/api/markets/${kwId}/`, { payment_plugins: ['stripe'] });
+    expect((await estimate()).payment_plugins).toEqual(['stripe']);
+    const usd = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/order/storefront/api/estimate/',
+        payload: { variants: [{ alias: 'tee' }], shipping_address: guestAddress },
+      }),
+    );
+    expect(usd.currency).toBe('USD');
+    expect(usd).not.toHaveProperty('payment_plugins');
+  });
+});

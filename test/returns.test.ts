@@ -183,7 +183,7 @@ describe('a customer returns one mug from the order page', () => {
     const [requestedEmail] = await emailsTo(order.email, 'Return requested');
     expect(requestedEmail?.text).toContain('1 × Mug — Blue');
     const [refundEmail] = await emailsTo(order.email, 'Refund for your return');
-    expect(refundEmail?.text).toContain('We have refunded 7.92 USD for the 1 item');
+    expect(refundEmail?.text).toContain('We have refunded $7.92 for the 1 item');
   });
 
   it('refunds every unit and the shipping to exactly what was paid, over two returns', async () => {

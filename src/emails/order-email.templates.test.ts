@@ -96,12 +96,12 @@ describe('order emails', () => {
       link,
     });
     expect(email.subject).toBe('Ocha: Order a1b2 received');
-    expect(email.text).toContain('2 × Sencha <50g> (1235 JPY each): 2470 JPY');
+    expect(email.text).toContain('2 × Sencha <50g> (¥1,235 each): ¥2,470');
     expect(email.text).toContain(
-      'Subtotal: 2470 JPY\nDiscount (Promo code AKI10 (10%)): -247 JPY\nTax (included): 202 JPY\nTotal: 2223 JPY',
+      'Subtotal: ¥2,470\nDiscount (Promo code AKI10 (10%)): -¥247\nTax (included): ¥202\nTotal: ¥2,223',
     );
     expect(email.text).not.toContain('Shipping (');
-    expect(email.html).toContain('<strong>2223 JPY</strong>');
+    expect(email.html).toContain('<strong>¥2,223</strong>');
   });
 
   it('names each line "Product — Variant" as it was sold, with its SKU', () => {
@@ -121,7 +121,7 @@ describe('order emails', () => {
       lines: [shirt],
       link,
     });
-    expect(email.text).toContain('1 × Organic Cotton T-Shirt — Small (SKU TSHIRT-S) (25.00 USD each): 25.00 USD');
+    expect(email.text).toContain('1 × Organic Cotton T-Shirt — Small (SKU TSHIRT-S) ($25.00 each): $25.00');
     expect(email.html).toContain('Organic Cotton T-Shirt — Small<br><span');
     expect(email.html).toContain('SKU TSHIRT-S</span>');
   });
@@ -194,8 +194,8 @@ describe('order emails', () => {
   it('names the discount by its code when pricing gave it no name', () => {
     const order = orderIn('USD', { discountName: null, subtotal: 1000, discount: 100, total: 900, estimatedTax: 0 });
     const email = renderOrderEmail({ kind: 'payment_received', storeName: 'S', order, lines: [], link });
-    expect(email.text).toContain('Discount (code AKI10): -1.00 USD');
-    expect(email.text).toContain('payment of 9.00 USD');
+    expect(email.text).toContain('Discount (code AKI10): -$1.00');
+    expect(email.text).toContain('payment of $9.00');
   });
 
   it('says a cancelled order was refunded when it was', () => {
@@ -210,18 +210,26 @@ describe('order emails', () => {
   it('tells the customer of a changed order what is still to pay, or what comes back, with the order link', () => {
     const text = (order: OrderRow) =>
       renderOrderEmail({ kind: 'order_changed', storeName: 'S', order, lines: [line], link });
-    // Total 22.23 USD, 15.00 captured: 7.23 to pay.
+    // Total $22.23, $15.00 captured: $7.23 to pay.
     const due = text(orderIn('USD', { status: 'approved', amountCaptured: 1500 }));
     expect(due.subject).toBe('S: Order a1b2 changed');
-    expect(due.text).toContain('its total is now 22.23 USD. 7.23 USD is still to pay');
+    expect(due.text).toContain('its total is now $22.23. $7.23 is still to pay');
     expect(due.text).toContain(link.url);
     // 30.00 captured: 7.77 owed back.
     const back = text(orderIn('USD', { status: 'approved', amountCaptured: 3000 })).text;
-    expect(back).toContain('We will refund you 7.77 USD.');
+    expect(back).toContain('We will refund you $7.77.');
     expect(text(orderIn('USD', { status: 'approved', amountCaptured: 2223 })).text).not.toMatch(/still to pay|refund/);
   });
 
-  it("writes every amount of a KWD order in fils, three decimals, whatever the store's own currency", () => {
+  it('writes euros with the euro sign and two decimals, never the dollar’s', () => {
+    const email = renderOrderEmail({ kind: 'payment_received', storeName: 'S', order: orderIn('EUR'), lines: [line] });
+    expect(email.text).toContain('We have received your payment of €22.23');
+    expect(email.text).toContain('Total: €22.23');
+    expect(email.html).toContain('<strong>€22.23</strong>');
+    expect(`${email.text}${email.html}`).not.toMatch(/\$|USD|EUR/);
+  });
+
+  it("writes every amount of a KWD order with its three decimals, whatever the store's own currency", () => {
     // The template knows only the order: an order in a market's currency is written in it, never in the store's.
     const kwd = orderIn('KWD', {
       status: 'approved',
@@ -240,14 +248,15 @@ describe('order emails', () => {
     const render = (kind: OrderEmailKind, returned?: ReturnedItems) =>
       renderOrderEmail({ kind, storeName: 'Souq', order: kwd, lines: [{ ...kwdLine, total: 7690 }], link, returned });
     const paid = render('payment_received').text;
-    expect(paid).toContain('We have received your payment of 8.940 KWD');
-    expect(paid).toContain('1 × Sencha <50g> (7.690 KWD each): 7.690 KWD');
+    expect(paid).toContain('We have received your payment of KWD\u00a08.940');
+    expect(paid).toContain('1 × Sencha <50g> (KWD\u00a07.690 each): KWD\u00a07.690');
     expect(paid).toContain(
-      'Subtotal: 7.690 KWD\nShipping (Courier): 1.250 KWD\nTax (included): 0.000 KWD\nTotal: 8.940 KWD',
+      'Subtotal: KWD\u00a07.690\nShipping (Courier): KWD\u00a01.250\n'
+        + 'Tax (included): KWD\u00a00.000\nTotal: KWD\u00a08.940',
     );
-    expect(render('order_changed').text).toContain('its total is now 8.940 KWD. 0.940 KWD is still to pay');
+    expect(render('order_changed').text).toContain('its total is now KWD\u00a08.940. KWD\u00a00.940 is still to pay');
     const refund = { id: 3, lines: [{ name: 'Sencha <50g>', quantity: 1 }], amount: '7.690', rejectReason: null };
-    expect(render('return_refunded', refund).text).toContain('We have refunded 7.690 KWD');
+    expect(render('return_refunded', refund).text).toContain('We have refunded KWD\u00a07.690');
     expect(`${paid}${render('payment_received').html}`).not.toMatch(/USD|JPY|\b8\.94\b/);
   });
 

@@ -3,12 +3,13 @@ import { ledgerOfOrder } from '../orders/order-ledger.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import { currencyFormat } from '../shared/money.js';
+import { moneyDisplay } from '../shared/money-display.js';
 import { html, type SafeHtml } from './html-template.js';
 
 /**
  * The emails a customer gets about an order, as plain text and HTML from the same pieces: the
  * store's name, what the email says, the lines and totals (each amount at its currency's exact
- * precision with the currency's code, as the order page shows them), the address, and the link
+ * precision, as a reader expects them: ¥8,860, KWD 16.630, €23.00), the address, and the link
  * that opens the order's page. Names and addresses are customer input: the HTML escapes every
  * value (the `html` tag), the text keeps each value on its line.
  */
@@ -209,10 +210,12 @@ interface Figures {
   totals: { label: string; amount: string; deducted?: boolean; strong?: boolean }[];
 }
 
-/** An amount as the order page shows it: the currency's exact precision, then its code ("12.30 USD"). */
+/**
+ * An amount of the order as a reader expects it (`moneyDisplay`, in English as the emails are): ¥8,860, KWD 16.630,
+ * €23.00, $12.30, at the currency's exact precision.
+ */
 function amountIn(order: OrderRow): (minor: number) => string {
-  const money = currencyFormat(order.currency);
-  return (minor) => `${money.format(minor)} ${order.currency}`;
+  return moneyDisplay(order.currency);
 }
 
 /** Lines at their subtotal (quantity × unit price), then the order's totals: they add up as shown. */
@@ -366,7 +369,10 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const subject = `${storeName}: ${kind.subject(input.order.alias)}`;
   const returned = input.returned && {
     ...input.returned,
-    amount: input.returned.amount === null ? null : `${input.returned.amount} ${input.order.currency}`,
+    amount:
+      input.returned.amount === null
+        ? null
+        : amountIn(input.order)(currencyFormat(input.order.currency).parse(input.returned.amount)),
   };
   const says = kind.says(input.order, amountIn(input.order)(input.order.total), returned);
   const shippingAddress = input.order.shippingAddress as AddressSnapshot | null;

@@ -39,6 +39,38 @@ export interface Market extends MarketRef {
   paymentPlugins: readonly string[];
   /** Empty: every active method. */
   shippingMethodIds: readonly number[];
+  /**
+   * What its prices depend on, as stored (`marketPricingVersion`): a placement priced in it is placed only if the row
+   * still says this under its lock.
+   */
+  pricingVersion: string;
+}
+
+/** The columns of a market row its prices depend on, as text (numerics as PostgreSQL writes them). */
+export interface MarketPricingColumns {
+  currency: string | null;
+  pricesIncludeTax: boolean | null;
+  exchangeRate: string | null;
+  roundingStep: string | null;
+  priceEnding: string;
+  roundingDirection: string;
+}
+
+/**
+ * A market's pricing as one comparable string: its currency, inclusivity, rate and rounding rule, canonical
+ * (`151.3700000000` and `151.37` are the same rate). Built the same way from the directory's row and from the row a
+ * placement reads under lock (placement.decide.ts `priceChanged`), so a rate changed since a quote is seen there.
+ */
+export function marketPricingVersion(row: MarketPricingColumns): string {
+  const decimal = (value: string | null) => (value === null ? '' : formatDecimal(value));
+  return [
+    row.currency ?? '',
+    row.pricesIncludeTax === null ? '' : String(row.pricesIncludeTax),
+    decimal(row.exchangeRate),
+    decimal(row.roundingStep),
+    decimal(row.priceEnding),
+    row.roundingDirection,
+  ].join('|');
 }
 
 /** What a market takes from the store: the default market's currency and inclusivity, the rounding mode. */
@@ -81,6 +113,7 @@ export function marketOf(record: MarketRecord, store: StoreMarketContext): Marke
     money: currencyFormat(currency),
     paymentPlugins: record.paymentPlugins,
     shippingMethodIds: record.shippingMethodIds,
+    pricingVersion: marketPricingVersion(row),
   };
 }
 

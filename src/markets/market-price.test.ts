@@ -123,6 +123,14 @@ describe('roundPrice: onto k × step + ending', () => {
 });
 
 describe('convertPrice: precision first, then the rule', () => {
+  it('never makes a paid price free at a tiny rate: 10.00 USD at 10^-10 is ¥1, or ¥100 with a step of 100', () => {
+    const tiny = usdTo('JPY', '0.0000000001');
+    expect(convertPrice(1000, tiny, NO_PRICE_ROUNDING)).toBe(1);
+    expect(convertPrice(1000, tiny, rule(100, 0))).toBe(100);
+    expect(convertPrice(1000, tiny, rule(1000, 980, 'down'))).toBe(980);
+    expect(convertPrice(0, tiny, rule(100, 0))).toBe(0);
+  });
+
   it('shows 25.00 USD as ¥3,800 at 151.37 with a step of "100" and as ¥3,784 with whole yen', () => {
     const jpy = usdTo('JPY', '151.37');
     expect(convertPrice(2500, jpy, priceRoundingOf({ step: '100', ending: '0', direction: 'nearest' }, 'JPY'))).toBe(

@@ -112,10 +112,15 @@ export function backToStoreCurrency(amount: number, conversion: Conversion): num
   return toSafeMinor(roundDiv(numerator, denominator, conversion.mode));
 }
 
-/** A default-currency price as a market shows it: converted to the currency's precision, then by the market's rule. */
+/**
+ * A default-currency price as a market shows it: converted to the currency's precision, then by the market's rule. A
+ * positive price stays positive even when the conversion rounds it to nothing (a tiny rate): it gets the rule's
+ * smallest positive price, as a positive price the rule would round to zero does.
+ */
 export function convertPrice(amount: number, conversion: Conversion, rule: PriceRounding): number {
   if (amount < 0) throw new RangeError(`a price is never negative: ${amount}`);
-  return roundPrice(exchangeMinor(amount, conversion), rule);
+  const exchanged = exchangeMinor(amount, conversion);
+  return roundPrice(amount > 0 && exchanged === 0 ? 1 : exchanged, rule);
 }
 
 /** What pricing needs of a market: its currency and, unless it is the store's own, how to convert into it. */

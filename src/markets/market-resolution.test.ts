@@ -40,6 +40,15 @@ describe('resolveMarket', () => {
     });
   });
 
+  it('matches a code only as the ASCII it is stored as, never after Unicode case mapping', () => {
+    const kw: MarketRef = { code: 'kw', isDefault: false, countries: ['KW'] };
+    // KELVIN SIGN lower-cases to "k"; fullwidth letters, combining marks and SQL are no codes either.
+    for (const header of ['\u212AW', 'ｋｗ', 'kw\u0301', "kw' or '1'='1", 'k\u0000w', 'x'.repeat(33)]) {
+      expect(resolveMarket([us, kw], { header })).toEqual({ ok: false, source: 'header', code: header });
+    }
+    expect(resolveMarket([us, kw], { header: ' KW ' })).toMatchObject({ ok: true, market: kw });
+  });
+
   it('serves a country listed by the default market from the default market', () => {
     expect(resolveMarket(markets, { shippingCountry: 'US' })).toMatchObject({ market: us, source: 'shipping_country' });
   });

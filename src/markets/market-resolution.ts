@@ -29,8 +29,20 @@ export interface MarketHints {
   shippingCountry?: string;
 }
 
+/**
+ * A market code as sent, in the only form a market's code has (`markets_code_check`: ASCII letters, digits, `_` and
+ * `-`): matched after trimming and ASCII lower-casing only. Unicode case mapping would let another string name a
+ * market ("\u212AW", KELVIN SIGN and W, lower-cases to "kw"), so anything else names none.
+ */
+const CODE_AS_SENT = /^[A-Za-z0-9_-]{1,32}$/;
+
 export function resolveMarket<M extends MarketRef>(markets: readonly M[], hints: MarketHints): MarketResolution<M> {
-  const byCode = (code: string) => markets.find((market) => market.code === code.trim().toLowerCase());
+  const byCode = (sent: string) => {
+    const code = sent.trim();
+    if (!CODE_AS_SENT.test(code)) return undefined;
+    // ASCII only by now: lower-casing it maps A–Z and nothing else.
+    return markets.find((market) => market.code === code.toLowerCase());
+  };
   for (const source of ['header', 'payload'] as const) {
     const code = hints[source];
     if (code === undefined || code.trim() === '') continue;

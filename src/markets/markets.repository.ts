@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { foreignKeyViolation, pgError, uniqueViolation } from '../db/errors.js';
 import {
@@ -6,6 +6,7 @@ import {
   marketPaymentPlugins,
   markets,
   marketShippingMethods,
+  productVariants,
   shippingMethods,
 } from '../db/schema.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
@@ -69,6 +70,18 @@ export async function findMarketRow(db: Db | Tx, id: number): Promise<MarketRow>
 
 export async function findMarket(db: Db, id: number): Promise<MarketRecord> {
   return recordOf(db, await findMarketRow(db, id));
+}
+
+/** The store's largest price or compare-at price, minor units of the store currency (0 without variants). */
+export async function largestStorePrice(db: Db): Promise<number> {
+  const [row] = await db
+    .select({
+      largest: sql<
+        string | null
+      >`max(greatest(${productVariants.price}, coalesce(${productVariants.compareAtPrice}, 0)))`,
+    })
+    .from(productVariants);
+  return Number(row?.largest ?? 0);
 }
 
 /** A 409 naming each listed country that another market has, and that market. */

@@ -10,13 +10,33 @@ import {
   deleteMarket,
   findMarket,
   findMarketRow,
+  largestStorePrice,
   listMarkets,
   updateMarket,
 } from './markets.repository.js';
-import { type MarketSettings, marketChangeValues, newMarketValues } from './markets.values.js';
+import {
+  checkLargestPriceConverts,
+  type MarketColumns,
+  type MarketSettings,
+  marketChangeValues,
+  newMarketValues,
+} from './markets.values.js';
 
 export interface MarketDeps extends StoreMarketSettings, MarketSettings, ReferenceWriter {
   db: Db;
+}
+
+/** A 422 when a market's new pricing would not convert the store's largest price (`checkLargestPriceConverts`). */
+async function checkPricingFits(deps: MarketDeps, columns: Partial<MarketColumns>): Promise<void> {
+  const { currency, exchangeRate, roundingStep, priceEnding, roundingDirection } = columns;
+  // Only a change of pricing sets these (all together: markets.values.ts pricingColumns).
+  if (!currency || !exchangeRate || priceEnding === undefined || !roundingDirection || roundingStep === undefined) {
+    return;
+  }
+  checkLargestPriceConverts(
+    { currency, exchangeRate, roundingStep, priceEnding, roundingDirection },
+    { largestMinor: await largestStorePrice(deps.db), storeCurrency: deps.storeCurrency },
+  );
 }
 
 /** Markets: /market/dashboard/api/markets/ (admins only); decision 0031. */
@@ -54,7 +74,9 @@ export function marketAdminRoutes(deps: MarketDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const record = await createMarket(deps.db, newMarketValues(request.body, deps));
+        const values = newMarketValues(request.body, deps);
+        await checkPricingFits(deps, values.columns);
+        const record = await createMarket(deps.db, values);
         return reply.code(201).send(presentMarket(record, deps));
       },
     );
@@ -88,7 +110,9 @@ export function marketAdminRoutes(deps: MarketDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const stored = await findMarketRow(deps.db, request.params.id);
-        const record = await updateMarket(deps.db, stored.id, marketChangeValues(request.body, stored, deps));
+        const values = marketChangeValues(request.body, stored, deps);
+        await checkPricingFits(deps, values.columns);
+        const record = await updateMarket(deps.db, stored.id, values);
         return presentMarket(record, deps);
       },
     );

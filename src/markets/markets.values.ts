@@ -4,13 +4,15 @@ import { currencyExponent, isSupportedCurrency } from '../shared/currency.js';
 import { invalidField } from '../shared/errors.js';
 import {
   compareDecimal,
+  currencyFormat,
   type Decimal,
   formatDecimal,
   MoneyFormatError,
+  MoneyOverflowError,
   parseDecimal,
   parseMinor,
 } from '../shared/money.js';
-import type { RoundingDirection } from './market-price.js';
+import { convertPrice, priceRoundingOf, type RoundingDirection } from './market-price.js';
 import type { MarketInput, MarketPatch } from './market.schema.js';
 
 // What the admin sends about a market, checked beyond its schema and turned into the stored form (decision 0031):
@@ -214,4 +216,36 @@ export function marketChangeValues(
     settings,
   );
   return { columns: { ...columns, ...pricing }, lists };
+}
+
+/**
+ * A 422 on `exchange_rate` when the store's largest price (`largestMinor`, minor units of the store currency) would not
+ * convert into the market's currency at its rate and rule: the converted amount would be beyond what the service holds
+ * exactly (Number.MAX_SAFE_INTEGER minor units). Refused at the admin's write rather than as every shopper's 422 later.
+ */
+export function checkLargestPriceConverts(
+  pricing: MarketPricingColumns,
+  { largestMinor, storeCurrency }: { largestMinor: number; storeCurrency: string },
+): void {
+  const rule = priceRoundingOf(
+    { step: pricing.roundingStep, ending: pricing.priceEnding, direction: pricing.roundingDirection },
+    pricing.currency,
+  );
+  const conversion = {
+    from: storeCurrency,
+    to: pricing.currency,
+    rate: pricing.exchangeRate,
+    mode: 'half_up' as const,
+  };
+  try {
+    convertPrice(largestMinor, conversion, rule);
+  } catch (err) {
+    if (!(err instanceof MoneyOverflowError)) throw err;
+    const largest = currencyFormat(storeCurrency).format(largestMinor);
+    throw invalidField(
+      'exchange_rate',
+      `at this rate the store's largest price, ${largest} ${storeCurrency}, would be more ${pricing.currency} than `
+        + 'the service can hold exactly',
+    );
+  }
 }

@@ -1,6 +1,7 @@
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import {
+  markets,
   type OrderEditLineRow,
   orderEdits,
   orderLines,
@@ -10,7 +11,9 @@ import {
   promotions,
   taxClasses,
   taxRates,
+  variantPrices,
 } from '../db/schema.js';
+import type { StoredPriceRounding, UnitPrice } from '../markets/market-price.js';
 import { lineDisplayName, soldItem } from '../orders/order-line.js';
 import type { OrderRow } from '../orders/orders.repository.js';
 import type { PricedLine, PricedOrder } from '../pricing/pricing.types.js';
@@ -86,6 +89,43 @@ export async function lockEditedVariants(
       },
     ]),
   );
+}
+
+/**
+ * What pricing a line added to an order of a market needs besides the order's locked rate: the market's rounding rule
+ * (as it is now, as the catalog shows prices today) and the variants' explicit prices in the order's currency. Null for
+ * an order without a market, or whose market does not sell in the order's currency (the default market).
+ */
+export async function orderMarketPricing(
+  tx: Tx,
+  input: { order: OrderRow; variantIds: readonly number[] },
+): Promise<{ rule: StoredPriceRounding; explicit: Map<number, UnitPrice> } | null> {
+  const { order } = input;
+  if (order.marketId === null) return null;
+  const [market] = await tx
+    .select({
+      step: markets.roundingStep,
+      ending: markets.priceEnding,
+      direction: markets.roundingDirection,
+      currency: markets.currency,
+    })
+    .from(markets)
+    .where(eq(markets.id, order.marketId));
+  // The default market's prices are the catalog's own; a market is only a rule for its own currency.
+  if (!market || market.currency !== order.currency) return null;
+  const prices =
+    input.variantIds.length === 0
+      ? []
+      : await tx
+          .select()
+          .from(variantPrices)
+          .where(
+            and(inArray(variantPrices.variantId, [...input.variantIds]), eq(variantPrices.currency, order.currency)),
+          );
+  return {
+    rule: { step: market.step, ending: market.ending, direction: market.direction },
+    explicit: new Map(prices.map((p) => [p.variantId, { amount: p.amount, compareAt: p.compareAtAmount }])),
+  };
 }
 
 const lineFigures = (priced: PricedLine) => ({

@@ -138,7 +138,7 @@ export function orderEditRoutes(deps: OrderEditDeps): FastifyPluginAsyncTypebox 
           editedBy: request.principal?.userId ?? null,
           requestKey: idempotencyKeyFrom(request.headers['idempotency-key']),
         });
-        return reply.code(201).send({ ...answer, order: await adminOrderDetail(deps.db, after) });
+        return reply.code(201).send({ ...answer, order: await adminOrderDetail(deps.db, after, deps) });
       },
     );
 

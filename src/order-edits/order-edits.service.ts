@@ -13,15 +13,28 @@ import {
 } from '../orders/orders.repository.js';
 import type { PricedOrder } from '../pricing/pricing.types.js';
 import { DomainError } from '../shared/errors.js';
-import { currencyFormat, MoneyFormatError, type RoundingMode } from '../shared/money.js';
+import { currencyFormat, formatDecimal, MoneyFormatError, type RoundingMode } from '../shared/money.js';
+import {
+  type MarketPricing,
+  priceInMarket,
+  priceRoundingOf,
+  type StoredPriceRounding,
+} from '../markets/market-price.js';
 import { presentEdit } from './order-edit.presenter.js';
-import { decideOrderEdit, type EditDecision, editRefusal, type LineChange } from './order-edit.decide.js';
+import {
+  decideOrderEdit,
+  type EditDecision,
+  type EditedVariant,
+  editRefusal,
+  type LineChange,
+} from './order-edit.decide.js';
 import {
   editLines,
   insertOrderEdit,
   lockEditedVariants,
   lockOrderPromotions,
   moveStock,
+  orderMarketPricing,
   saveEditedOrder,
   writeEditedLines,
 } from './order-edits.repository.js';
@@ -29,7 +42,9 @@ import {
 export interface OrderEditDeps {
   db: Db;
   outbox: Outbox;
-  /** STORE_CURRENCY: the currency of the catalog's prices, which a line added to an order is priced in. */
+  /**
+   * STORE_CURRENCY: the currency of the catalog's prices; a line added to an order in another is priced in its market.
+   */
   storeCurrency: string;
   roundingMode: RoundingMode;
 }
@@ -161,26 +176,61 @@ function parseExpectedTotal(text: string | undefined, currency: string): number 
 }
 
 /**
- * A line an edit adds is priced at the catalog's price, which is in the store currency: added to an order in another
- * currency (a market's), it would be charged as if it were that currency. Until edits price added lines in the order's
- * market, an order in another currency can only change the quantities of the lines it has.
+ * A line an edit adds to an order of another currency than the store's is priced as its placement would have priced
+ * it (decision 0031): the variant's explicit price in the order's currency, else its price converted at the rate the
+ * order locked when it was placed (never today's), rounded once and then by its market's rule, as the catalog does
+ * (`priceInMarket`). An order in another currency without a market (none is placed so) can only change the quantities
+ * of its own lines: there is no rule to price a new one with.
  */
-function refuseLinesPricedInAnotherCurrency(
-  deps: Pick<OrderEditDeps, 'storeCurrency'>,
-  edit: { order: OrderRow; lines: readonly OrderLineRow[]; changes: readonly LineChange[] },
-): void {
-  if (edit.order.currency === deps.storeCurrency) return;
+async function pricedInOrderMarket(
+  tx: Tx,
+  deps: Pick<OrderEditDeps, 'storeCurrency' | 'roundingMode'>,
+  edit: {
+    order: OrderRow;
+    lines: readonly OrderLineRow[];
+    changes: readonly LineChange[];
+    variants: Map<string, EditedVariant>;
+  },
+): Promise<Map<string, EditedVariant>> {
+  const { order, variants } = edit;
+  if (order.currency === deps.storeCurrency) return variants;
   const kept = new Set(edit.lines.map((l) => l.alias));
   const added = edit.changes.findIndex((c) => !kept.has(c.alias) && c.quantity > 0);
-  if (added < 0) return;
-  const message =
-    `the order is in ${edit.order.currency} and the catalog's prices in ${deps.storeCurrency}: only the quantities `
-    + 'of its own lines can change';
-  throw new DomainError('validation_error', {
-    detail: `lines[${added}]: ${message}`,
-    errors: [{ field: `lines[${added}].alias`, message }],
-  });
+  if (added < 0) return variants;
+  const market = await orderMarketPricing(tx, { order, variantIds: [...variants.values()].map((v) => v.id) });
+  if (market === null || order.exchangeRate === null) {
+    const message =
+      `the order is in ${order.currency} and the catalog's prices in ${deps.storeCurrency}: only the quantities `
+      + 'of its own lines can change';
+    throw new DomainError('validation_error', {
+      detail: `lines[${added}]: ${message}`,
+      errors: [{ field: `lines[${added}].alias`, message }],
+    });
+  }
+  const pricing: MarketPricing = {
+    currency: order.currency,
+    conversion: {
+      conversion: { from: deps.storeCurrency, to: order.currency, rate: order.exchangeRate, mode: deps.roundingMode },
+      rule: priceRoundingOf(canonicalRule(market.rule), order.currency),
+    },
+  };
+  return new Map(
+    [...variants].map(([alias, v]) => [
+      alias,
+      {
+        ...v,
+        priceMinor: priceInMarket({ amount: v.priceMinor, compareAt: null }, market.explicit.get(v.id), pricing).amount,
+      },
+    ]),
+  );
 }
+
+/** A stored rule's numerics ("100.0000") as the currency's precision reads them ("100"). */
+const canonicalRule = (rule: StoredPriceRounding): StoredPriceRounding => ({
+  step: rule.step === null ? null : formatDecimal(rule.step),
+  ending: formatDecimal(rule.ending),
+  direction: rule.direction,
+});
 
 /** The edit (or its preview) of an order locked in `tx`. */
 async function editLocked(
@@ -195,7 +245,6 @@ async function editLocked(
   const money = currencyFormat(order.currency);
   const expectedTotal = parseExpectedTotal(request.expectedTotal, order.currency);
   const lines = await linesOf(tx, order.id);
-  refuseLinesPricedInAnotherCurrency(deps, { order, lines, changes: request.changes });
   const basis = placedOrderBasis(order, lines);
   if (!basis) {
     throw new DomainError('order_not_editable', {
@@ -205,9 +254,11 @@ async function editLocked(
     });
   }
   await lockOrderPromotions(tx, order);
-  const variants = await lockEditedVariants(tx, {
-    aliases: [...new Set([...request.changes.map((c) => c.alias)])],
+  const variants = await pricedInOrderMarket(tx, deps, {
     order,
+    lines,
+    changes: request.changes,
+    variants: await lockEditedVariants(tx, { aliases: [...new Set([...request.changes.map((c) => c.alias)])], order }),
   });
   const decision = decideOrderEdit({
     order,

@@ -2,7 +2,7 @@ import type { AddressSnapshot } from '../db/schema.js';
 import { ledgerOfOrder } from './order-ledger.js';
 import { formatRate } from '../pricing/pricing.presenter.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import { currencyFormat } from '../shared/money.js';
+import { currencyFormat, formatDecimal } from '../shared/money.js';
 import { lineDisplayName, presentOptions } from './order-line.js';
 import type { OrderLineRow, OrderRow } from './orders.repository.js';
 
@@ -139,5 +139,24 @@ export function presentOrder(order: OrderRow, lines: readonly PresentedLine[]) {
     cancel_reason: order.cancelReason,
     updated_at: order.updatedAt.toISOString(),
     ...presentOrderSummary(order),
+  };
+}
+
+/** The market an order was placed in, as its admin page shows it (`OrderMarket`): null for the default market. */
+export function presentOrderMarket(
+  order: Pick<OrderRow, 'currency' | 'exchangeRate' | 'totalInStoreCurrency' | 'total'>,
+  market: { id: number; code: string; name: string; isDefault: boolean } | null,
+  store: { storeCurrency: string },
+) {
+  if (market === null || market.isDefault) return null;
+  const inStore = currencyFormat(store.storeCurrency);
+  return {
+    id: market.id,
+    code: market.code,
+    name: market.name,
+    currency: order.currency,
+    exchange_rate: order.exchangeRate === null ? '1' : formatDecimal(order.exchangeRate),
+    store_currency: store.storeCurrency,
+    total_in_store_currency: inStore.format(order.totalInStoreCurrency ?? order.total),
   };
 }

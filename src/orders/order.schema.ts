@@ -144,11 +144,44 @@ export const OrderDetail = Type.Object({
 /**
  * An order as admins read it: with the statuses its state machine lets it move to next (src/orders/order-states.ts).
  */
+/** The market of an order outside the default market, as admins see it (decision 0031). */
+export const OrderMarket = Type.Object(
+  {
+    id: Type.Integer(),
+    code: Type.String(),
+    name: Type.String(),
+    currency: Type.String({ description: "The market's currency, the order's" }),
+    exchange_rate: Type.String({
+      description: 'Units of the currency per unit of the store currency, locked when the order was placed',
+    }),
+    store_currency: Type.String({ description: 'STORE_CURRENCY' }),
+    total_in_store_currency: Type.String({
+      description: 'The total divided by the rate, rounded once, in the store currency: for reports, never charged',
+    }),
+  },
+  {
+    examples: [
+      {
+        id: 3,
+        code: 'jp',
+        name: 'Japan',
+        currency: 'JPY',
+        exchange_rate: '151.37',
+        store_currency: 'USD',
+        total_in_store_currency: '55.21',
+      },
+    ],
+  },
+);
+
 export const AdminOrderDetail = Type.Object({
   ...OrderDetail.properties,
   next_statuses: Type.Array(OrderStatusField, {
     description:
       'The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status',
+  }),
+  market: Type.Union([OrderMarket, Type.Null()], {
+    description: "The order's market, its locked rate and its total in the store currency; null in the default market",
   }),
 });
 

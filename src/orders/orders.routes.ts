@@ -16,10 +16,10 @@ import {
   OrderTokenHeader,
   PaymentStatusSchema,
 } from './order.schema.js';
-import { presentOrder, presentOrderSummary } from './order.presenter.js';
+import { presentOrder, presentOrderMarket, presentOrderSummary } from './order.presenter.js';
 import { presentFulfillment } from './fulfillment.presenter.js';
 import { fulfillmentsOf } from './fulfillments.repository.js';
-import { linesOf, listOrders, type OrderFilter, type OrderRow } from './orders.repository.js';
+import { linesOf, listOrders, type OrderFilter, orderMarketOf, type OrderRow } from './orders.repository.js';
 import { DomainError } from '../shared/errors.js';
 import { orderStates } from './order-states.js';
 import { statusesByHand } from './fulfillment.decide.js';
@@ -36,9 +36,14 @@ async function detail(db: Db, order: Parameters<typeof presentOrder>[0]) {
  * The order as admins read it: where it may go next is the state machine's answer (less the moves its fulfillments
  * make), so no client keeps a copy.
  */
-export async function adminOrderDetail(db: Db, order: Parameters<typeof presentOrder>[0]) {
+export async function adminOrderDetail(
+  db: Db,
+  order: Parameters<typeof presentOrder>[0],
+  store: { storeCurrency: string },
+) {
   const nextStatuses = statusesByHand(orderStates.transitions[order.status], order.fulfillmentStatus);
-  return { ...(await detail(db, order)), next_statuses: nextStatuses };
+  const [shown, market] = await Promise.all([detail(db, order), orderMarketOf(db, order)]);
+  return { ...shown, next_statuses: nextStatuses, market: presentOrderMarket(order, market, store) };
 }
 
 export function orderRoutes(deps: { db: Db; tokens: TokenService }): FastifyPluginAsyncTypebox {
@@ -96,6 +101,8 @@ export type CancelWithRefund = (
 export function orderAdminRoutes(deps: {
   db: Db;
   outbox: Outbox;
+  /** STORE_CURRENCY: an order of another market shows its total in it too. */
+  storeCurrency: string;
   /** `{"status": "cancelled", "refund": true}`: cancels, then refunds through the plugins (payments.admin.ts). */
   cancelWithRefund: CancelWithRefund;
 }): FastifyPluginAsyncTypebox {
@@ -156,6 +163,7 @@ export function orderAdminRoutes(deps: {
         adminOrderDetail(
           deps.db,
           await findVisibleOrder(deps.db, request.params.order_alias, { principal: request.principal }),
+          deps,
         ),
     );
 
@@ -205,7 +213,7 @@ export function orderAdminRoutes(deps: {
           refund === true
             ? await deps.cancelWithRefund(alias, { requestKey, adminId: request.principal?.userId ?? null })
             : await changeOrderStatus(deps, alias, status);
-        return adminOrderDetail(deps.db, changed);
+        return adminOrderDetail(deps.db, changed, deps);
       },
     );
   };

@@ -14,7 +14,10 @@ import { MarketHeaderSchema } from '../markets/market.schema.js';
 import { type OrderPayload, orderPayloadExamples, orderPayloadSchema } from './order-payload.schema.js';
 import { preparedQuoteReads } from './order-quote.repository.js';
 import type { ReferenceCache } from './reference-cache.js';
-import { quoteOrder } from './order-quote.service.js';
+import { type OrderQuote, quoteOrder } from './order-quote.service.js';
+import { offersPaymentPlugin } from '../markets/market-checkout.js';
+import { chargeablePluginIds } from '../payments/chargeable-plugins.js';
+import type { PaymentRegistry } from '../payments/plugin-registry.js';
 import { PricedOrderSchema } from './order-result.schema.js';
 import { presentQuote } from './quote.presenter.js';
 import { type Limiter, whileCountingPromoCode } from './promo-rate-limit.js';
@@ -26,6 +29,22 @@ export interface EstimateDeps {
   promoLimiter: Limiter;
   cache: ReferenceCache;
   markets: MarketDirectory;
+  /** The enabled payment plugins: an estimate outside the default market lists those that can take its total. */
+  payments: PaymentRegistry;
+}
+
+/**
+ * The estimate's answer: the quote, and outside the default market the payment plugins the market offers whose
+ * gateway takes the total exactly (`payment_plugins`; a KWD total ending in an odd fils lists no Stripe). The default
+ * market's answer is as it was before markets.
+ */
+function estimateAnswer(quote: OrderQuote, payments: PaymentRegistry) {
+  const shown = presentQuote(quote);
+  if (quote.market.isDefault && !quote.marketChanged) return shown;
+  const { market } = quote;
+  const amount = { amountMinor: quote.priced.totalMinor, currency: market.currency, exponent: market.money.exponent };
+  const offers = (pluginId: string) => offersPaymentPlugin(market, pluginId);
+  return { ...shown, payment_plugins: chargeablePluginIds(payments.list(), { offers, amount }) };
 }
 
 export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
@@ -59,7 +78,7 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
       return payload as OrderPayload;
     };
     const estimate = async (request: FastifyRequest, payload: OrderPayload) =>
-      presentQuote(
+      estimateAnswer(
         await quoteOrder(deps, {
           db: deps.db,
           principal: request.principal,
@@ -67,6 +86,7 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
           reads,
           marketHeader: marketHeader(request.headers),
         }),
+        deps.payments,
       );
 
     app.get(

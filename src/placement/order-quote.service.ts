@@ -12,10 +12,10 @@ import { promotionOrder } from '../pricing/promotions/promotion-order.js';
 import { orderWeightGrams, selectShippingRate } from '../pricing/shipping-rate.selector.js';
 import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
-import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
+import { type CurrencyFormat, MoneyFormatError, MoneyOverflowError } from '../shared/money.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import type { Market, MarketDirectory } from '../markets/market-directory.js';
-import { offersShippingMethod, shippingRateIn, unitPriceIn } from '../markets/market-checkout.js';
+import { offersShippingMethod, shippingRateIn, totalInStoreCurrency, unitPriceIn } from '../markets/market-checkout.js';
 import type { InlineAddressInput, OrderPayload } from './order-payload.schema.js';
 import { type CandidatePromotion, candidatePromotions } from './order-promotions.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
@@ -69,6 +69,9 @@ export interface OrderQuote {
   /** The catalog rows of the lines, by alias (stock and limits are checked again at placement). */
   variants: Map<string, OrderableVariant>;
   note: string;
+  /** The total back in the store currency (`totalInStoreCurrency`): for reports, computed here so the estimate fails
+   * as the placement would on a total too large for it. */
+  totalInStoreCurrency: number;
 }
 
 function snapshot(input: InlineAddressInput, field: string): AddressSnapshot {
@@ -378,6 +381,36 @@ async function resolveDiscounts(
  * same answer (`codeCountedUnderLock`).
  */
 export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promise<OrderQuote> {
+  const resolved: { market?: Market } = {};
+  try {
+    return await quoteInMarket(deps, request, resolved);
+  } catch (err) {
+    if (err instanceof MoneyOverflowError && resolved.market && !resolved.market.isDefault) {
+      throw amountTooLargeInMarket(resolved.market);
+    }
+    throw err;
+  }
+}
+
+/**
+ * The 422 for an order whose amounts leave the range the service holds exactly once converted into a market's currency
+ * (a price of millions at a rate of billions): named, rather than the generic amount_too_large.
+ */
+function amountTooLargeInMarket(market: Market): DomainError {
+  return new DomainError('amount_too_large', {
+    detail:
+      `in market "${market.code}" (${market.currency} at ${market.exchangeRate} per unit of the store currency) `
+      + "this order's amounts are larger than the service can hold exactly; nothing was priced",
+    extra: { market: market.code, currency: market.currency, exchange_rate: market.exchangeRate },
+  });
+}
+
+/** `quoteOrder`, telling `resolved` the market as soon as it is known. */
+async function quoteInMarket(
+  deps: QuoteDeps,
+  request: QuoteRequest,
+  resolved: { market?: Market },
+): Promise<OrderQuote> {
   const { config } = deps;
   const { principal, payload, reads } = request;
   checkPayloadRules(payload, principal);
@@ -387,6 +420,7 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     payload: payload.market,
     shippingCountry: shippingAddress?.country,
   });
+  resolved.market = market;
   checkCurrency(payload, market);
   const money = market.money;
 
@@ -448,6 +482,7 @@ export async function quoteOrder(deps: QuoteDeps, request: QuoteRequest): Promis
     variants,
     shippingMethodId: payload.shipping_method_id ?? null,
     note: payload.note ?? '',
+    totalInStoreCurrency: totalInStoreCurrency(market, priced.totalMinor),
   };
 }
 

@@ -22,6 +22,13 @@ export const pricedOrderFields = {
         + "priced in the shipping country's market",
     }),
   ),
+  payment_plugins: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'The estimate outside the default market: the payment plugins its market offers whose gateway can take the '
+        + 'total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused',
+    }),
+  ),
   subtotal: Money,
   discount: Money,
   discount_name: Nullable,

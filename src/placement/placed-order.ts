@@ -1,4 +1,3 @@
-import { totalInStoreCurrency } from '../markets/market-checkout.js';
 import { soldItem } from '../orders/order-line.js';
 import { promotionTerms } from '../promotions/promotions.mapper.js';
 import type { OrderQuote } from './order-quote.service.js';
@@ -40,7 +39,7 @@ export function orderValues(
     pricesIncludeTax: priced.pricesIncludeTax,
     marketId: quote.market.id,
     exchangeRate: quote.market.exchangeRate,
-    totalInStoreCurrency: totalInStoreCurrency(quote.market, priced.totalMinor),
+    totalInStoreCurrency: quote.totalInStoreCurrency,
     subtotal: priced.subtotalMinor,
     discount: priced.discountMinor,
     discountName: priced.discountName,

@@ -60,6 +60,7 @@ function placement(spec: {
   automatic?: boolean;
   key?: [key: string, requestHash: string];
   version?: number;
+  market?: PlacementToDecide['market'];
 }): PlacementToDecide {
   const lines = spec.lines ?? [[1, 1]];
   return {
@@ -73,6 +74,7 @@ function placement(spec: {
     })),
     promotions: spec.promoId === undefined ? [] : [{ id: spec.promoId, version: 1, byCode: spec.automatic !== true }],
     order: { currency: 'USD', subtotalMinor: 1_000, lines: [{ productId: 1, quantity: 1 }] },
+    market: spec.market ?? null,
   };
 }
 
@@ -82,6 +84,7 @@ function state(spec: Partial<LockedState> = {}): LockedState {
     keys: new Map(),
     variants: new Map([[1, variant(1)]]),
     promotions: new Map(),
+    markets: new Map(),
     buyers: new Map(),
     ...spec,
   };
@@ -240,6 +243,20 @@ describe('deciding a batch of placements', () => {
       state({ variants }),
     );
     expect(outcomes(decisions)).toEqual(['price_changed', 'placed', 'price_changed', 'price_changed', 'price_changed']);
+  });
+
+  it('prices again an order whose market changed its rate or rounding since it was priced, or is gone', () => {
+    const markets = new Map([[2, 'JPY|false|151.37|100|0|nearest']]);
+    const decisions = decideBatch(
+      [
+        placement({ market: { id: 2, pricingVersion: 'JPY|false|151.37|100|0|nearest' } }),
+        placement({ market: { id: 2, pricingVersion: 'JPY|false|150|100|0|nearest' } }),
+        placement({ market: { id: 3, pricingVersion: 'EUR|true|0.92||0|nearest' } }),
+        placement({ market: null }),
+      ],
+      state({ markets }),
+    );
+    expect(outcomes(decisions)).toEqual(['placed', 'price_changed', 'price_changed', 'placed']);
   });
 
   it('prices again, instead of refusing, an order whose automatic promotion ran out under lock', () => {

@@ -35,6 +35,11 @@ export interface PlacementToDecide {
    */
   promotions: readonly { id: number; version: number; byCode: boolean }[];
   order: PromotionOrder;
+  /**
+   * The market it was priced in and that market's pricing then (`marketPricingVersion`: currency, rate, rounding);
+   * null for the default market, whose pricing is the store's configuration.
+   */
+  market: { id: number; pricingVersion: string } | null;
 }
 
 /** A variant as read under lock (variants whose stock is not counted are read without one). */
@@ -57,6 +62,8 @@ export interface LockedState {
   variants: ReadonlyMap<number, LockedVariant>;
   /** The batch's promotions by id, locked, with their version (`updated_at` in ms) and uses so far. */
   promotions: ReadonlyMap<number, { promotion: Promotion; version: number; timesUsed: number }>;
+  /** The batch's markets (but the default) by id, each with its pricing as committed (`marketPricingVersion`). */
+  markets: ReadonlyMap<number, string>;
   /**
    * By `buyerKey(index in the batch, promotion id)`, for the promotions of a placement that limit uses per customer or
    * to a first order: the buyer's unreleased redemptions of it, and whether the buyer has an order not cancelled.
@@ -197,8 +204,14 @@ function earlierWithKey(
   return placement && index !== undefined ? { index, placement } : undefined;
 }
 
-/** Whether a line's variant is gone, no longer buyable, or priced otherwise than when the placement was priced. */
+/**
+ * Whether the placement's market prices otherwise than when it was priced (a rate or rounding rule changed since: the
+ * quote used the markets in memory, which another process's change reaches only through the change feed), or a line's
+ * variant is gone, no longer buyable, or priced otherwise. Either way it is priced again, at what is committed now.
+ */
 function priceChanged(placement: PlacementToDecide, locked: LockedState): boolean {
+  const { market } = placement;
+  if (market !== null && locked.markets.get(market.id) !== market.pricingVersion) return true;
   return placement.lines.some((line) => {
     const v = locked.variants.get(line.variantId);
     return (

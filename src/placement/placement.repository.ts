@@ -1,6 +1,7 @@
 import { byColumnName, columnList, fromColumnNames } from '../db/columns.js';
 import { promotions } from '../db/schema.js';
 import { IDEMPOTENCY_TTL_HOURS } from '../orders/idempotency.js';
+import { marketPricingVersion } from '../markets/market-directory.js';
 import { promotionFromRow } from '../promotions/promotions.mapper.js';
 import type { PlacementEvents } from './placement-events.js';
 import {
@@ -51,7 +52,7 @@ export interface WrittenRow {
 }
 
 export interface LockedRow {
-  kind: 'promo' | 'variant' | 'cart';
+  kind: 'promo' | 'variant' | 'cart' | 'market';
   row: Record<string, unknown>;
 }
 
@@ -124,6 +125,7 @@ export function lockArguments(batch: readonly PlacementWrite[]): unknown[] {
     sorted(batch.flatMap((w) => w.decide.lines.map((l) => l.variantId))),
     sorted(batch.flatMap((w) => (w.cart && 'userId' in w.cart ? [w.cart.userId] : []))),
     [...new Set(batch.flatMap((w) => (w.cart && 'tokenHash' in w.cart ? [w.cart.tokenHash] : [])))],
+    sorted(batch.flatMap((w) => (w.decide.market ? [w.decide.market.id] : []))),
   ];
 }
 
@@ -132,6 +134,7 @@ export function readLocked(rows: LockedRow[]): Locked {
   const variants = new Map<number, LockedVariant>();
   const promos: LockedState['promotions'] extends ReadonlyMap<number, infer V> ? Map<number, V> : never = new Map();
   const carts: LockedCart[] = [];
+  const markets = new Map<number, string>();
   for (const { kind, row } of rows) {
     if (kind === 'promo') {
       const promo = fromColumnNames<typeof promotions.$inferSelect>(PROMOTION_COLUMNS, row);
@@ -152,6 +155,18 @@ export function readLocked(rows: LockedRow[]): Locked {
         pricingVersion: Number(row.pricing_version),
         productPricingVersion: Number(row.product_pricing_version),
       });
+    } else if (kind === 'market') {
+      markets.set(
+        Number(row.id),
+        marketPricingVersion({
+          currency: (row.currency as string | null) ?? null,
+          pricesIncludeTax: (row.prices_include_tax as boolean | null) ?? null,
+          exchangeRate: (row.exchange_rate as string | null) ?? null,
+          roundingStep: (row.rounding_step as string | null) ?? null,
+          priceEnding: String(row.price_ending),
+          roundingDirection: String(row.rounding_direction),
+        }),
+      );
     } else {
       carts.push({
         id: Number(row.id),
@@ -160,7 +175,7 @@ export function readLocked(rows: LockedRow[]): Locked {
       });
     }
   }
-  return { state: { variants, promotions: promos }, carts };
+  return { state: { variants, promotions: promos, markets }, carts };
 }
 
 /** The buyers whose counts buyerCounts reads: each promotion of each placement (its row says what to count). */

@@ -177,6 +177,7 @@ async function pricePlacement(
       }),
       promotions: quote.promotions.map((p) => ({ id: p.id, version: p.version, byCode: p.code !== null })),
       order: promotionOrder(priced.currency, priced.lines),
+      market: quote.market.isDefault ? null : { id: quote.market.id, pricingVersion: quote.market.pricingVersion },
     },
     countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),
     order,
@@ -329,7 +330,10 @@ export async function placeOrder(deps: PlacementDeps, request: PlacementRequest)
     const attempts = refusal.reason === 'price_changed' ? PRICING_ATTEMPTS : CONFLICT_ATTEMPTS;
     const error = refusalError(refusal, placement.quote, attempt >= attempts);
     if (error) throw error;
-    if (refusal.reason === 'price_changed') deps.cache.invalidate('product_variants');
-    else await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    if (refusal.reason === 'price_changed') {
+      // Priced again from what is committed: the variants from the database, the markets read again.
+      deps.cache.invalidate('product_variants');
+      deps.markets.invalidate();
+    } else await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
   }
 }

@@ -34,8 +34,10 @@ export const storedAnswers: Statement = {
 
 /**
  * Locks in the fixed order placements and cancellations share (promotions, then variants whose stock is counted,
- * each by id, then carts), and reads what the decision needs; the other variants are read without a lock. The
- * arms of a UNION ALL run one after the other, so one round trip keeps the order.
+ * each by id, then carts), and reads what the decision needs; the other variants and the markets' pricing are read
+ * without a lock (a market's row is the same for every order in it: a share lock would make it a hot spot, and a read
+ * in the batch's transaction is enough to see a rate committed before it). The arms of a UNION ALL run one after the
+ * other, so one round trip keeps the order.
  */
 export const lockAndRead: Statement = {
   name: 'placement_lock_and_read',
@@ -57,7 +59,12 @@ export const lockAndRead: Statement = {
     select 'cart', to_jsonb(c) from (
       select id, user_id, token_hash from carts
       where user_id = any($4::integer[]) or (token_hash = any($5::text[]) and closed_at is null)
-      order by id for update) c`,
+      order by id for update) c
+    union all
+    select 'market', to_jsonb(m) from (
+      select id, currency, prices_include_tax, exchange_rate::text as exchange_rate,
+        rounding_step::text as rounding_step, price_ending::text as price_ending, rounding_direction
+      from markets where id = any($6::integer[])) m`,
 };
 
 /**

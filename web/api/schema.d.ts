@@ -3181,6 +3181,20 @@ export type paths = {
                                 /** @description The variant's name at placement */
                                 variant_name: string;
                             }[];
+                            /** @description The order's market, its locked rate and its total in the store currency; null in the default market */
+                            market: {
+                                code: string;
+                                /** @description The market's currency, the order's */
+                                currency: string;
+                                /** @description Units of the currency per unit of the store currency, locked when the order was placed */
+                                exchange_rate: string;
+                                id: number;
+                                name: string;
+                                /** @description STORE_CURRENCY */
+                                store_currency: string;
+                                /** @description The total divided by the rate, rounded once, in the store currency: for reports, never charged */
+                                total_in_store_currency: string;
+                            } | null;
                             /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
                             next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
                             note: string;
@@ -3396,6 +3410,20 @@ export type paths = {
                                 /** @description The variant's name at placement */
                                 variant_name: string;
                             }[];
+                            /** @description The order's market, its locked rate and its total in the store currency; null in the default market */
+                            market: {
+                                code: string;
+                                /** @description The market's currency, the order's */
+                                currency: string;
+                                /** @description Units of the currency per unit of the store currency, locked when the order was placed */
+                                exchange_rate: string;
+                                id: number;
+                                name: string;
+                                /** @description STORE_CURRENCY */
+                                store_currency: string;
+                                /** @description The total divided by the rate, rounded once, in the store currency: for reports, never charged */
+                                total_in_store_currency: string;
+                            } | null;
                             /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
                             next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
                             note: string;
@@ -3758,6 +3786,20 @@ export type paths = {
                                     /** @description The variant's name at placement */
                                     variant_name: string;
                                 }[];
+                                /** @description The order's market, its locked rate and its total in the store currency; null in the default market */
+                                market: {
+                                    code: string;
+                                    /** @description The market's currency, the order's */
+                                    currency: string;
+                                    /** @description Units of the currency per unit of the store currency, locked when the order was placed */
+                                    exchange_rate: string;
+                                    id: number;
+                                    name: string;
+                                    /** @description STORE_CURRENCY */
+                                    store_currency: string;
+                                    /** @description The total divided by the rate, rounded once, in the store currency: for reports, never charged */
+                                    total_in_store_currency: string;
+                                } | null;
                                 /** @description The statuses a PATCH may move the order to now (cancelled included where allowed); empty for a final status */
                                 next_statuses: ("pending" | "approved" | "processing" | "shipped" | "delivered" | "cancelled")[];
                                 note: string;
@@ -6136,6 +6178,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @enum {string} */
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
@@ -6327,6 +6371,8 @@ export type paths = {
                             };
                             /** @description Present (true) when the shipping country's market is not the market the request asked for: the order is priced in the shipping country's market */
                             market_changed?: boolean;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the exact precision of the answer's currency */
@@ -6587,6 +6633,8 @@ export type paths = {
                             };
                             /** @description Present (true) when the shipping country's market is not the market the request asked for: the order is priced in the shipping country's market */
                             market_changed?: boolean;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
                                 /** @description Decimal string with the exact precision of the answer's currency */
@@ -6873,6 +6921,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @enum {string} */
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
@@ -7940,6 +7990,8 @@ export type paths = {
                             order_id: number;
                             /** @description Guests only: send it as X-Order-Token to read the order or pay for it */
                             order_token?: string;
+                            /** @description The estimate outside the default market: the payment plugins its market offers whose gateway can take the total exactly (Stripe takes KWD only in multiples of 0.010). Offer only these; another is refused */
+                            payment_plugins?: string[];
                             /** @enum {string} */
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */

@@ -1,7 +1,7 @@
 import { useRoute } from 'preact-iso';
 import { useCallback, useState } from 'preact/hooks';
 import { ok } from '../../api/client';
-import { ErrorMessage } from '../../shared/ui';
+import { ErrorMessage, Money } from '../../shared/ui';
 import { useDashboard } from '../context';
 import { When, words } from '../format';
 import { OrderCustomer } from '../orders/order-customer';
@@ -12,6 +12,7 @@ import { OrderPayments } from '../orders/order-payments';
 import { OrderReturns } from '../orders/order-returns';
 import { OrderShipments } from '../orders/order-shipments';
 import { OrderStatusActions } from '../orders/order-status-actions';
+import type { Order } from '../orders/types';
 import { useLoaded, usePages } from '../use-loaded';
 
 /**
@@ -80,6 +81,7 @@ export function OrderDetail() {
         {o.cancel_reason && ` (${words(o.cancel_reason)})`} · payment {words(o.payment_status)} · fulfilment{' '}
         {words(o.fulfillment_status)} · placed <When iso={o.created_at} /> · updated <When iso={o.updated_at} />
       </p>
+      {o.market && <OrderMarket order={o} market={o.market} />}
       <ErrorMessage problem={order.problem} />
       <OrderStatusActions order={o} onChanged={refresh} />
       <OrderPayments
@@ -96,5 +98,18 @@ export function OrderDetail() {
       {editing && <OrderEditDialog order={o} onClose={() => setEditing(false)} onChanged={refresh} />}
       <OrderEvents events={events} />
     </>
+  );
+}
+
+/** An order of another market than the default: which one, the rate locked at placement, the total in both. */
+function OrderMarket(props: { order: Order; market: NonNullable<Order['market']> }) {
+  const { order, market } = props;
+  return (
+    <p data-testid="order-market">
+      Market <strong>{market.name}</strong> ({market.code}) · {market.currency} at {market.exchange_rate} per{' '}
+      {market.store_currency}, locked when placed · total <Money amount={order.total} currency={order.currency} />
+      {' = '}
+      <Money amount={market.total_in_store_currency} currency={market.store_currency} /> (for reports)
+    </p>
   );
 }
