@@ -128,7 +128,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -146,7 +146,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -262,7 +262,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -280,7 +280,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -383,7 +383,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -401,7 +401,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -512,7 +512,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -530,7 +530,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -627,7 +627,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -740,7 +740,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -822,7 +822,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -872,7 +872,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -976,7 +976,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -994,7 +994,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1194,7 +1194,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1539,7 +1539,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1728,7 +1728,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1737,7 +1737,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1787,7 +1787,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1796,7 +1796,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2130,7 +2130,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2148,7 +2148,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2225,7 +2225,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2301,7 +2301,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2310,7 +2310,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2551,7 +2551,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2637,7 +2637,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2687,7 +2687,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2810,7 +2810,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2828,7 +2828,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2873,6 +2873,59 @@ export type paths = {
                             name: string;
                             prices_include_tax: boolean;
                         }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/{key}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image at one of the widths (160, 320, 640, 1024, 1600) in WebP, AVIF or JPEG
+         * @description Use the URLs of an image's answer (url, srcset, srcset_avif). Never larger than the original. Cached for a year (immutable): the URL changes when the image does.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description width.format: 160, 320, 640, 1024 or 1600 wide */
+                    file: string;
+                    /** @description SHA-256 of the original, from an image's URL */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -3041,7 +3094,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3246,7 +3299,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3255,7 +3308,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3461,7 +3514,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3479,7 +3532,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3568,7 +3621,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3577,7 +3630,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3828,7 +3881,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3846,7 +3899,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3966,7 +4019,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3984,7 +4037,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4078,7 +4131,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4087,7 +4140,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4239,7 +4292,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4257,7 +4310,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4355,7 +4408,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4373,7 +4426,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4471,7 +4524,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4489,7 +4542,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4606,7 +4659,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4624,7 +4677,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4761,7 +4814,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4770,7 +4823,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4962,7 +5015,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4980,7 +5033,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5101,7 +5154,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5119,7 +5172,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5250,7 +5303,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5268,7 +5321,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5409,7 +5462,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5427,7 +5480,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5560,7 +5613,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5578,7 +5631,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5724,7 +5777,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5816,7 +5869,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5825,7 +5878,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5905,7 +5958,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6170,7 +6223,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6188,7 +6241,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6357,7 +6410,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6375,7 +6428,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (unsupported_media_type) */
+                /** @description Problem (unsupported_media_type, image_type_not_accepted) */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -6384,7 +6437,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6617,7 +6670,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6635,7 +6688,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (unsupported_media_type) */
+                /** @description Problem (unsupported_media_type, image_type_not_accepted) */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -6644,7 +6697,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -6907,7 +6960,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6925,7 +6978,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7038,7 +7091,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7235,7 +7288,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7253,7 +7306,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7386,7 +7439,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7404,7 +7457,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7531,7 +7584,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7558,7 +7611,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7672,7 +7725,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7699,7 +7752,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7962,7 +8015,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7980,7 +8033,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8030,7 +8083,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8048,7 +8101,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8137,7 +8190,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8146,7 +8199,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8250,7 +8303,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8268,7 +8321,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8379,7 +8432,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8397,7 +8450,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8498,7 +8551,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8655,7 +8708,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8673,7 +8726,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8809,7 +8862,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8836,7 +8889,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8906,7 +8959,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8954,7 +9007,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8972,7 +9025,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9131,7 +9184,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9205,7 +9258,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9258,7 +9311,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9354,7 +9407,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9372,7 +9425,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9525,7 +9578,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9599,7 +9652,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9649,7 +9702,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9734,7 +9787,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9752,7 +9805,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9841,7 +9894,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9850,7 +9903,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9931,7 +9984,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9945,6 +9998,167 @@ export type paths = {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/product/dashboard/api/media/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take an image off its product (the others close the gap) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change an image's alt text, move it among its product's images, or set the variants it shows */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "alt": "The mug from above, white glaze",
+                     *       "position": 0,
+                     *       "variant_ids": [
+                     *         12
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description What the image shows, for people who cannot see it (required, not blank) */
+                        alt?: string;
+                        /** @description 0 first; past the end: last */
+                        position?: number;
+                        /** @description The product's variants this image shows, the whole list (replaces the one stored) */
+                        variant_ids?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alt: string;
+                            byte_size: number;
+                            height: number;
+                            id: number;
+                            /** @description SHA-256 of the stored original */
+                            key: string;
+                            /** @description The type the original is stored in */
+                            mime: string;
+                            position: number;
+                            product_id: number;
+                            /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                            srcset: string;
+                            /** @description AVIF sizes for <source type="image/avif"> */
+                            srcset_avif: string;
+                            /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                            url: string;
+                            variant_ids: number[];
+                            /** @description The original's width in pixels (with height: the box to reserve) */
+                            width: number;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/product/dashboard/api/products/": {
@@ -9985,6 +10199,28 @@ export type paths = {
                                 description: string;
                                 handle: string;
                                 id: number;
+                                /** @description Its images in their order (docs/catalog.md#media) */
+                                images: {
+                                    alt: string;
+                                    byte_size: number;
+                                    height: number;
+                                    id: number;
+                                    /** @description SHA-256 of the stored original */
+                                    key: string;
+                                    /** @description The type the original is stored in */
+                                    mime: string;
+                                    position: number;
+                                    product_id: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    variant_ids: number[];
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                }[];
                                 name: string;
                                 seo_description: string | null;
                                 seo_title: string | null;
@@ -10029,7 +10265,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10113,6 +10349,28 @@ export type paths = {
                             description: string;
                             handle: string;
                             id: number;
+                            /** @description Its images in their order (docs/catalog.md#media) */
+                            images: {
+                                alt: string;
+                                byte_size: number;
+                                height: number;
+                                id: number;
+                                /** @description SHA-256 of the stored original */
+                                key: string;
+                                /** @description The type the original is stored in */
+                                mime: string;
+                                position: number;
+                                product_id: number;
+                                /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                srcset: string;
+                                /** @description AVIF sizes for <source type="image/avif"> */
+                                srcset_avif: string;
+                                /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                url: string;
+                                variant_ids: number[];
+                                /** @description The original's width in pixels (with height: the box to reserve) */
+                                width: number;
+                            }[];
                             name: string;
                             seo_description: string | null;
                             seo_title: string | null;
@@ -10164,7 +10422,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10213,6 +10471,28 @@ export type paths = {
                             description: string;
                             handle: string;
                             id: number;
+                            /** @description Its images in their order (docs/catalog.md#media) */
+                            images: {
+                                alt: string;
+                                byte_size: number;
+                                height: number;
+                                id: number;
+                                /** @description SHA-256 of the stored original */
+                                key: string;
+                                /** @description The type the original is stored in */
+                                mime: string;
+                                position: number;
+                                product_id: number;
+                                /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                srcset: string;
+                                /** @description AVIF sizes for <source type="image/avif"> */
+                                srcset_avif: string;
+                                /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                url: string;
+                                variant_ids: number[];
+                                /** @description The original's width in pixels (with height: the box to reserve) */
+                                width: number;
+                            }[];
                             name: string;
                             seo_description: string | null;
                             seo_title: string | null;
@@ -10255,7 +10535,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10305,7 +10585,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10371,6 +10651,28 @@ export type paths = {
                             description: string;
                             handle: string;
                             id: number;
+                            /** @description Its images in their order (docs/catalog.md#media) */
+                            images: {
+                                alt: string;
+                                byte_size: number;
+                                height: number;
+                                id: number;
+                                /** @description SHA-256 of the stored original */
+                                key: string;
+                                /** @description The type the original is stored in */
+                                mime: string;
+                                position: number;
+                                product_id: number;
+                                /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                srcset: string;
+                                /** @description AVIF sizes for <source type="image/avif"> */
+                                srcset_avif: string;
+                                /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                url: string;
+                                variant_ids: number[];
+                                /** @description The original's width in pixels (with height: the box to reserve) */
+                                width: number;
+                            }[];
                             name: string;
                             seo_description: string | null;
                             seo_title: string | null;
@@ -10413,7 +10715,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10431,7 +10733,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10442,6 +10744,197 @@ export type paths = {
                 };
             };
         };
+        trace?: never;
+    };
+    "/product/dashboard/api/products/{id}/media/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A product's images in their order */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alt: string;
+                            byte_size: number;
+                            height: number;
+                            id: number;
+                            /** @description SHA-256 of the stored original */
+                            key: string;
+                            /** @description The type the original is stored in */
+                            mime: string;
+                            position: number;
+                            product_id: number;
+                            /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                            srcset: string;
+                            /** @description AVIF sizes for <source type="image/avif"> */
+                            srcset_avif: string;
+                            /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                            url: string;
+                            variant_ids: number[];
+                            /** @description The original's width in pixels (with height: the box to reserve) */
+                            width: number;
+                        }[];
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Upload an image of a product (the body is the image)
+         * @description The body is the image file itself (JPEG, PNG, WebP, AVIF or GIF; its type is read from the bytes, the Content-Type is not trusted); the alt text is required. The image is stored re-encoded, without metadata (EXIF, GPS). SVG and other types: 415 image_type_not_accepted; larger than MEDIA_MAX_UPLOAD_BYTES: 413; more pixels than MEDIA_MAX_PIXELS: 422 image_too_many_pixels.
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description What the image shows, for people who cannot see it (required, not blank) */
+                    alt: string;
+                    /** @description 0 first; past the end: last */
+                    position?: number;
+                    /** @description Comma-separated variant ids, e.g. "12,13" */
+                    variant_ids?: string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alt: string;
+                            byte_size: number;
+                            height: number;
+                            id: number;
+                            /** @description SHA-256 of the stored original */
+                            key: string;
+                            /** @description The type the original is stored in */
+                            mime: string;
+                            position: number;
+                            product_id: number;
+                            /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                            srcset: string;
+                            /** @description AVIF sizes for <source type="image/avif"> */
+                            srcset_avif: string;
+                            /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                            url: string;
+                            variant_ids: number[];
+                            /** @description The original's width in pixels (with height: the box to reserve) */
+                            width: number;
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (payload_too_large) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (unsupported_media_type, image_type_not_accepted) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/product/dashboard/api/products/{id}/variants/": {
@@ -10534,7 +11027,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10552,7 +11045,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10630,7 +11123,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10680,7 +11173,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10774,7 +11267,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10792,7 +11285,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -10856,7 +11349,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10938,7 +11431,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10947,7 +11440,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11075,6 +11568,20 @@ export type paths = {
                                     description: string;
                                     handle: string;
                                     id: number;
+                                    /** @description Its images in their order; a variant names its own (image_ids) */
+                                    images: {
+                                        alt: string;
+                                        height: number;
+                                        id: number;
+                                        /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                        srcset: string;
+                                        /** @description AVIF sizes for <source type="image/avif"> */
+                                        srcset_avif: string;
+                                        /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                        url: string;
+                                        /** @description The original's width in pixels (with height: the box to reserve) */
+                                        width: number;
+                                    }[];
                                     name: string;
                                     seo: {
                                         /** @description The SEO description, or the start of the description (may be empty) */
@@ -11088,6 +11595,8 @@ export type paths = {
                                         available: boolean;
                                         compare_at_price: string | null;
                                         id: number;
+                                        /** @description The ids of the product's images that show this variant, in the product's order */
+                                        image_ids: number[];
                                         name: string;
                                         price: string;
                                         purchase_limit_per_order: number | null;
@@ -11108,7 +11617,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11117,7 +11626,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11230,6 +11739,20 @@ export type paths = {
                                     description: string;
                                     handle: string;
                                     id: number;
+                                    /** @description Its images in their order; a variant names its own (image_ids) */
+                                    images: {
+                                        alt: string;
+                                        height: number;
+                                        id: number;
+                                        /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                        srcset: string;
+                                        /** @description AVIF sizes for <source type="image/avif"> */
+                                        srcset_avif: string;
+                                        /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                        url: string;
+                                        /** @description The original's width in pixels (with height: the box to reserve) */
+                                        width: number;
+                                    }[];
                                     name: string;
                                     seo: {
                                         /** @description The SEO description, or the start of the description (may be empty) */
@@ -11243,6 +11766,8 @@ export type paths = {
                                         available: boolean;
                                         compare_at_price: string | null;
                                         id: number;
+                                        /** @description The ids of the product's images that show this variant, in the product's order */
+                                        image_ids: number[];
                                         name: string;
                                         price: string;
                                         purchase_limit_per_order: number | null;
@@ -11263,7 +11788,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11272,7 +11797,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11334,6 +11859,20 @@ export type paths = {
                                 description: string;
                                 handle: string;
                                 id: number;
+                                /** @description Its images in their order; a variant names its own (image_ids) */
+                                images: {
+                                    alt: string;
+                                    height: number;
+                                    id: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                }[];
                                 name: string;
                                 seo: {
                                     /** @description The SEO description, or the start of the description (may be empty) */
@@ -11347,6 +11886,8 @@ export type paths = {
                                     available: boolean;
                                     compare_at_price: string | null;
                                     id: number;
+                                    /** @description The ids of the product's images that show this variant, in the product's order */
+                                    image_ids: number[];
                                     name: string;
                                     price: string;
                                     purchase_limit_per_order: number | null;
@@ -11360,7 +11901,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11419,6 +11960,20 @@ export type paths = {
                             description: string;
                             handle: string;
                             id: number;
+                            /** @description Its images in their order; a variant names its own (image_ids) */
+                            images: {
+                                alt: string;
+                                height: number;
+                                id: number;
+                                /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                srcset: string;
+                                /** @description AVIF sizes for <source type="image/avif"> */
+                                srcset_avif: string;
+                                /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                url: string;
+                                /** @description The original's width in pixels (with height: the box to reserve) */
+                                width: number;
+                            }[];
                             name: string;
                             seo: {
                                 /** @description The SEO description, or the start of the description (may be empty) */
@@ -11432,6 +11987,8 @@ export type paths = {
                                 available: boolean;
                                 compare_at_price: string | null;
                                 id: number;
+                                /** @description The ids of the product's images that show this variant, in the product's order */
+                                image_ids: number[];
                                 name: string;
                                 price: string;
                                 purchase_limit_per_order: number | null;
@@ -11443,7 +12000,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11452,7 +12009,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11512,6 +12069,20 @@ export type paths = {
                             description: string;
                             handle: string;
                             id: number;
+                            /** @description Its images in their order; a variant names its own (image_ids) */
+                            images: {
+                                alt: string;
+                                height: number;
+                                id: number;
+                                /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                srcset: string;
+                                /** @description AVIF sizes for <source type="image/avif"> */
+                                srcset_avif: string;
+                                /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                url: string;
+                                /** @description The original's width in pixels (with height: the box to reserve) */
+                                width: number;
+                            }[];
                             name: string;
                             seo: {
                                 /** @description The SEO description, or the start of the description (may be empty) */
@@ -11525,6 +12096,8 @@ export type paths = {
                                 available: boolean;
                                 compare_at_price: string | null;
                                 id: number;
+                                /** @description The ids of the product's images that show this variant, in the product's order */
+                                image_ids: number[];
                                 name: string;
                                 price: string;
                                 purchase_limit_per_order: number | null;
@@ -11536,7 +12109,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11545,7 +12118,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11729,7 +12302,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11800,7 +12373,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11850,7 +12423,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11926,7 +12499,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11935,7 +12508,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12010,7 +12583,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12105,7 +12678,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12184,7 +12757,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12234,7 +12807,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12328,7 +12901,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12337,7 +12910,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12385,7 +12958,7 @@ export type paths = {
                         }[];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12519,7 +13092,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12587,7 +13160,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12637,7 +13210,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12706,7 +13279,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12724,7 +13297,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12798,7 +13371,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12890,7 +13463,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12965,7 +13538,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -13015,7 +13588,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -13099,7 +13672,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -13117,7 +13690,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -13251,7 +13824,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -13318,7 +13891,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -13359,7 +13932,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -13437,7 +14010,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -13446,7 +14019,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -13522,7 +14095,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -13665,7 +14238,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -13743,7 +14316,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -13840,7 +14413,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -13932,7 +14505,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -14086,7 +14659,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -14159,7 +14732,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -14209,7 +14782,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -14293,7 +14866,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -14302,7 +14875,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -14385,7 +14958,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -14394,7 +14967,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle) */
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -14473,7 +15046,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found) */
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
                 404: {
                     headers: {
                         [name: string]: unknown;
