@@ -74,17 +74,17 @@ function drawn(name: string, letter: string): Buffer {
   }
   const cell = 60;
   const box = { x: WIDTH / 2 - 4.5 * cell, y: HEIGHT / 2 - 5.5 * cell, width: 9 * cell, height: 11 * cell };
-  const paint = (x0: number, y0: number, size: { width: number; height: number }, rgb: Rgb) => {
-    for (let y = y0; y < y0 + size.height; y++) {
-      for (let x = x0; x < x0 + size.width; x++) pixels.set(rgb, (y * WIDTH + x) * 3);
+  const paint = (area: { x: number; y: number; width: number; height: number }, rgb: Rgb) => {
+    for (let y = area.y; y < area.y + area.height; y++) {
+      for (let x = area.x; x < area.x + area.width; x++) pixels.set(rgb, (y * WIDTH + x) * 3);
     }
   };
-  paint(box.x, box.y, box, [250, 248, 242]);
+  paint(box, [250, 248, 242]);
   const rows = GLYPHS[letter.toUpperCase()] ?? [];
   for (const [row, bits] of rows.entries()) {
     for (let column = 0; column < 5; column++) {
       if ((bits >> (4 - column)) & 1) {
-        paint(box.x + (2 + column) * cell, box.y + (2 + row) * cell, { width: cell, height: cell }, from);
+        paint({ x: box.x + (2 + column) * cell, y: box.y + (2 + row) * cell, width: cell, height: cell }, from);
       }
     }
   }
