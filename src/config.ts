@@ -136,7 +136,7 @@ function mediaSettings(env: Env): MediaSettings {
     );
   }
   const prefix = read(env, 'MEDIA_S3_PREFIX') ?? '';
-  if (!/^([A-Za-z0-9._-]+\/)*$/.test(prefix)) {
+  if (!/^([A-Za-z0-9._-]+\/)*$/.test(prefix) || prefix.split('/').some((part) => /^\.+$/.test(part))) {
     throw new ConfigError('MEDIA_S3_PREFIX', 'must be empty or folder names ending with /, like "shop-1/"');
   }
   return {
