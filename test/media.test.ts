@@ -283,6 +283,8 @@ describe('serving images', () => {
       404,
       'media_not_found',
     );
+    const unknown = await t.app.inject({ method: 'GET', url: `/media/${'1'.repeat(64)}/320.webp` });
+    expect(String(unknown.headers['cache-control'])).not.toContain('immutable');
     expectProblem(await t.app.inject({ method: 'GET', url: `/media/${key}/500.webp` }), 422, 'validation_error');
     expectProblem(await t.app.inject({ method: 'GET', url: `/media/${key}/320.svg` }), 422, 'validation_error');
   });

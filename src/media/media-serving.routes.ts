@@ -30,10 +30,14 @@ export function mediaServingRoutes(deps: { images: ServedImages }): FastifyPlugi
         const file = servedFile(request.params.file);
         if (!file) throw new DomainError('media_not_found', { detail: 'no such size' });
         const etag = `"${key}-${request.params.file}"`;
+        // The tag names the content: a client that has it has these bytes, nothing needs reading.
+        if (request.headers['if-none-match'] === etag) {
+          return reply.code(304).header('cache-control', IMMUTABLE).header('etag', etag).send();
+        }
         const bytes = await deps.images.get(key, file);
+        // Set only now: a 404 must not be kept for a year.
         if (!bytes) throw new DomainError('media_not_found', { detail: `no image has the key ${key}` });
         reply.header('cache-control', IMMUTABLE).header('etag', etag).header('x-content-type-options', 'nosniff');
-        if (request.headers['if-none-match'] === etag) return reply.code(304).send();
         return reply.type(servedMime(file)).send(bytes);
       },
     );
