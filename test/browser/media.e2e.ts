@@ -27,7 +27,7 @@ describe('product images', () => {
     await expect.poll(() => main.evaluate(loaded)).toBe(true);
     // The chosen variant's own picture comes first.
     expect(await main.getAttribute('alt')).toMatch(/Organic Cotton T-Shirt, Small/);
-    await page.getByLabel(/Medium/).check();
+    await page.getByRole('radio', { name: /Medium/ }).check();
     await expect.poll(() => main.getAttribute('alt')).toMatch(/Organic Cotton T-Shirt, Medium/);
     expect(running.browser.errors).toEqual([]);
   });
