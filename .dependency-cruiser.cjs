@@ -27,6 +27,7 @@ const PURE = [
   '^src/catalog/handles[.]ts$',
   '^src/markets/market-price[.]ts$',
   '^src/markets/market-resolution[.]ts$',
+  '^src/media/media[.]values[.]ts$',
 ];
 
 /** Packages that reach a database, the network or another process (jose and argon2: keys and secrets). */
@@ -43,6 +44,8 @@ const IO_PACKAGES = [
   'prom-client',
   'argon2',
   'jose',
+  'sharp',
+  '@aws-sdk/[^/]+',
 ];
 
 /** Node's modules for files, sockets, processes and threads. */

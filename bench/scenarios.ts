@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterSaleScenarios } from './after-sale-scenarios.js';
 import { domainScenarios } from './domain-scenarios.js';
+import { mediaScenarios } from './media-scenarios.js';
 import { BenchError } from './lib/errors.js';
 import { searchScenarios } from './search-scenarios.js';
 import type { LoadRequest } from './lib/load.js';
@@ -77,6 +78,7 @@ export const scenarios: Scenario[] = [
   ...domainScenarios,
   ...afterSaleScenarios,
   ...searchScenarios,
+  ...mediaScenarios,
 ];
 
 /** Fixtures made once per run (`ctx.memo`), for the one app of a run. */

@@ -48,6 +48,10 @@ import { gatewayEventDecider } from './payments/gateway-event-batches.js';
 import { cancelOrderWithRefund } from './payments/payments.admin.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
 import { manualCapturePluginIds, type PaymentRegistry } from './payments/plugin-registry.js';
+import { mediaServingRoutes } from './media/media-serving.routes.js';
+import { mediaAdminRoutes } from './media/media.routes.js';
+import { openMediaStorage } from './media/open-storage.js';
+import { ServedImages } from './media/served-images.js';
 import { marketAdminRoutes, marketStorefrontRoutes } from './markets/markets.routes.js';
 import { openMarketDirectory } from './markets/market-directory.js';
 import { variantPriceAdminRoutes } from './markets/variant-prices.routes.js';
@@ -158,6 +162,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(collectionAdminRoutes({ db, referenceChanged }));
   await app.register(navigationStorefrontRoutes({ catalog, markets }));
   await app.register(searchStorefrontRoutes({ catalog, markets, search: postgresProductSearch(database) }));
+  const mediaStorage = openMediaStorage(app, { settings: config.media, dataDir: config.dataDir });
+  const imageLimits = { maxBytes: config.media.maxUploadBytes, maxPixels: config.media.maxPixels };
+  await app.register(mediaAdminRoutes({ db, storage: mediaStorage, limits: imageLimits, referenceChanged }));
+  const servedImages = new ServedImages(mediaStorage, {
+    memoryBytes: config.media.memoryCacheBytes,
+    maxPixels: config.media.maxPixels,
+  });
+  await app.register(mediaServingRoutes({ images: servedImages }));
   await app.register(cartRoutes(cart));
   await app.register(taxAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingAdminRoutes({ db, money, referenceChanged }));

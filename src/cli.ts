@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ensureAdmin } from './auth/auth.service.js';
 import { generatePassword } from './auth/demo-admin.js';
 import { seedDemoCatalog } from './demo/demo-seed.js';
+import { seedDemoImagesFor } from './demo/demo-images.js';
 import { currencyExponent } from './shared/currency.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
@@ -79,6 +80,8 @@ async function main(argv: string[]): Promise<number> {
       try {
         const added = await seedDemoCatalog(database.db, currencyExponent(config.storeCurrency), config.storeCurrency);
         console.log(`demo catalog: ${added} product(s) added`);
+        const pictures = await seedDemoImagesFor(database.db, config);
+        console.log(`demo images: ${pictures} added (to demo products that had none)`);
       } finally {
         await database.close();
       }

@@ -33,6 +33,47 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/data$/);
   });
 
+  it('keeps images under DATA_DIR by default, and in S3 with MEDIA_STORAGE=s3 and its settings', () => {
+    expect(loadConfig({}).media).toEqual({
+      storage: { kind: 'file' },
+      maxUploadBytes: 20 * 1024 * 1024,
+      maxPixels: 50_000_000,
+      memoryCacheBytes: 64 * 1024 * 1024,
+    });
+    const s3 = loadConfig({
+      MEDIA_STORAGE: 's3',
+      MEDIA_S3_BUCKET: 'shop-images',
+      MEDIA_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      MEDIA_S3_ACCESS_KEY_ID: 'key',
+      MEDIA_S3_SECRET_ACCESS_KEY: 'secret',
+      MEDIA_S3_PREFIX: 'shop-1/',
+      MEDIA_MAX_PIXELS: '1000000',
+    }).media;
+    expect(s3).toMatchObject({
+      storage: {
+        kind: 's3',
+        bucket: 'shop-images',
+        region: 'us-east-1',
+        endpoint: 'http://127.0.0.1:9000',
+        credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+        forcePathStyle: true,
+        prefix: 'shop-1/',
+      },
+      maxPixels: 1_000_000,
+    });
+    expect(() => loadConfig({ MEDIA_STORAGE: 's3' })).toThrow(/MEDIA_S3_BUCKET/);
+    expect(() => loadConfig({ MEDIA_STORAGE: 's3', MEDIA_S3_BUCKET: 'b', MEDIA_S3_ACCESS_KEY_ID: 'k' })).toThrow(
+      /MEDIA_S3_SECRET_ACCESS_KEY/,
+    );
+    expect(() => loadConfig({ MEDIA_STORAGE: 's3', MEDIA_S3_BUCKET: 'b', MEDIA_S3_PREFIX: '../x' })).toThrow(
+      /MEDIA_S3_PREFIX/,
+    );
+    expect(() => loadConfig({ MEDIA_STORAGE: 's3', MEDIA_S3_BUCKET: 'b', MEDIA_S3_PREFIX: 'a/../' })).toThrow(
+      /MEDIA_S3_PREFIX/,
+    );
+    expect(() => loadConfig({ MEDIA_STORAGE: 'ftp' })).toThrow(/MEDIA_STORAGE/);
+  });
+
   it('turns the demo seed off by default on PostgreSQL', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).seedDemo).toBe(false);
   });

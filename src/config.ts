@@ -90,6 +90,70 @@ export interface Config {
    * decision 0027).
    */
   captureOnShipment: boolean;
+  /** Product images: where they are kept, and what an upload may be (docs/catalog.md#media). */
+  media: MediaSettings;
+}
+
+export interface MediaSettings {
+  /** `file`: under DATA_DIR/media; `s3`: in an S3-compatible bucket (MEDIA_STORAGE). */
+  storage: { kind: 'file' } | ({ kind: 's3' } & S3MediaSettings);
+  /** Largest upload in bytes (MEDIA_MAX_UPLOAD_BYTES). */
+  maxUploadBytes: number;
+  /** Most pixels (width × height) an upload may have (MEDIA_MAX_PIXELS): decompression bombs are refused. */
+  maxPixels: number;
+  /** Bytes of served sizes each process keeps in memory (MEDIA_MEMORY_CACHE_BYTES; 0: none). */
+  memoryCacheBytes: number;
+}
+
+export interface S3MediaSettings {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+  prefix: string;
+}
+
+/** MEDIA_STORAGE and, for `s3`, MEDIA_S3_*. */
+function mediaSettings(env: Env): MediaSettings {
+  const kind = oneOf(env, 'MEDIA_STORAGE', { allowed: ['file', 's3'] as const, fallback: 'file' });
+  const limits = {
+    maxUploadBytes: integer(env, 'MEDIA_MAX_UPLOAD_BYTES', {
+      fallback: 20 * 1024 * 1024,
+      min: 1024,
+      max: 200 * 1024 ** 2,
+    }),
+    maxPixels: integer(env, 'MEDIA_MAX_PIXELS', { fallback: 50_000_000, min: 10_000, max: 268_402_689 }),
+    memoryCacheBytes: integer(env, 'MEDIA_MEMORY_CACHE_BYTES', { fallback: 64 * 1024 * 1024, min: 0, max: 2 ** 34 }),
+  };
+  if (kind === 'file') return { storage: { kind }, ...limits };
+  const bucket = read(env, 'MEDIA_S3_BUCKET');
+  if (bucket === undefined) throw new ConfigError('MEDIA_S3_BUCKET', 'is required when MEDIA_STORAGE is s3');
+  const endpoint = url(env, 'MEDIA_S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = read(env, 'MEDIA_S3_ACCESS_KEY_ID');
+  const secretAccessKey = read(env, 'MEDIA_S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError(
+      accessKeyId === undefined ? 'MEDIA_S3_ACCESS_KEY_ID' : 'MEDIA_S3_SECRET_ACCESS_KEY',
+      'MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY must be set together',
+    );
+  }
+  const prefix = read(env, 'MEDIA_S3_PREFIX') ?? '';
+  if (!/^([A-Za-z0-9._-]+\/)*$/.test(prefix) || prefix.split('/').some((part) => /^\.+$/.test(part))) {
+    throw new ConfigError('MEDIA_S3_PREFIX', 'must be empty or folder names ending with /, like "shop-1/"');
+  }
+  return {
+    storage: {
+      kind,
+      bucket,
+      region: read(env, 'MEDIA_S3_REGION') ?? 'us-east-1',
+      endpoint,
+      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+      forcePathStyle: boolean(env, 'MEDIA_S3_FORCE_PATH_STYLE', endpoint !== undefined),
+      prefix,
+    },
+    ...limits,
+  };
 }
 
 /** Tracking pages of common carriers; CARRIER_TRACKING_URLS adds to them or replaces them, carrier by carrier. */
@@ -370,5 +434,6 @@ export function loadConfig(env: Env = process.env): Config {
     autoApprovePaidOrders: boolean(env, 'AUTO_APPROVE_PAID_ORDERS', true),
     carrierTrackingUrls: carrierTrackingUrls(env),
     captureOnShipment: boolean(env, 'CAPTURE_ON_SHIPMENT', true),
+    media: mediaSettings(env),
   };
 }

@@ -1,6 +1,7 @@
 import { ensureAdmin } from './auth/auth.service.js';
 import { createDemoAdmin, type DemoAdmin, existingDemoAdmin } from './auth/demo-admin.js';
 import { seedDemoIfEmpty } from './demo/demo-seed.js';
+import { seedDemoImagesFor } from './demo/demo-images.js';
 import { currencyExponent } from './shared/currency.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
@@ -62,6 +63,7 @@ export async function openRuntime(config: Config, log: (message: string) => void
     let demoAdmin: DemoAdmin | undefined;
     if (config.seedDemo) {
       const added = await seedDemoIfEmpty(database.db, currencyExponent(config.storeCurrency), config.storeCurrency);
+      if (added > 0) await seedDemoImagesFor(database.db, config);
       if (!config.admin) {
         demoAdmin = added > 0 ? await createDemoAdmin(database.db) : await existingDemoAdmin(database.db);
       }

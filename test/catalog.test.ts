@@ -318,6 +318,7 @@ describe('storefront catalog', () => {
       available: true,
       quantity_available: 5,
       purchase_limit_per_order: null,
+      image_ids: [],
     });
     expect(shown.variants[1]).toMatchObject({ available: true, quantity_available: null });
     expect(res.body).not.toContain('cost');

@@ -1,10 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { seedDemoImagesFor } from '../src/demo/demo-images.js';
 import { seedDemoCatalog, seedDemoIfEmpty } from '../src/demo/demo-seed.js';
 import { markets, promotions, shippingMethods, shippingRates, taxRates, variantPrices } from '../src/db/schema.js';
 import { bearer, buildTestApp, json, signInAdmin, type TestApp } from './helpers.js';
 
 let t: TestApp;
+let dataDir: string;
 
 const CA = {
   first_name: 'Ada',
@@ -24,13 +30,38 @@ const payload = {
 };
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'demo-store-'));
+  t = await buildTestApp({ config: { dataDir } });
   // What `npm start` does on a new embedded store (SEED_DEMO defaults to true there).
   await seedDemoIfEmpty(t.database.db, 2, 'USD');
+  await seedDemoImagesFor(t.database.db, t.config);
 });
-afterAll(async () => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
 
 describe('demo store', () => {
+  it('has a picture of every product drawn at seed time, and one per variant of a product with several', async () => {
+    const page = json(await t.app.inject({ method: 'GET', url: '/product/storefront/api/products/' }));
+    const keys = new Set<string>();
+    for (const product of page.items) {
+      expect(product.images.length, product.name).toBeGreaterThan(0);
+      expect(product.images[0]).toMatchObject({ width: 1200, height: 900 });
+      expect(product.images[0].alt).toContain(product.name);
+      if (product.variants.length > 1) {
+        for (const variant of product.variants) expect(variant.image_ids).toHaveLength(1);
+      }
+      for (const image of product.images) keys.add(image.url);
+    }
+    expect(keys.size).toBe(page.items.reduce((n: number, p: { images: unknown[] }) => n + p.images.length, 0));
+    const served = await t.app.inject({ method: 'GET', url: page.items[0].images[0].url });
+    expect(served.statusCode).toBe(200);
+    expect((await sharp(served.rawPayload).metadata()).format).toBe('jpeg');
+    // Seeding again adds none: every demo product has its pictures.
+    expect(await seedDemoImagesFor(t.database.db, t.config)).toBe(0);
+  });
+
   it('has handles for its products, two categories one under the other, and a collection', async () => {
     const get = async (url: string) => json(await t.app.inject({ method: 'GET', url }));
     const shop = '/product/storefront/api';

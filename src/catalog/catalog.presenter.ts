@@ -1,8 +1,10 @@
 import { sellableUnits } from './availability.js';
 import { type MarketPricing, priceInMarket } from '../markets/market-price.js';
 import type { CurrencyFormat } from '../shared/money.js';
-import type { CatalogVariant, ProductWithVariants, VariantRow } from './catalog.repository.js';
+import type { CatalogProduct, CatalogVariant, ProductWithVariants, VariantRow } from './catalog.repository.js';
 import type { StockedProduct } from './storefront-catalog.js';
+import { presentAdminImage } from '../media/media.presenter.js';
+import { presentImage } from '../media/media.values.js';
 
 const money = (format: CurrencyFormat, minor: number | null) => (minor === null ? null : format.format(minor));
 /**
@@ -69,6 +71,7 @@ export function presentAdminProduct(p: ProductWithVariants, format: CurrencyForm
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
     variants: p.variants.map((v) => presentAdminVariant(v, format)),
+    images: p.images.map(presentAdminImage),
   };
 }
 
@@ -110,9 +113,20 @@ export function presentStorefrontProduct({ product, stock }: StockedProduct, mar
     currency: market.currency,
     seo: seoOf(product),
     categories: product.categories,
+    images: product.images.map(presentImage),
     // A variant whose stock row is gone (deleted since the product was read) has nothing to sell.
-    variants: product.variants.map((v) => presentStorefrontVariant(v, stock.get(v.id) ?? 0, market)),
+    variants: product.variants.map((v) => ({
+      ...presentStorefrontVariant(v, stock.get(v.id) ?? 0, market),
+      image_ids: imageIdsOf(product.images, v.id),
+    })),
   };
+}
+
+/** The ids of the images that show a variant, in the product's order (a gallery shows them first). */
+function imageIdsOf(images: CatalogProduct['images'], variantId: number): number[] {
+  const ids: number[] = [];
+  for (const image of images) if (image.variantIds.includes(variantId)) ids.push(image.id);
+  return ids;
 }
 
 /** What the storefront's prices need of the request's market (src/markets/market-directory.ts `Market`). */

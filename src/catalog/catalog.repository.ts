@@ -6,6 +6,7 @@ import { type ExplicitPrices, explicitPricesColumn, explicitPricesOf } from '../
 import { pageOf } from '../http/paging.js';
 import { Batcher } from '../shared/batcher.js';
 import { DomainError, invalidField } from '../shared/errors.js';
+import { imagesOf, type ProductImage } from '../media/media.repository.js';
 import { handleClash, handleTaken, withFreeHandle } from './handles.repository.js';
 
 export type ProductRow = typeof products.$inferSelect;
@@ -15,6 +16,8 @@ export interface ProductWithVariants extends ProductRow {
   variants: VariantRow[];
   /** The categories the product is in, by id. */
   categoryIds: number[];
+  /** Its images in their order. */
+  images: ProductImage[];
 }
 
 /** What an admin sets of a product besides its variants; undefined: left as it is (or the default, on creation). */
@@ -118,6 +121,7 @@ export async function createProduct(
           ...product,
           variants: variants.sort((a, b) => a.id - b.id),
           categoryIds: [...(input.categoryIds ?? [])].sort((a, b) => a - b),
+          images: [],
         };
       }),
     );
@@ -133,7 +137,13 @@ export async function findProduct(db: Db, id: number): Promise<ProductWithVarian
   if (!product) return undefined;
   const variants = await variantsOf(db, [product.id]);
   const categoryIds = await categoriesOf(db, [product.id]);
-  return { ...product, variants: variants.get(product.id) ?? [], categoryIds: categoryIds.get(product.id) ?? [] };
+  const images = await imagesOf(db, [product.id]);
+  return {
+    ...product,
+    variants: variants.get(product.id) ?? [],
+    categoryIds: categoryIds.get(product.id) ?? [],
+    images: images.get(product.id) ?? [],
+  };
 }
 
 export interface ProductListQuery {
@@ -180,6 +190,18 @@ export interface CatalogProduct {
   variants: CatalogVariant[];
   /** The categories it is in (not their ancestors), in id order. */
   categories: CategoryRef[];
+  /** Its images in their order, each with the variants it shows. */
+  images: CatalogImage[];
+}
+
+/** An image as the storefront shows it: `key` names the stored original. */
+export interface CatalogImage {
+  id: number;
+  key: string;
+  alt: string;
+  width: number;
+  height: number;
+  variantIds: number[];
 }
 
 const catalogVariantColumns = {
@@ -224,7 +246,7 @@ export async function storefrontProducts(db: Db, ids: number[]): Promise<Map<num
     })
     .from(products)
     .where(and(inArray(products.id, ids), isNull(products.archivedAt)));
-  for (const row of rows) found.set(row.id, { ...row, variants: [], categories: [] });
+  for (const row of rows) found.set(row.id, { ...row, variants: [], categories: [], images: [] });
   const variants = await db
     .select(catalogVariantColumns)
     .from(productVariants)
@@ -245,6 +267,13 @@ export async function storefrontProducts(db: Db, ids: number[]): Promise<Map<num
     .where(inArray(productCategories.productId, ids))
     .orderBy(asc(productCategories.productId), asc(categories.id));
   for (const { productId, ...category } of memberships) found.get(productId)?.categories.push(category);
+  for (const [productId, images] of await imagesOf(db, ids)) {
+    const product = found.get(productId);
+    if (!product) continue;
+    for (const { id, storageKey, alt, width, height, variantIds } of images) {
+      product.images.push({ id, key: storageKey, alt, width, height, variantIds });
+    }
+  }
   return found;
 }
 
@@ -310,10 +339,12 @@ export async function listProducts(db: Db, query: ProductListQuery) {
   const ids = page.items.map((p) => p.id);
   const variants = await variantsOf(db, ids);
   const categoryIds = await categoriesOf(db, ids);
+  const images = await imagesOf(db, ids);
   const items = page.items.map((p) => ({
     ...p,
     variants: variants.get(p.id) ?? [],
     categoryIds: categoryIds.get(p.id) ?? [],
+    images: images.get(p.id) ?? [],
   }));
   return { items, next: page.next };
 }

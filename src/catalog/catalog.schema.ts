@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Count, Id, StrictObject } from '../http/schemas.js';
+import { AdminImage, Image } from '../media/media.schema.js';
 import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from './handles.js';
 
 const Decimal = (description: string) => Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 32, description });
@@ -141,6 +142,7 @@ export const AdminProduct = Type.Object({
   created_at: Type.String(),
   updated_at: Type.String(),
   variants: Type.Array(AdminVariant),
+  images: Type.Array(AdminImage, { description: 'Its images in their order (docs/catalog.md#media)' }),
 });
 
 export const StorefrontVariant = Type.Object({
@@ -156,6 +158,9 @@ export const StorefrontVariant = Type.Object({
     description: 'Units that can be bought; null when unlimited',
   }),
   purchase_limit_per_order: Type.Union([Type.Integer(), Type.Null()]),
+  image_ids: Type.Array(Type.Integer(), {
+    description: "The ids of the product's images that show this variant, in the product's order",
+  }),
 });
 
 export const StorefrontProduct = Type.Object({
@@ -168,5 +173,6 @@ export const StorefrontProduct = Type.Object({
   }),
   seo: Seo,
   categories: Type.Array(CategoryRef, { description: 'The categories it is in (not their parents), in id order' }),
+  images: Type.Array(Image, { description: 'Its images in their order; a variant names its own (image_ids)' }),
   variants: Type.Array(StorefrontVariant),
 });

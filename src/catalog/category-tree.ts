@@ -93,15 +93,8 @@ export function categoryTree<C extends PlacedCategory>(categories: readonly C[])
   return roots;
 }
 
-/**
- * The order of a list once `id` stands at `position` in it (0 first; past the end: last), the others keeping theirs:
- * a category among its siblings, a product in a collection. `ids` is the order before, with or without `id`.
- */
-export function placeAt(ids: readonly number[], id: number, position: number): number[] {
-  const others = ids.filter((other) => other !== id);
-  const at = Math.max(0, Math.min(position, others.length));
-  return [...others.slice(0, at), id, ...others.slice(at)];
-}
+// placeAt is the rule of every ordered list (categories, collections, images): it lives in shared/.
+export { placeAt } from '../shared/positions.js';
 
 /** Every category in tree order (a parent, then its children's subtrees in sibling order), with its depth (0: top). */
 export function inTreeOrder<C extends PlacedCategory>(categories: readonly C[]): (C & { depth: number })[] {

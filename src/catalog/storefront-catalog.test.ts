@@ -43,6 +43,7 @@ const product = (id: number, variants: CatalogVariant[]): CatalogProduct => ({
   seoDescription: null,
   variants,
   categories: [],
+  images: [],
 });
 
 const unused = () => Promise.reject(new Error('not read in these tests'));

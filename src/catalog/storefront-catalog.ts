@@ -64,6 +64,8 @@ const CATALOG_TABLES = new Set([
   'product_categories',
   'collections',
   'collection_products',
+  'product_media',
+  'product_media_variants',
   EVERYTHING,
 ]);
 

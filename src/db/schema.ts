@@ -272,6 +272,54 @@ export const productVariants = pgTable(
 );
 
 /**
+ * A product's image: the stored original is named by the SHA-256 of its bytes (`storage_key`), re-encoded without
+ * metadata at upload (src/media/). Products show them by `position` (0 first, rewritten 0, 1, 2, … on every change).
+ */
+export const productMedia = pgTable(
+  'product_media',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    storageKey: text('storage_key').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    mime: text('mime').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    alt: text('alt').notNull(),
+    position: integer('position').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    // Positions are rewritten whole under the product's row lock; not unique, so one UPDATE can swap two.
+    index('product_media_product_idx').on(t.productId, t.position),
+    index('product_media_storage_key_idx').on(t.storageKey),
+    check('product_media_storage_key_check', sql`${t.storageKey} ~ '^[0-9a-f]{64}$'`),
+    check('product_media_size_check', sql`${t.width} > 0 and ${t.height} > 0 and ${t.byteSize} > 0`),
+    check('product_media_alt_check', sql`length(btrim(${t.alt})) > 0`),
+    check('product_media_position_check', sql`${t.position} >= 0`),
+  ],
+);
+
+/** Which of a product's images show a variant (a variant shows its own first). */
+export const productMediaVariants = pgTable(
+  'product_media_variants',
+  {
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => productMedia.id, { onDelete: 'cascade' }),
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => productVariants.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.mediaId, t.variantId] }),
+    index('product_media_variants_variant_idx').on(t.variantId),
+  ],
+);
+
+/**
  * A cart belongs to a user (one each) or to a guest holding its token. Only a SHA-256 of the
  * guest token is stored. A merged guest cart is closed: its token stops working.
  */

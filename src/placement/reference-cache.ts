@@ -34,6 +34,9 @@ const READERS: Record<string, (keyof Lookups)[]> = {
   product_categories: [],
   collections: [],
   collection_products: [],
+  // Product images (issue #29): no quote reads them.
+  product_media: [],
+  product_media_variants: [],
 };
 
 /**

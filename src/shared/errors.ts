@@ -53,6 +53,7 @@ export const errorCodes = {
   market_not_found: { status: 404, title: 'Market not found' },
   category_not_found: { status: 404, title: 'Category not found' },
   collection_not_found: { status: 404, title: 'Collection not found' },
+  media_not_found: { status: 404, title: 'Image not found' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   conflict: { status: 409, title: 'Conflict' },
@@ -90,6 +91,7 @@ export const errorCodes = {
   // 413, 415
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  image_type_not_accepted: { status: 415, title: 'Not an image of an accepted type (JPEG, PNG, WebP, AVIF, GIF)' },
   // 422
   validation_error: { status: 422, title: 'Validation failed' },
   address_limit_reached: { status: 422, title: 'Too many stored addresses' },
@@ -112,6 +114,8 @@ export const errorCodes = {
   currency_mismatch: { status: 422, title: "Not the market's currency" },
   not_offered_in_market: { status: 422, title: 'Not offered in this market' },
   category_cycle: { status: 422, title: 'A category cannot be under itself' },
+  image_too_many_pixels: { status: 422, title: 'The image has more pixels than accepted' },
+  invalid_image: { status: 422, title: 'The image cannot be read' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx

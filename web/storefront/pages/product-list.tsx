@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Answer, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
+import { Picture } from '../../shared/picture';
 import { ErrorMessage, Pager } from '../../shared/ui';
 import { PriceRange } from '../components/price-range';
 import { useMarketCode, useShop } from '../context';
@@ -45,8 +46,16 @@ export function ProductList() {
       {products === undefined && problem === undefined && <p>Loading…</p>}
       {products?.length === 0 && <p>There are no products yet.</p>}
       <ul class="grid">
-        {products?.map((product) => (
+        {products?.map((product, index) => (
           <li class="card" key={product.id}>
+            {product.images[0] && (
+              <Picture
+                image={product.images[0]}
+                sizes="(min-width: 48rem) 14rem, 100vw"
+                eager={index < 4}
+                class="card-image"
+              />
+            )}
             <h2>
               <a href={`/products/${product.id}`}>{product.name}</a>
             </h2>

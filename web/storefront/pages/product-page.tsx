@@ -6,6 +6,7 @@ import { ErrorMessage, Field, Money } from '../../shared/ui';
 import { availabilityText, maxQuantity, type Product } from '../availability';
 import { useMarketCode, useShop } from '../context';
 import { answerCurrency } from '../market';
+import { Gallery } from '../components/gallery';
 import { VariantChoice } from '../components/variant-choice';
 import { cartProblemMessage } from '../shopper-messages';
 
@@ -76,6 +77,7 @@ export function ProductPage() {
   return (
     <>
       <h1>{product.name}</h1>
+      <Gallery images={product.images} variantImageIds={variant?.image_ids ?? []} />
       {product.description && <p>{product.description}</p>}
       <form onSubmit={addToCart} class="buy">
         {product.variants.length > 1 && (

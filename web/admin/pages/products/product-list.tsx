@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { type Answer, ok } from '../../../api/client';
+import { Picture } from '../../../shared/picture';
 import { ErrorMessage, Field, Money, Pager, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { usePages } from '../../use-loaded';
@@ -75,6 +76,9 @@ export function ProductList() {
           <table>
             <thead>
               <tr>
+                <th>
+                  <span class="visually-hidden">Image</span>
+                </th>
                 <th>Name</th>
                 <th>Variants</th>
                 <th>Price</th>
@@ -85,6 +89,7 @@ export function ProductList() {
             <tbody>
               {products.map((product) => (
                 <tr key={product.id}>
+                  <td>{product.images[0] && <Picture image={product.images[0]} sizes="3rem" class="thumb" />}</td>
                   <td>
                     <a href={`/admin/products/${product.id}`}>{product.name}</a>
                   </td>
