@@ -318,6 +318,8 @@ describe('storefront catalog', () => {
       available: true,
       quantity_available: 5,
       purchase_limit_per_order: null,
+      // Made without options: the "Title" option, whose values are the variants' names (docs/catalog.md#options).
+      options: { Title: 'S' },
     });
     expect(shown.variants[1]).toMatchObject({ available: true, quantity_available: null });
     expect(res.body).not.toContain('cost');

@@ -7,6 +7,14 @@ import { pageOf } from '../http/paging.js';
 import { Batcher } from '../shared/batcher.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import { handleClash, handleTaken, withFreeHandle } from './handles.repository.js';
+import {
+  assertRestorable,
+  combinationsOf,
+  giveCombination,
+  giveDefaultOptions,
+  optionsOf,
+} from './options.repository.js';
+import type { Combination, OptionList } from './options.rules.js';
 
 export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
@@ -15,6 +23,10 @@ export interface ProductWithVariants extends ProductRow {
   variants: VariantRow[];
   /** The categories the product is in, by id. */
   categoryIds: number[];
+  /** Its options with their values, in order. */
+  options: OptionList[];
+  /** Each variant's combination, by variant id (a variant made by SQL without one is missing). */
+  combinations: ReadonlyMap<number, Combination>;
 }
 
 /** What an admin sets of a product besides its variants; undefined: left as it is (or the default, on creation). */
@@ -114,10 +126,14 @@ export async function createProduct(
           .values(input.variants.map((v) => ({ ...v, productId: product.id })))
           .returning();
         await setCategories(tx, product.id, input.categoryIds);
+        variants.sort((a, b) => a.id - b.id);
+        await giveDefaultOptions(tx, product.id, variants);
         return {
           ...product,
-          variants: variants.sort((a, b) => a.id - b.id),
+          variants,
           categoryIds: [...(input.categoryIds ?? [])].sort((a, b) => a - b),
+          options: (await optionsOf(tx, [product.id])).get(product.id) ?? [],
+          combinations: await combinationsOf(tx, [product.id]),
         };
       }),
     );
@@ -133,7 +149,13 @@ export async function findProduct(db: Db, id: number): Promise<ProductWithVarian
   if (!product) return undefined;
   const variants = await variantsOf(db, [product.id]);
   const categoryIds = await categoriesOf(db, [product.id]);
-  return { ...product, variants: variants.get(product.id) ?? [], categoryIds: categoryIds.get(product.id) ?? [] };
+  return {
+    ...product,
+    variants: variants.get(product.id) ?? [],
+    categoryIds: categoryIds.get(product.id) ?? [],
+    options: (await optionsOf(db, [product.id])).get(product.id) ?? [],
+    combinations: await combinationsOf(db, [product.id]),
+  };
 }
 
 export interface ProductListQuery {
@@ -160,6 +182,8 @@ export type CatalogVariant = Pick<
 > & {
   /** Its explicit prices in other currencies (decision 0031); absent or null: none. */
   explicitPrices?: ExplicitPrices | null;
+  /** Its value of each of the product's options; absent or empty: a variant made by SQL without them. */
+  options?: Combination;
 };
 
 /** A category as a product's answer names it. */
@@ -180,6 +204,8 @@ export interface CatalogProduct {
   variants: CatalogVariant[];
   /** The categories it is in (not their ancestors), in id order. */
   categories: CategoryRef[];
+  /** Its options with all their values, in order (docs/catalog.md#options). */
+  options: OptionList[];
 }
 
 const catalogVariantColumns = {
@@ -224,14 +250,21 @@ export async function storefrontProducts(db: Db, ids: number[]): Promise<Map<num
     })
     .from(products)
     .where(and(inArray(products.id, ids), isNull(products.archivedAt)));
-  for (const row of rows) found.set(row.id, { ...row, variants: [], categories: [] });
+  const options = await optionsOf(db, ids);
+  const combinations = await combinationsOf(db, ids);
+  for (const row of rows)
+    found.set(row.id, { ...row, variants: [], categories: [], options: options.get(row.id) ?? [] });
   const variants = await db
     .select(catalogVariantColumns)
     .from(productVariants)
     .where(and(inArray(productVariants.productId, ids), isNull(productVariants.archivedAt)))
     .orderBy(asc(productVariants.productId), asc(productVariants.id));
   for (const { productId, explicitPrices, ...variant } of variants) {
-    found.get(productId)?.variants.push({ ...variant, explicitPrices: explicitPricesOf(explicitPrices) });
+    found.get(productId)?.variants.push({
+      ...variant,
+      explicitPrices: explicitPricesOf(explicitPrices),
+      options: combinations.get(variant.id) ?? {},
+    });
   }
   const memberships = await db
     .select({
@@ -310,10 +343,14 @@ export async function listProducts(db: Db, query: ProductListQuery) {
   const ids = page.items.map((p) => p.id);
   const variants = await variantsOf(db, ids);
   const categoryIds = await categoriesOf(db, ids);
+  const options = await optionsOf(db, ids);
+  const combinations = await combinationsOf(db, ids);
   const items = page.items.map((p) => ({
     ...p,
     variants: variants.get(p.id) ?? [],
     categoryIds: categoryIds.get(p.id) ?? [],
+    options: options.get(p.id) ?? [],
+    combinations,
   }));
   return { items, next: page.next };
 }
@@ -358,17 +395,27 @@ export async function archiveProduct(db: Db, id: number): Promise<void> {
   if (!row) throw new DomainError('product_not_found', { detail: `product ${id} not found` });
 }
 
-export async function addVariant(db: Db, productId: number, values: VariantValues): Promise<VariantRow> {
+/** Adds a variant with its combination of the product's options (options.repository.ts `giveCombination`). */
+export async function addVariant(
+  db: Db,
+  productId: number,
+  input: { values: VariantValues; combination?: Combination },
+): Promise<VariantRow> {
+  const { values, combination } = input;
   const [product] = await db.select({ id: products.id }).from(products).where(eq(products.id, productId));
   if (!product) throw new DomainError('product_not_found', { detail: `product ${productId} not found` });
   try {
-    const [row] = await db
-      .insert(productVariants)
-      .values({ ...values, productId })
-      .returning();
-    if (!row) throw new Error('insert returned no variant');
-    return row;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(productVariants)
+        .values({ ...values, productId })
+        .returning();
+      if (!row) throw new Error('insert returned no variant');
+      await giveCombination(tx, row, combination);
+      return row;
+    });
   } catch (err) {
+    if (err instanceof DomainError) throw err;
     return translateConstraintError(err);
   }
 }
@@ -378,15 +425,19 @@ export async function findVariant(db: Db, id: number): Promise<VariantRow | unde
   return row;
 }
 
+/** Changes a variant; restoring one (`archivedAt: null`) needs its combination complete and free. */
 export async function updateVariant(db: Db, id: number, values: Partial<VariantValues>): Promise<VariantRow> {
   try {
-    const [row] = await db
-      .update(productVariants)
-      .set({ ...values, updatedAt: new Date() })
-      .where(eq(productVariants.id, id))
-      .returning();
-    if (!row) throw new DomainError('variant_not_found', { detail: `variant ${id} not found` });
-    return row;
+    return await db.transaction(async (tx) => {
+      if (values.archivedAt === null) await assertRestorable(tx, id);
+      const [row] = await tx
+        .update(productVariants)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(productVariants.id, id))
+        .returning();
+      if (!row) throw new DomainError('variant_not_found', { detail: `variant ${id} not found` });
+      return row;
+    });
   } catch (err) {
     if (err instanceof DomainError) throw err;
     return translateConstraintError(err);

@@ -66,6 +66,20 @@ export const VariantInput = StrictObject(
   },
   { examples: [{ alias: 'espresso-cup-black', name: 'Black', sku: 'CUP-B', price: '12.00', stock: 25 }] },
 );
+/** A variant added to a product: its fields, and its value of each of the product's options. */
+export const NewVariantInput = StrictObject(
+  {
+    ...VariantInput.properties,
+    options: Type.Optional(
+      Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 1000 }), {
+        description:
+          'Its value of each option of the product, by name; optional when the product has one option (the name '
+          + 'is then the value, added to the option when new)',
+      }),
+    ),
+  },
+  { examples: [{ name: 'XL / Black', price: '49.00', stock: 5, options: { Size: 'XL', Colour: 'Black' } }] },
+);
 export const VariantPatch = StrictObject(optional(variantInputFields));
 /** A variant's change as the route takes it: its fields, and `archived`. */
 export const VariantChange = StrictObject(
@@ -111,6 +125,17 @@ export const ProductPatch = StrictObject(
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
+/** An option with its values, in order, as answers show it. */
+export const ProductOption = Type.Object({
+  name: Type.String(),
+  values: Type.Array(Type.String()),
+});
+
+/** A variant's value of each option of its product, by option name ({"Size": "M", "Colour": "Black"}). */
+export const VariantOptions = Type.Record(Type.String(), Type.String(), {
+  description: "The variant's value of each option of the product, by option name; empty for a variant made without",
+});
+
 export const AdminVariant = Type.Object({
   id: Type.Integer(),
   product_id: Type.Integer(),
@@ -126,6 +151,7 @@ export const AdminVariant = Type.Object({
   allow_backorder: Type.Boolean(),
   purchase_limit_per_order: Type.Union([Type.Integer(), Type.Null()]),
   archived: Type.Boolean(),
+  options: VariantOptions,
 });
 
 export const AdminProduct = Type.Object({
@@ -140,6 +166,7 @@ export const AdminProduct = Type.Object({
   archived: Type.Boolean(),
   created_at: Type.String(),
   updated_at: Type.String(),
+  options: Type.Array(ProductOption, { description: 'Its options (Size, Colour) with their values, in order' }),
   variants: Type.Array(AdminVariant),
 });
 
@@ -156,6 +183,7 @@ export const StorefrontVariant = Type.Object({
     description: 'Units that can be bought; null when unlimited',
   }),
   purchase_limit_per_order: Type.Union([Type.Integer(), Type.Null()]),
+  options: VariantOptions,
 });
 
 export const StorefrontProduct = Type.Object({
@@ -168,5 +196,10 @@ export const StorefrontProduct = Type.Object({
   }),
   seo: Seo,
   categories: Type.Array(CategoryRef, { description: 'The categories it is in (not their parents), in id order' }),
+  options: Type.Array(ProductOption, {
+    description:
+      'Its options with all their values, in order. A combination no variant listed has does not exist (or is archived);'
+      + ' one whose variant is not `available` is sold out. One option with one value: nothing to choose.',
+  }),
   variants: Type.Array(StorefrontVariant),
 });

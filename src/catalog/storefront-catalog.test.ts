@@ -43,6 +43,7 @@ const product = (id: number, variants: CatalogVariant[]): CatalogProduct => ({
   seoDescription: null,
   variants,
   categories: [],
+  options: [],
 });
 
 const unused = () => Promise.reject(new Error('not read in these tests'));

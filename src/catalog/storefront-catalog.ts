@@ -64,6 +64,9 @@ const CATALOG_TABLES = new Set([
   'product_categories',
   'collections',
   'collection_products',
+  'product_options',
+  'product_option_values',
+  'variant_option_values',
   EVERYTHING,
 ]);
 

@@ -34,6 +34,10 @@ const READERS: Record<string, (keyof Lookups)[]> = {
   product_categories: [],
   collections: [],
   collection_products: [],
+  // A product's options (issue #29): a quote reads a variant's name, not its option values.
+  product_options: [],
+  product_option_values: [],
+  variant_option_values: [],
 };
 
 /**
