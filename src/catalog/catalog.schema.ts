@@ -198,8 +198,8 @@ export const StorefrontProduct = Type.Object({
   categories: Type.Array(CategoryRef, { description: 'The categories it is in (not their parents), in id order' }),
   options: Type.Array(ProductOption, {
     description:
-      'Its options with all their values, in order. A combination no variant listed has does not exist (or is archived);'
-      + ' one whose variant is not `available` is sold out. One option with one value: nothing to choose.',
+      'Its options with all their values, in order. A combination no variant listed has does not exist (or is'
+      + ' archived); one whose variant is not `available` is sold out. One option with one value: nothing to choose.',
   }),
   variants: Type.Array(StorefrontVariant),
 });

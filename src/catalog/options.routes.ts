@@ -24,7 +24,9 @@ export const OptionsInput = StrictObject(
   {
     options: Type.Array(OptionInput, {
       maxItems: 20,
-      description: `The whole list, in order: at most ${OPTION_LIMITS.options} options and ${OPTION_LIMITS.combinations} combinations`,
+      description:
+        `The whole list, in order: at most ${OPTION_LIMITS.options} options`
+        + ` and ${OPTION_LIMITS.combinations} combinations`,
     }),
   },
   {

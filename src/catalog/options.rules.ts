@@ -123,8 +123,9 @@ export function assertDistinct(options: readonly OptionList[], variants: readonl
   for (const ids of byKey.values()) {
     if (ids.length < 2) continue;
     const first = variants.find((v) => v.id === ids[0]);
+    const shared = first ? variantName(options, first.values) : '';
     throw new DomainError('variant_combination_taken', {
-      detail: `variants ${ids.join(', ')} would have the same options (${first ? variantName(options, first.values) : ''})`,
+      detail: `variants ${ids.join(', ')} would have the same options (${shared})`,
       extra: { variants: ids },
     });
   }
