@@ -8,6 +8,7 @@ import {
   assertDistinct,
   type Combination,
   checkCombination,
+  checkSkuPattern,
   defaultOptions,
   isComplete,
   missingCombinations,
@@ -230,6 +231,7 @@ export async function generateVariants(
         errors: [{ field: 'options', message: 'the product has no options: set them first' }],
       });
     }
+    if (defaults.skuPattern !== undefined) checkSkuPattern(defaults.skuPattern, options);
     const missing = missingCombinations(options, variants);
     if (missing.length === 0) return [];
     const values = missing.map((combination) => ({

@@ -247,4 +247,9 @@ export function skuFromPattern(pattern: string, options: readonly OptionList[], 
   return sku.trim();
 }
 
+/** Refuses a pattern naming something that is no option, whether or not a variant is to be made. */
+export function checkSkuPattern(pattern: string, options: readonly OptionList[]): void {
+  skuFromPattern(pattern, options, Object.fromEntries(options.map((o) => [o.name, o.values[0] ?? ''])));
+}
+
 const validationOf = (field: string, message: string) => validation([{ field, message }]);
