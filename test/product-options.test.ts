@@ -116,7 +116,7 @@ describe('options and generated variants', () => {
     expect(json(await generate(product.id, { price: '1.00' })).variants).toHaveLength(6);
   });
 
-  it('shows the storefront every option and each variant’s values, without archived or missing combinations', async () => {
+  it('shows the storefront every option and each variant’s values, not archived or missing ones', async () => {
     const product = await hoodie();
     const byName = (name: string) => product.variants.find((v) => v.name === name) as Variant;
     await apiAs(t, admin).delete(`${base}/variants/${byName('L / Grey').id}/`);
@@ -160,7 +160,7 @@ describe('options and generated variants', () => {
     );
   });
 
-  it('gives a new option’s first value to every variant, and refuses a change that leaves two with one combination', async () => {
+  it('gives every variant a new option’s first value; refuses to leave two with one combination', async () => {
     const product = await hoodie();
     const withFit = json(
       await setOptions(product.id, [...hoodieOptions, { name: 'Fit', values: ['Regular', 'Slim'] }]),
