@@ -1,4 +1,4 @@
-import { useRoute } from 'preact-iso';
+import { useLocation, useRoute } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
@@ -6,13 +6,16 @@ import { ErrorMessage, Field, Money } from '../../shared/ui';
 import { availabilityText, maxQuantity, type Product } from '../availability';
 import { useMarketCode, useShop } from '../context';
 import { answerCurrency } from '../market';
+import { OptionPicker } from '../components/option-picker';
 import { VariantChoice } from '../components/variant-choice';
+import { choosesByOption } from '../option-choice';
 import { cartProblemMessage } from '../shopper-messages';
 
 export function ProductPage() {
   const { api, cart, currency: storeCurrency } = useShop();
   const market = useMarketCode();
-  const { params } = useRoute();
+  const { params, query } = useRoute();
+  const { route } = useLocation();
   const [product, setProduct] = useState<Product>();
   const [loadProblem, setLoadProblem] = useState<Problem>();
   const [variantId, setVariantId] = useState<number>();
@@ -31,11 +34,13 @@ export function ProductPage() {
       .then((found) => {
         setProduct(found);
         document.title = found.name;
-        // The first variant that can be bought, so "Add to cart" works at once (read again in another market: the one
-        // chosen stays).
+        // The variant in the URL (?variant=), else the first that can be bought, so "Add to cart" works at once (read
+        // again in another market: the one chosen stays).
+        const linked = Number(query.variant);
         setVariantId(
           (chosen) =>
             found.variants.find((v) => v.id === chosen)?.id
+            ?? found.variants.find((v) => v.id === linked)?.id
             ?? (found.variants.find((v) => v.available) ?? found.variants[0])?.id,
         );
       })
@@ -56,6 +61,11 @@ export function ProductPage() {
   if (product === undefined) return <p>Loading…</p>;
   const currency = answerCurrency(product, storeCurrency);
   const variant = product.variants.find((v) => v.id === variantId);
+  // The URL keeps the variant chosen, so a link or a reload shows it again.
+  const choose = (id: number) => {
+    setVariantId(id);
+    route(`/products/${product.id}?variant=${id}`, true);
+  };
 
   const addToCart = async (event: Event) => {
     event.preventDefault();
@@ -78,8 +88,12 @@ export function ProductPage() {
       <h1>{product.name}</h1>
       {product.description && <p>{product.description}</p>}
       <form onSubmit={addToCart} class="buy">
-        {product.variants.length > 1 && (
-          <VariantChoice variants={product.variants} currency={currency} chosen={variantId} onChoose={setVariantId} />
+        {choosesByOption(product) ? (
+          <OptionPicker product={product} chosen={variantId} onChoose={choose} />
+        ) : (
+          product.variants.length > 1 && (
+            <VariantChoice variants={product.variants} currency={currency} chosen={variantId} onChoose={choose} />
+          )
         )}
         {variant && (
           <div class="price">
