@@ -287,6 +287,23 @@ async function storedOptionIds(tx: Tx, productId: number): Promise<OptionIds> {
   return ids;
 }
 
+/**
+ * Gives a new product (no options yet) its options and its variants their combinations, checked: each complete and
+ * none twice (the demo's products, with options of their own).
+ */
+export async function giveOptions(
+  tx: Tx,
+  product: { id: number; options: readonly OptionList[] },
+  variants: readonly { id: number; values: Combination }[],
+): Promise<void> {
+  const combinations = variants.map((v) => ({ id: v.id, name: '', archived: false, values: v.values }));
+  for (const v of combinations) checkCombination(product.options, v.values, `variants[${v.id}].options`);
+  assertDistinct(product.options, combinations);
+  const optionIds = await writeOptions(tx, product.id, product.options);
+  const rows = combinationRows(product.id, optionIds, variants);
+  if (rows.length > 0) await tx.insert(variantOptionValues).values(rows);
+}
+
 /** Gives a product made with variants but no options the "Title" option (`defaultOptions`), inside its creation. */
 export async function giveDefaultOptions(
   tx: Tx,
@@ -295,13 +312,11 @@ export async function giveDefaultOptions(
 ): Promise<void> {
   if (variants.length === 0) return;
   const { option, values } = defaultOptions(variants);
-  const optionIds = await writeOptions(tx, productId, [option]);
-  const rows = combinationRows(
-    productId,
-    optionIds,
+  await giveOptions(
+    tx,
+    { id: productId, options: [option] },
     variants.map((v) => ({ id: v.id, values: { [option.name]: values.get(v.id) ?? '' } })),
   );
-  await tx.insert(variantOptionValues).values(rows);
 }
 
 /**

@@ -6,6 +6,7 @@ import { useLoaded } from '../../use-loaded';
 import { StatusMessage } from '../common/form-parts';
 import { useCreatedNotice } from '../common/created-notice';
 import { NewVariant } from './new-variant';
+import { OptionEditor } from './option-editor';
 import { ProductDetails } from './product-details';
 import type { Product } from './variant-draft';
 import { VariantList } from './variant-list';
@@ -34,6 +35,7 @@ export function ProductPage() {
         <>
           {created && <StatusMessage text={`Product ${product.name} created.`} />}
           <ProductDetails product={product} onSaved={show} />
+          <OptionEditor product={product} onChanged={reload} />
           <VariantList product={product} onChanged={reload} />
           <NewVariant productId={product.id} onAdded={reload} />
         </>
