@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { choosesByOption, type OptionProduct, valueChoices, variantFor } from '../web/storefront/option-choice.js';
+import {
+  choosesByOption,
+  type OptionProduct,
+  valueChoices,
+  variantFor,
+  variantListLegend,
+} from '../web/storefront/option-choice.js';
 
 // The shop's product page choosing a variant by its options (web/storefront/option-choice.ts).
 
@@ -43,13 +49,20 @@ describe('choosing a variant by option', () => {
     expect(variantFor(hoodie, { chosenId: 2, option: 'Size', value: 'XL' })).toBeUndefined();
   });
 
-  it('shows no picker for a product with one option of one value, or variants without options', () => {
+  it('chooses by option with two options or more, whose values every variant has', () => {
     expect(choosesByOption(hoodie)).toBe(true);
+    const sizes = {
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+      variants: [{ id: 1, available: true, options: { Size: 'S' } }],
+    };
+    expect(choosesByOption(sizes)).toBe(false);
+    expect(variantListLegend(sizes)).toBe('Size');
     const single = {
       options: [{ name: 'Title', values: ['Default'] }],
       variants: [{ id: 1, available: true, options: { Title: 'Default' } }],
     };
     expect(choosesByOption(single)).toBe(false);
+    expect(variantListLegend(single)).toBe('Option');
     expect(
       choosesByOption({ ...hoodie, variants: [...hoodie.variants, { id: 9, available: true, options: {} }] }),
     ).toBe(false);

@@ -16,14 +16,20 @@ export interface ValueChoice {
 }
 
 /**
- * Whether the product is chosen by option: it has options, each variant a value of every one, and something to
- * choose (not a single option with a single value, as "Title: Default" of a product made without options).
+ * Whether the product is chosen option by option: it has two options or more and each variant a value of every one.
+ * With one option, the list of variants (each with its price and stock) says as much; with one option of one value
+ * ("Title: Default", a product made without options) there is nothing to choose.
  */
 export function choosesByOption(product: OptionProduct): boolean {
   const { options, variants } = product;
-  if (options.length === 0 || variants.length === 0) return false;
-  if (options.length === 1 && (options[0]?.values.length ?? 0) <= 1) return false;
+  if (options.length < 2 || variants.length === 0) return false;
   return variants.every((v) => options.every((o) => v.options[o.name] !== undefined));
+}
+
+/** The legend of the list of variants: the product's only option by name, unless it is the default "Title". */
+export function variantListLegend(product: OptionProduct): string {
+  const only = product.options.length === 1 ? product.options[0]?.name : undefined;
+  return only === undefined || only === 'Title' ? 'Option' : only;
 }
 
 /** Whether two combinations agree on every option but `except`. */

@@ -8,7 +8,7 @@ import { useMarketCode, useShop } from '../context';
 import { answerCurrency } from '../market';
 import { OptionPicker } from '../components/option-picker';
 import { VariantChoice } from '../components/variant-choice';
-import { choosesByOption } from '../option-choice';
+import { choosesByOption, variantListLegend } from '../option-choice';
 import { cartProblemMessage } from '../shopper-messages';
 
 export function ProductPage() {
@@ -92,7 +92,13 @@ export function ProductPage() {
           <OptionPicker product={product} chosen={variantId} onChoose={choose} />
         ) : (
           product.variants.length > 1 && (
-            <VariantChoice variants={product.variants} currency={currency} chosen={variantId} onChoose={choose} />
+            <VariantChoice
+              variants={product.variants}
+              legend={variantListLegend(product)}
+              currency={currency}
+              chosen={variantId}
+              onChoose={choose}
+            />
           )
         )}
         {variant && (
