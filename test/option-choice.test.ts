@@ -9,11 +9,11 @@ import {
 
 // The shop's product page choosing a variant by its options (web/storefront/option-choice.ts).
 
-const variant = (id: number, Size: string, Colour: string, available = true) => ({
-  id,
-  available,
-  options: { Size, Colour },
-});
+/** A variant named "S / Black": its size, colour and whether it can be bought. */
+const variant = (id: number, name: string, available = true) => {
+  const [Size = '', Colour = ''] = name.split(' / ');
+  return { id, available, options: { Size, Colour } };
+};
 /** S/M/L × Black/Grey with L/Grey not made and M/Grey sold out. */
 const hoodie: OptionProduct = {
   options: [
@@ -21,11 +21,11 @@ const hoodie: OptionProduct = {
     { name: 'Colour', values: ['Black', 'Grey'] },
   ],
   variants: [
-    variant(1, 'S', 'Black'),
-    variant(2, 'S', 'Grey'),
-    variant(3, 'M', 'Black'),
-    variant(4, 'M', 'Grey', false),
-    variant(5, 'L', 'Black'),
+    variant(1, 'S / Black'),
+    variant(2, 'S / Grey'),
+    variant(3, 'M / Black'),
+    variant(4, 'M / Grey', false),
+    variant(5, 'L / Black'),
   ],
 };
 
