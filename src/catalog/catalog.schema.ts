@@ -78,7 +78,9 @@ export const NewVariantInput = StrictObject(
       }),
     ),
   },
-  { examples: [{ name: 'XL / Black', price: '49.00', stock: 5, options: { Size: 'XL', Colour: 'Black' } }] },
+  // A variant of a product with one option (the demo T-shirt's "Title"): its name is the value. With several options,
+  // `options` names a value of each: {"Size": "XL", "Colour": "Black"}.
+  { examples: [{ name: 'XL', sku: 'TSHIRT-XL', price: '27.00', stock: 5 }] },
 );
 export const VariantPatch = StrictObject(optional(variantInputFields));
 /** A variant's change as the route takes it: its fields, and `archived`. */

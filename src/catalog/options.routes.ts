@@ -54,7 +54,8 @@ export const GenerateInput = StrictObject(
       }),
     ),
   },
-  { examples: [{ price: '49.00', stock: 10, sku_pattern: 'HOODIE-{Size}-{Colour}' }] },
+  // Without a SKU pattern: the example runs on any product (a pattern names the product's own options).
+  { examples: [{ price: '49.00', stock: 10 }] },
 );
 
 /** A product's options and the variants generated from them: /product/dashboard/api/products/{id}/… (admins). */

@@ -10662,13 +10662,10 @@ export type paths = {
                 content: {
                     /**
                      * @example {
-                     *       "name": "XL / Black",
-                     *       "price": "49.00",
-                     *       "stock": 5,
-                     *       "options": {
-                     *         "Size": "XL",
-                     *         "Colour": "Black"
-                     *       }
+                     *       "name": "XL",
+                     *       "sku": "TSHIRT-XL",
+                     *       "price": "27.00",
+                     *       "stock": 5
                      *     }
                      */
                     "application/json": {
@@ -10801,8 +10798,7 @@ export type paths = {
                     /**
                      * @example {
                      *       "price": "49.00",
-                     *       "stock": 10,
-                     *       "sku_pattern": "HOODIE-{Size}-{Colour}"
+                     *       "stock": 10
                      *     }
                      */
                     "application/json": {
