@@ -7,6 +7,7 @@ import { cartWriter } from './cart/cart.write.js';
 import { cartRoutes, mergeCartAtSignIn } from './cart/cart.routes.js';
 import { catalogAdminRoutes, catalogStorefrontRoutes } from './catalog/catalog.routes.js';
 import { categoryAdminRoutes } from './catalog/categories.routes.js';
+import { optionAdminRoutes } from './catalog/options.routes.js';
 import { collectionAdminRoutes } from './catalog/collections.routes.js';
 import { navigationStorefrontRoutes } from './catalog/navigation.routes.js';
 import { postgresProductSearch } from './search/search.repository.js';
@@ -157,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes({ db, tokens, config, afterSignIn: mergeCartAtSignIn(cart) }));
   await app.register(addressRoutes({ db }));
   await app.register(catalogAdminRoutes({ db, money, referenceChanged }));
+  await app.register(optionAdminRoutes({ db, money, referenceChanged }));
   await app.register(catalogStorefrontRoutes({ catalog, money, markets }));
   await app.register(categoryAdminRoutes({ db, referenceChanged }));
   await app.register(collectionAdminRoutes({ db, referenceChanged }));

@@ -319,6 +319,8 @@ describe('storefront catalog', () => {
       quantity_available: 5,
       purchase_limit_per_order: null,
       image_ids: [],
+      // Made without options: the "Title" option, whose values are the variants' names (docs/catalog.md#options).
+      options: { Title: 'S' },
     });
     expect(shown.variants[1]).toMatchObject({ available: true, quantity_available: null });
     expect(res.body).not.toContain('cost');
@@ -422,10 +424,10 @@ describe('demo catalog', () => {
   it('loads once, idempotently, with an untracked variant', async () => {
     const store = await buildTestApp();
     try {
-      expect(await seedDemoCatalog(store.database.db, 2)).toBe(5);
+      expect(await seedDemoCatalog(store.database.db, 2)).toBe(6);
       expect(await seedDemoCatalog(store.database.db, 2)).toBe(0);
       const page = json(await store.app.inject({ method: 'GET', url: '/product/storefront/api/products/?limit=100' }));
-      expect(page.items).toHaveLength(5);
+      expect(page.items).toHaveLength(6);
       const variants = page.items.flatMap((p: { variants: unknown[] }) => p.variants);
       expect(variants.some((v: { quantity_available: number | null }) => v.quantity_available === null)).toBe(true);
       expect(variants.find((v: { alias: string }) => v.alias === 'demo-mug').price).toBe('14.50');

@@ -81,6 +81,29 @@ describe('demo store', () => {
     ]);
   });
 
+  it('has a hoodie of Size × Colour with one combination not made and one sold out', async () => {
+    const hoodie = json(
+      await t.app.inject({ method: 'GET', url: '/product/storefront/api/products/by-handle/pullover-hoodie/' }),
+    );
+    expect(hoodie.options).toEqual([
+      { name: 'Size', values: ['S', 'M', 'L'] },
+      { name: 'Colour', values: ['Black', 'Grey'] },
+    ]);
+    expect(hoodie.variants.map((v: { name: string }) => v.name)).toEqual([
+      'S / Black',
+      'S / Grey',
+      'M / Black',
+      'M / Grey',
+      'L / Black',
+    ]);
+    expect(hoodie.variants[3]).toMatchObject({ options: { Size: 'M', Colour: 'Grey' }, available: false });
+    // The other demo products have the "Title" option of a product made without options.
+    const mug = json(
+      await t.app.inject({ method: 'GET', url: '/product/storefront/api/products/by-handle/ceramic-coffee-mug/' }),
+    );
+    expect(mug.options).toEqual([{ name: 'Title', values: ['Default'] }]);
+  });
+
   it('estimates with California tax, the Standard shipping rate and the SAVE10 code', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload });
     expect(res.statusCode, res.body).toBe(200);

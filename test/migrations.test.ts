@@ -546,3 +546,70 @@ describe('migration 0029 (categories, collections, product handles)', () => {
     }
   });
 });
+
+/** The last commit before migration 0032 (product options). */
+const BEFORE_OPTIONS = '86be491';
+
+describe('migration 0032 (product options)', () => {
+  it('gives every product options that keep its variants exactly as they were, archived ones included', {
+    timeout: 180_000,
+  }, async () => {
+    const db = await open();
+    try {
+      await db.migrate(migrationsAt(BEFORE_OPTIONS));
+      await db.exec(`
+        insert into products (name, handle) values ('Mug', 'mug'), ('Tee', 'tee'), ('Empty', 'empty'), ('Cap', 'cap');
+        insert into product_variants (product_id, alias, name, sku, price, stock, archived_at)
+          values (1, 'mug', 'Mug', 'MUG', 900, 5, null),
+                 (2, 'tee-b', 'Black', null, 1500, 1, null), (2, 'tee-w', 'White', null, 1500, 0, null),
+                 (2, 'tee-b2', 'Black', null, 1600, 2, now()),
+                 (4, 'cap-old', 'Cap', null, 700, 0, now());
+        insert into carts (token_hash) values ('h');
+        insert into cart_items (cart_id, variant_id, quantity) values (1, 2, 1);
+      `);
+      const variantsBefore = await db.query('select * from product_variants order by id');
+      await db.migrate(headFolder);
+      expect(await db.query('select * from product_variants order by id')).toEqual(variantsBefore);
+      expect(await db.query('select variant_id, quantity from cart_items')).toEqual([{ variant_id: 2, quantity: 1 }]);
+      const options = await db.query<{ product_id: number; name: string; values: string[] }>(`
+        select o.product_id, o.name, array_agg(v.value order by v.position) as values
+          from product_options o join product_option_values v on v.option_id = o.id
+         group by o.product_id, o.name order by o.product_id`);
+      expect(options).toEqual([
+        { product_id: 1, name: 'Title', values: ['Default'] },
+        { product_id: 2, name: 'Title', values: ['Black #2', 'White', 'Black #4'] },
+        { product_id: 4, name: 'Title', values: ['Default'] },
+      ]);
+      expect(
+        await db.query(`
+          select vo.variant_id, v.value from variant_option_values vo
+            join product_option_values v on v.id = vo.option_value_id order by vo.variant_id`),
+      ).toEqual([
+        { variant_id: 1, value: 'Default' },
+        { variant_id: 2, value: 'Black #2' },
+        { variant_id: 3, value: 'White' },
+        { variant_id: 4, value: 'Black #4' },
+        { variant_id: 5, value: 'Default' },
+      ]);
+      // The database holds a variant to one value per option, of an option and a value of its own product.
+      await db.exec("insert into products (name, handle) values ('Other', 'other')");
+      await db.exec("insert into product_options (product_id, name, position) values (5, 'Size', 0)");
+      await db.exec("insert into product_option_values (option_id, value, position) values (4, 'S', 0)");
+      await expect(
+        db.exec(
+          'insert into variant_option_values (variant_id, product_id, option_id, option_value_id) values (1, 1, 1, 2)',
+        ),
+      ).rejects.toThrow();
+      await expect(
+        db.exec(
+          'insert into variant_option_values (variant_id, product_id, option_id, option_value_id) values (1, 5, 4, 6)',
+        ),
+      ).rejects.toThrow();
+      await expect(
+        db.exec("insert into product_options (product_id, name, position) values (1, 'Title', 1)"),
+      ).rejects.toThrow();
+    } finally {
+      await db.close();
+    }
+  });
+});

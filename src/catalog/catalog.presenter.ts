@@ -2,6 +2,7 @@ import { sellableUnits } from './availability.js';
 import { type MarketPricing, priceInMarket } from '../markets/market-price.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import type { CatalogProduct, CatalogVariant, ProductWithVariants, VariantRow } from './catalog.repository.js';
+import type { Combination } from './options.rules.js';
 import type { StockedProduct } from './storefront-catalog.js';
 import { presentAdminImage } from '../media/media.presenter.js';
 import { presentImage } from '../media/media.values.js';
@@ -14,7 +15,7 @@ const money = (format: CurrencyFormat, minor: number | null) => (minor === null 
 export const weight = (grams: string | null) =>
   grams === null ? null : grams.includes('.') ? grams.replace(/0+$/, '').replace(/\.$/, '') : grams;
 
-export function presentAdminVariant(v: VariantRow, format: CurrencyFormat) {
+export function presentAdminVariant(v: VariantRow, format: CurrencyFormat, options: Combination = {}) {
   return {
     id: v.id,
     product_id: v.productId,
@@ -30,6 +31,7 @@ export function presentAdminVariant(v: VariantRow, format: CurrencyFormat) {
     allow_backorder: v.allowBackorder,
     purchase_limit_per_order: v.purchaseLimitPerOrder,
     archived: v.archivedAt !== null,
+    options,
   };
 }
 
@@ -70,7 +72,8 @@ export function presentAdminProduct(p: ProductWithVariants, format: CurrencyForm
     archived: p.archivedAt !== null,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
-    variants: p.variants.map((v) => presentAdminVariant(v, format)),
+    options: p.options,
+    variants: p.variants.map((v) => presentAdminVariant(v, format, p.combinations.get(v.id))),
     images: p.images.map(presentAdminImage),
   };
 }
@@ -101,6 +104,7 @@ export function presentStorefrontVariant(v: CatalogVariant, stock: number, marke
     available: available === null || available > 0,
     quantity_available: available,
     purchase_limit_per_order: v.purchaseLimitPerOrder,
+    options: v.options ?? {},
   };
 }
 
@@ -114,6 +118,7 @@ export function presentStorefrontProduct({ product, stock }: StockedProduct, mar
     seo: seoOf(product),
     categories: product.categories,
     images: product.images.map(presentImage),
+    options: product.options,
     // A variant whose stock row is gone (deleted since the product was read) has nothing to sell.
     variants: product.variants.map((v) => ({
       ...presentStorefrontVariant(v, stock.get(v.id) ?? 0, market),

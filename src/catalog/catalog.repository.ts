@@ -8,6 +8,14 @@ import { Batcher } from '../shared/batcher.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import { imagesOf, type ProductImage } from '../media/media.repository.js';
 import { handleClash, handleTaken, withFreeHandle } from './handles.repository.js';
+import {
+  assertRestorable,
+  combinationsOf,
+  giveCombination,
+  giveDefaultOptions,
+  optionsOf,
+} from './options.repository.js';
+import type { Combination, OptionList } from './options.rules.js';
 
 export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
@@ -18,6 +26,10 @@ export interface ProductWithVariants extends ProductRow {
   categoryIds: number[];
   /** Its images in their order. */
   images: ProductImage[];
+  /** Its options with their values, in order. */
+  options: OptionList[];
+  /** Each variant's combination, by variant id (a variant made by SQL without one is missing). */
+  combinations: ReadonlyMap<number, Combination>;
 }
 
 /** What an admin sets of a product besides its variants; undefined: left as it is (or the default, on creation). */
@@ -117,11 +129,15 @@ export async function createProduct(
           .values(input.variants.map((v) => ({ ...v, productId: product.id })))
           .returning();
         await setCategories(tx, product.id, input.categoryIds);
+        variants.sort((a, b) => a.id - b.id);
+        await giveDefaultOptions(tx, product.id, variants);
         return {
           ...product,
-          variants: variants.sort((a, b) => a.id - b.id),
+          variants,
           categoryIds: [...(input.categoryIds ?? [])].sort((a, b) => a - b),
           images: [],
+          options: (await optionsOf(tx, [product.id])).get(product.id) ?? [],
+          combinations: await combinationsOf(tx, [product.id]),
         };
       }),
     );
@@ -143,6 +159,8 @@ export async function findProduct(db: Db, id: number): Promise<ProductWithVarian
     variants: variants.get(product.id) ?? [],
     categoryIds: categoryIds.get(product.id) ?? [],
     images: images.get(product.id) ?? [],
+    options: (await optionsOf(db, [product.id])).get(product.id) ?? [],
+    combinations: await combinationsOf(db, [product.id]),
   };
 }
 
@@ -170,6 +188,8 @@ export type CatalogVariant = Pick<
 > & {
   /** Its explicit prices in other currencies (decision 0031); absent or null: none. */
   explicitPrices?: ExplicitPrices | null;
+  /** Its value of each of the product's options; absent or empty: a variant made by SQL without them. */
+  options?: Combination;
 };
 
 /** A category as a product's answer names it. */
@@ -192,6 +212,8 @@ export interface CatalogProduct {
   categories: CategoryRef[];
   /** Its images in their order, each with the variants it shows. */
   images: CatalogImage[];
+  /** Its options with all their values, in order (docs/catalog.md#options). */
+  options: OptionList[];
 }
 
 /** An image as the storefront shows it: `key` names the stored original. */
@@ -246,14 +268,21 @@ export async function storefrontProducts(db: Db, ids: number[]): Promise<Map<num
     })
     .from(products)
     .where(and(inArray(products.id, ids), isNull(products.archivedAt)));
-  for (const row of rows) found.set(row.id, { ...row, variants: [], categories: [], images: [] });
+  const options = await optionsOf(db, ids);
+  const combinations = await combinationsOf(db, ids);
+  for (const row of rows)
+    found.set(row.id, { ...row, variants: [], categories: [], images: [], options: options.get(row.id) ?? [] });
   const variants = await db
     .select(catalogVariantColumns)
     .from(productVariants)
     .where(and(inArray(productVariants.productId, ids), isNull(productVariants.archivedAt)))
     .orderBy(asc(productVariants.productId), asc(productVariants.id));
   for (const { productId, explicitPrices, ...variant } of variants) {
-    found.get(productId)?.variants.push({ ...variant, explicitPrices: explicitPricesOf(explicitPrices) });
+    found.get(productId)?.variants.push({
+      ...variant,
+      explicitPrices: explicitPricesOf(explicitPrices),
+      options: combinations.get(variant.id) ?? {},
+    });
   }
   const memberships = await db
     .select({
@@ -340,11 +369,15 @@ export async function listProducts(db: Db, query: ProductListQuery) {
   const variants = await variantsOf(db, ids);
   const categoryIds = await categoriesOf(db, ids);
   const images = await imagesOf(db, ids);
+  const options = await optionsOf(db, ids);
+  const combinations = await combinationsOf(db, ids);
   const items = page.items.map((p) => ({
     ...p,
     variants: variants.get(p.id) ?? [],
     categoryIds: categoryIds.get(p.id) ?? [],
     images: images.get(p.id) ?? [],
+    options: options.get(p.id) ?? [],
+    combinations,
   }));
   return { items, next: page.next };
 }
@@ -389,17 +422,27 @@ export async function archiveProduct(db: Db, id: number): Promise<void> {
   if (!row) throw new DomainError('product_not_found', { detail: `product ${id} not found` });
 }
 
-export async function addVariant(db: Db, productId: number, values: VariantValues): Promise<VariantRow> {
+/** Adds a variant with its combination of the product's options (options.repository.ts `giveCombination`). */
+export async function addVariant(
+  db: Db,
+  productId: number,
+  input: { values: VariantValues; combination?: Combination },
+): Promise<VariantRow> {
+  const { values, combination } = input;
   const [product] = await db.select({ id: products.id }).from(products).where(eq(products.id, productId));
   if (!product) throw new DomainError('product_not_found', { detail: `product ${productId} not found` });
   try {
-    const [row] = await db
-      .insert(productVariants)
-      .values({ ...values, productId })
-      .returning();
-    if (!row) throw new Error('insert returned no variant');
-    return row;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(productVariants)
+        .values({ ...values, productId })
+        .returning();
+      if (!row) throw new Error('insert returned no variant');
+      await giveCombination(tx, row, combination);
+      return row;
+    });
   } catch (err) {
+    if (err instanceof DomainError) throw err;
     return translateConstraintError(err);
   }
 }
@@ -409,15 +452,19 @@ export async function findVariant(db: Db, id: number): Promise<VariantRow | unde
   return row;
 }
 
+/** Changes a variant; restoring one (`archivedAt: null`) needs its combination complete and free. */
 export async function updateVariant(db: Db, id: number, values: Partial<VariantValues>): Promise<VariantRow> {
   try {
-    const [row] = await db
-      .update(productVariants)
-      .set({ ...values, updatedAt: new Date() })
-      .where(eq(productVariants.id, id))
-      .returning();
-    if (!row) throw new DomainError('variant_not_found', { detail: `variant ${id} not found` });
-    return row;
+    return await db.transaction(async (tx) => {
+      if (values.archivedAt === null) await assertRestorable(tx, id);
+      const [row] = await tx
+        .update(productVariants)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(productVariants.id, id))
+        .returning();
+      if (!row) throw new DomainError('variant_not_found', { detail: `variant ${id} not found` });
+      return row;
+    });
   } catch (err) {
     if (err instanceof DomainError) throw err;
     return translateConstraintError(err);

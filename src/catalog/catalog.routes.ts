@@ -22,15 +22,16 @@ import {
   AdminProduct,
   HandleParams,
   AdminVariant,
+  NewVariantInput,
   ProductInput,
   ProductPatch,
   StorefrontProduct,
-  VariantInput,
   VariantChange,
 } from './catalog.schema.js';
 import { newVariantValues, productName, seoText, variantValues } from './catalog.values.js';
 import { type MarketDirectory, marketHeader } from '../markets/market-directory.js';
 import { MarketHeaderSchema } from '../markets/market.schema.js';
+import { combinationOfVariant } from './options.repository.js';
 import type { StorefrontCatalog } from './storefront-catalog.js';
 
 export interface CatalogDeps {
@@ -172,15 +173,24 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
       {
         schema: {
           ...common,
-          summary: 'Add a variant to a product',
+          summary: 'Add a variant to a product, with its value of each option',
+          description:
+            'A combination an active variant has is 409 variant_combination_taken; a missing or unknown option or '
+            + 'value is 422.',
           params: IdParams,
-          body: VariantInput,
+          body: NewVariantInput,
           response: { 201: AdminVariant, ...problems(401, 403, 404, 409, 422) },
         },
       },
       async (request, reply) => {
-        const variant = await addVariant(deps.db, request.params.id, newVariantValues(request.body, deps.money));
-        return reply.code(201).send(presentAdminVariant(variant, deps.money));
+        const { options, ...fields } = request.body;
+        const variant = await addVariant(deps.db, request.params.id, {
+          values: newVariantValues(fields, deps.money),
+          combination: options,
+        });
+        return reply
+          .code(201)
+          .send(presentAdminVariant(variant, deps.money, await combinationOfVariant(deps.db, variant)));
       },
     );
 
@@ -197,7 +207,7 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
       async (request) => {
         const variant = await findVariant(deps.db, request.params.id);
         if (!variant) throw new DomainError('variant_not_found', { detail: `variant ${request.params.id} not found` });
-        return presentAdminVariant(variant, deps.money);
+        return presentAdminVariant(variant, deps.money, await combinationOfVariant(deps.db, variant));
       },
     );
 
@@ -219,7 +229,7 @@ export function catalogAdminRoutes(deps: CatalogDeps & ReferenceWriter): Fastify
           ...values,
           ...(archived === undefined ? {} : { archivedAt: archived ? new Date() : null }),
         });
-        return presentAdminVariant(variant, deps.money);
+        return presentAdminVariant(variant, deps.money, await combinationOfVariant(deps.db, variant));
       },
     );
 

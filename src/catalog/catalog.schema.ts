@@ -67,6 +67,22 @@ export const VariantInput = StrictObject(
   },
   { examples: [{ alias: 'espresso-cup-black', name: 'Black', sku: 'CUP-B', price: '12.00', stock: 25 }] },
 );
+/** A variant added to a product: its fields, and its value of each of the product's options. */
+export const NewVariantInput = StrictObject(
+  {
+    ...VariantInput.properties,
+    options: Type.Optional(
+      Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 1000 }), {
+        description:
+          'Its value of each option of the product, by name; optional when the product has one option (the name '
+          + 'is then the value, added to the option when new)',
+      }),
+    ),
+  },
+  // A variant of a product with one option (the demo T-shirt's "Title"): its name is the value. With several options,
+  // `options` names a value of each: {"Size": "XL", "Colour": "Black"}.
+  { examples: [{ name: 'XL', sku: 'TSHIRT-XL', price: '27.00', stock: 5 }] },
+);
 export const VariantPatch = StrictObject(optional(variantInputFields));
 /** A variant's change as the route takes it: its fields, and `archived`. */
 export const VariantChange = StrictObject(
@@ -112,6 +128,17 @@ export const ProductPatch = StrictObject(
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
+/** An option with its values, in order, as answers show it. */
+export const ProductOption = Type.Object({
+  name: Type.String(),
+  values: Type.Array(Type.String()),
+});
+
+/** A variant's value of each option of its product, by option name ({"Size": "M", "Colour": "Black"}). */
+export const VariantOptions = Type.Record(Type.String(), Type.String(), {
+  description: "The variant's value of each option of the product, by option name; empty for a variant made without",
+});
+
 export const AdminVariant = Type.Object({
   id: Type.Integer(),
   product_id: Type.Integer(),
@@ -127,6 +154,7 @@ export const AdminVariant = Type.Object({
   allow_backorder: Type.Boolean(),
   purchase_limit_per_order: Type.Union([Type.Integer(), Type.Null()]),
   archived: Type.Boolean(),
+  options: VariantOptions,
 });
 
 export const AdminProduct = Type.Object({
@@ -141,6 +169,7 @@ export const AdminProduct = Type.Object({
   archived: Type.Boolean(),
   created_at: Type.String(),
   updated_at: Type.String(),
+  options: Type.Array(ProductOption, { description: 'Its options (Size, Colour) with their values, in order' }),
   variants: Type.Array(AdminVariant),
   images: Type.Array(AdminImage, { description: 'Its images in their order (docs/catalog.md#media)' }),
 });
@@ -161,6 +190,7 @@ export const StorefrontVariant = Type.Object({
   image_ids: Type.Array(Type.Integer(), {
     description: "The ids of the product's images that show this variant, in the product's order",
   }),
+  options: VariantOptions,
 });
 
 export const StorefrontProduct = Type.Object({
@@ -174,5 +204,10 @@ export const StorefrontProduct = Type.Object({
   seo: Seo,
   categories: Type.Array(CategoryRef, { description: 'The categories it is in (not their parents), in id order' }),
   images: Type.Array(Image, { description: 'Its images in their order; a variant names its own (image_ids)' }),
+  options: Type.Array(ProductOption, {
+    description:
+      'Its options with all their values, in order. A combination no variant listed has does not exist (or is'
+      + ' archived); one whose variant is not `available` is sold out. One option with one value: nothing to choose.',
+  }),
   variants: Type.Array(StorefrontVariant),
 });

@@ -44,6 +44,7 @@ const product = (id: number, variants: CatalogVariant[]): CatalogProduct => ({
   variants,
   categories: [],
   images: [],
+  options: [],
 });
 
 const unused = () => Promise.reject(new Error('not read in these tests'));

@@ -66,6 +66,9 @@ const CATALOG_TABLES = new Set([
   'collection_products',
   'product_media',
   'product_media_variants',
+  'product_options',
+  'product_option_values',
+  'variant_option_values',
   EVERYTHING,
 ]);
 

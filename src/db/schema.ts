@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   customType,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -13,6 +14,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -265,6 +267,8 @@ export const productVariants = pgTable(
   },
   (t) => [
     index('product_variants_product_idx').on(t.productId, t.id),
+    // The target of variant_option_values' foreign key: a variant's option values belong to its own product.
+    unique('product_variants_id_product_unique').on(t.id, t.productId),
     check('product_variants_stock_check', sql`${t.stock} >= 0`),
     check('product_variants_price_check', sql`${t.price} >= 0`),
     check('product_variants_limit_check', sql`${t.purchaseLimitPerOrder} is null or ${t.purchaseLimitPerOrder} > 0`),
@@ -316,6 +320,80 @@ export const productMediaVariants = pgTable(
   (t) => [
     primaryKey({ columns: [t.mediaId, t.variantId] }),
     index('product_media_variants_variant_idx').on(t.variantId),
+  ],
+);
+
+/**
+ * A product's options ("Size", "Colour"), at positions 0, 1, 2, …; its variants are combinations of their values
+ * (docs/decisions/0036-product-options.md). The rules (at most 3 options of 100 values, one value per option for each
+ * active variant, no combination twice) are src/catalog/options.rules.ts; the database checks what rows can.
+ */
+export const productOptions = pgTable(
+  'product_options',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    uniqueIndex('product_options_name_idx').on(t.productId, t.name),
+    unique('product_options_id_product_unique').on(t.id, t.productId),
+    check('product_options_position_check', sql`${t.position} >= 0`),
+  ],
+);
+
+/** The values of an option ("S", "M", "L"), in the order the admin gave them. */
+export const productOptionValues = pgTable(
+  'product_option_values',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    optionId: integer('option_id')
+      .notNull()
+      .references(() => productOptions.id, { onDelete: 'cascade' }),
+    value: text('value').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    uniqueIndex('product_option_values_value_idx').on(t.optionId, t.value),
+    unique('product_option_values_id_option_unique').on(t.id, t.optionId),
+    check('product_option_values_position_check', sql`${t.position} >= 0`),
+  ],
+);
+
+/**
+ * A variant's value of one option of its product: at most one per option (the primary key), of an option of the
+ * variant's own product and a value of that option (the composite foreign keys).
+ */
+export const variantOptionValues = pgTable(
+  'variant_option_values',
+  {
+    variantId: integer('variant_id').notNull(),
+    productId: integer('product_id').notNull(),
+    optionId: integer('option_id').notNull(),
+    optionValueId: integer('option_value_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.variantId, t.optionId] }),
+    foreignKey({
+      name: 'variant_option_values_variant_fk',
+      columns: [t.variantId, t.productId],
+      foreignColumns: [productVariants.id, productVariants.productId],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'variant_option_values_option_fk',
+      columns: [t.optionId, t.productId],
+      foreignColumns: [productOptions.id, productOptions.productId],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'variant_option_values_value_fk',
+      columns: [t.optionValueId, t.optionId],
+      foreignColumns: [productOptionValues.id, productOptionValues.optionId],
+    }).onDelete('cascade'),
+    index('variant_option_values_product_idx').on(t.productId),
+    index('variant_option_values_value_idx').on(t.optionValueId),
   ],
 );
 

@@ -1,5 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { freeHandle } from '../catalog/handles.repository.js';
+import { giveDefaultOptions, giveOptions } from '../catalog/options.repository.js';
+import type { OptionList } from '../catalog/options.rules.js';
 import type { Db, Tx } from '../db/client.js';
 import {
   categories,
@@ -30,6 +32,8 @@ interface DemoVariant {
   trackInventory?: boolean;
   allowBackorder?: boolean;
   purchaseLimitPerOrder?: number;
+  /** Its value of each of the product's options; without options the product has "Title" (options.rules.ts). */
+  options?: Record<string, string>;
 }
 
 interface DemoProduct {
@@ -37,7 +41,19 @@ interface DemoProduct {
   description: string;
   taxClass: DemoTaxClass | null;
   variants: DemoVariant[];
+  options?: OptionList[];
 }
+
+/** A hoodie of Size × Colour (issue #29): every combination but L / Grey, and M / Grey sold out. */
+const hoodieVariant = (size: 'S' | 'M' | 'L', colour: 'Black' | 'Grey', stock: number): DemoVariant => ({
+  alias: `demo-hoodie-${size.toLowerCase()}-${colour.toLowerCase()}`,
+  name: `${size} / ${colour}`,
+  sku: `HOODIE-${size}-${colour.toUpperCase()}`,
+  hundredths: size === 'L' ? 5200 : 4900,
+  weightGrams: size === 'S' ? '520' : size === 'M' ? '560' : '600',
+  stock,
+  options: { Size: size, Colour: colour },
+});
 
 export const demoCatalog: DemoProduct[] = [
   {
@@ -105,6 +121,22 @@ export const demoCatalog: DemoProduct[] = [
         stock: 0,
         trackInventory: false,
       },
+    ],
+  },
+  {
+    name: 'Pullover Hoodie',
+    description: 'Brushed-back organic cotton fleece. Large comes in black only; medium grey is sold out.',
+    taxClass: 'Standard',
+    options: [
+      { name: 'Size', values: ['S', 'M', 'L'] },
+      { name: 'Colour', values: ['Black', 'Grey'] },
+    ],
+    variants: [
+      hoodieVariant('S', 'Black', 12),
+      hoodieVariant('S', 'Grey', 8),
+      hoodieVariant('M', 'Black', 15),
+      hoodieVariant('M', 'Grey', 0),
+      hoodieVariant('L', 'Black', 3),
     ],
   },
 ];
@@ -275,20 +307,27 @@ export async function seedDemoCatalog(db: Db, exponent: number, storeCurrency?: 
         .values({ name: demo.name, description: demo.description, taxClassId: classId(demo.taxClass), handle })
         .returning();
       if (!product) throw new Error('insert returned no product');
-      await tx.insert(productVariants).values(
-        demo.variants.map((v) => ({
-          productId: product.id,
-          alias: v.alias,
-          name: v.name,
-          sku: v.sku,
-          price: demoPrice(v.hundredths, exponent),
-          weightGrams: v.weightGrams,
-          stock: v.stock,
-          trackInventory: v.trackInventory ?? true,
-          allowBackorder: v.allowBackorder ?? false,
-          purchaseLimitPerOrder: v.purchaseLimitPerOrder ?? null,
-        })),
-      );
+      const made = await tx
+        .insert(productVariants)
+        .values(
+          demo.variants.map((v) => ({
+            productId: product.id,
+            alias: v.alias,
+            name: v.name,
+            sku: v.sku,
+            price: demoPrice(v.hundredths, exponent),
+            weightGrams: v.weightGrams,
+            stock: v.stock,
+            trackInventory: v.trackInventory ?? true,
+            allowBackorder: v.allowBackorder ?? false,
+            purchaseLimitPerOrder: v.purchaseLimitPerOrder ?? null,
+          })),
+        )
+        .returning({ id: productVariants.id, name: productVariants.name });
+      if (demo.options) {
+        const values = demo.variants.map((v, i) => ({ id: made[i]?.id ?? 0, values: v.options ?? {} }));
+        await giveOptions(tx, { id: product.id, options: demo.options }, values);
+      } else await giveDefaultOptions(tx, product.id, made);
       added += 1;
     }
     await seedDemoPricing(tx, { classId, exponent });

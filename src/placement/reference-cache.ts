@@ -37,6 +37,10 @@ const READERS: Record<string, (keyof Lookups)[]> = {
   // Product images (issue #29): no quote reads them.
   product_media: [],
   product_media_variants: [],
+  // A product's options (issue #29): a quote reads a variant's name, not its option values.
+  product_options: [],
+  product_option_values: [],
+  variant_option_values: [],
 };
 
 /**

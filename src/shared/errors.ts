@@ -86,6 +86,7 @@ export const errorCodes = {
   market_has_orders: { status: 409, title: 'The market has orders' },
   handle_taken: { status: 409, title: 'Handle already in use' },
   category_has_children: { status: 409, title: 'The category has subcategories' },
+  variant_combination_taken: { status: 409, title: 'Another variant has this combination of option values' },
   // 410
   order_link_expired: { status: 410, title: 'Order link expired' },
   // 413, 415

@@ -137,7 +137,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -271,7 +271,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -392,7 +392,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -521,7 +521,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -731,7 +731,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -985,7 +985,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1530,7 +1530,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2139,7 +2139,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2542,7 +2542,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2696,7 +2696,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2819,7 +2819,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3551,7 +3551,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3932,7 +3932,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4070,7 +4070,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4343,7 +4343,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4459,7 +4459,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4575,7 +4575,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4710,7 +4710,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5078,7 +5078,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5221,7 +5221,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5374,7 +5374,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5537,7 +5537,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5692,7 +5692,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5838,7 +5838,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6304,7 +6304,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7047,7 +7047,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7679,7 +7679,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7824,7 +7824,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8116,7 +8116,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8404,7 +8404,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8533,7 +8533,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8652,7 +8652,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8963,7 +8963,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9267,7 +9267,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9412,7 +9412,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9508,7 +9508,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9661,7 +9661,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9888,7 +9888,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10314,6 +10314,11 @@ export type paths = {
                                     width: number;
                                 }[];
                                 name: string;
+                                /** @description Its options (Size, Colour) with their values, in order */
+                                options: {
+                                    name: string;
+                                    values: string[];
+                                }[];
                                 seo_description: string | null;
                                 seo_title: string | null;
                                 tax_class_id: number | null;
@@ -10326,6 +10331,10 @@ export type paths = {
                                     cost_price: string | null;
                                     id: number;
                                     name: string;
+                                    /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                    options: {
+                                        [key: string]: string;
+                                    };
                                     price: string;
                                     product_id: number;
                                     purchase_limit_per_order: number | null;
@@ -10464,6 +10473,11 @@ export type paths = {
                                 width: number;
                             }[];
                             name: string;
+                            /** @description Its options (Size, Colour) with their values, in order */
+                            options: {
+                                name: string;
+                                values: string[];
+                            }[];
                             seo_description: string | null;
                             seo_title: string | null;
                             tax_class_id: number | null;
@@ -10476,6 +10490,10 @@ export type paths = {
                                 cost_price: string | null;
                                 id: number;
                                 name: string;
+                                /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                options: {
+                                    [key: string]: string;
+                                };
                                 price: string;
                                 product_id: number;
                                 purchase_limit_per_order: number | null;
@@ -10505,7 +10523,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10586,6 +10604,11 @@ export type paths = {
                                 width: number;
                             }[];
                             name: string;
+                            /** @description Its options (Size, Colour) with their values, in order */
+                            options: {
+                                name: string;
+                                values: string[];
+                            }[];
                             seo_description: string | null;
                             seo_title: string | null;
                             tax_class_id: number | null;
@@ -10598,6 +10621,10 @@ export type paths = {
                                 cost_price: string | null;
                                 id: number;
                                 name: string;
+                                /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                options: {
+                                    [key: string]: string;
+                                };
                                 price: string;
                                 product_id: number;
                                 purchase_limit_per_order: number | null;
@@ -10766,6 +10793,11 @@ export type paths = {
                                 width: number;
                             }[];
                             name: string;
+                            /** @description Its options (Size, Colour) with their values, in order */
+                            options: {
+                                name: string;
+                                values: string[];
+                            }[];
                             seo_description: string | null;
                             seo_title: string | null;
                             tax_class_id: number | null;
@@ -10778,6 +10810,10 @@ export type paths = {
                                 cost_price: string | null;
                                 id: number;
                                 name: string;
+                                /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                options: {
+                                    [key: string]: string;
+                                };
                                 price: string;
                                 product_id: number;
                                 purchase_limit_per_order: number | null;
@@ -10816,7 +10852,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11029,6 +11065,184 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/product/dashboard/api/products/{id}/options/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a product's options and their values (the whole list); its variants follow
+         * @description Options and values are matched by name. A variant keeps the values that remain and takes the first value of a new option; one whose value is removed is archived (never deleted: orders keep it); one whose combination changed is named after it ("S / Black"). Two active variants left with one combination refuse the change (409 variant_combination_taken). Then generate the missing variants.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "options": [
+                     *         {
+                     *           "name": "Size",
+                     *           "values": [
+                     *             "S",
+                     *             "M",
+                     *             "L"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "Colour",
+                     *           "values": [
+                     *             "Black",
+                     *             "Grey"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The whole list, in order: at most 3 options and 100 combinations */
+                        options: {
+                            /** @description Unique among the product’s options (in any case) */
+                            name: string;
+                            /** @description Its values in order, unique (in any case), at most 100 */
+                            values: string[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            archived: boolean;
+                            category_ids: number[];
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            /** @description Its images in their order (docs/catalog.md#media) */
+                            images: {
+                                alt: string;
+                                byte_size: number;
+                                height: number;
+                                id: number;
+                                /** @description SHA-256 of the stored original */
+                                key: string;
+                                /** @description The type the original is stored in */
+                                mime: string;
+                                position: number;
+                                product_id: number;
+                                /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                srcset: string;
+                                /** @description AVIF sizes for <source type="image/avif"> */
+                                srcset_avif: string;
+                                /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                url: string;
+                                variant_ids: number[];
+                                /** @description The original's width in pixels (with height: the box to reserve) */
+                                width: number;
+                            }[];
+                            name: string;
+                            /** @description Its options (Size, Colour) with their values, in order */
+                            options: {
+                                name: string;
+                                values: string[];
+                            }[];
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            tax_class_id: number | null;
+                            updated_at: string;
+                            variants: {
+                                alias: string;
+                                allow_backorder: boolean;
+                                archived: boolean;
+                                compare_at_price: string | null;
+                                cost_price: string | null;
+                                id: number;
+                                name: string;
+                                /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                options: {
+                                    [key: string]: string;
+                                };
+                                price: string;
+                                product_id: number;
+                                purchase_limit_per_order: number | null;
+                                sku: string | null;
+                                stock: number;
+                                track_inventory: boolean;
+                                weight_grams: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/product/dashboard/api/products/{id}/variants/": {
         parameters: {
             query?: never;
@@ -11038,7 +11252,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Add a variant to a product */
+        /**
+         * Add a variant to a product, with its value of each option
+         * @description A combination an active variant has is 409 variant_combination_taken; a missing or unknown option or value is 422.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -11052,11 +11269,10 @@ export type paths = {
                 content: {
                     /**
                      * @example {
-                     *       "alias": "espresso-cup-black",
-                     *       "name": "Black",
-                     *       "sku": "CUP-B",
-                     *       "price": "12.00",
-                     *       "stock": 25
+                     *       "name": "XL",
+                     *       "sku": "TSHIRT-XL",
+                     *       "price": "27.00",
+                     *       "stock": 5
                      *     }
                      */
                     "application/json": {
@@ -11066,6 +11282,10 @@ export type paths = {
                         compare_at_price?: string | null;
                         cost_price?: string | null;
                         name: string;
+                        /** @description Its value of each option of the product, by name; optional when the product has one option (the name is then the value, added to the option when new) */
+                        options?: {
+                            [key: string]: string;
+                        };
                         /** @description Amount in the store currency, with at most its precision, e.g. "19.99" */
                         price: string;
                         purchase_limit_per_order?: number | null;
@@ -11091,6 +11311,10 @@ export type paths = {
                             cost_price: string | null;
                             id: number;
                             name: string;
+                            /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                            options: {
+                                [key: string]: string;
+                            };
                             price: string;
                             product_id: number;
                             purchase_limit_per_order: number | null;
@@ -11128,7 +11352,169 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (validation_error, address_limit_reached, cart_full, purchase_limit_exceeded, promo_code_invalid, address_required, shipping_unavailable, unknown_variant, idempotency_key_reused, email_required, amount_too_large, refund_exceeds_refundable, capture_exceeds_capturable, amount_not_chargeable, variant_unavailable, unknown_order_line, unknown_return_reason, unknown_market, currency_mismatch, not_offered_in_market, category_cycle, image_too_many_pixels, invalid_image) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/dashboard/api/products/{id}/variants/generate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a variant for every combination of the options that no variant has
+         * @description Each is named after its combination ("S / Black") with the price, stock and SKU pattern given. A combination an archived variant has is not made again: restore that variant. Answers the product.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "price": "49.00",
+                     *       "stock": 10
+                     *     }
+                     */
+                    "application/json": {
+                        compare_at_price?: string | null;
+                        /** @description Amount in the store currency, with at most its precision, e.g. "19.99" */
+                        price: string;
+                        /** @description Option names in braces are replaced by the value, upper-cased: "HOODIE-{Size}-{Colour}" */
+                        sku_pattern?: string;
+                        stock?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            archived: boolean;
+                            category_ids: number[];
+                            created_at: string;
+                            description: string;
+                            handle: string;
+                            id: number;
+                            /** @description Its images in their order (docs/catalog.md#media) */
+                            images: {
+                                alt: string;
+                                byte_size: number;
+                                height: number;
+                                id: number;
+                                /** @description SHA-256 of the stored original */
+                                key: string;
+                                /** @description The type the original is stored in */
+                                mime: string;
+                                position: number;
+                                product_id: number;
+                                /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                srcset: string;
+                                /** @description AVIF sizes for <source type="image/avif"> */
+                                srcset_avif: string;
+                                /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                url: string;
+                                variant_ids: number[];
+                                /** @description The original's width in pixels (with height: the box to reserve) */
+                                width: number;
+                            }[];
+                            name: string;
+                            /** @description Its options (Size, Colour) with their values, in order */
+                            options: {
+                                name: string;
+                                values: string[];
+                            }[];
+                            seo_description: string | null;
+                            seo_title: string | null;
+                            tax_class_id: number | null;
+                            updated_at: string;
+                            variants: {
+                                alias: string;
+                                allow_backorder: boolean;
+                                archived: boolean;
+                                compare_at_price: string | null;
+                                cost_price: string | null;
+                                id: number;
+                                name: string;
+                                /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                options: {
+                                    [key: string]: string;
+                                };
+                                price: string;
+                                product_id: number;
+                                purchase_limit_per_order: number | null;
+                                sku: string | null;
+                                stock: number;
+                                track_inventory: boolean;
+                                weight_grams: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem (unauthorized, invalid_token, invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (not_found, product_not_found, variant_not_found, cart_not_found, cart_item_not_found, tax_class_not_found, tax_rate_not_found, shipping_method_not_found, shipping_rate_not_found, promo_code_not_found, promotion_not_found, order_not_found, payment_plugin_not_found, payment_not_found, event_not_found, order_link_invalid, route_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, fulfillment_not_found, return_not_found, return_reason_not_found, market_not_found, category_not_found, collection_not_found, media_not_found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11187,6 +11573,10 @@ export type paths = {
                             cost_price: string | null;
                             id: number;
                             name: string;
+                            /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                            options: {
+                                [key: string]: string;
+                            };
                             price: string;
                             product_id: number;
                             purchase_limit_per_order: number | null;
@@ -11331,6 +11721,10 @@ export type paths = {
                             cost_price: string | null;
                             id: number;
                             name: string;
+                            /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                            options: {
+                                [key: string]: string;
+                            };
                             price: string;
                             product_id: number;
                             purchase_limit_per_order: number | null;
@@ -11368,7 +11762,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11675,6 +12069,11 @@ export type paths = {
                                         width: number;
                                     }[];
                                     name: string;
+                                    /** @description Its options with all their values, in order. A combination no variant listed has does not exist (or is archived); one whose variant is not `available` is sold out. One option with one value: nothing to choose. */
+                                    options: {
+                                        name: string;
+                                        values: string[];
+                                    }[];
                                     seo: {
                                         /** @description The SEO description, or the start of the description (may be empty) */
                                         description: string;
@@ -11690,6 +12089,10 @@ export type paths = {
                                         /** @description The ids of the product's images that show this variant, in the product's order */
                                         image_ids: number[];
                                         name: string;
+                                        /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                        options: {
+                                            [key: string]: string;
+                                        };
                                         price: string;
                                         purchase_limit_per_order: number | null;
                                         /** @description Units that can be bought; null when unlimited */
@@ -11846,6 +12249,11 @@ export type paths = {
                                         width: number;
                                     }[];
                                     name: string;
+                                    /** @description Its options with all their values, in order. A combination no variant listed has does not exist (or is archived); one whose variant is not `available` is sold out. One option with one value: nothing to choose. */
+                                    options: {
+                                        name: string;
+                                        values: string[];
+                                    }[];
                                     seo: {
                                         /** @description The SEO description, or the start of the description (may be empty) */
                                         description: string;
@@ -11861,6 +12269,10 @@ export type paths = {
                                         /** @description The ids of the product's images that show this variant, in the product's order */
                                         image_ids: number[];
                                         name: string;
+                                        /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                        options: {
+                                            [key: string]: string;
+                                        };
                                         price: string;
                                         purchase_limit_per_order: number | null;
                                         /** @description Units that can be bought; null when unlimited */
@@ -11966,6 +12378,11 @@ export type paths = {
                                     width: number;
                                 }[];
                                 name: string;
+                                /** @description Its options with all their values, in order. A combination no variant listed has does not exist (or is archived); one whose variant is not `available` is sold out. One option with one value: nothing to choose. */
+                                options: {
+                                    name: string;
+                                    values: string[];
+                                }[];
                                 seo: {
                                     /** @description The SEO description, or the start of the description (may be empty) */
                                     description: string;
@@ -11981,6 +12398,10 @@ export type paths = {
                                     /** @description The ids of the product's images that show this variant, in the product's order */
                                     image_ids: number[];
                                     name: string;
+                                    /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                    options: {
+                                        [key: string]: string;
+                                    };
                                     price: string;
                                     purchase_limit_per_order: number | null;
                                     /** @description Units that can be bought; null when unlimited */
@@ -12067,6 +12488,11 @@ export type paths = {
                                 width: number;
                             }[];
                             name: string;
+                            /** @description Its options with all their values, in order. A combination no variant listed has does not exist (or is archived); one whose variant is not `available` is sold out. One option with one value: nothing to choose. */
+                            options: {
+                                name: string;
+                                values: string[];
+                            }[];
                             seo: {
                                 /** @description The SEO description, or the start of the description (may be empty) */
                                 description: string;
@@ -12082,6 +12508,10 @@ export type paths = {
                                 /** @description The ids of the product's images that show this variant, in the product's order */
                                 image_ids: number[];
                                 name: string;
+                                /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                options: {
+                                    [key: string]: string;
+                                };
                                 price: string;
                                 purchase_limit_per_order: number | null;
                                 /** @description Units that can be bought; null when unlimited */
@@ -12176,6 +12606,11 @@ export type paths = {
                                 width: number;
                             }[];
                             name: string;
+                            /** @description Its options with all their values, in order. A combination no variant listed has does not exist (or is archived); one whose variant is not `available` is sold out. One option with one value: nothing to choose. */
+                            options: {
+                                name: string;
+                                values: string[];
+                            }[];
                             seo: {
                                 /** @description The SEO description, or the start of the description (may be empty) */
                                 description: string;
@@ -12191,6 +12626,10 @@ export type paths = {
                                 /** @description The ids of the product's images that show this variant, in the product's order */
                                 image_ids: number[];
                                 name: string;
+                                /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                options: {
+                                    [key: string]: string;
+                                };
                                 price: string;
                                 purchase_limit_per_order: number | null;
                                 /** @description Units that can be bought; null when unlimited */
@@ -12332,6 +12771,11 @@ export type paths = {
                                     width: number;
                                 }[];
                                 name: string;
+                                /** @description Its options with all their values, in order. A combination no variant listed has does not exist (or is archived); one whose variant is not `available` is sold out. One option with one value: nothing to choose. */
+                                options: {
+                                    name: string;
+                                    values: string[];
+                                }[];
                                 seo: {
                                     /** @description The SEO description, or the start of the description (may be empty) */
                                     description: string;
@@ -12347,6 +12791,10 @@ export type paths = {
                                     /** @description The ids of the product's images that show this variant, in the product's order */
                                     image_ids: number[];
                                     name: string;
+                                    /** @description The variant's value of each option of the product, by option name; empty for a variant made without */
+                                    options: {
+                                        [key: string]: string;
+                                    };
                                     price: string;
                                     purchase_limit_per_order: number | null;
                                     /** @description Units that can be bought; null when unlimited */
@@ -13326,7 +13774,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -13531,7 +13979,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -13697,7 +14145,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -13924,7 +14372,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -14472,7 +14920,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -14757,7 +15205,7 @@ export type paths = {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children) */
+                /** @description Problem (email_taken, conflict, total_changed, alias_taken, sku_taken, insufficient_stock, tax_class_taken, tax_rate_exists, promo_code_taken, promotion_archived, invalid_transition, order_already_paid, order_not_payable, order_not_editable, payment_in_progress, webhook_endpoint_inactive, refund_required, operation_not_supported, operation_failed, order_not_fulfillable, fulfillment_exceeds_fulfillable, nothing_to_fulfill, nothing_to_return, return_exceeds_returnable, return_reason_taken, market_code_taken, country_in_another_market, default_market_required, market_has_orders, handle_taken, category_has_children, variant_combination_taken) */
                 409: {
                     headers: {
                         [name: string]: unknown;

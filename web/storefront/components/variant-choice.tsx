@@ -4,13 +4,15 @@ import { availabilityText, type Variant } from '../availability';
 /** The product's variants as radio buttons named by the variant, each with its price and whether it is in stock. */
 export function VariantChoice(props: {
   variants: Variant[];
+  /** What the choice is of: the product's option ("Size"), or "Option". */
+  legend: string;
   currency: string;
   chosen: number | undefined;
   onChoose: (variantId: number) => void;
 }) {
   return (
     <fieldset class="choices">
-      <legend>Option</legend>
+      <legend>{props.legend}</legend>
       {props.variants.map((v) => (
         <label key={v.id} class="choice">
           <input

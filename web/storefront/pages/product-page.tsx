@@ -1,4 +1,4 @@
-import { useRoute } from 'preact-iso';
+import { useLocation, useRoute } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
@@ -7,13 +7,16 @@ import { availabilityText, maxQuantity, type Product } from '../availability';
 import { useMarketCode, useShop } from '../context';
 import { answerCurrency } from '../market';
 import { Gallery } from '../components/gallery';
+import { OptionPicker } from '../components/option-picker';
 import { VariantChoice } from '../components/variant-choice';
+import { choosesByOption, variantListLegend } from '../option-choice';
 import { cartProblemMessage } from '../shopper-messages';
 
 export function ProductPage() {
   const { api, cart, currency: storeCurrency } = useShop();
   const market = useMarketCode();
-  const { params } = useRoute();
+  const { params, query } = useRoute();
+  const { route } = useLocation();
   const [product, setProduct] = useState<Product>();
   const [loadProblem, setLoadProblem] = useState<Problem>();
   const [variantId, setVariantId] = useState<number>();
@@ -32,11 +35,13 @@ export function ProductPage() {
       .then((found) => {
         setProduct(found);
         document.title = found.name;
-        // The first variant that can be bought, so "Add to cart" works at once (read again in another market: the one
-        // chosen stays).
+        // The variant in the URL (?variant=), else the first that can be bought, so "Add to cart" works at once (read
+        // again in another market: the one chosen stays).
+        const linked = Number(query.variant);
         setVariantId(
           (chosen) =>
             found.variants.find((v) => v.id === chosen)?.id
+            ?? found.variants.find((v) => v.id === linked)?.id
             ?? (found.variants.find((v) => v.available) ?? found.variants[0])?.id,
         );
       })
@@ -57,6 +62,11 @@ export function ProductPage() {
   if (product === undefined) return <p>Loading…</p>;
   const currency = answerCurrency(product, storeCurrency);
   const variant = product.variants.find((v) => v.id === variantId);
+  // The URL keeps the variant chosen, so a link or a reload shows it again.
+  const choose = (id: number) => {
+    setVariantId(id);
+    route(`/products/${product.id}?variant=${id}`, true);
+  };
 
   const addToCart = async (event: Event) => {
     event.preventDefault();
@@ -80,8 +90,18 @@ export function ProductPage() {
       <Gallery images={product.images} variantImageIds={variant?.image_ids ?? []} />
       {product.description && <p>{product.description}</p>}
       <form onSubmit={addToCart} class="buy">
-        {product.variants.length > 1 && (
-          <VariantChoice variants={product.variants} currency={currency} chosen={variantId} onChoose={setVariantId} />
+        {choosesByOption(product) ? (
+          <OptionPicker product={product} chosen={variantId} onChoose={choose} />
+        ) : (
+          product.variants.length > 1 && (
+            <VariantChoice
+              variants={product.variants}
+              legend={variantListLegend(product)}
+              currency={currency}
+              chosen={variantId}
+              onChoose={choose}
+            />
+          )
         )}
         {variant && (
           <div class="price">

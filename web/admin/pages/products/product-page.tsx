@@ -6,6 +6,7 @@ import { useLoaded } from '../../use-loaded';
 import { StatusMessage } from '../common/form-parts';
 import { useCreatedNotice } from '../common/created-notice';
 import { NewVariant } from './new-variant';
+import { OptionEditor } from './option-editor';
 import { ProductDetails } from './product-details';
 import { ProductImages } from './product-images';
 import type { Product } from './variant-draft';
@@ -36,6 +37,7 @@ export function ProductPage() {
           {created && <StatusMessage text={`Product ${product.name} created.`} />}
           <ProductDetails product={product} onSaved={show} />
           <ProductImages product={product} onChanged={reload} />
+          <OptionEditor product={product} onChanged={reload} />
           <VariantList product={product} onChanged={reload} />
           <NewVariant productId={product.id} onAdded={reload} />
         </>
