@@ -73,6 +73,7 @@ function placement(spec: {
     })),
     promotions: spec.promoId === undefined ? [] : [{ id: spec.promoId, version: 1, byCode: spec.automatic !== true }],
     order: { currency: 'USD', subtotalMinor: 1_000, lines: [{ productId: 1, quantity: 1 }] },
+    storeCurrency: 'USD',
   };
 }
 
