@@ -283,6 +283,44 @@ describe('markets in the shop and the dashboard', () => {
     expect(running.browser.errors).toEqual([]);
   });
 
+  it('gives a shipping rate and a promotion amounts in other currencies on a phone, each error beside its field', async () => {
+    const shipping = await signedIn(running.browser, '/admin/shipping', { viewport: phone });
+    await shipping
+      .getByRole('button', { name: /^Edit shipping rate \d+ \(DE/ })
+      .first()
+      .click();
+    const edit = shipping.getByRole('form', { name: /^Edit shipping rate/ });
+    await edit.getByRole('button', { name: 'Add a currency' }).click();
+    // The demo's eu market offers its currency first.
+    await poll(() => edit.getByLabel('Currency', { exact: true }).inputValue()).toBe('EUR');
+    await edit.getByLabel('Base rate (EUR)', { exact: true }).fill('5.505');
+    await edit.getByRole('button', { name: 'Save shipping rate' }).click();
+    const base = edit.locator('.field', { has: shipping.getByLabel('Base rate (EUR)', { exact: true }) });
+    await poll(() => base.locator('.field-error').textContent()).toMatch(/EUR/);
+    await edit.getByLabel('Base rate (EUR)', { exact: true }).fill('5.50');
+    await edit.getByRole('button', { name: 'Save shipping rate' }).click();
+    await poll(() => shipping.getByRole('row', { name: /DE.*5\.50 EUR/ }).count()).toBe(1);
+    expect(await nothingCutOff(shipping, phone.width)).toBe(true);
+
+    const page = await signedIn(running.browser, '/admin/promotions/new', { viewport: phone });
+    await page.getByLabel('Name').fill('Shipping 2 off, 1.80 in euros');
+    await page.getByLabel('Discount').selectOption({ label: 'Amount off shipping' });
+    await page.getByLabel(/^Amount off shipping/).fill('2.00');
+    await page.getByRole('button', { name: 'Add an amount in another currency' }).click();
+    await poll(() => page.getByLabel('Currency', { exact: true }).inputValue()).toBe('EUR');
+    await page.getByLabel('Amount (EUR)', { exact: true }).fill('1.805');
+    await page.getByRole('button', { name: 'Create promotion' }).click();
+    const currency = page.locator('.field', { has: page.getByLabel('Currency', { exact: true }) });
+    await poll(() => currency.locator('.field-error').textContent()).toMatch(/EUR/);
+    expect(await nothingCutOff(page, phone.width)).toBe(true);
+    await page.getByLabel('Amount (EUR)', { exact: true }).fill('1.80');
+    await page.getByRole('button', { name: 'Create promotion' }).click();
+    await poll(() => statusText(page)).toContain('Promotion Shipping 2 off, 1.80 in euros created.');
+    await page.goto('/admin/promotions');
+    await poll(() => page.getByRole('row', { name: /Amount off shipping: 2\.00 USD \/ 1\.80 EUR/ }).count()).toBe(1);
+    expect(running.browser.errors).toEqual([]);
+  });
+
   it('fits the header and its selector on a phone', async () => {
     const page = await running.browser.newPage({ viewport: phone });
     await page.goto('/');

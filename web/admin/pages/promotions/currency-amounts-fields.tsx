@@ -32,8 +32,8 @@ export function CurrencyAmountsFields(props: {
   const code = (row: CurrencyAmountRow) => row.currency.trim().toUpperCase();
 
   return (
-    <fieldset class="currency-amounts" aria-labelledby={`${id}-legend`}>
-      <legend id={`${id}-legend`}>{props.label} in other currencies</legend>
+    <fieldset class="currency-amounts">
+      <legend>{props.label} in other currencies</legend>
       <p class="muted">
         An order in a currency without an amount here does not get this promotion; {currency} orders get the {currency}{' '}
         amount.

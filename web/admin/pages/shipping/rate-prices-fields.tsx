@@ -50,8 +50,8 @@ export function RatePricesFields(props: {
   const code = (row: RatePriceText) => row.currency.trim().toUpperCase();
 
   return (
-    <fieldset aria-labelledby={`${props.id}-legend`} class="currency-amounts">
-      <legend id={`${props.id}-legend`}>In other currencies</legend>
+    <fieldset class="currency-amounts">
+      <legend>In other currencies</legend>
       <p class="muted">
         A market in one of these currencies charges these amounts; in any other, the {currency} amounts converted at its
         rate.
