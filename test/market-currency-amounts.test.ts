@@ -211,7 +211,7 @@ describe('fixed promotion amounts per currency', () => {
     expect(payment).toMatchObject({ amount: 1890, currency: 'EUR' });
   });
 
-  it('applies the store amount in USD and refuses the code in JPY, where it has no amount (422 rule currency)', async () => {
+  it('applies the store amount in USD, and refuses the code in JPY where it has none (422 rule currency)', async () => {
     // 20.00 − 5.00 + 5.00.
     expect(json(await estimate({ ...caps('US', flat), promocode: 'FIVE' }))).toMatchObject({
       discount: '5.00',

@@ -35,8 +35,8 @@ export function CurrencyAmountsFields(props: {
     <fieldset class="currency-amounts">
       <legend>{props.label} in other currencies</legend>
       <p class="muted">
-        An order in a currency without an amount here does not get this promotion; {currency} orders get the {currency}{' '}
-        amount.
+        An order in a currency without an amount here does not get this promotion; {currency} orders get the amount
+        above.
       </p>
       {rows.map((row, i) => (
         <fieldset key={row.key} class="fields price-row">
