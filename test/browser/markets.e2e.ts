@@ -283,7 +283,7 @@ describe('markets in the shop and the dashboard', () => {
     expect(running.browser.errors).toEqual([]);
   });
 
-  it('gives a shipping rate and a promotion amounts in other currencies on a phone, each error beside its field', async () => {
+  it('gives a rate and a promotion amounts in other currencies on a phone, each error beside its field', async () => {
     const shipping = await signedIn(running.browser, '/admin/shipping', { viewport: phone });
     await shipping
       .getByRole('button', { name: /^Edit shipping rate \d+ \(DE/ })
