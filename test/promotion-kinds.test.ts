@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compileBodyValidator } from '../src/http/validation.js';
-import { isOptional, type KindField, pricingName } from '../src/pricing/promotions/kind-fields.js';
+import {
+  isOptional,
+  type KindField,
+  perCurrencyName,
+  perCurrencyPricingName,
+  pricingName,
+} from '../src/pricing/promotions/kind-fields.js';
 import { freshContext, testOrder } from '../src/pricing/promotions/promotion.testing.js';
 import type { PromotionAction, PromotionCondition } from '../src/pricing/promotions/promotion.types.js';
 import {
@@ -50,6 +56,11 @@ function sample(kind: KindDescription): { wire: Record<string, unknown>; stored:
   const stored: Record<string, unknown> = { type: kind.type };
   for (const [name, field] of Object.entries(kind.fields)) {
     [wire[name], stored[name]] = (samples[field.sort] as (f: KindField) => [unknown, unknown])(field);
+    // A money field's amounts in other currencies, each at its own precision (decision 0037).
+    if (field.sort === 'money') {
+      wire[perCurrencyName(name)] = { EUR: '11.00', JPY: '1500', KWD: '3.750' };
+      stored[perCurrencyName(name)] = { EUR: 1100, JPY: 1500, KWD: 3750 };
+    }
   }
   return { wire, stored };
 }
@@ -160,7 +171,10 @@ describe.each([
     const promotion = promotionFromRow(row(storedWith(stored)));
     const priced = (part === 'condition' ? promotion.conditions[0] : promotion.action) as Record<string, unknown>;
     const expected: Record<string, unknown> = { type: kind.type };
-    for (const [name, field] of Object.entries(kind.fields)) expected[pricingName(name, field)] = stored[name];
+    for (const [name, field] of Object.entries(kind.fields)) {
+      expected[pricingName(name, field)] = stored[name];
+      if (field.sort === 'money') expected[perCurrencyPricingName(name)] = stored[perCurrencyName(name)];
+    }
     expect(priced).toEqual(expected);
     const lines: [number, number, number][] = [
       [5, 1000, 3],

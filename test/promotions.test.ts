@@ -130,7 +130,7 @@ describe('creating promotions', () => {
     ];
     const promotion = await newPromotion({ conditions });
     expect(promotion.conditions).toEqual([
-      { type: 'min_subtotal', amount: '50.00' },
+      { type: 'min_subtotal', amount: '50.00', amounts: {} },
       { type: 'min_quantity', quantity: 3, products: null },
       { type: 'min_quantity', quantity: 2, products: [productA, productB] },
       { type: 'contains_products', products: [productB] },
@@ -146,7 +146,7 @@ describe('creating promotions', () => {
     ],
     [
       { type: 'order_fixed', amount: '5', products: [1] },
-      { type: 'order_fixed', amount: '5.00', products: [1] },
+      { type: 'order_fixed', amount: '5.00', amounts: {}, products: [1] },
     ],
     [
       { type: 'item_percentage', percent: '20', products: [1], max_units: 2 },
@@ -154,7 +154,7 @@ describe('creating promotions', () => {
     ],
     [
       { type: 'item_fixed', amount: '1.5' },
-      { type: 'item_fixed', amount: '1.50', products: null, max_units: null },
+      { type: 'item_fixed', amount: '1.50', amounts: {}, products: null, max_units: null },
     ],
     [
       { type: 'buy_x_get_y', buy_quantity: 2, get_quantity: 1, percent: '100' },
@@ -194,7 +194,7 @@ describe('creating promotions', () => {
     ],
     [
       { type: 'shipping_fixed', amount: '3.00' },
-      { type: 'shipping_fixed', amount: '3.00' },
+      { type: 'shipping_fixed', amount: '3.00', amounts: {} },
     ],
     [{ type: 'free_shipping' }, { type: 'free_shipping' }],
   ])('creates a %o action, answering every field of its kind', async (sent, answered) => {

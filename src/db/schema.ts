@@ -495,6 +495,29 @@ export const shippingRates = pgTable(
 );
 
 /**
+ * A shipping rate's amounts in a currency other than the store's, in minor units of that currency (the row says
+ * which): a market in that currency charges them instead of converting the rate's own (decision 0037). Same place
+ * and bracket as its rate; only the money differs.
+ */
+export const shippingRatePrices = pgTable(
+  'shipping_rate_prices',
+  {
+    shippingRateId: integer('shipping_rate_id')
+      .notNull()
+      .references(() => shippingRates.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    baseRate: minorUnits('base_rate').notNull(),
+    perKgRate: minorUnits('per_kg_rate').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.shippingRateId, t.currency] }),
+    check('shipping_rate_prices_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('shipping_rate_prices_amounts_check', sql`${t.baseRate} >= 0 and ${t.perKgRate} >= 0`),
+  ],
+);
+
+/**
  * A promotion's conditions and action as stored (jsonb): the admin API's wire form (snake_case, product ids), except
  * that money is an integer of minor units of the store currency, as in every money column. The store currency lives
  * in the environment, not in the database, so a migration could not write "5.00"; minor units need no currency to be

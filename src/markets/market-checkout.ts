@@ -31,16 +31,24 @@ export function unitPriceIn(
   return priceInMarket({ amount: variant.price, compareAt: null }, explicit, market.pricing).amount;
 }
 
+/** A shipping rate's amounts, minor units of one currency. */
+export interface RateAmounts {
+  baseRateMinor: number;
+  perKgRateMinor: number;
+}
+
 /**
- * A shipping rate of the store currency in the market's: its base and per-kg amounts converted at the market's rate to
- * the currency's precision (no price rule: a fee is not a shelf price). Rates per currency are a later slice.
+ * A shipping rate in the market's currency (decision 0037): the rate's own amounts in that currency when the admin
+ * gave them, else its store-currency amounts converted at the market's rate to the currency's precision, base and
+ * per-kg alike (no price rule: a fee is not a shelf price). In the store currency, the rate as it is.
  */
-export function shippingRateIn<R extends { baseRateMinor: number; perKgRateMinor: number }>(
-  market: CheckoutMarket,
-  rate: R | undefined,
-): R | undefined {
+export function shippingRateIn<
+  R extends RateAmounts & { pricesByCurrency?: Readonly<Record<string, RateAmounts>> | null },
+>(market: CheckoutMarket, rate: R | undefined): R | undefined {
   const converting = market.pricing.conversion;
   if (rate === undefined || converting === null) return rate;
+  const own = rate.pricesByCurrency?.[market.currency];
+  if (own !== undefined) return { ...rate, baseRateMinor: own.baseRateMinor, perKgRateMinor: own.perKgRateMinor };
   return {
     ...rate,
     baseRateMinor: exchangeMinor(rate.baseRateMinor, converting.conversion),

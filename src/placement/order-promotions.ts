@@ -3,7 +3,7 @@ import { normalisePromoCode } from '../pricing/promo-code.promotion.js';
 import { checkPromotion, type PromotionCheck } from '../pricing/promotions/promotion.check.js';
 import type { PromotionOrder } from '../pricing/promotions/promotion.modules.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
-import { appliesInCurrency } from '../pricing/promotions/promotion-currency.js';
+import { currencyRefusal, promotionInCurrency } from '../pricing/promotions/promotion-currency.js';
 import { DomainError } from '../shared/errors.js';
 import { hasPreviousOrders, type QuoteReads, type ReadPromotion, redemptionsBy } from './order-quote.repository.js';
 
@@ -22,7 +22,10 @@ export interface CandidateRequest {
   userEmail: () => Promise<string | null>;
   order: PromotionOrder;
   now: Date;
-  /** The order's currency and the store's: a promotion with amounts of the store currency applies only in it. */
+  /**
+   * The order's currency and the store's: a promotion applies with its amounts in the order's currency, or not at all
+   * when a money field has none there (decision 0037).
+   */
   currency: { order: string; store: string };
 }
 
@@ -45,17 +48,18 @@ export async function candidatePromotions(
   if (code !== undefined && !coded) {
     throw new DomainError('promo_code_invalid', { detail: `there is no promo code ${normalisePromoCode(code)}` });
   }
-  if (coded && !appliesInCurrency(coded.promotion, request.currency)) {
+  const codedInCurrency = coded && localised(coded, request.currency);
+  if (coded && !codedInCurrency) {
     throw new DomainError('promo_code_invalid', {
-      detail: `promo code ${coded.promotion.code} has no amount in ${request.currency.order}`,
+      detail: currencyRefusal(coded.promotion, request.currency.order),
       extra: { rule: 'currency' },
     });
   }
   const inCurrency =
     request.currency.order === request.currency.store
       ? automatic
-      : automatic.filter((read) => appliesInCurrency(read.promotion, request.currency));
-  const found = coded ? [...inCurrency, coded] : inCurrency;
+      : automatic.flatMap((read) => localised(read, request.currency) ?? []);
+  const found = codedInCurrency ? [...inCurrency, codedInCurrency] : inCurrency;
   const customer = { userId: request.customer.userId, email: request.customer.email };
   if (customer.userId !== null && customer.email === null && found.some((f) => countsByCustomer(f.promotion))) {
     customer.email = await request.userEmail();
@@ -102,6 +106,13 @@ export async function candidatePromotions(
     }
   });
   return { candidates, email: customer.email };
+}
+
+/** A promotion read as it applies in the order's currency (its amounts there), or undefined when it does not. */
+function localised(read: ReadPromotion, currency: { order: string; store: string }): ReadPromotion | undefined {
+  const promotion = promotionInCurrency(read.promotion, currency);
+  if (promotion === null) return undefined;
+  return promotion === read.promotion ? read : { ...read, promotion };
 }
 
 /** Whether a promotion's rules count a customer's earlier orders or uses (which a user's email takes part in). */

@@ -19,6 +19,7 @@ import {
   taxRates,
 } from '../db/schema.js';
 import { type ExplicitPrices, explicitPricesColumn, explicitPricesOf } from '../markets/variant-prices.repository.js';
+import { ratePricesColumn, ratePricesOf } from '../shipping/shipping.repository.js';
 
 type Conn = Db | Tx;
 
@@ -110,6 +111,8 @@ export interface QuoteShippingRate {
   weightMaxKg: string | null;
   baseRateMinor: number;
   perKgRateMinor: number;
+  /** The rate's own amounts in other currencies (decision 0037); null: none, every market converts. */
+  pricesByCurrency: Readonly<Record<string, { baseRateMinor: number; perKgRateMinor: number }>> | null;
 }
 
 /**
@@ -166,7 +169,7 @@ const taxRateColumns = {
 
 function shippingQuery(db: Conn) {
   return db
-    .select({ method: shippingMethods, rate: shippingRates })
+    .select({ method: shippingMethods, rate: shippingRates, prices: ratePricesColumn })
     .from(shippingMethods)
     .leftJoin(shippingRates, eq(shippingRates.shippingMethodId, shippingMethods.id));
 }
@@ -178,7 +181,7 @@ function toShipping(rows: ShippingQueryRow[]) {
   if (!method) return undefined;
   return {
     method,
-    rates: rows.flatMap(({ rate: r }) =>
+    rates: rows.flatMap(({ rate: r, prices }) =>
       r === null
         ? []
         : [
@@ -191,10 +194,19 @@ function toShipping(rows: ShippingQueryRow[]) {
               weightMaxKg: r.weightMaxKg,
               baseRateMinor: r.baseRate,
               perKgRateMinor: r.perKgRate,
+              pricesByCurrency: pricesByCurrencyOf(prices),
             },
           ],
     ),
   };
+}
+
+function pricesByCurrencyOf(read: [string, number, number][] | null): QuoteShippingRate['pricesByCurrency'] {
+  const prices = ratePricesOf(read);
+  if (prices.length === 0) return null;
+  return Object.fromEntries(
+    prices.map((p) => [p.currency, { baseRateMinor: p.baseRate, perKgRateMinor: p.perKgRate }] as const),
+  );
 }
 
 async function timesUsedOf(db: Conn, promotionId: number): Promise<number> {

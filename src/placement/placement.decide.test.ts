@@ -75,6 +75,7 @@ function placement(spec: {
     promotions: spec.promoId === undefined ? [] : [{ id: spec.promoId, version: 1, byCode: spec.automatic !== true }],
     order: { currency: 'USD', subtotalMinor: 1_000, lines: [{ productId: 1, quantity: 1 }] },
     market: spec.market ?? null,
+    storeCurrency: 'USD',
   };
 }
 

@@ -3,6 +3,7 @@ import { sameBuyer, sameCustomer } from '../pricing/promotions/customer.js';
 import { checkPromotion, type PromotionRule } from '../pricing/promotions/promotion.check.js';
 import type { PromotionOrder } from '../pricing/promotions/promotion.modules.js';
 import type { Promotion } from '../pricing/promotions/promotion.types.js';
+import { currencyRefusal, promotionInCurrency } from '../pricing/promotions/promotion-currency.js';
 import type { StoredResponse } from '../orders/idempotency.js';
 
 /**
@@ -40,6 +41,8 @@ export interface PlacementToDecide {
    * null for the default market, whose pricing is the store's configuration.
    */
   market: { id: number; pricingVersion: string } | null;
+  /** The store's currency: in an order of another, a promotion is checked with its amounts in the order's. */
+  storeCurrency: string;
 }
 
 /** A variant as read under lock (variants whose stock is not counted are read without one). */
@@ -140,8 +143,23 @@ function refusedPromotion(input: {
     const earlierUses = earlier.placed.filter(
       (p) => p.promotions.some((q) => q.id === applied.id) && sameCustomer(placement.buyer, p.buyer),
     ).length;
+    const promotion = promotionInCurrency(read.promotion, {
+      order: placement.order.currency,
+      store: placement.storeCurrency,
+    });
+    // Its amount in the order's currency was taken away since it was priced (its version moved first, so this is a
+    // promotion changed by hand in the database): a code is refused as at the quote, an automatic one priced again.
+    if (promotion === null) {
+      return applied.byCode
+        ? {
+            reason: 'promo_code_refused',
+            rule: 'currency',
+            detail: currencyRefusal(read.promotion, placement.order.currency),
+          }
+        : { reason: 'price_changed' };
+    }
     const check = checkPromotion({
-      promotion: read.promotion,
+      promotion,
       usage: {
         total: read.timesUsed + (earlier.uses.get(applied.id) ?? 0),
         byCustomer: counts.redemptions + earlierUses,

@@ -178,6 +178,7 @@ async function pricePlacement(
       promotions: quote.promotions.map((p) => ({ id: p.id, version: p.version, byCode: p.code !== null })),
       order: promotionOrder(priced.currency, priced.lines),
       market: quote.market.isDefault ? null : { id: quote.market.id, pricingVersion: quote.market.pricingVersion },
+      storeCurrency: deps.money.currency,
     },
     countedVariantIds: [...quote.variants.values()].filter(stockIsCounted).map((v) => v.id),
     order,

@@ -28,6 +28,7 @@ const READERS: Record<string, (keyof Lookups)[]> = {
   tax_rates: ['taxRates'],
   shipping_methods: ['shipping'],
   shipping_rates: ['shipping'],
+  shipping_rate_prices: ['shipping'],
   promotions: ['promotionsByCode', 'automaticPromotions'],
   // The storefront's navigation (issue #29): no quote reads it.
   categories: [],

@@ -4,21 +4,25 @@ import type {
   StoredPromotionAction,
   StoredPromotionCondition,
 } from '../db/schema.js';
-import { pricingName } from '../pricing/promotions/kind-fields.js';
+import { perCurrencyName, perCurrencyPricingName, pricingName } from '../pricing/promotions/kind-fields.js';
 import type { Promotion, PromotionAction, PromotionCondition } from '../pricing/promotions/promotion.types.js';
 import { actionKinds, conditionKinds, type KindDescription } from '../pricing/promotions/registry.js';
 import type { PromotionRow } from './promotions.repository.js';
 
 // A stored promotion (src/db/schema.ts: snake_case, money in minor units) as pricing takes it (camelCase, money named
 // `…Minor`), field by field as each kind's module describes them. Money needs no currency here: both sides hold minor
-// units of the store currency.
+// units, of the store currency in a promotion's row and of each currency in its amounts per currency (`amounts` →
+// `amountsMinor`, copied when present). An order's kept terms hold the amounts it got, in its own currency.
 
-/** Per kind, each stored field's name and pricing's name for it, worked out once. */
+/** Per kind, each stored field's name and pricing's name for it (a money field's per currency too), once. */
 function renamings(kinds: readonly KindDescription[]): Map<string, readonly [string, string][]> {
   return new Map(
     kinds.map((kind) => [
       kind.type,
-      Object.entries(kind.fields).map(([name, field]) => [name, pricingName(name, field)] as [string, string]),
+      Object.entries(kind.fields).flatMap(([name, field]): [string, string][] => {
+        const own: [string, string] = [name, pricingName(name, field)];
+        return field.sort === 'money' ? [own, [perCurrencyName(name), perCurrencyPricingName(name)]] : [own];
+      }),
     ]),
   );
 }
@@ -32,7 +36,7 @@ function fromStored<T>(part: { type: string }, table: Map<string, readonly [stri
   if (fields === undefined) throw new Error(`stored promotion ${what} of unknown type: ${JSON.stringify(part)}`);
   const stored = part as unknown as Record<string, unknown>;
   const pricing: Record<string, unknown> = { type: part.type };
-  for (const [name, as] of fields) pricing[as] = stored[name];
+  for (const [name, as] of fields) if (stored[name] !== undefined) pricing[as] = stored[name];
   return pricing as T;
 }
 
@@ -42,7 +46,7 @@ function toStored<T>(part: { type: string }, table: Map<string, readonly [string
   if (fields === undefined) throw new Error(`promotion ${what} of unknown type: ${JSON.stringify(part)}`);
   const pricing = part as unknown as Record<string, unknown>;
   const stored: Record<string, unknown> = { type: part.type };
-  for (const [name, as] of fields) stored[name] = pricing[as];
+  for (const [name, as] of fields) if (pricing[as] !== undefined) stored[name] = pricing[as];
   return stored as T;
 }
 

@@ -1,7 +1,8 @@
 import type { Static } from 'typebox';
 import type { StoredPromotionAction, StoredPromotionCondition } from '../db/schema.js';
 import { actionKinds, conditionKinds, type KindDescription } from '../pricing/promotions/registry.js';
-import type { CurrencyFormat } from '../shared/money.js';
+import { perCurrencyName } from '../pricing/promotions/kind-fields.js';
+import { type CurrencyFormat, currencyFormat } from '../shared/money.js';
 import type { PromotionRow } from './promotions.repository.js';
 import type { Promotion } from './promotions.schema.js';
 
@@ -18,7 +19,10 @@ const moneyFields = (kinds: readonly KindDescription[]) =>
 const conditionMoney = moneyFields(conditionKinds);
 const actionMoney = moneyFields(actionKinds);
 
-/** A stored condition or action with every money field of its kind as a money string; the rest as stored. */
+/**
+ * A stored condition or action with every money field of its kind as a money string, and its amounts in other
+ * currencies beside it (`amounts`, `{}` when none) each at its currency's precision; the rest as stored.
+ */
 function withMoney(
   part: StoredPromotionCondition | StoredPromotionAction,
   input: { money: CurrencyFormat; fields: Map<string, string[]> },
@@ -26,7 +30,16 @@ function withMoney(
   const names = input.fields.get(part.type) ?? [];
   if (names.length === 0) return part;
   const shown: Record<string, unknown> = { ...part };
-  for (const name of names) shown[name] = input.money.format(shown[name] as number);
+  for (const name of names) {
+    shown[name] = input.money.format(shown[name] as number);
+    const other = perCurrencyName(name);
+    const stored = (shown[other] ?? {}) as Record<string, number>;
+    shown[other] = Object.fromEntries(
+      Object.entries(stored)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([currency, minor]) => [currency, currencyFormat(currency).format(minor)]),
+    );
+  }
   return shown;
 }
 

@@ -1,7 +1,7 @@
 import { type TProperties, type TSchema, Type } from 'typebox';
 import { PageQuery } from '../http/paging.js';
 import { Count, Id, INT4_MAX, StrictObject, TaggedUnion } from '../http/schemas.js';
-import { type KindField, type KindFields, unknownSort } from '../pricing/promotions/kind-fields.js';
+import { type KindField, type KindFields, perCurrencyName, unknownSort } from '../pricing/promotions/kind-fields.js';
 import type { WirePromotionAction, WirePromotionCondition } from '../pricing/promotions/promotion.types.js';
 import { actionModules, conditionModules } from '../pricing/promotions/registry.js';
 
@@ -69,10 +69,27 @@ function fieldSchema(field: KindField): TSchema {
   }
 }
 
-/** One kind's branch: its `type`, then its fields in the module's order. */
+/** A money field's amounts in other currencies (decision 0037), by ISO 4217 code. */
+const PerCurrency = (name: string) =>
+  Type.Record(
+    Type.String({ pattern: '^[A-Za-z]{3}$' }),
+    Type.String({ maxLength: 32, description: 'In this currency, at its exact precision, above 0' }),
+    {
+      maxProperties: 200,
+      description:
+        `\`${name}\` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of `
+        + 'them gets the promotion with that amount; in a currency without one (when a field of the promotion has '
+        + 'none), not at all. Absent or {}: the store currency only',
+    },
+  );
+
+/** One kind's branch: its `type`, then its fields in the module's order (a money field's per currency after it). */
 function kindSchema(kind: { type: string; description: string; example: unknown; fields: KindFields }) {
   const properties: TProperties = { type: Type.Literal(kind.type) };
-  for (const [name, field] of Object.entries(kind.fields)) properties[name] = fieldSchema(field);
+  for (const [name, field] of Object.entries(kind.fields)) {
+    properties[name] = fieldSchema(field);
+    if (field.sort === 'money') properties[perCurrencyName(name)] = Type.Optional(PerCurrency(name));
+  }
   return StrictObject(properties, { description: kind.description, examples: [kind.example] });
 }
 

@@ -1,6 +1,13 @@
 import type { Static } from 'typebox';
 import type { StoredPromotionAction, StoredPromotionCondition } from '../db/schema.js';
-import { isOptional, type KindField, namesProducts, unknownSort } from '../pricing/promotions/kind-fields.js';
+import { amountIn, otherCurrency } from '../markets/currency-amounts.js';
+import {
+  isOptional,
+  type KindField,
+  namesProducts,
+  perCurrencyName,
+  unknownSort,
+} from '../pricing/promotions/kind-fields.js';
 import { actionKindOf, conditionKindOf, type KindDescription } from '../pricing/promotions/registry.js';
 import { DomainError, type FieldError } from '../shared/errors.js';
 import { type CurrencyFormat, compareDecimal, formatDecimal, MoneyFormatError } from '../shared/money.js';
@@ -92,6 +99,30 @@ function partChecker(money: CurrencyFormat, errors: FieldErrors) {
       if ('message' in checked) errors.add(field, checked.message);
       return 'value' in checked ? checked.value : 0;
     },
+    /**
+     * A money field's amounts in other currencies (decision 0037): each key an ISO 4217 currency other than the
+     * store's, each amount above 0 at its currency's exact precision; stored in minor units, upper-case keys.
+     * Undefined when none is given (nothing stored).
+     */
+    amounts(field: string, sent: Readonly<Record<string, string>> | undefined): Record<string, number> | undefined {
+      if (sent === undefined) return undefined;
+      const stored: Record<string, number> = {};
+      for (const [key, text] of Object.entries(sent)) {
+        const currency = otherCurrency(key, money.currency);
+        if ('message' in currency) {
+          errors.add(`${field}.${key}`, currency.message);
+          continue;
+        }
+        if (currency.value in stored) {
+          errors.add(`${field}.${key}`, 'is listed twice');
+          continue;
+        }
+        const checked = amountIn(text, currency.value, { positive: true });
+        if ('message' in checked) errors.add(`${field}.${key}`, checked.message);
+        else stored[currency.value] = checked.value;
+      }
+      return Object.keys(stored).length > 0 ? stored : undefined;
+    },
   };
 }
 type Checker = ReturnType<typeof partChecker>;
@@ -128,6 +159,13 @@ function storedPart<T extends StoredPromotionCondition | StoredPromotionAction>(
   const stored: Record<string, unknown> = { type: part.type };
   for (const [name, field] of Object.entries(input.kind.fields)) {
     stored[name] = storedValue(field, sent[name], { at: `${input.at}.${name}`, check: input.check });
+    if (field.sort !== 'money') continue;
+    const other = perCurrencyName(name);
+    const amounts = input.check.amounts(
+      `${input.at}.${other}`,
+      sent[other] as Readonly<Record<string, string>> | undefined,
+    );
+    if (amounts !== undefined) stored[other] = amounts;
   }
   return stored as T;
 }

@@ -1,4 +1,4 @@
-import { type CurrencyFormat, formatDecimal } from '../shared/money.js';
+import { type CurrencyFormat, currencyFormat, formatDecimal } from '../shared/money.js';
 import type { ShippingMethodRow, ShippingRateRow } from './shipping.repository.js';
 
 export function presentShippingMethod(row: ShippingMethodRow) {
@@ -24,6 +24,14 @@ export function presentShippingRate(row: ShippingRateRow, money: CurrencyFormat)
     weight_max_kg: row.weightMaxKg === null ? null : formatDecimal(row.weightMaxKg),
     base_rate: money.format(row.baseRate),
     per_kg_rate: money.format(row.perKgRate),
+    prices: row.prices.map((price) => {
+      const own = currencyFormat(price.currency);
+      return {
+        currency: price.currency,
+        base_rate: own.format(price.baseRate),
+        per_kg_rate: own.format(price.perKgRate),
+      };
+    }),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

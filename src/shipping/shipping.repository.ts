@@ -1,9 +1,10 @@
-import { and, asc, eq, exists, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, getTableColumns, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { foreignKeyViolation } from '../db/errors.js';
-import { shippingMethods, shippingRates } from '../db/schema.js';
+import { shippingMethods, shippingRatePrices, shippingRates } from '../db/schema.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import { assertTaxClass } from '../tax/tax.repository.js';
+import type { ShippingRatePriceValues } from './shipping-rate-prices.values.js';
 import { assertBracket } from './shipping.values.js';
 
 export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
@@ -11,7 +12,30 @@ export type ShippingMethodValues = Pick<
   typeof shippingMethods.$inferInsert,
   'name' | 'description' | 'isActive' | 'taxClassId'
 >;
-export type ShippingRateRow = typeof shippingRates.$inferSelect;
+/** A rate with its amounts in other currencies (by currency, minor units of each; none: converted there). */
+export type ShippingRateRow = typeof shippingRates.$inferSelect & { prices: ShippingRatePriceValues[] };
+
+/**
+ * A rate's amounts per currency as one column of the statement that reads the rate (no second round trip): a JSON
+ * array of `[currency, base_rate, per_kg_rate]` ordered by currency, null when it has none.
+ */
+export const ratePricesColumn = sql<[string, number, number][] | null>`(select json_agg(json_build_array(
+  ${shippingRatePrices.currency}, ${shippingRatePrices.baseRate}, ${shippingRatePrices.perKgRate})
+  order by ${shippingRatePrices.currency})
+  from ${shippingRatePrices} where ${shippingRatePrices.shippingRateId} = ${shippingRates.id})`;
+
+/** The column as read. */
+export function ratePricesOf(read: [string, number, number][] | null): ShippingRatePriceValues[] {
+  return (read ?? []).map(([currency, baseRate, perKgRate]) => ({
+    currency,
+    baseRate: Number(baseRate),
+    perKgRate: Number(perKgRate),
+  }));
+}
+
+const rateColumns = { ...getTableColumns(shippingRates), prices: ratePricesColumn };
+type RateRead = Omit<ShippingRateRow, 'prices'> & { prices: [string, number, number][] | null };
+const rateOf = (read: RateRead): ShippingRateRow => ({ ...read, prices: ratePricesOf(read.prices) });
 
 /** Column values of a rate: weights are decimal strings in kg, amounts minor units. */
 export interface ShippingRateValues {
@@ -119,35 +143,60 @@ function translateForeignKey(err: unknown): never {
   throw err;
 }
 
-export function listShippingRates(db: Db, filter: { shippingMethodId?: number }): Promise<ShippingRateRow[]> {
+export async function listShippingRates(db: Db, filter: { shippingMethodId?: number }): Promise<ShippingRateRow[]> {
   const where =
     filter.shippingMethodId === undefined ? undefined : eq(shippingRates.shippingMethodId, filter.shippingMethodId);
-  return db.select().from(shippingRates).where(where).orderBy(asc(shippingRates.id));
+  const rows = await db.select(rateColumns).from(shippingRates).where(where).orderBy(asc(shippingRates.id));
+  return rows.map(rateOf);
 }
 
-export async function findShippingRate(db: Db, id: number): Promise<ShippingRateRow> {
-  const [row] = await db.select().from(shippingRates).where(eq(shippingRates.id, id));
+async function readRate(db: Db | Tx, id: number): Promise<ShippingRateRow> {
+  const [row] = await db.select(rateColumns).from(shippingRates).where(eq(shippingRates.id, id));
   if (!row) throw rateNotFound(id);
-  return row;
+  return rateOf(row);
 }
 
-export async function createShippingRate(db: Db, values: ShippingRateValues): Promise<ShippingRateRow> {
+export function findShippingRate(db: Db, id: number): Promise<ShippingRateRow> {
+  return readRate(db, id);
+}
+
+/** Replaces a rate's amounts per currency (an empty list: every currency converted again). */
+async function replaceRatePrices(tx: Tx, rateId: number, prices: readonly ShippingRatePriceValues[]): Promise<void> {
+  await tx.delete(shippingRatePrices).where(eq(shippingRatePrices.shippingRateId, rateId));
+  if (prices.length > 0) {
+    await tx.insert(shippingRatePrices).values(prices.map((price) => ({ ...price, shippingRateId: rateId })));
+  }
+}
+
+/** A rate, with its amounts per currency if given, in one transaction. */
+export async function createShippingRate(
+  db: Db,
+  values: ShippingRateValues,
+  prices: readonly ShippingRatePriceValues[] = [],
+): Promise<ShippingRateRow> {
   await assertMethod(db, values.shippingMethodId);
   try {
-    const [row] = await db.insert(shippingRates).values(values).returning();
-    if (!row) throw new Error('insert returned no shipping rate');
-    return row;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx.insert(shippingRates).values(values).returning({ id: shippingRates.id });
+      if (!row) throw new Error('insert returned no shipping rate');
+      await replaceRatePrices(tx, row.id, prices);
+      return readRate(tx, row.id);
+    });
   } catch (err) {
     return translateForeignKey(err);
   }
 }
 
-/** Changes a rate; the bracket is checked against the stored ends the change leaves in place. */
+/**
+ * Changes a rate; the bracket is checked against the stored ends the change leaves in place. `prices`, when given,
+ * replaces the rate's amounts per currency whole.
+ */
 export async function updateShippingRate(
   db: Db,
   id: number,
-  values: Partial<ShippingRateValues>,
+  change: { values: Partial<ShippingRateValues>; prices?: readonly ShippingRatePriceValues[] | undefined },
 ): Promise<ShippingRateRow> {
+  const { values, prices } = change;
   try {
     return await db.transaction(async (tx) => {
       const [current] = await tx.select().from(shippingRates).where(eq(shippingRates.id, id)).for('update');
@@ -157,13 +206,12 @@ export async function updateShippingRate(
         values.weightMaxKg === undefined ? current.weightMaxKg : values.weightMaxKg,
       );
       await assertMethod(tx, values.shippingMethodId);
-      const [row] = await tx
+      await tx
         .update(shippingRates)
         .set({ ...values, updatedAt: new Date() })
-        .where(eq(shippingRates.id, id))
-        .returning();
-      if (!row) throw rateNotFound(id);
-      return row;
+        .where(eq(shippingRates.id, id));
+      if (prices !== undefined) await replaceRatePrices(tx, id, prices);
+      return readRate(tx, id);
     });
   } catch (err) {
     if (err instanceof DomainError) throw err;

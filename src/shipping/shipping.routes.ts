@@ -32,9 +32,9 @@ import {
 } from './shipping.schema.js';
 import {
   newShippingMethodValues,
-  newShippingRateValues,
+  newShippingRate,
   shippingMethodValues,
-  shippingRateValues,
+  shippingRateChange,
 } from './shipping.values.js';
 
 export interface ShippingDeps {
@@ -150,7 +150,8 @@ export function shippingAdminRoutes(deps: ShippingDeps & ReferenceWriter): Fasti
         },
       },
       async (request, reply) => {
-        const row = await createShippingRate(deps.db, newShippingRateValues(request.body, deps.money));
+        const { values, prices } = newShippingRate(request.body, deps.money);
+        const row = await createShippingRate(deps.db, values, prices);
         return reply.code(201).send(presentShippingRate(row, deps.money));
       },
     );
@@ -180,7 +181,7 @@ export function shippingAdminRoutes(deps: ShippingDeps & ReferenceWriter): Fasti
         },
       },
       async (request) => {
-        const row = await updateShippingRate(deps.db, request.params.id, shippingRateValues(request.body, deps.money));
+        const row = await updateShippingRate(deps.db, request.params.id, shippingRateChange(request.body, deps.money));
         return presentShippingRate(row, deps.money);
       },
     );

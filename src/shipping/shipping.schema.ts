@@ -68,6 +68,21 @@ const PerKg = Type.String({
   description: 'Charged per kg above weight_min_kg, in the store currency; default "0"',
 });
 
+const RatePriceInput = StrictObject({
+  currency: Type.String({ maxLength: 8, description: 'ISO 4217, any case; not the store currency' }),
+  base_rate: Type.String({ maxLength: 32, description: 'In this currency, at most its precision: "4.50", "800"' }),
+  per_kg_rate: Type.Optional(
+    Type.String({ maxLength: 32, description: 'Per kg above weight_min_kg, in this currency; default "0"' }),
+  ),
+});
+
+const RatePrices = Type.Array(RatePriceInput, {
+  maxItems: 200,
+  description:
+    "The rate's amounts in other currencies, replaced whole when sent: a market in one of them charges these; in a "
+    + "currency left out, the store-currency amounts converted at the market's rate",
+});
+
 export const ShippingRateInput = StrictObject(
   {
     shipping_method_id: Id,
@@ -78,6 +93,7 @@ export const ShippingRateInput = StrictObject(
     weight_max_kg: Type.Optional(WeightMax),
     base_rate: Money,
     per_kg_rate: Type.Optional(PerKg),
+    prices: Type.Optional(RatePrices),
   },
   {
     examples: [
@@ -88,6 +104,7 @@ export const ShippingRateInput = StrictObject(
         weight_max_kg: '10',
         base_rate: '6.90',
         per_kg_rate: '1.00',
+        prices: [{ currency: 'EUR', base_rate: '6.50', per_kg_rate: '0.90' }],
       },
     ],
   },
@@ -103,8 +120,9 @@ export const ShippingRatePatch = StrictObject(
     weight_max_kg: Type.Optional(WeightMax),
     base_rate: Type.Optional(Money),
     per_kg_rate: Type.Optional(PerKg),
+    prices: Type.Optional(RatePrices),
   },
-  { examples: [{ base_rate: '5.50', per_kg_rate: '0.60' }] },
+  { examples: [{ base_rate: '5.50', per_kg_rate: '0.60' }, { prices: [{ currency: 'JPY', base_rate: '800' }] }] },
 );
 
 export const ShippingRateQuery = Type.Object({ shipping_method_id: Type.Optional(Id) });
@@ -119,6 +137,9 @@ export const ShippingRate = Type.Object({
   weight_max_kg: Type.Union([Type.String(), Type.Null()]),
   base_rate: Type.String(),
   per_kg_rate: Type.String(),
+  prices: Type.Array(Type.Object({ currency: Type.String(), base_rate: Type.String(), per_kg_rate: Type.String() }), {
+    description: 'Amounts in other currencies, by currency; at the precision of each',
+  }),
   created_at: Type.String(),
   updated_at: Type.String(),
 });

@@ -3,6 +3,7 @@ import { normaliseCountry } from '../addresses/address.schema.js';
 import { DomainError, type FieldError, invalidField } from '../shared/errors.js';
 import { compareDecimal, type CurrencyFormat, formatDecimal, MoneyFormatError } from '../shared/money.js';
 import type { ShippingMethodValues, ShippingRateValues } from './shipping.repository.js';
+import { type ShippingRatePriceValues, shippingRatePriceValues } from './shipping-rate-prices.values.js';
 import type {
   ShippingMethodInput,
   ShippingMethodPatch,
@@ -56,11 +57,22 @@ function placeCountry(raw: string): string {
   return trimmed === '' ? '' : normaliseCountry(trimmed);
 }
 
+/** What a rate's payload changes: its columns (absent fields stay absent) and, if sent, its amounts per currency. */
+export interface ShippingRateChange {
+  values: Partial<ShippingRateValues>;
+  prices: ShippingRatePriceValues[] | undefined;
+}
+
 /** Wire fields of a rate → column values, every field checked; absent fields stay absent (PATCH). */
 export function shippingRateValues(
   body: Static<typeof ShippingRatePatch>,
   money: CurrencyFormat,
 ): Partial<ShippingRateValues> {
+  return shippingRateChange(body, money).values;
+}
+
+/** The same with the rate's amounts per currency (`prices`, replaced whole when sent), every refusal in one 422. */
+export function shippingRateChange(body: Static<typeof ShippingRatePatch>, money: CurrencyFormat): ShippingRateChange {
   const errors: FieldError[] = [];
   const amount = (field: string, text: string | undefined): number | undefined => {
     if (text === undefined) return undefined;
@@ -100,20 +112,32 @@ export function shippingRateValues(
     baseRate: amount('base_rate', body.base_rate),
     perKgRate: amount('per_kg_rate', body.per_kg_rate),
   };
+  const prices =
+    body.prices === undefined
+      ? undefined
+      : shippingRatePriceValues(body.prices, { storeCurrency: money.currency, errors });
   if (errors.length > 0) {
     throw new DomainError('validation_error', {
       detail: errors.map((e) => `${e.field} ${e.message}`).join('; '),
       errors,
     });
   }
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  return { values: Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)), prices };
 }
 
 export function newShippingRateValues(
   body: Static<typeof ShippingRateInput>,
   money: CurrencyFormat,
 ): ShippingRateValues {
-  const values = shippingRateValues(body, money);
+  return newShippingRate(body, money).values;
+}
+
+/** A new rate's columns and amounts per currency (none when `prices` is absent). */
+export function newShippingRate(
+  body: Static<typeof ShippingRateInput>,
+  money: CurrencyFormat,
+): { values: ShippingRateValues; prices: ShippingRatePriceValues[] } {
+  const { values, prices } = shippingRateChange(body, money);
   const rate: ShippingRateValues = {
     shippingMethodId: body.shipping_method_id,
     country: values.country ?? '',
@@ -125,5 +149,5 @@ export function newShippingRateValues(
     perKgRate: values.perKgRate ?? 0,
   };
   assertBracket(rate.weightMinKg, rate.weightMaxKg);
-  return rate;
+  return { values: rate, prices: prices ?? [] };
 }

@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, DEMO_ORDER, nothingCutOff, type Shop, shopAndBrowser, signedIn } from './harness.js';
+import { callApi, DEMO_ORDER, nothingCutOff, type Shop, scrollsSideways, shopAndBrowser, signedIn } from './harness.js';
 
 // Markets in the web apps (issue #28 item 6): the dashboard's market pages and prices per currency on the variant
 // form, the orders list in each order's currency, and the shop's country/currency selector. The demo store has two
@@ -280,6 +280,44 @@ describe('markets in the shop and the dashboard', () => {
     await page.getByLabel('Country', { exact: true }).selectOption('US');
     await poll(() => page.getByLabel('Shop in').inputValue()).toBe('default');
     await poll(() => statusText(page)).toContain('Shipping to United States: you now shop in Default, in USD.');
+    expect(running.browser.errors).toEqual([]);
+  });
+
+  it('gives a rate and a promotion amounts in other currencies on a phone, each error beside its field', async () => {
+    const shipping = await signedIn(running.browser, '/admin/shipping', { viewport: phone });
+    await shipping
+      .getByRole('button', { name: /^Edit shipping rate \d+ \(DE/ })
+      .first()
+      .click();
+    const edit = shipping.getByRole('form', { name: /^Edit shipping rate/ });
+    await edit.getByRole('button', { name: 'Add a currency' }).click();
+    await edit.getByLabel('Currency', { exact: true }).fill('eur');
+    await edit.getByLabel('Base rate (EUR)', { exact: true }).fill('5.505');
+    await edit.getByRole('button', { name: 'Save shipping rate' }).click();
+    const base = edit.locator('.field', { has: shipping.getByLabel('Base rate (EUR)', { exact: true }) });
+    await poll(() => base.locator('.field-error').textContent()).toMatch(/EUR/);
+    await edit.getByLabel('Base rate (EUR)', { exact: true }).fill('5.50');
+    await edit.getByRole('button', { name: 'Save shipping rate' }).click();
+    await poll(() => shipping.getByRole('row', { name: /DE.*5\.50 EUR/ }).count()).toBe(1);
+    // The page's tables scroll inside their own frame (as before); the page itself does not scroll sideways.
+    expect(await scrollsSideways(shipping)).toBe(false);
+
+    const page = await signedIn(running.browser, '/admin/promotions/new', { viewport: phone });
+    await page.getByLabel('Name').fill('Shipping 2 off, 1.80 in euros');
+    await page.getByLabel('Discount').selectOption({ label: 'Amount off shipping' });
+    await page.getByLabel(/^Amount off shipping/).fill('2.00');
+    await page.getByRole('button', { name: 'Add an amount in another currency' }).click();
+    await page.getByLabel('Currency', { exact: true }).fill('EUR');
+    await page.getByLabel('Amount (EUR)', { exact: true }).fill('1.805');
+    await page.getByRole('button', { name: 'Create promotion' }).click();
+    const currency = page.locator('.field', { has: page.getByLabel('Currency', { exact: true }) });
+    await poll(() => currency.locator('.field-error').textContent()).toMatch(/EUR/);
+    expect(await nothingCutOff(page, phone.width)).toBe(true);
+    await page.getByLabel('Amount (EUR)', { exact: true }).fill('1.80');
+    await page.getByRole('button', { name: 'Create promotion' }).click();
+    await poll(() => statusText(page)).toContain('Promotion Shipping 2 off, 1.80 in euros created.');
+    await page.goto('/admin/promotions');
+    await poll(() => page.getByRole('row', { name: /Amount off shipping: 2\.00 USD \/ 1\.80 EUR/ }).count()).toBe(1);
     expect(running.browser.errors).toEqual([]);
   });
 

@@ -1062,6 +1062,10 @@ export type paths = {
                                      * @example 5.00
                                      */
                                     amount: string;
+                                    /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                    amounts?: {
+                                        [key: string]: string;
+                                    };
                                     /** @description Lines it acts on; absent or null: every product */
                                     products?: number[] | null;
                                     /** @enum {string} */
@@ -1084,6 +1088,10 @@ export type paths = {
                                      * @example 1.50
                                      */
                                     amount: string;
+                                    /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                    amounts?: {
+                                        [key: string]: string;
+                                    };
                                     /** @description Only this many units, the cheapest first; absent or null: every eligible unit */
                                     max_units?: number | null;
                                     /** @description Lines it acts on; absent or null: every product */
@@ -1125,6 +1133,10 @@ export type paths = {
                                      * @example 3.00
                                      */
                                     amount: string;
+                                    /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                    amounts?: {
+                                        [key: string]: string;
+                                    };
                                     /** @enum {string} */
                                     type: "shipping_fixed";
                                 } | {
@@ -1142,6 +1154,10 @@ export type paths = {
                                      * @example 50.00
                                      */
                                     amount: string;
+                                    /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                    amounts?: {
+                                        [key: string]: string;
+                                    };
                                     /** @enum {string} */
                                     type: "min_subtotal";
                                 } | {
@@ -1254,6 +1270,10 @@ export type paths = {
                              * @example 5.00
                              */
                             amount: string;
+                            /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                            amounts?: {
+                                [key: string]: string;
+                            };
                             /** @description Lines it acts on; absent or null: every product */
                             products?: number[] | null;
                             /** @enum {string} */
@@ -1276,6 +1296,10 @@ export type paths = {
                              * @example 1.50
                              */
                             amount: string;
+                            /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                            amounts?: {
+                                [key: string]: string;
+                            };
                             /** @description Only this many units, the cheapest first; absent or null: every eligible unit */
                             max_units?: number | null;
                             /** @description Lines it acts on; absent or null: every product */
@@ -1317,6 +1341,10 @@ export type paths = {
                              * @example 3.00
                              */
                             amount: string;
+                            /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                            amounts?: {
+                                [key: string]: string;
+                            };
                             /** @enum {string} */
                             type: "shipping_fixed";
                         } | {
@@ -1337,6 +1365,10 @@ export type paths = {
                              * @example 50.00
                              */
                             amount: string;
+                            /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                            amounts?: {
+                                [key: string]: string;
+                            };
                             /** @enum {string} */
                             type: "min_subtotal";
                         } | {
@@ -1400,6 +1432,10 @@ export type paths = {
                                  * @example 5.00
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @description Lines it acts on; absent or null: every product */
                                 products?: number[] | null;
                                 /** @enum {string} */
@@ -1422,6 +1458,10 @@ export type paths = {
                                  * @example 1.50
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @description Only this many units, the cheapest first; absent or null: every eligible unit */
                                 max_units?: number | null;
                                 /** @description Lines it acts on; absent or null: every product */
@@ -1463,6 +1503,10 @@ export type paths = {
                                  * @example 3.00
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @enum {string} */
                                 type: "shipping_fixed";
                             } | {
@@ -1480,6 +1524,10 @@ export type paths = {
                                  * @example 50.00
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @enum {string} */
                                 type: "min_subtotal";
                             } | {
@@ -1598,6 +1646,10 @@ export type paths = {
                                  * @example 5.00
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @description Lines it acts on; absent or null: every product */
                                 products?: number[] | null;
                                 /** @enum {string} */
@@ -1620,6 +1672,10 @@ export type paths = {
                                  * @example 1.50
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @description Only this many units, the cheapest first; absent or null: every eligible unit */
                                 max_units?: number | null;
                                 /** @description Lines it acts on; absent or null: every product */
@@ -1661,6 +1717,10 @@ export type paths = {
                                  * @example 3.00
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @enum {string} */
                                 type: "shipping_fixed";
                             } | {
@@ -1678,6 +1738,10 @@ export type paths = {
                                  * @example 50.00
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @enum {string} */
                                 type: "min_subtotal";
                             } | {
@@ -1854,6 +1918,10 @@ export type paths = {
                              * @example 5.00
                              */
                             amount: string;
+                            /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                            amounts?: {
+                                [key: string]: string;
+                            };
                             /** @description Lines it acts on; absent or null: every product */
                             products?: number[] | null;
                             /** @enum {string} */
@@ -1876,6 +1944,10 @@ export type paths = {
                              * @example 1.50
                              */
                             amount: string;
+                            /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                            amounts?: {
+                                [key: string]: string;
+                            };
                             /** @description Only this many units, the cheapest first; absent or null: every eligible unit */
                             max_units?: number | null;
                             /** @description Lines it acts on; absent or null: every product */
@@ -1917,6 +1989,10 @@ export type paths = {
                              * @example 3.00
                              */
                             amount: string;
+                            /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                            amounts?: {
+                                [key: string]: string;
+                            };
                             /** @enum {string} */
                             type: "shipping_fixed";
                         } | {
@@ -1937,6 +2013,10 @@ export type paths = {
                              * @example 50.00
                              */
                             amount: string;
+                            /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                            amounts?: {
+                                [key: string]: string;
+                            };
                             /** @enum {string} */
                             type: "min_subtotal";
                         } | {
@@ -2000,6 +2080,10 @@ export type paths = {
                                  * @example 5.00
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @description Lines it acts on; absent or null: every product */
                                 products?: number[] | null;
                                 /** @enum {string} */
@@ -2022,6 +2106,10 @@ export type paths = {
                                  * @example 1.50
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @description Only this many units, the cheapest first; absent or null: every eligible unit */
                                 max_units?: number | null;
                                 /** @description Lines it acts on; absent or null: every product */
@@ -2063,6 +2151,10 @@ export type paths = {
                                  * @example 3.00
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @enum {string} */
                                 type: "shipping_fixed";
                             } | {
@@ -2080,6 +2172,10 @@ export type paths = {
                                  * @example 50.00
                                  */
                                 amount: string;
+                                /** @description `amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                                amounts?: {
+                                    [key: string]: string;
+                                };
                                 /** @enum {string} */
                                 type: "min_subtotal";
                             } | {
@@ -13246,6 +13342,12 @@ export type paths = {
                             created_at: string;
                             id: number;
                             per_kg_rate: string;
+                            /** @description Amounts in other currencies, by currency; at the precision of each */
+                            prices: {
+                                base_rate: string;
+                                currency: string;
+                                per_kg_rate: string;
+                            }[];
                             shipping_method_id: number;
                             /** @description Empty: any state */
                             state: string;
@@ -13303,7 +13405,14 @@ export type paths = {
                      *       "weight_min_kg": "0",
                      *       "weight_max_kg": "10",
                      *       "base_rate": "6.90",
-                     *       "per_kg_rate": "1.00"
+                     *       "per_kg_rate": "1.00",
+                     *       "prices": [
+                     *         {
+                     *           "currency": "EUR",
+                     *           "base_rate": "6.50",
+                     *           "per_kg_rate": "0.90"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -13315,6 +13424,15 @@ export type paths = {
                         country?: string;
                         /** @description Charged per kg above weight_min_kg, in the store currency; default "0" */
                         per_kg_rate?: string;
+                        /** @description The rate's amounts in other currencies, replaced whole when sent: a market in one of them charges these; in a currency left out, the store-currency amounts converted at the market's rate */
+                        prices?: {
+                            /** @description In this currency, at most its precision: "4.50", "800" */
+                            base_rate: string;
+                            /** @description ISO 4217, any case; not the store currency */
+                            currency: string;
+                            /** @description Per kg above weight_min_kg, in this currency; default "0" */
+                            per_kg_rate?: string;
+                        }[];
                         shipping_method_id: number;
                         /** @description Empty or absent: any state; matched case-insensitively */
                         state?: string;
@@ -13341,6 +13459,12 @@ export type paths = {
                             created_at: string;
                             id: number;
                             per_kg_rate: string;
+                            /** @description Amounts in other currencies, by currency; at the precision of each */
+                            prices: {
+                                base_rate: string;
+                                currency: string;
+                                per_kg_rate: string;
+                            }[];
                             shipping_method_id: number;
                             /** @description Empty: any state */
                             state: string;
@@ -13420,6 +13544,12 @@ export type paths = {
                             created_at: string;
                             id: number;
                             per_kg_rate: string;
+                            /** @description Amounts in other currencies, by currency; at the precision of each */
+                            prices: {
+                                base_rate: string;
+                                currency: string;
+                                per_kg_rate: string;
+                            }[];
                             shipping_method_id: number;
                             /** @description Empty: any state */
                             state: string;
@@ -13523,12 +13653,6 @@ export type paths = {
             };
             requestBody: {
                 content: {
-                    /**
-                     * @example {
-                     *       "base_rate": "5.50",
-                     *       "per_kg_rate": "0.60"
-                     *     }
-                     */
                     "application/json": {
                         /** @description Amount in the store currency, with at most its precision, e.g. "4.90" */
                         base_rate?: string;
@@ -13538,6 +13662,15 @@ export type paths = {
                         country?: string;
                         /** @description Charged per kg above weight_min_kg, in the store currency; default "0" */
                         per_kg_rate?: string;
+                        /** @description The rate's amounts in other currencies, replaced whole when sent: a market in one of them charges these; in a currency left out, the store-currency amounts converted at the market's rate */
+                        prices?: {
+                            /** @description In this currency, at most its precision: "4.50", "800" */
+                            base_rate: string;
+                            /** @description ISO 4217, any case; not the store currency */
+                            currency: string;
+                            /** @description Per kg above weight_min_kg, in this currency; default "0" */
+                            per_kg_rate?: string;
+                        }[];
                         shipping_method_id?: number;
                         /** @description Empty or absent: any state; matched case-insensitively */
                         state?: string;
@@ -13564,6 +13697,12 @@ export type paths = {
                             created_at: string;
                             id: number;
                             per_kg_rate: string;
+                            /** @description Amounts in other currencies, by currency; at the precision of each */
+                            prices: {
+                                base_rate: string;
+                                currency: string;
+                                per_kg_rate: string;
+                            }[];
                             shipping_method_id: number;
                             /** @description Empty: any state */
                             state: string;

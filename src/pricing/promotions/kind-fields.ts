@@ -13,6 +13,11 @@
  * | flag         | absent: its default              | boolean            | boolean            | checkbox           |
  *
  * Pricing names a field in camelCase (`max_units` → `maxUnits`), money with `Minor` (`amount` → `amountMinor`).
+ *
+ * A money field is in the store currency; beside it, optionally, the same amount in other currencies (decision 0037):
+ * `amounts: {"EUR": "4.00"}` on the wire, `{"EUR": 400}` stored (minor units of each currency, absent when none),
+ * `amountsMinor` in pricing. An order in another currency gets the promotion with those amounts, or not at all
+ * (`promotion-currency.ts`).
  * Plain data and types: the dashboard imports it too.
  */
 
@@ -123,6 +128,19 @@ export function pricingName(name: string, f: KindField): string {
   return f.sort === 'money' ? `${camel}Minor` : camel;
 }
 
+/** The API's and the stored name of a money field's amounts in other currencies: `amount` → `amounts`. */
+export function perCurrencyName(name: string): string {
+  return `${name}s`;
+}
+
+/** Pricing's name of the same: `amount` → `amountsMinor`. */
+export function perCurrencyPricingName(name: string): string {
+  return `${name.replace(/_(.)/g, (_, c: string) => c.toUpperCase())}sMinor`;
+}
+
+/** Amounts by currency (upper-case ISO 4217 codes): minor units of each (stored, pricing), or money strings (wire). */
+export type ByCurrency<V> = Readonly<Record<string, V>>;
+
 type PricingValue<F extends KindField> = F extends MoneyField | UnitsField
   ? number
   : F extends PercentField
@@ -169,19 +187,29 @@ type OptionalNames<F extends KindFields> = {
   [K in keyof F]: F[K] extends UnitsOrNullField | ProductScopeField | FlagField ? K : never;
 }[keyof F];
 
+type MoneyNames<F extends KindFields> = { [K in keyof F & string]: F[K] extends MoneyField ? K : never }[keyof F &
+  string];
+
 /** A kind as pricing takes it: `{type: 'item_fixed', amountMinor: 150, products: null, maxUnits: 2}`. */
 export type PricingForm<T extends string, F extends KindFields> = Simplify<
-  { type: T } & { [K in keyof F & string as PricingName<K, F[K]>]: PricingValue<F[K]> }
+  { type: T } & { [K in keyof F & string as PricingName<K, F[K]>]: PricingValue<F[K]> } & {
+    [K in MoneyNames<F> as `${Camel<K>}sMinor`]?: ByCurrency<number>;
+  }
 >;
 
-/** A kind as stored in jsonb: the API's names, money in minor units, every field present (null when not set). */
+/**
+ * A kind as stored in jsonb: the API's names, money in minor units, every field present (null when not set) but a
+ * money field's amounts in other currencies (absent: none).
+ */
 export type StoredForm<T extends string, F extends KindFields> = Simplify<
-  { type: T } & { -readonly [K in keyof F]: StoredValue<F[K]> }
+  { type: T } & { -readonly [K in keyof F]: StoredValue<F[K]> } & {
+    -readonly [K in MoneyNames<F> as `${K}s`]?: ByCurrency<number>;
+  }
 >;
 
 /** A kind as the admin API takes it: money as text, optional fields absent or null. */
 export type WireForm<T extends string, F extends KindFields> = Simplify<
   { type: T } & { -readonly [K in Exclude<keyof F, OptionalNames<F>>]: WireValue<F[K]> } & {
     -readonly [K in OptionalNames<F>]?: WireValue<F[K]>;
-  }
+  } & { -readonly [K in MoneyNames<F> as `${K}s`]?: ByCurrency<string> }
 >;

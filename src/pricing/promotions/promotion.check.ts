@@ -11,6 +11,8 @@ export type PromotionRule =
   | 'specific_customers'
   | 'new_customers_only'
   | 'customer_limit'
+  /** No amount in the order's currency (decision 0037). */
+  | 'currency'
   | PromotionConditionType;
 
 /** Ok, or which rule failed with a sentence for the 422 `promo_code_invalid` detail. */

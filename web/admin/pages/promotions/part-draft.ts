@@ -2,7 +2,7 @@
 // takes built back from it, and a few words for the list, all from the fields its module describes
 // (src/pricing/promotions/kind-fields.ts), so a new kind needs nothing here. It imports nothing of the dashboard, so
 // test/promotion-kinds.test.ts checks it for every registered kind.
-import { type KindField, unknownSort } from '../../../../src/pricing/promotions/kind-fields.js';
+import { type KindField, perCurrencyName, unknownSort } from '../../../../src/pricing/promotions/kind-fields.js';
 import type { KindDescription } from '../../../../src/pricing/promotions/registry.js';
 
 export type { KindDescription };
@@ -14,7 +14,24 @@ export interface PartDraft<K extends string = string> {
   text: Record<string, string>;
   /** The checkboxes, likewise. */
   flags: Record<string, boolean>;
+  /** A money field's amounts in other currencies (decision 0037), by the field's name: a row per currency as typed. */
+  amounts: Record<string, CurrencyAmountRow[]>;
 }
+
+/** One currency's amount of a money field as typed. */
+export interface CurrencyAmountRow {
+  /** Keeps a row's inputs its own when a row above it is removed. */
+  key: number;
+  currency: string;
+  amount: string;
+}
+
+let nextKey = 0;
+export const currencyAmountRow = (currency: string, amount: string): CurrencyAmountRow => ({
+  key: nextKey++,
+  currency,
+  amount,
+});
 
 /** A kind's fields in its module's order, with their names. */
 export const fieldsOf = (kind: KindDescription): [string, KindField][] => Object.entries(kind.fields);
@@ -48,10 +65,11 @@ export function fieldInput(field: KindField, currency: string) {
 
 /** A new part of `type`: every field of every kind blank, every flag at its default. */
 export function emptyPart<K extends string>(kinds: readonly KindDescription[], type: K): PartDraft<K> {
-  const draft: PartDraft<K> = { type, text: {}, flags: {} };
+  const draft: PartDraft<K> = { type, text: {}, flags: {}, amounts: {} };
   for (const [name, field] of kinds.flatMap(fieldsOf)) {
     if (field.sort === 'flag') draft.flags[name] ??= field.default;
     else draft.text[name] ??= '';
+    if (field.sort === 'money') draft.amounts[name] ??= [];
   }
   return draft;
 }
@@ -70,6 +88,10 @@ export function partDraft<K extends string>(
     else if (field.sort === 'productIds' || field.sort === 'productScope') {
       draft.text[name] = idsText((value as number[] | null | undefined) ?? null);
     } else draft.text[name] = value === null || value === undefined ? '' : String(value);
+    if (field.sort === 'money') {
+      const amounts = (values[perCurrencyName(name)] ?? {}) as Record<string, string>;
+      draft.amounts[name] = Object.entries(amounts).map(([currency, amount]) => currencyAmountRow(currency, amount));
+    }
   }
   return draft;
 }
@@ -94,7 +116,17 @@ export function partBody(
     const text = draft.text[name] ?? '';
     const path = `${at}.${name}`;
     switch (field.sort) {
-      case 'money':
+      case 'money': {
+        body[name] = text.trim();
+        // Rows left blank are dropped; a currency is sent as typed, so the API's error names the row it is about.
+        const rows = (draft.amounts[name] ?? []).filter(
+          (row) => row.currency.trim() !== '' || row.amount.trim() !== '',
+        );
+        if (rows.length > 0) {
+          body[perCurrencyName(name)] = Object.fromEntries(rows.map((row) => [row.currency.trim(), row.amount.trim()]));
+        }
+        break;
+      }
       case 'percent':
         body[name] = text.trim();
         break;
@@ -128,6 +160,9 @@ export function partSummary(kinds: readonly KindDescription[], part: { type: str
   const percent = fields.find(([, f]) => f.sort === 'percent');
   if (percent) return `${kind.label}: ${String(values[percent[0]])} %`;
   const money = fields.find(([, f]) => f.sort === 'money');
-  if (money) return `${kind.label}: ${String(values[money[0]])} ${currency}`;
-  return kind.label;
+  if (!money) return kind.label;
+  const others = Object.entries((values[perCurrencyName(money[0])] ?? {}) as Record<string, string>).map(
+    ([code, amount]) => ` / ${amount} ${code}`,
+  );
+  return `${kind.label}: ${String(values[money[0]])} ${currency}${others.join('')}`;
 }

@@ -1,7 +1,9 @@
+import { Fragment } from 'preact';
 import { fieldError, type Problem } from '../../../shared/problem';
 import { Field, SelectField } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { CheckboxField } from '../common/form-parts';
+import { CurrencyAmountsFields } from './currency-amounts-fields';
 import { fieldInput, fieldsOf, type KindDescription, type PartDraft } from './part-draft';
 
 /**
@@ -47,14 +49,25 @@ export function PartFields<K extends string>(props: {
               error={fieldError(problem, `${at}.${name}`)}
             />
           ) : (
-            <Field
-              key={name}
-              name={`${at}.${name}`}
-              {...fieldInput(field, currency)}
-              value={draft.text[name] ?? ''}
-              onInput={(e) => onChange({ ...draft, text: { ...draft.text, [name]: e.currentTarget.value } })}
-              error={fieldError(problem, `${at}.${name}`)}
-            />
+            <Fragment key={name}>
+              <Field
+                name={`${at}.${name}`}
+                {...fieldInput(field, currency)}
+                value={draft.text[name] ?? ''}
+                onInput={(e) => onChange({ ...draft, text: { ...draft.text, [name]: e.currentTarget.value } })}
+                error={fieldError(problem, `${at}.${name}`)}
+              />
+              {field.sort === 'money' && (
+                <CurrencyAmountsFields
+                  at={at}
+                  name={name}
+                  label={field.label}
+                  rows={draft.amounts[name] ?? []}
+                  onChange={(rows) => onChange({ ...draft, amounts: { ...draft.amounts, [name]: rows } })}
+                  problem={problem}
+                />
+              )}
+            </Fragment>
           ),
         )}
     </div>

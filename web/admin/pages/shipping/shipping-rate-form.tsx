@@ -6,12 +6,13 @@ import { useDashboard } from '../../context';
 import { FormFooter } from '../common/form-parts';
 import { textOrNull } from '../common/form-values';
 import { useWrite } from '../../use-write';
+import { RatePricesFields, type RatePriceText, ratePricesBody, ratePriceText } from './rate-prices-fields';
 import type { ShippingMethod } from './shipping-methods';
 
 export type ShippingRate = Answer<'/shipping/dashboard/api/shipping-rates/', 'get'>[number];
 type RateBody = RequestBody<'/shipping/dashboard/api/shipping-rates/', 'post'>;
-/** The form as typed: a blank maximum weight means no upper limit (null). */
-type RateDraft = Omit<RateBody, 'weight_max_kg'> & { weight_max_kg: string };
+/** The form as typed: a blank maximum weight means no upper limit (null); the amounts per currency as rows. */
+type RateDraft = Omit<RateBody, 'weight_max_kg' | 'prices'> & { weight_max_kg: string; prices: RatePriceText[] };
 
 const blank = (methodId: number): RateDraft => ({
   shipping_method_id: methodId,
@@ -22,6 +23,7 @@ const blank = (methodId: number): RateDraft => ({
   weight_max_kg: '',
   base_rate: '',
   per_kg_rate: '0',
+  prices: [],
 });
 
 /** A new shipping rate (no `rate`) or a change to one: its method, place, weight bracket and prices. */
@@ -44,6 +46,7 @@ export function ShippingRateForm(props: {
           weight_max_kg: rate.weight_max_kg ?? '',
           base_rate: rate.base_rate,
           per_kg_rate: rate.per_kg_rate,
+          prices: rate.prices.map(ratePriceText),
         }
       : blank(methods[0]?.id ?? 0),
   );
@@ -69,6 +72,7 @@ export function ShippingRateForm(props: {
       weight_max_kg: textOrNull(draft.weight_max_kg),
       base_rate: draft.base_rate,
       per_kg_rate: draft.per_kg_rate,
+      prices: ratePricesBody(draft.prices),
     };
     void write
       .run(
@@ -112,6 +116,12 @@ export function ShippingRateForm(props: {
         <Field label={`Base rate (${currency})`} {...money} {...text('base_rate')} />
         <Field label={`Per kg above the start (${currency})`} {...money} {...text('per_kg_rate')} />
       </div>
+      <RatePricesFields
+        id={`rate-${rate?.id ?? 'new'}-prices`}
+        rows={draft.prices}
+        onChange={(prices) => setDraft({ ...draft, prices })}
+        problem={write.problem}
+      />
       <FormFooter
         write={write}
         submit={rate ? 'Save shipping rate' : 'Create shipping rate'}

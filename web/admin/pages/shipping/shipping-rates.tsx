@@ -82,6 +82,7 @@ export function ShippingRates(props: {
                 <th>Weight (kg)</th>
                 <th>Base</th>
                 <th>Per kg</th>
+                <th>Other currencies</th>
                 <th>
                   <span class="visually-hidden">Actions</span>
                 </th>
@@ -104,6 +105,21 @@ export function ShippingRates(props: {
                     </td>
                     <td>
                       <Money amount={rate.per_kg_rate} currency={currency} />
+                    </td>
+                    <td>
+                      {rate.prices.length === 0
+                        ? 'converted'
+                        : rate.prices.map((p) => (
+                            <div key={p.currency}>
+                              <Money amount={p.base_rate} currency={p.currency} />
+                              {!/^0+(\.0+)?$/.test(p.per_kg_rate) && (
+                                <>
+                                  {' + '}
+                                  <Money amount={p.per_kg_rate} currency={p.currency} /> per kg
+                                </>
+                              )}
+                            </div>
+                          ))}
                     </td>
                     <td class="row">
                       <button
