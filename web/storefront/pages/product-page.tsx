@@ -1,18 +1,37 @@
-import { useRoute } from 'preact-iso';
+import { useLocation, useRoute } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
-import { ok } from '../../api/client';
+import { type Api, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Field, Money } from '../../shared/ui';
 import { availabilityText, maxQuantity, type Product } from '../availability';
 import { useMarketCode, useShop } from '../context';
 import { answerCurrency } from '../market';
 import { VariantChoice } from '../components/variant-choice';
+import { productPath } from '../catalog/paths';
+import { setPageMeta } from '../catalog/page-meta';
+import { ProductBreadcrumbs } from '../components/product-breadcrumbs';
 import { cartProblemMessage } from '../shopper-messages';
+
+/**
+ * The product at `/p/<handle>`, or at the older `/products/<id>` (whose address is then replaced by the handle's).
+ */
+function readProduct(api: Api, params: Record<string, string | undefined>): Promise<Product> {
+  if (params.handle !== undefined) {
+    const handle = params.handle;
+    return ok(api.GET('/product/storefront/api/products/by-handle/{handle}/', { params: { path: { handle } } }));
+  }
+  const id = Number(params.id);
+  if (!Number.isInteger(id) || id < 1) {
+    return Promise.reject({ type: 'about:blank', title: 'Product not found', status: 404, code: 'product_not_found' });
+  }
+  return ok(api.GET('/product/storefront/api/products/{id}/', { params: { path: { id } } }));
+}
 
 export function ProductPage() {
   const { api, cart, currency: storeCurrency } = useShop();
   const market = useMarketCode();
   const { params } = useRoute();
+  const { path, route } = useLocation();
   const [product, setProduct] = useState<Product>();
   const [loadProblem, setLoadProblem] = useState<Problem>();
   const [variantId, setVariantId] = useState<number>();
@@ -22,15 +41,11 @@ export function ProductPage() {
   const [addProblem, setAddProblem] = useState<Problem>();
 
   useEffect(() => {
-    const id = Number(params.id);
-    if (!Number.isInteger(id) || id < 1) {
-      setLoadProblem({ type: 'about:blank', title: 'Product not found', status: 404, code: 'product_not_found' });
-      return;
-    }
-    ok(api.GET('/product/storefront/api/products/{id}/', { params: { path: { id } } }))
+    readProduct(api, params)
       .then((found) => {
         setProduct(found);
-        document.title = found.name;
+        setPageMeta(found.seo);
+        if (path.startsWith('/products/')) route(productPath(found), true);
         // The first variant that can be bought, so "Add to cart" works at once (read again in another market: the one
         // chosen stays).
         setVariantId(
@@ -40,7 +55,7 @@ export function ProductPage() {
         );
       })
       .catch((err: unknown) => setLoadProblem(asProblem(err)));
-  }, [api, params.id, market]);
+  }, [api, params.id, params.handle, market]);
 
   if (loadProblem) {
     return (
@@ -75,6 +90,7 @@ export function ProductPage() {
 
   return (
     <>
+      <ProductBreadcrumbs name={product.name} categories={product.categories} />
       <h1>{product.name}</h1>
       {product.description && <p>{product.description}</p>}
       <form onSubmit={addToCart} class="buy">
