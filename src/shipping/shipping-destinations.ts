@@ -5,7 +5,7 @@ import { CachedLookup } from '../shared/cached-lookup.js';
 import { shippingRateCountries } from './shipping.repository.js';
 import { type ShippingDestinations, shippingDestinations } from './shipping.values.js';
 
-/** The tables the destinations are read from: a change to either (announced by migration 0007's triggers) clears them. */
+/** The tables the destinations are read from: a change to either (migration 0007's triggers) clears them. */
 const SOURCES = new Set(['shipping_methods', 'shipping_rates', EVERYTHING]);
 
 /**
