@@ -1,19 +1,19 @@
-// The shop's category tree (web/storefront/catalog/category-tree.ts): the flat list the storefront answers nested for
+// The shop's category tree (web/shared/category-tree.ts): the flat list the storefront answers nested for
 // the navigation, and a category's way down from the top for a product's breadcrumbs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CategoryEntry, categoryAncestry, nestCategories } from '../web/storefront/catalog/category-tree.js';
+import { type CategoryEntry, categoryAncestry, isWithin, nestCategories } from '../web/shared/category-tree.js';
 
-const entry = (id: number, parent_id: number | null, depth: number): CategoryEntry => ({
+const entry = (id: number, parent_id: number | null): CategoryEntry => ({
   id,
   parent_id,
-  depth,
+
   name: `Category ${id}`,
   handle: `category-${id}`,
 });
 
 // Coffee > Mugs > Espresso cups; Tea
-const tree = [entry(1, null, 0), entry(2, 1, 1), entry(4, 2, 2), entry(3, null, 0)];
+const tree = [entry(1, null), entry(2, 1), entry(4, 2), entry(3, null)];
 
 describe('nestCategories', () => {
   it('puts each subcategory under its parent, in the order answered', () => {
@@ -25,7 +25,7 @@ describe('nestCategories', () => {
   });
 
   it('puts a category whose parent is not listed at the top rather than losing it', () => {
-    expect(nestCategories([entry(5, 99, 1)]).map((n) => n.id)).toEqual([5]);
+    expect(nestCategories([entry(5, 99)]).map((n) => n.id)).toEqual([5]);
   });
 
   it('keeps every category once, whatever the parents', () => {
@@ -33,7 +33,7 @@ describe('nestCategories', () => {
       fc.property(
         fc.array(fc.record({ parent: fc.option(fc.integer({ min: 1, max: 12 }), { nil: null }) }), { maxLength: 12 }),
         (rows) => {
-          const entries = rows.map((r, i) => entry(i + 1, r.parent, 0));
+          const entries = rows.map((r, i) => entry(i + 1, r.parent));
           const count = (nodes: ReturnType<typeof nestCategories>): number =>
             nodes.reduce((sum, n) => sum + 1 + count(n.children), 0);
           // A parent loop (never answered by the service) may leave a cycle out of the top; nothing is counted twice.
@@ -54,6 +54,15 @@ describe('categoryAncestry', () => {
 
   it('is empty for a category not listed, and ends on a parent loop', () => {
     expect(categoryAncestry(tree, 42)).toEqual([]);
-    expect(categoryAncestry([entry(1, 2, 0), entry(2, 1, 0)], 1).map((c) => c.id)).toEqual([2, 1]);
+    expect(categoryAncestry([entry(1, 2), entry(2, 1)], 1).map((c) => c.id)).toEqual([2, 1]);
+  });
+});
+
+describe('isWithin', () => {
+  it('says which parents would put a category under itself', () => {
+    expect(isWithin(tree, 4, 1)).toBe(true);
+    expect(isWithin(tree, 1, 1)).toBe(true);
+    expect(isWithin(tree, 3, 1)).toBe(false);
+    expect(isWithin(tree, 1, 2)).toBe(false);
   });
 });

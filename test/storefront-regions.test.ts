@@ -1,8 +1,8 @@
 // The checkout's address form: states and provinces offered for the countries that have them
-// (web/shared/regions.ts), and the countries limited to where the store ships (checkout/use-destinations.ts).
+// (web/shared/regions.ts), and the countries limited to where the store ships (checkout/shipping-countries.ts).
 import { describe, expect, it } from 'vitest';
 import { regionLabel, regionsOf } from '../web/shared/regions.js';
-import { shippingCountries } from '../web/storefront/checkout/use-destinations.js';
+import { shippingCountries } from '../web/storefront/checkout/shipping-countries.js';
 
 describe('regionsOf', () => {
   it('lists the US states with DC, the Canadian provinces and territories and the Australian states, by name', () => {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Api, ok } from '../../api/client';
 import { useShop } from '../context';
-import type { CategoryEntry } from './category-tree';
+import type { CategoryEntry } from '../../shared/category-tree';
 
 interface Navigation {
   categories: CategoryEntry[];

@@ -3,7 +3,8 @@ import { fieldError, type Problem } from '../../shared/problem';
 import { regionLabel, regionsOf } from '../../shared/regions';
 import { Field, SelectField } from '../../shared/ui';
 import type { AddressForm } from './address';
-import { shippingCountries, useDestinations } from './use-destinations';
+import { shippingCountries } from './shipping-countries';
+import { useDestinations } from './use-destinations';
 
 /** A new country keeps the state typed or chosen only when the new country's list has it (or it has no list). */
 function withCountry(value: AddressForm, country: string): AddressForm {

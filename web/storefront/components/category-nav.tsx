@@ -1,6 +1,6 @@
 import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
-import { type CategoryNode, nestCategories } from '../catalog/category-tree';
+import { type CategoryNode, nestCategories } from '../../shared/category-tree';
 import { categoryPath, collectionPath } from '../catalog/paths';
 import { useNavigation } from '../catalog/use-categories';
 

@@ -1,4 +1,4 @@
-import { categoryAncestry } from '../catalog/category-tree';
+import { categoryAncestry } from '../../shared/category-tree';
 import { useNavigation } from '../catalog/use-categories';
 import { Breadcrumbs } from './breadcrumbs';
 

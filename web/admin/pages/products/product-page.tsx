@@ -5,6 +5,7 @@ import { useDashboard } from '../../context';
 import { useLoaded } from '../../use-loaded';
 import { StatusMessage } from '../common/form-parts';
 import { useCreatedNotice } from '../common/created-notice';
+import { ProductPlacement } from '../navigation/product-placement';
 import { NewVariant } from './new-variant';
 import { ProductDetails } from './product-details';
 import type { Product } from './variant-draft';
@@ -34,6 +35,7 @@ export function ProductPage() {
         <>
           {created && <StatusMessage text={`Product ${product.name} created.`} />}
           <ProductDetails product={product} onSaved={show} />
+          <ProductPlacement key={product.updated_at} product={product} onSaved={show} />
           <VariantList product={product} onChanged={reload} />
           <NewVariant productId={product.id} onAdded={reload} />
         </>
