@@ -26,7 +26,9 @@ function CollectionForm(props: {
   const { collection } = props;
   const [text, setText] = useState<PageText>(collection ? pageText(collection) : BLANK_PAGE_TEXT);
   const [ids, setIds] = useState<number[]>(collection?.product_ids ?? []);
-  const [names, setNames] = useState(props.names);
+  // Names of products added here, beside those the page read.
+  const [added, setAdded] = useState(new Map<number, string>());
+  const names = new Map([...props.names, ...added]);
   const write = useWrite();
   const title = collection ? `Edit ${collection.name}` : 'New collection';
 
@@ -57,7 +59,7 @@ function CollectionForm(props: {
         names={names}
         onChange={(next, known) => {
           setIds(next);
-          if (known) setNames(known);
+          if (known) setAdded(known);
         }}
         error={fieldError(write.problem, 'product_ids')}
       />
@@ -152,7 +154,7 @@ export function CollectionsPage() {
           ))}
         </RecordTable>
       )}
-      {edited && products.data && (
+      {edited && (
         <CollectionForm
           key={edited.id}
           collection={edited}
@@ -161,11 +163,7 @@ export function CollectionsPage() {
           onClose={() => setEditing(undefined)}
         />
       )}
-      <CollectionForm
-        key={products.data ? 'named' : 'unnamed'}
-        names={names}
-        onSaved={() => void collections.reload()}
-      />
+      <CollectionForm names={names} onSaved={() => void collections.reload()} />
     </>
   );
 }
