@@ -35,7 +35,7 @@ export function ProductPage() {
         <>
           {created && <StatusMessage text={`Product ${product.name} created.`} />}
           <ProductDetails product={product} onSaved={show} />
-          <ProductPlacement key={product.updated_at} product={product} onSaved={show} />
+          <ProductPlacement key={product.id} product={product} onSaved={show} />
           <VariantList product={product} onChanged={reload} />
           <NewVariant productId={product.id} onAdded={reload} />
         </>
