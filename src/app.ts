@@ -59,6 +59,7 @@ import { variantPriceAdminRoutes } from './markets/variant-prices.routes.js';
 import { promoCodeAdminRoutes } from './promotions/promo-codes.routes.js';
 import { promotionAdminRoutes } from './promotions/promotions.routes.js';
 import { currencyFormat } from './shared/money.js';
+import { openShippingDestinations } from './shipping/shipping-destinations.js';
 import { shippingAdminRoutes, shippingStorefrontRoutes } from './shipping/shipping.routes.js';
 import { taxAdminRoutes } from './tax/tax.routes.js';
 import { loadWebApps, type WebApps } from './webapp/webapp.js';
@@ -130,10 +131,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ttlSeconds,
     store: { storeCurrency, pricesIncludeTax, roundingMode },
   });
+  const destinations = openShippingDestinations(app, { db, feed: database.changes, ttlSeconds });
   const referenceChanged = () => {
     cache.invalidate();
     catalog.invalidate();
     markets.invalidate();
+    destinations.invalidate();
   };
   const limits = { maxLineQuantity: config.maxLineQuantity, maxCartLines: config.maxCartLines };
   const cart = {
@@ -175,7 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cartRoutes(cart));
   await app.register(taxAdminRoutes({ db, money, referenceChanged }));
   await app.register(shippingAdminRoutes({ db, money, referenceChanged }));
-  await app.register(shippingStorefrontRoutes({ db, money }));
+  await app.register(shippingStorefrontRoutes({ db, money, destinations }));
   const storeMarket = { storeCurrency, pricesIncludeTax };
   const isPaymentPlugin = (id: string) => deps.payments.get(id) !== undefined;
   await app.register(marketAdminRoutes({ db, ...storeMarket, isPaymentPlugin, referenceChanged }));

@@ -223,3 +223,13 @@ export async function deleteShippingRate(db: Db, id: number): Promise<void> {
   const [row] = await db.delete(shippingRates).where(eq(shippingRates.id, id)).returning({ id: shippingRates.id });
   if (!row) throw rateNotFound(id);
 }
+
+/** The countries of the rates of active methods, each once ('' for a rate of any country). */
+export async function shippingRateCountries(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ country: shippingRates.country })
+    .from(shippingRates)
+    .innerJoin(shippingMethods, eq(shippingMethods.id, shippingRates.shippingMethodId))
+    .where(eq(shippingMethods.isActive, true));
+  return rows.map((r) => r.country);
+}

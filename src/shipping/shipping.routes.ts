@@ -19,7 +19,9 @@ import {
   updateShippingMethod,
   updateShippingRate,
 } from './shipping.repository.js';
+import type { DestinationDirectory } from './shipping-destinations.js';
 import {
+  ShippingDestinationsSchema,
   ShippingMethod,
   ShippingMethodInput,
   ShippingMethodPatch,
@@ -204,9 +206,25 @@ export function shippingAdminRoutes(deps: ShippingDeps & ReferenceWriter): Fasti
   };
 }
 
-/** Storefront: GET /shipping/storefront/api/shipping-methods/?country=&state= */
-export function shippingStorefrontRoutes(deps: ShippingDeps): FastifyPluginAsyncTypebox {
+/**
+ * Storefront: GET /shipping/storefront/api/shipping-methods/?country=&state=, and GET
+ * /shipping/storefront/api/destinations/ (where the store ships, for an address form's country list).
+ */
+export function shippingStorefrontRoutes(
+  deps: ShippingDeps & { destinations: DestinationDirectory },
+): FastifyPluginAsyncTypebox {
   return async (app) => {
+    app.get(
+      '/shipping/storefront/api/destinations/',
+      {
+        schema: {
+          tags: ['shipping'],
+          summary: 'The countries the store ships to (the countries of its active shipping methods’ rates)',
+          response: { 200: ShippingDestinationsSchema },
+        },
+      },
+      async () => deps.destinations.get(),
+    );
     app.get(
       '/shipping/storefront/api/shipping-methods/',
       {

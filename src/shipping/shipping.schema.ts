@@ -154,3 +154,13 @@ export const StorefrontMethodQuery = Type.Object({
     Type.String({ maxLength: 100, description: 'State of the delivery address; absent: any state could match' }),
   ),
 });
+
+export const ShippingDestinationsSchema = Type.Object({
+  all_countries: Type.Boolean({
+    description:
+      'An active method has a rate for any country: the store ships everywhere (countries still lists those named)',
+  }),
+  countries: Type.Array(Type.String({ minLength: 2, maxLength: 2 }), {
+    description: 'ISO 3166-1 alpha-2 codes the active methods have rates for, sorted',
+  }),
+});

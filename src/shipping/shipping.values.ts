@@ -151,3 +151,16 @@ export function newShippingRate(
   assertBracket(rate.weightMinKg, rate.weightMaxKg);
   return { values: rate, prices: prices ?? [] };
 }
+
+/** Where the store ships: every country (a rate of an active method for any country), or the countries listed. */
+export interface ShippingDestinations {
+  all_countries: boolean;
+  /** ISO 3166-1 alpha-2, upper-case, sorted, each once; the countries rates name even when all_countries. */
+  countries: string[];
+}
+
+/** The destinations from the countries of the active methods' rates ('' is a rate of any country). */
+export function shippingDestinations(rateCountries: readonly string[]): ShippingDestinations {
+  const named = new Set(rateCountries.map((c) => c.trim().toUpperCase()).filter((c) => c !== ''));
+  return { all_countries: rateCountries.some((c) => c.trim() === ''), countries: [...named].sort() };
+}

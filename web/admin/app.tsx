@@ -84,6 +84,8 @@ export function App() {
               <Route path="/admin/webhooks/:id" component={WebhookDetail} />
               <Route path="/admin/products" component={catalog.ProductList} />
               <Route path="/admin/products/:id" component={catalog.ProductPage} />
+              <Route path="/admin/categories" component={catalog.CategoriesPage} />
+              <Route path="/admin/collections" component={catalog.CollectionsPage} />
               <Route path="/admin/tax" component={catalog.TaxPage} />
               <Route path="/admin/shipping" component={catalog.ShippingPage} />
               <Route path="/admin/markets" component={catalog.MarketsPage} />

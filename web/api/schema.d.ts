@@ -13753,6 +13753,47 @@ export type paths = {
         };
         trace?: never;
     };
+    "/shipping/storefront/api/destinations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The countries the store ships to (the countries of its active shipping methods’ rates) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description An active method has a rate for any country: the store ships everywhere (countries still lists those named) */
+                            all_countries: boolean;
+                            /** @description ISO 3166-1 alpha-2 codes the active methods have rates for, sorted */
+                            countries: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shipping/storefront/api/shipping-methods/": {
         parameters: {
             query?: never;

@@ -2,13 +2,16 @@ import { LocationProvider, Route, Router } from 'preact-iso';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ok } from '../api/client';
 import { useStoreInfo } from '../shared/store-info';
+import { CategoryNav } from './components/category-nav';
 import { SiteHeader } from './components/site-header';
 import { createShop, type Shop, ShopContext } from './context';
 import type { StorefrontMarket } from './market';
 import { AccountOrder } from './pages/account-order';
 import { AccountOrders } from './pages/account-orders';
 import { CartPage } from './pages/cart-page';
+import { CategoryPage } from './pages/category-page';
 import { CheckoutPage } from './pages/checkout-page';
+import { CollectionPage } from './pages/collection-page';
 import { NotFound } from './pages/not-found';
 import { OrderConfirmation } from './pages/order-confirmation';
 import { ProductList } from './pages/product-list';
@@ -55,11 +58,15 @@ export function App() {
     <ShopContext.Provider value={{ ...shop, markets, currency: info.currency }}>
       <LocationProvider scope={SHOP_LINKS}>
         <SiteHeader storeName={info.name} />
+        <CategoryNav />
         <main>
           <Router>
             <Route path="/" component={ProductList} />
             <Route path="/products/:id" component={ProductPage} />
             <Route path="/search" component={SearchPage} />
+            <Route path="/p/:handle" component={ProductPage} />
+            <Route path="/c/:handle" component={CategoryPage} />
+            <Route path="/collections/:handle" component={CollectionPage} />
             <Route path="/cart" component={CartPage} />
             <Route path="/checkout" component={CheckoutPage} />
             <Route path="/orders/:alias" component={OrderConfirmation} />

@@ -13,32 +13,39 @@ export function OrderTable(props: { orders: OrderSummary[]; caption: string }) {
       caption={props.caption}
       columns={['Order', 'Placed', 'Customer', 'Status', 'Payment', 'Items', 'Total']}
       numeric={['Items', 'Total']}
+      reflow
     >
       {props.orders.map((order) => (
         <tr key={order.order_alias}>
-          <td>
+          <td data-label="Order">
             <a href={`/admin/orders/${order.order_alias}`} title={order.order_alias}>
               {shortAlias(order.order_alias)}
             </a>
           </td>
-          <td>
+          <td data-label="Placed">
             <When iso={order.created_at} />
           </td>
-          <td class="break">{order.email ?? <span class="muted">none</span>}</td>
-          <td>{words(order.status)}</td>
-          <td>
-            {words(order.payment_status)}
-            {isPositive(order.ledger.refund_due) && (
-              <>
-                <br />
-                <small class="warning-text">
-                  refund due <Money amount={order.ledger.refund_due} currency={order.currency} />
-                </small>
-              </>
-            )}
+          <td data-label="Customer" class="break">
+            {order.email ?? <span class="muted">none</span>}
           </td>
-          <td class="num">{order.total_items}</td>
-          <td class="num">
+          <td data-label="Status">{words(order.status)}</td>
+          <td data-label="Payment">
+            <span>
+              {words(order.payment_status)}
+              {isPositive(order.ledger.refund_due) && (
+                <>
+                  <br />
+                  <small class="warning-text">
+                    refund due <Money amount={order.ledger.refund_due} currency={order.currency} />
+                  </small>
+                </>
+              )}
+            </span>
+          </td>
+          <td data-label="Items" class="num">
+            {order.total_items}
+          </td>
+          <td data-label="Total" class="num">
             <Money amount={order.total} currency={order.currency} />
           </td>
         </tr>

@@ -12,3 +12,5 @@ export const PromotionPage = lazy(() => import('./promotions/promotion-page').th
 export const MarketsPage = lazy(() => import('./markets/markets-page').then((m) => m.MarketsPage));
 export const ReturnList = lazy(() => import('./returns/return-list').then((m) => m.ReturnList));
 export const ReturnReasons = lazy(() => import('./returns/return-reasons').then((m) => m.ReturnReasons));
+export const CategoriesPage = lazy(() => import('./navigation/categories-page').then((m) => m.CategoriesPage));
+export const CollectionsPage = lazy(() => import('./navigation/collections-page').then((m) => m.CollectionsPage));

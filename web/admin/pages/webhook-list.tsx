@@ -54,7 +54,7 @@ export function WebhookList() {
       {endpoints.data?.length === 0 && <p>No endpoints yet.</p>}
       {endpoints.data !== undefined && endpoints.data.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="reflow">
             <thead>
               <tr>
                 <th scope="col">Endpoint</th>
@@ -66,22 +66,24 @@ export function WebhookList() {
             <tbody>
               {endpoints.data.map((endpoint) => (
                 <tr key={endpoint.id}>
-                  <td class="break">
-                    <a href={`/admin/webhooks/${endpoint.id}`}>{endpoint.url}</a>
-                    {endpoint.description && (
-                      <>
-                        <br />
-                        <small class="muted">{endpoint.description}</small>
-                      </>
-                    )}
+                  <td data-label="Endpoint" class="break">
+                    <span>
+                      <a href={`/admin/webhooks/${endpoint.id}`}>{endpoint.url}</a>
+                      {endpoint.description && (
+                        <>
+                          <br />
+                          <small class="muted">{endpoint.description}</small>
+                        </>
+                      )}
+                    </span>
                   </td>
-                  <td>
+                  <td data-label="Events">
                     <small>{endpoint.events.join(', ')}</small>
                   </td>
-                  <td>
+                  <td data-label="State">
                     <EndpointState endpoint={endpoint} />
                   </td>
-                  <td>
+                  <td data-label="Actions">
                     <EndpointActions endpoint={endpoint} onChanged={changed} onDeleted={changed} />
                   </td>
                 </tr>

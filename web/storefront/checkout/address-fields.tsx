@@ -1,7 +1,18 @@
 import { countries } from '../../shared/countries';
 import { fieldError, type Problem } from '../../shared/problem';
+import { regionLabel, regionsOf } from '../../shared/regions';
 import { Field, SelectField } from '../../shared/ui';
 import type { AddressForm } from './address';
+import { shippingCountries } from './shipping-countries';
+import { useDestinations } from './use-destinations';
+
+/** A new country keeps the state typed or chosen only when the new country's list has it (or it has no list). */
+function withCountry(value: AddressForm, country: string): AddressForm {
+  const regions = regionsOf(country);
+  const keep =
+    regions === undefined ? regionsOf(value.country) === undefined : regions.some((r) => r.code === value.state);
+  return { ...value, country, state: keep ? value.state : '' };
+}
 
 /**
  * A delivery address. Errors the API gives for `shipping_address.<field>` show beside that field; `countryError`
@@ -21,6 +32,8 @@ export function AddressFields(props: {
     onInput: (e: { currentTarget: HTMLInputElement }) => onChange({ ...value, [name]: e.currentTarget.value }),
   });
   const countryError = [error('country'), props.countryError].filter(Boolean).join('; ') || undefined;
+  const destinations = useDestinations();
+  const regions = regionsOf(value.country);
   return (
     <div class="address">
       <div class="pair">
@@ -39,21 +52,33 @@ export function AddressFields(props: {
           required
           value={value.country}
           error={countryError}
-          onChange={(e) => onChange({ ...value, country: e.currentTarget.value })}
+          onChange={(e) => onChange(withCountry(value, e.currentTarget.value))}
         >
           <option value="">Choose a country</option>
-          {countries().map((c) => (
+          {shippingCountries(countries(), destinations, value.country).map((c) => (
             <option key={c.code} value={c.code}>
               {c.name}
             </option>
           ))}
         </SelectField>
-        <Field
-          label="State or region"
-          autocomplete="address-level1"
-          hint="For the US, the two-letter code (CA, NY)."
-          {...input('state')}
-        />
+        {regions ? (
+          <SelectField
+            label={regionLabel(value.country)}
+            autocomplete="address-level1"
+            value={value.state}
+            error={error('state')}
+            onChange={(e) => onChange({ ...value, state: e.currentTarget.value })}
+          >
+            <option value="">Choose one</option>
+            {regions.map((r) => (
+              <option key={r.code} value={r.code}>
+                {r.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : (
+          <Field label="State or region" autocomplete="address-level1" {...input('state')} />
+        )}
       </div>
       <Field label="Phone" type="tel" autocomplete="tel" {...input('phone_number')} />
     </div>

@@ -46,10 +46,10 @@ export function CartLineRow(props: { line: CartLine; currency: string }) {
         <span class="muted">{line.name}</span>
         {!line.available && <p class="error">No longer available in this quantity</p>}
       </th>
-      <td class="num">
+      <td class="num" data-label="Price">
         <Money amount={line.unit_price} currency={currency} />
       </td>
-      <td>
+      <td data-label="Quantity">
         <form class="row" onSubmit={update}>
           <input
             class="qty"
@@ -81,7 +81,7 @@ export function CartLineRow(props: { line: CartLine; currency: string }) {
           </p>
         )}
       </td>
-      <td class="num">
+      <td class="num" data-label="Subtotal">
         <Money amount={line.subtotal} currency={currency} />
       </td>
     </tr>

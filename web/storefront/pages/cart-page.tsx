@@ -32,7 +32,7 @@ export function CartPage() {
       {items.length > 0 && current && (
         <>
           <div class="table-wrap">
-            <table>
+            <table class="reflow">
               <caption class="visually-hidden">Items in your cart</caption>
               <thead>
                 <tr>

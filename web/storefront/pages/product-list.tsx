@@ -1,19 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type Answer, ok } from '../../api/client';
+import { ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
-import { Picture } from '../../shared/picture';
 import { ErrorMessage, Pager } from '../../shared/ui';
-import { PriceRange } from '../components/price-range';
+import { type ListedProduct as Product, ProductGrid } from '../components/product-card';
 import { useMarketCode, useShop } from '../context';
-import { answerCurrency } from '../market';
-
-type Product = Answer<'/product/storefront/api/products/', 'get'>['items'][number];
-
-function stockSummary(product: Product): string {
-  const available = product.variants.filter((v) => v.available);
-  if (available.length === 0) return 'Out of stock';
-  return available.length < product.variants.length ? 'Some options out of stock' : 'In stock';
-}
 
 export function ProductList() {
   const { api, currency } = useShop();
@@ -45,27 +35,7 @@ export function ProductList() {
       <ErrorMessage problem={problem} />
       {products === undefined && problem === undefined && <p>Loading…</p>}
       {products?.length === 0 && <p>There are no products yet.</p>}
-      <ul class="grid">
-        {products?.map((product, index) => (
-          <li class="card" key={product.id}>
-            {product.images[0] && (
-              <Picture
-                image={product.images[0]}
-                sizes="(min-width: 48rem) 14rem, 100vw"
-                eager={index < 4}
-                class="card-image"
-              />
-            )}
-            <h2>
-              <a href={`/products/${product.id}`}>{product.name}</a>
-            </h2>
-            <p>
-              <PriceRange prices={product.variants.map((v) => v.price)} currency={answerCurrency(product, currency)} />
-            </p>
-            <p class="muted">{stockSummary(product)}</p>
-          </li>
-        ))}
-      </ul>
+      {products && <ProductGrid products={products} storeCurrency={currency} />}
       <Pager nextCursor={next} onNext={(cursor) => void load(cursor)} />
     </>
   );

@@ -1,6 +1,6 @@
 import { useLocation, useRoute } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
-import { ok } from '../../api/client';
+import { type Api, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Field, Money } from '../../shared/ui';
 import { availabilityText, maxQuantity, type Product } from '../availability';
@@ -10,13 +10,31 @@ import { Gallery } from '../components/gallery';
 import { OptionPicker } from '../components/option-picker';
 import { VariantChoice } from '../components/variant-choice';
 import { choosesByOption, variantListLegend } from '../option-choice';
+import { productPath } from '../catalog/paths';
+import { setPageMeta } from '../catalog/page-meta';
+import { ProductBreadcrumbs } from '../components/product-breadcrumbs';
 import { cartProblemMessage } from '../shopper-messages';
+
+/**
+ * The product at `/p/<handle>`, or at the older `/products/<id>` (whose address is then replaced by the handle's).
+ */
+function readProduct(api: Api, params: Record<string, string | undefined>): Promise<Product> {
+  if (params.handle !== undefined) {
+    const handle = params.handle;
+    return ok(api.GET('/product/storefront/api/products/by-handle/{handle}/', { params: { path: { handle } } }));
+  }
+  const id = Number(params.id);
+  if (!Number.isInteger(id) || id < 1) {
+    return Promise.reject({ type: 'about:blank', title: 'Product not found', status: 404, code: 'product_not_found' });
+  }
+  return ok(api.GET('/product/storefront/api/products/{id}/', { params: { path: { id } } }));
+}
 
 export function ProductPage() {
   const { api, cart, currency: storeCurrency } = useShop();
   const market = useMarketCode();
   const { params, query } = useRoute();
-  const { route } = useLocation();
+  const { path, route } = useLocation();
   const [product, setProduct] = useState<Product>();
   const [loadProblem, setLoadProblem] = useState<Problem>();
   const [variantId, setVariantId] = useState<number>();
@@ -26,18 +44,16 @@ export function ProductPage() {
   const [addProblem, setAddProblem] = useState<Problem>();
 
   useEffect(() => {
-    const id = Number(params.id);
-    if (!Number.isInteger(id) || id < 1) {
-      setLoadProblem({ type: 'about:blank', title: 'Product not found', status: 404, code: 'product_not_found' });
-      return;
-    }
-    ok(api.GET('/product/storefront/api/products/{id}/', { params: { path: { id } } }))
+    readProduct(api, params)
       .then((found) => {
         setProduct(found);
-        document.title = found.name;
+        setPageMeta(found.seo);
+        const linked = Number(query.variant);
+        // The older address is replaced by the handle's, the chosen variant kept.
+        if (path.startsWith('/products/'))
+          route(`${productPath(found)}${Number.isInteger(linked) && linked > 0 ? `?variant=${linked}` : ''}`, true);
         // The variant in the URL (?variant=), else the first that can be bought, so "Add to cart" works at once (read
         // again in another market: the one chosen stays).
-        const linked = Number(query.variant);
         setVariantId(
           (chosen) =>
             found.variants.find((v) => v.id === chosen)?.id
@@ -46,7 +62,7 @@ export function ProductPage() {
         );
       })
       .catch((err: unknown) => setLoadProblem(asProblem(err)));
-  }, [api, params.id, market]);
+  }, [api, params.id, params.handle, market]);
 
   if (loadProblem) {
     return (
@@ -65,7 +81,7 @@ export function ProductPage() {
   // The URL keeps the variant chosen, so a link or a reload shows it again.
   const choose = (id: number) => {
     setVariantId(id);
-    route(`/products/${product.id}?variant=${id}`, true);
+    route(`${productPath(product)}?variant=${id}`, true);
   };
 
   const addToCart = async (event: Event) => {
@@ -86,6 +102,7 @@ export function ProductPage() {
 
   return (
     <>
+      <ProductBreadcrumbs name={product.name} categories={product.categories} />
       <h1>{product.name}</h1>
       <Gallery images={product.images} variantImageIds={variant?.image_ids ?? []} />
       {product.description && <p>{product.description}</p>}

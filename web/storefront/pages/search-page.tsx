@@ -7,6 +7,7 @@ import { PriceRange } from '../components/price-range';
 import { useMarketCode, useShop } from '../context';
 import { answerCurrency } from '../market';
 import { type SearchFilters, searchFiltersOf, searchHref, withFilter } from '../search';
+import { productPath } from '../catalog/paths';
 
 type Found = Answer<'/product/storefront/api/search/', 'get'>;
 type Facets = Found['facets'];
@@ -145,7 +146,7 @@ export function SearchPage() {
             {items.map((product) => (
               <li class="card" key={product.id}>
                 <h2>
-                  <a href={`/products/${product.id}`}>{product.name}</a>
+                  <a href={productPath(product)}>{product.name}</a>
                 </h2>
                 <p>
                   <PriceRange

@@ -73,7 +73,7 @@ export function ProductList() {
       {products?.length === 0 && <p>No products match.</p>}
       {products !== undefined && products.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="reflow">
             <thead>
               <tr>
                 <th>
@@ -89,14 +89,20 @@ export function ProductList() {
             <tbody>
               {products.map((product) => (
                 <tr key={product.id}>
-                  <td>{product.images[0] && <Picture image={product.images[0]} sizes="3rem" class="thumb" />}</td>
-                  <td>
+                  <td data-label="Image">
+                    {product.images[0] && <Picture image={product.images[0]} sizes="3rem" class="thumb" />}
+                  </td>
+                  <td data-label="Name">
                     <a href={`/admin/products/${product.id}`}>{product.name}</a>
                   </td>
-                  <td>{product.variants.map((v) => v.name).join(', ')}</td>
-                  <td>{product.variants[0] && <Money amount={product.variants[0].price} currency={currency} />}</td>
-                  <td class="num">{stockText(product.variants)}</td>
-                  <td>{product.archived ? 'Archived' : 'Active'}</td>
+                  <td data-label="Variants">{product.variants.map((v) => v.name).join(', ')}</td>
+                  <td data-label="Price">
+                    {product.variants[0] && <Money amount={product.variants[0].price} currency={currency} />}
+                  </td>
+                  <td data-label="Stock" class="num">
+                    {stockText(product.variants)}
+                  </td>
+                  <td data-label="Status">{product.archived ? 'Archived' : 'Active'}</td>
                 </tr>
               ))}
             </tbody>

@@ -5,6 +5,7 @@ import { useDashboard } from '../../context';
 import { useLoaded } from '../../use-loaded';
 import { StatusMessage } from '../common/form-parts';
 import { useCreatedNotice } from '../common/created-notice';
+import { ProductPlacement } from '../navigation/product-placement';
 import { NewVariant } from './new-variant';
 import { OptionEditor } from './option-editor';
 import { ProductDetails } from './product-details';
@@ -36,6 +37,7 @@ export function ProductPage() {
         <>
           {created && <StatusMessage text={`Product ${product.name} created.`} />}
           <ProductDetails product={product} onSaved={show} />
+          <ProductPlacement key={product.id} product={product} onSaved={show} />
           <ProductImages product={product} onChanged={reload} />
           <OptionEditor product={product} onChanged={reload} />
           <VariantList product={product} onChanged={reload} />

@@ -14,7 +14,7 @@ export function VariantList(props: { product: Product; onChanged: () => void }) 
     <section aria-labelledby="variants-heading">
       <h2 id="variants-heading">Variants</h2>
       <div class="table-wrap">
-        <table>
+        <table class="reflow">
           <thead>
             <tr>
               <th>Name</th>
@@ -33,21 +33,27 @@ export function VariantList(props: { product: Product; onChanged: () => void }) 
           <tbody>
             {props.product.variants.map((v) => (
               <tr key={v.id}>
-                <td>
-                  {v.name}
-                  <br />
-                  <small class="muted">{v.alias}</small>
+                <td data-label="Name">
+                  <span>
+                    {v.name}
+                    <br />
+                    <small class="muted">{v.alias}</small>
+                  </span>
                 </td>
-                <td>{v.sku ?? '—'}</td>
-                <td>
+                <td data-label="SKU">{v.sku ?? '—'}</td>
+                <td data-label="Price">
                   <Money amount={v.price} currency={currency} />
                 </td>
-                <td>{v.compare_at_price === null ? '—' : <Money amount={v.compare_at_price} currency={currency} />}</td>
-                <td class="num">{stockText(v)}</td>
-                <td>{v.purchase_limit_per_order ?? '—'}</td>
-                <td>{v.weight_grams === null ? '—' : `${v.weight_grams} g`}</td>
-                <td>{v.archived ? 'Archived' : 'Active'}</td>
-                <td>
+                <td data-label="Compare-at">
+                  {v.compare_at_price === null ? '—' : <Money amount={v.compare_at_price} currency={currency} />}
+                </td>
+                <td data-label="Stock" class="num">
+                  {stockText(v)}
+                </td>
+                <td data-label="Limit">{v.purchase_limit_per_order ?? '—'}</td>
+                <td data-label="Weight">{v.weight_grams === null ? '—' : `${v.weight_grams} g`}</td>
+                <td data-label="Status">{v.archived ? 'Archived' : 'Active'}</td>
+                <td data-label="Actions">
                   <button
                     type="button"
                     class="secondary"

@@ -95,7 +95,7 @@ export function PromotionList() {
       {promotions?.length === 0 && <p>No promotions match.</p>}
       {promotions !== undefined && promotions.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="reflow">
             <thead>
               <tr>
                 <th>Name</th>
@@ -110,23 +110,29 @@ export function PromotionList() {
             <tbody>
               {promotions.map((p) => (
                 <tr key={p.id}>
-                  <td>
+                  <td data-label="Name">
                     <a href={`/admin/promotions/${p.id}`}>{p.name}</a>
                   </td>
-                  <td>{p.code ?? 'Automatic'}</td>
-                  <td>
-                    {actionSummary(p.action, currency)}
-                    {p.conditions.length > 0 && (
-                      <small class="muted">
-                        {' '}
-                        ({p.conditions.length} {p.conditions.length === 1 ? 'condition' : 'conditions'})
-                      </small>
-                    )}
+                  <td data-label="Code">{p.code ?? 'Automatic'}</td>
+                  <td data-label="Gives">
+                    <span>
+                      {actionSummary(p.action, currency)}
+                      {p.conditions.length > 0 && (
+                        <small class="muted">
+                          {' '}
+                          ({p.conditions.length} {p.conditions.length === 1 ? 'condition' : 'conditions'})
+                        </small>
+                      )}
+                    </span>
                   </td>
-                  <td>{windowSummary(p)}</td>
-                  <td class="num">{p.priority}</td>
-                  <td class="num">{p.times_used}</td>
-                  <td>{p.archived_at ? 'Archived' : p.is_active ? 'On' : 'Off'}</td>
+                  <td data-label="When">{windowSummary(p)}</td>
+                  <td data-label="Priority" class="num">
+                    {p.priority}
+                  </td>
+                  <td data-label="Used" class="num">
+                    {p.times_used}
+                  </td>
+                  <td data-label="State">{p.archived_at ? 'Archived' : p.is_active ? 'On' : 'Off'}</td>
                 </tr>
               ))}
             </tbody>

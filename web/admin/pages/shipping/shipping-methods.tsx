@@ -41,7 +41,7 @@ export function ShippingMethods(props: { methods: ShippingMethod[]; onChanged: (
       {props.methods.length === 0 && <p>No shipping methods yet.</p>}
       {props.methods.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="reflow">
             <thead>
               <tr>
                 <th>Name</th>
@@ -56,11 +56,13 @@ export function ShippingMethods(props: { methods: ShippingMethod[]; onChanged: (
             <tbody>
               {props.methods.map((method) => (
                 <tr key={method.id}>
-                  <td>{method.name}</td>
-                  <td>{method.description}</td>
-                  <td>{taxClassName(classes, method.tax_class_id, 'Highest rate of the lines')}</td>
-                  <td>{method.is_active ? 'Yes' : 'No'}</td>
-                  <td class="row">
+                  <td data-label="Name">{method.name}</td>
+                  <td data-label="Description">{method.description}</td>
+                  <td data-label="Tax class">
+                    {taxClassName(classes, method.tax_class_id, 'Highest rate of the lines')}
+                  </td>
+                  <td data-label="Active">{method.is_active ? 'Yes' : 'No'}</td>
+                  <td data-label="Actions" class="row">
                     <button
                       type="button"
                       class="secondary"

@@ -74,7 +74,7 @@ export function ShippingRates(props: {
       {rates?.length === 0 && <p>No shipping rates here.</p>}
       {rates !== undefined && rates.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="reflow">
             <thead>
               <tr>
                 <th>Method</th>
@@ -97,16 +97,16 @@ export function ShippingRates(props: {
                     : `${rate.weight_min_kg} to ${rate.weight_max_kg}`;
                 return (
                   <tr key={rate.id}>
-                    <td>{methodName(rate.shipping_method_id)}</td>
-                    <td>{place}</td>
-                    <td>{weight}</td>
-                    <td>
+                    <td data-label="Method">{methodName(rate.shipping_method_id)}</td>
+                    <td data-label="Place">{place}</td>
+                    <td data-label="Weight (kg)">{weight}</td>
+                    <td data-label="Base">
                       <Money amount={rate.base_rate} currency={currency} />
                     </td>
-                    <td>
+                    <td data-label="Per kg">
                       <Money amount={rate.per_kg_rate} currency={currency} />
                     </td>
-                    <td>
+                    <td data-label="Other currencies">
                       {rate.prices.length === 0
                         ? 'converted'
                         : rate.prices.map((p) => (
@@ -121,7 +121,7 @@ export function ShippingRates(props: {
                             </div>
                           ))}
                     </td>
-                    <td class="row">
+                    <td data-label="Actions" class="row">
                       <button
                         type="button"
                         class="secondary"

@@ -101,7 +101,7 @@ export function TaxRates(props: {
       {rates?.length === 0 && <p>No tax rates here.</p>}
       {rates !== undefined && rates.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="reflow">
             <thead>
               <tr>
                 <th>Applies to</th>
@@ -118,11 +118,13 @@ export function TaxRates(props: {
                 const place = rate.state ? `${rate.country}, ${rate.state}` : rate.country;
                 return (
                   <tr key={rate.id}>
-                    <td>{taxClassName(props.classes, rate.tax_class_id, 'Default')}</td>
-                    <td>{place}</td>
-                    <td class="num">{rate.rate} %</td>
-                    <td>{rate.is_active ? 'Yes' : 'No'}</td>
-                    <td class="row">
+                    <td data-label="Applies to">{taxClassName(props.classes, rate.tax_class_id, 'Default')}</td>
+                    <td data-label="Place">{place}</td>
+                    <td data-label="Rate" class="num">
+                      {rate.rate} %
+                    </td>
+                    <td data-label="Active">{rate.is_active ? 'Yes' : 'No'}</td>
+                    <td data-label="Actions" class="row">
                       <button
                         type="button"
                         class="secondary"
