@@ -63,11 +63,14 @@ afterAll(() => t.close());
 const eventsUrl = '/event/dashboard/api/events/';
 const adminOrderUrl = (alias: string) => `/order/dashboard/api/orders/${alias}/`;
 /**
- * The order as the admin API answers it, less next_statuses (advice for the dashboard, not the order's state) and
- * fulfillments (the shipments: fulfillment.* events carry them).
+ * The order as the admin API answers it, less next_statuses (advice for the dashboard, not the order's state),
+ * fulfillments (the shipments: fulfillment.* events carry them) and market (the market's code and name as they are
+ * when asked, for the dashboard; null for these default-market orders: events carry the order's own currency).
  */
 async function adminOrder(alias: string) {
-  const { next_statuses: _next, fulfillments: _shipments, ...order } = await apiAs(t, admin).get(adminOrderUrl(alias));
+  const answer = await apiAs(t, admin).get(adminOrderUrl(alias));
+  expect(answer.market).toBeNull();
+  const { next_statuses: _next, fulfillments: _shipments, market: _market, ...order } = answer;
   return order;
 }
 const place = (alias = 'ev-1', quantity = 1) =>

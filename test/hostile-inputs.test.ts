@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { count, eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carts, events, orders } from '../src/db/schema.js';
 import { scheduleDeliveries } from '../src/webhooks/webhook-delivery.js';
@@ -128,7 +129,19 @@ beforeAll(async () => {
     handle: 'walk',
     product_ids: [product.id],
   });
+  const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c33' } }).png().toBuffer();
+  const uploaded = await t.app.inject({
+    method: 'POST',
+    url: `/product/dashboard/api/products/${product.id}/media/?alt=Walk`,
+    headers: { authorization: `Bearer ${admin.access}`, 'content-type': 'image/png' },
+    payload: image,
+  });
+  expect(uploaded.statusCode, uploaded.body).toBe(201);
   Object.assign(fixtures, {
+    media_id: JSON.parse(uploaded.body).id,
+    // The image's sizes are served at /media/{key}/{file}: its stored original's name and a width and format served.
+    key: JSON.parse(uploaded.body).key,
+    file: '160.webp',
     category_id: category.id,
     collection_id: collection.id,
     handle: 'walk',
@@ -173,6 +186,7 @@ const ID_OF_COLLECTION: Record<string, string> = {
   markets: 'market_id',
   categories: 'category_id',
   collections: 'collection_id',
+  media: 'media_id',
 };
 
 function pathIdFor(route: string): string | number {

@@ -3,11 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { type Answer, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Pager } from '../../shared/ui';
-import { PriceRange } from '../components/price-range';
+import { ProductGrid } from '../components/product-card';
 import { useMarketCode, useShop } from '../context';
-import { answerCurrency } from '../market';
 import { type SearchFilters, searchFiltersOf, searchHref, withFilter } from '../search';
-import { productPath } from '../catalog/paths';
 
 type Found = Answer<'/product/storefront/api/search/', 'get'>;
 type Facets = Found['facets'];
@@ -142,22 +140,7 @@ export function SearchPage() {
         {found && <FacetFilters facets={found.facets} filters={filters} currency={shownCurrency} />}
         <div>
           {found?.total === 0 && <p>No products match. Try other words, or fewer filters.</p>}
-          <ul class="grid">
-            {items.map((product) => (
-              <li class="card" key={product.id}>
-                <h2>
-                  <a href={productPath(product)}>{product.name}</a>
-                </h2>
-                <p>
-                  <PriceRange
-                    prices={product.variants.map((v) => v.price)}
-                    currency={answerCurrency(product, currency)}
-                  />
-                </p>
-                <p class="muted">{product.variants.some((v) => v.available) ? 'In stock' : 'Out of stock'}</p>
-              </li>
-            ))}
-          </ul>
+          <ProductGrid products={items} storeCurrency={currency} />
           <Pager nextCursor={found?.next_cursor} onNext={(cursor) => void load(cursor)} />
         </div>
       </div>
