@@ -31,7 +31,7 @@ describe('a purchase and a refund, from the storefront to the dashboard and back
 
     for (const item of [{ product: 'T-Shirt', variant: 'Small' }, { product: 'Mug' }]) {
       await shopper.goto('/');
-      await shopper.getByRole('link', { name: item.product }).click();
+      await shopper.getByRole('main').getByRole('link', { name: item.product }).click();
       if (item.variant) await shopper.getByRole('radio', { name: item.variant }).check();
       await shopper.getByRole('button', { name: 'Add to cart' }).click();
       await shopper.getByRole('status').filter({ hasText: 'to your cart' }).waitFor();
@@ -44,7 +44,7 @@ describe('a purchase and a refund, from the storefront to the dashboard and back
     await shopper.getByLabel('City').fill('Los Angeles');
     await shopper.getByLabel('Postal code').fill('90001');
     await shopper.getByLabel('Country').selectOption('US');
-    await shopper.getByLabel('State or region').fill('CA');
+    await shopper.getByLabel('State', { exact: true }).selectOption('CA');
     await shopper.getByRole('textbox', { name: 'Promo code' }).fill('SAVE10');
     await shopper.getByRole('button', { name: 'Apply' }).click();
     const summary = shopper.getByRole('region', { name: 'Order summary' });

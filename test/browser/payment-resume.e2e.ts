@@ -33,7 +33,7 @@ describe('resuming or switching a payment after Back from the gateway', () => {
   /** A guest buys a mug (to California), places the order and is on its page; gives the order's total. */
   async function placeOrder(page: Page): Promise<string> {
     await page.goto('/');
-    await page.getByRole('link', { name: 'Mug' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Mug' }).click();
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.getByRole('status').filter({ hasText: 'to your cart' }).waitFor();
     await page.goto('/checkout');
@@ -45,7 +45,7 @@ describe('resuming or switching a payment after Back from the gateway', () => {
     await page.getByLabel('City').fill('Los Angeles');
     await page.getByLabel('Postal code').fill('90001');
     await page.getByLabel('Country').selectOption('US');
-    await page.getByLabel('State or region').fill('CA');
+    await page.getByLabel('State', { exact: true }).selectOption('CA');
     await poll(() => page.getByRole('radio', { name: /Standard/ }).isChecked()).toBe(true);
     await poll(() => page.getByText('Shipping (Standard)').count()).toBe(1);
     await page.getByRole('button', { name: 'Place order' }).click();
