@@ -129,7 +129,9 @@ beforeAll(async () => {
     handle: 'walk',
     product_ids: [product.id],
   });
-  const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c33' } }).png().toBuffer();
+  const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c33' } })
+    .png()
+    .toBuffer();
   const uploaded = await t.app.inject({
     method: 'POST',
     url: `/product/dashboard/api/products/${product.id}/media/?alt=Walk`,
