@@ -236,7 +236,8 @@ describe('markets in the shop and the dashboard', () => {
   it('shows the currency an answer carries, not the store currency', async () => {
     // The product's answer made to say EUR (as a market-priced catalog will): the page shows what it says.
     const page = await running.browser.newPage();
-    await page.route('**/product/storefront/api/products/1/', async (route) => {
+    // Both of its addresses: by id, and by the handle the page's address is then replaced with.
+    await page.route(/\/product\/storefront\/api\/products\/(1|by-handle\/[^/?]+)\/(\?.*)?$/, async (route) => {
       const answer = await route.fetch();
       const product = (await answer.json()) as { variants: { price: string }[] };
       const priced = { ...product, currency: 'EUR', variants: product.variants.map((v) => ({ ...v, price: '23.00' })) };

@@ -1,5 +1,5 @@
 import { useLocation, useRoute } from 'preact-iso';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Api, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Field, Money } from '../../shared/ui';
@@ -42,10 +42,14 @@ export function ProductPage() {
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState<string>();
   const [addProblem, setAddProblem] = useState<Problem>();
+  // The handle and market of the product shown: the older address replaced by the handle's is not read again.
+  const shown = useRef<string>();
 
   useEffect(() => {
+    if (params.handle !== undefined && shown.current === `${params.handle}|${market}`) return;
     readProduct(api, params)
       .then((found) => {
+        shown.current = `${found.handle ?? ''}|${market}`;
         setProduct(found);
         setPageMeta(found.seo);
         const linked = Number(query.variant);
