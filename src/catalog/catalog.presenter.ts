@@ -82,7 +82,12 @@ export function presentAdminProduct(p: ProductWithVariants, format: CurrencyForm
  * A variant on the storefront, with `stock`, its units on hand read for this answer (unused when not counted), its
  * prices in the request's market (its explicit ones in the market's currency, else converted: decision 0031).
  */
-export function presentStorefrontVariant(v: CatalogVariant, stock: number, market: StorefrontMarket) {
+export function presentStorefrontVariant(
+  v: CatalogVariant,
+  stock: number,
+  market: StorefrontMarket,
+  imageIds: number[],
+) {
   const available = sellableUnits({ trackInventory: v.trackInventory, allowBackorder: v.allowBackorder, stock });
   const format = market.money;
   const shown =
@@ -104,6 +109,7 @@ export function presentStorefrontVariant(v: CatalogVariant, stock: number, marke
     available: available === null || available > 0,
     quantity_available: available,
     purchase_limit_per_order: v.purchaseLimitPerOrder,
+    image_ids: imageIds,
     options: v.options ?? {},
   };
 }
@@ -120,10 +126,9 @@ export function presentStorefrontProduct({ product, stock }: StockedProduct, mar
     images: product.images.map(presentImage),
     options: product.options,
     // A variant whose stock row is gone (deleted since the product was read) has nothing to sell.
-    variants: product.variants.map((v) => ({
-      ...presentStorefrontVariant(v, stock.get(v.id) ?? 0, market),
-      image_ids: imageIdsOf(product.images, v.id),
-    })),
+    variants: product.variants.map((v) =>
+      presentStorefrontVariant(v, stock.get(v.id) ?? 0, market, imageIdsOf(product.images, v.id)),
+    ),
   };
 }
 

@@ -135,9 +135,13 @@ export const ProductOption = Type.Object({
 });
 
 /** A variant's value of each option of its product, by option name ({"Size": "M", "Colour": "Black"}). */
-export const VariantOptions = Type.Record(Type.String(), Type.String(), {
-  description: "The variant's value of each option of the product, by option name; empty for a variant made without",
-});
+export const VariantOptions = Type.Object(
+  {},
+  {
+    additionalProperties: Type.String(),
+    description: "The variant's value of each option of the product, by option name; empty for a variant made without",
+  },
+);
 
 export const AdminVariant = Type.Object({
   id: Type.Integer(),
