@@ -1,12 +1,22 @@
 import type { ComponentChildren } from 'preact';
 import { useRoute } from 'preact-iso';
 import { useEffect } from 'preact/hooks';
-import { ErrorMessage, Pager } from '../../shared/ui';
+import { Pager } from '../../shared/ui';
 import { setPageMeta } from '../catalog/page-meta';
 import { useListing } from '../catalog/use-listing';
 import { useMarketCode, useShop } from '../context';
 import { Breadcrumbs } from './breadcrumbs';
+import { NotAvailable } from './not-available';
 import { type ListedProduct, ProductGrid } from './product-card';
+
+/** How many products a page of a category or collection shows at first and adds with "Next page". */
+const PAGE_SIZE = 24;
+
+/** The query of a page of a listing's products. */
+export interface ListingPageQuery {
+  limit: number;
+  cursor: string | undefined;
+}
 
 /** What a category's or collection's page shows of the storefront's answer. */
 export interface ShownListing {
@@ -24,8 +34,8 @@ export interface ShownListing {
 export function ListingPage<L extends ShownListing>(props: {
   /** How the page names what it shows ("category", "collection"). */
   noun: string;
-  /** A page of the listing of `handle` in the shop's market, from `cursor` on. */
-  read: (handle: string, cursor: string | undefined) => Promise<L>;
+  /** A page of the listing of `handle` in the shop's market: `limit` products from `cursor` on. */
+  read: (handle: string, page: ListingPageQuery) => Promise<L>;
   /** The categories above it, for the breadcrumbs: none by default. */
   trail?: (listing: L) => { name: string; handle: string }[];
   /** What comes between the description and the products (a category's subcategories). */
@@ -36,7 +46,7 @@ export function ListingPage<L extends ShownListing>(props: {
   const { params } = useRoute();
   const handle = params.handle ?? '';
   const { listing, products, problem, next } = useListing(
-    (cursor) => props.read(handle, cursor),
+    (cursor) => props.read(handle, { limit: PAGE_SIZE, cursor }),
     `${handle} ${market ?? ''}`,
   );
   useEffect(() => {
@@ -45,13 +55,7 @@ export function ListingPage<L extends ShownListing>(props: {
 
   if (problem) {
     return (
-      <>
-        <h1>{props.noun.charAt(0).toUpperCase() + props.noun.slice(1)} not found</h1>
-        <ErrorMessage problem={problem} />
-        <p>
-          <a href="/">See the products</a>
-        </p>
-      </>
+      <NotAvailable title={`${props.noun.charAt(0).toUpperCase()}${props.noun.slice(1)} not found`} problem={problem} />
     );
   }
   if (listing === undefined) return <p>Loading…</p>;

@@ -12,12 +12,8 @@ export function CategoryPage() {
   return (
     <ListingPage
       noun="category"
-      read={(handle, cursor) =>
-        ok(
-          api.GET('/product/storefront/api/categories/{handle}/', {
-            params: { path: { handle }, query: { limit: 24, cursor } },
-          }),
-        )
+      read={(handle, query) =>
+        ok(api.GET('/product/storefront/api/categories/{handle}/', { params: { path: { handle }, query } }))
       }
       trail={(category) => category.breadcrumb}
       between={(category) =>

@@ -8,12 +8,8 @@ export function CollectionPage() {
   return (
     <ListingPage
       noun="collection"
-      read={(handle, cursor) =>
-        ok(
-          api.GET('/product/storefront/api/collections/{handle}/', {
-            params: { path: { handle }, query: { limit: 24, cursor } },
-          }),
-        )
+      read={(handle, query) =>
+        ok(api.GET('/product/storefront/api/collections/{handle}/', { params: { path: { handle }, query } }))
       }
     />
   );
