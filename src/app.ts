@@ -192,7 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(orderRoutes({ db, tokens }));
   const cancelWithRefund: CancelWithRefund = (alias, options) => cancelOrderWithRefund(payments, alias, options);
-  await app.register(orderAdminRoutes({ db, outbox, cancelWithRefund, storeCurrency: config.storeCurrency }));
+  await app.register(orderAdminRoutes({ db, outbox, cancelWithRefund, storeCurrency: config.storeCurrency, markets }));
   const captureOnShipment: CaptureShipped | undefined = config.captureOnShipment
     ? (change, request) => captureShipped(payments, change, request)
     : undefined;
@@ -205,7 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(
-    orderEditRoutes({ db, outbox, storeCurrency: config.storeCurrency, roundingMode: config.roundingMode }),
+    orderEditRoutes({ db, outbox, storeCurrency: config.storeCurrency, roundingMode: config.roundingMode, markets }),
   );
   await app.register(returnStorefrontRoutes({ database, outbox, tokens }));
   const refundReturned: RefundReturn = (input) => refundReturn({ ...payments, database, outbox }, input);

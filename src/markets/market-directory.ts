@@ -25,6 +25,7 @@ import { listMarkets, type MarketRecord } from './markets.repository.js';
 export interface Market extends MarketRef {
   id: number;
   code: string;
+  name: string;
   isDefault: boolean;
   countries: readonly string[];
   currency: string;
@@ -95,6 +96,7 @@ export function marketOf(record: MarketRecord, store: StoreMarketContext): Marke
   return {
     id: row.id,
     code: row.code,
+    name: row.name,
     isDefault: row.isDefault,
     countries: record.countries,
     currency,
@@ -166,6 +168,12 @@ export class MarketDirectory {
 
   close(): void {
     this.unsubscribe();
+  }
+
+  /** The market of this id (the one an order was placed in); null for none (an order from before markets). */
+  async byId(id: number | null): Promise<Market | null> {
+    if (id === null) return null;
+    return (await this.all()).find((market) => market.id === id) ?? null;
   }
 
   /** The market a catalog or cart request is in (header, else the default); an unknown code is a 422. */

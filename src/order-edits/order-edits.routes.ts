@@ -4,7 +4,7 @@ import { requireAdmin } from '../http/auth.js';
 import { bearerAuth, problems } from '../http/schemas.js';
 import { AdminOrderDetail, AliasParams } from '../orders/order.schema.js';
 import { findOrderByAlias } from '../orders/orders.repository.js';
-import { adminOrderDetail } from '../orders/orders.routes.js';
+import { type AdminOrderContext, adminOrderDetail } from '../orders/orders.routes.js';
 import { DomainError } from '../shared/errors.js';
 import { currencyFormat } from '../shared/money.js';
 import { editsOf } from './order-edits.repository.js';
@@ -85,7 +85,7 @@ const EditHistory = Type.Object({
 });
 
 /** Admin routes of order edits (issue #27 item 3): preview, edit, history. */
-export function orderEditRoutes(deps: OrderEditDeps): FastifyPluginAsyncTypebox {
+export function orderEditRoutes(deps: OrderEditDeps & AdminOrderContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['orders (admin)'], security: bearerAuth };
     const base = '/order/dashboard/api/orders/:order_alias/edits/';

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { markets, orderLines, orders, promotionRedemptions, promotions } from '../db/schema.js';
+import { orderLines, orders, promotionRedemptions, promotions } from '../db/schema.js';
 import { pageOf } from '../http/paging.js';
 import { runStatement } from '../db/statement-sql.js';
 import { addStockCalls } from './order.statements.js';
@@ -114,17 +114,4 @@ export async function releasePromotionUses(tx: Tx, orderId: number, promotionIds
       .set({ timesUsed: sql`greatest(${promotions.timesUsed} - 1, 0)` })
       .where(eq(promotions.id, promotionId));
   }
-}
-
-/** The market an order was placed in (null before markets existed). */
-export async function orderMarketOf(
-  db: Db,
-  order: Pick<OrderRow, 'marketId'>,
-): Promise<{ id: number; code: string; name: string; isDefault: boolean } | null> {
-  if (order.marketId === null) return null;
-  const [row] = await db
-    .select({ id: markets.id, code: markets.code, name: markets.name, isDefault: markets.isDefault })
-    .from(markets)
-    .where(eq(markets.id, order.marketId));
-  return row ?? null;
 }

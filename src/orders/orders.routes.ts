@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { TokenService } from '../auth/tokens.js';
 import type { Db } from '../db/client.js';
 import type { Outbox } from '../events/outbox.js';
+import type { MarketDirectory } from '../markets/market-directory.js';
 import { principalOf, requireAdmin, requireUser } from '../http/auth.js';
 import { nextCursor, PageQuery } from '../http/paging.js';
 import { bearerAuth, Id, optionalBearerAuth, problems } from '../http/schemas.js';
@@ -19,7 +20,7 @@ import {
 import { presentOrder, presentOrderMarket, presentOrderSummary } from './order.presenter.js';
 import { presentFulfillment } from './fulfillment.presenter.js';
 import { fulfillmentsOf } from './fulfillments.repository.js';
-import { linesOf, listOrders, type OrderFilter, orderMarketOf, type OrderRow } from './orders.repository.js';
+import { linesOf, listOrders, type OrderFilter, type OrderRow } from './orders.repository.js';
 import { DomainError } from '../shared/errors.js';
 import { orderStates } from './order-states.js';
 import { statusesByHand } from './fulfillment.decide.js';
@@ -32,18 +33,21 @@ async function detail(db: Db, order: Parameters<typeof presentOrder>[0]) {
   return { ...presentOrder(order, lines), fulfillments: shipments.map(presentFulfillment) };
 }
 
+/** What an admin's view of an order reads besides the order: the store's currency and its markets. */
+export interface AdminOrderContext {
+  storeCurrency: string;
+  /** The market an order was placed in, by the id it stores (its currency and locked rate are the order's own). */
+  markets: MarketDirectory;
+}
+
 /**
  * The order as admins read it: where it may go next is the state machine's answer (less the moves its fulfillments
  * make), so no client keeps a copy.
  */
-export async function adminOrderDetail(
-  db: Db,
-  order: Parameters<typeof presentOrder>[0],
-  store: { storeCurrency: string },
-) {
+export async function adminOrderDetail(db: Db, order: Parameters<typeof presentOrder>[0], context: AdminOrderContext) {
   const nextStatuses = statusesByHand(orderStates.transitions[order.status], order.fulfillmentStatus);
-  const [shown, market] = await Promise.all([detail(db, order), orderMarketOf(db, order)]);
-  return { ...shown, next_statuses: nextStatuses, market: presentOrderMarket(order, market, store) };
+  const [shown, market] = await Promise.all([detail(db, order), context.markets.byId(order.marketId)]);
+  return { ...shown, next_statuses: nextStatuses, market: presentOrderMarket(order, market, context) };
 }
 
 export function orderRoutes(deps: { db: Db; tokens: TokenService }): FastifyPluginAsyncTypebox {
@@ -103,6 +107,8 @@ export function orderAdminRoutes(deps: {
   outbox: Outbox;
   /** STORE_CURRENCY: an order of another market shows its total in it too. */
   storeCurrency: string;
+  /** The store's markets: an order's is shown by the id it stores. */
+  markets: MarketDirectory;
   /** `{"status": "cancelled", "refund": true}`: cancels, then refunds through the plugins (payments.admin.ts). */
   cancelWithRefund: CancelWithRefund;
 }): FastifyPluginAsyncTypebox {

@@ -2,7 +2,7 @@ import { useLocation, useRoute } from 'preact-iso';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Api, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
-import { ErrorMessage, Field, Money } from '../../shared/ui';
+import { Field, Money } from '../../shared/ui';
 import { availabilityText, maxQuantity, type Product } from '../availability';
 import { useMarketCode, useShop } from '../context';
 import { answerCurrency } from '../market';
@@ -13,6 +13,7 @@ import { choosesByOption, variantListLegend } from '../option-choice';
 import { productPath } from '../catalog/paths';
 import { setPageMeta } from '../catalog/page-meta';
 import { ProductBreadcrumbs } from '../components/product-breadcrumbs';
+import { NotAvailable } from '../components/not-available';
 import { cartProblemMessage } from '../shopper-messages';
 
 /**
@@ -68,17 +69,7 @@ export function ProductPage() {
       .catch((err: unknown) => setLoadProblem(asProblem(err)));
   }, [api, params.id, params.handle, market]);
 
-  if (loadProblem) {
-    return (
-      <>
-        <h1>Product not available</h1>
-        <ErrorMessage problem={loadProblem} />
-        <p>
-          <a href="/">See the products</a>
-        </p>
-      </>
-    );
-  }
+  if (loadProblem) return <NotAvailable title="Product not available" problem={loadProblem} />;
   if (product === undefined) return <p>Loading…</p>;
   const currency = answerCurrency(product, storeCurrency);
   const variant = product.variants.find((v) => v.id === variantId);

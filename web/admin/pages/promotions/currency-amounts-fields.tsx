@@ -1,10 +1,10 @@
 import { perCurrencyName } from '../../../../src/pricing/promotions/kind-fields.js';
-import { ok } from '../../../api/client';
 import { fieldError, type Problem } from '../../../shared/problem';
-import { Field } from '../../../shared/ui';
 import { useDashboard } from '../../context';
-import { useLoaded } from '../../use-loaded';
+import { CurrencyAmountRows } from '../common/currency-amount-rows';
 import { type CurrencyAmountRow, currencyAmountRow } from './part-draft';
+
+const AMOUNT = [{ name: 'amount', label: 'Amount' }] as const;
 
 /**
  * A money field's amounts in other currencies (decision 0037): a row per currency, the API's error beside the row it
@@ -19,63 +19,26 @@ export function CurrencyAmountsFields(props: {
   onChange: (rows: CurrencyAmountRow[]) => void;
   problem: Problem | undefined;
 }) {
-  const { api, currency } = useDashboard();
-  const markets = useLoaded(() => ok(api.GET('/market/dashboard/api/markets/')), 'markets');
-  const { rows } = props;
-  const others = [...new Set((markets.data ?? []).filter((m) => !m.is_default).map((m) => m.currency))].filter(
-    (c) => !rows.some((row) => row.currency.trim().toUpperCase() === c),
-  );
+  const { currency } = useDashboard();
   const path = `${props.at}.${perCurrencyName(props.name)}`;
-  const id = path.replace(/[^A-Za-z0-9]/g, '-');
-  const change = (i: number, next: Partial<CurrencyAmountRow>) =>
-    props.onChange(rows.map((row, j) => (j === i ? { ...row, ...next } : row)));
-  const code = (row: CurrencyAmountRow) => row.currency.trim().toUpperCase();
-
   return (
-    <fieldset class="currency-amounts">
-      <legend>{props.label} in other currencies</legend>
-      <p class="muted">
-        An order in a currency without an amount here does not get this promotion; {currency} orders get the amount
-        above.
-      </p>
-      {rows.map((row, i) => (
-        <fieldset key={row.key} class="fields price-row">
-          <legend class="visually-hidden">Currency {i + 1}</legend>
-          <Field
-            label="Currency"
-            list={`${id}-currencies`}
-            autocapitalize="characters"
-            maxLength={3}
-            value={row.currency}
-            error={fieldError(props.problem, `${path}.${row.currency.trim()}`)}
-            onInput={(e) => change(i, { currency: e.currentTarget.value })}
-          />
-          <Field
-            label={`Amount${code(row) ? ` (${code(row)})` : ''}`}
-            inputMode="decimal"
-            autoComplete="off"
-            value={row.amount}
-            onInput={(e) => change(i, { amount: e.currentTarget.value })}
-          />
-          <div class="field action">
-            <button type="button" class="secondary" onClick={() => props.onChange(rows.filter((_, j) => j !== i))}>
-              Remove {code(row) || `currency ${i + 1}`}
-            </button>
-          </div>
-        </fieldset>
-      ))}
-      <datalist id={`${id}-currencies`}>
-        {others.map((c) => (
-          <option key={c} value={c} />
-        ))}
-      </datalist>
-      <button
-        type="button"
-        class="secondary"
-        onClick={() => props.onChange([...rows, currencyAmountRow(others[0] ?? '', '')])}
-      >
-        Add an amount in another currency
-      </button>
-    </fieldset>
+    <CurrencyAmountRows
+      id={path.replace(/[^A-Za-z0-9]/g, '-')}
+      legend={`${props.label} in other currencies`}
+      note={
+        <>
+          An order in a currency without an amount here does not get this promotion; {currency} orders get the amount
+          above.
+        </>
+      }
+      amounts={AMOUNT}
+      rows={props.rows}
+      onChange={props.onChange}
+      error={(field, row) =>
+        field === 'currency' ? fieldError(props.problem, `${path}.${row.currency.trim()}`) : undefined
+      }
+      blankRow={(code) => currencyAmountRow(code, '')}
+      add="Add an amount in another currency"
+    />
   );
 }
