@@ -85,7 +85,7 @@ describe('the web apps', () => {
     expect((await t.app.inject({ url: '/assets/nope-0000.js' })).statusCode).toBe(404);
   });
 
-  it('sends assets as the build compressed them: brotli, else gzip, else as they are; a tiny one as it is', async () => {
+  it('sends assets as the build compressed them: brotli, else gzip, else as they are', async () => {
     const url = '/assets/styles-3c4d.css';
     const br = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(br.headers['content-encoding']).toBe('br');
