@@ -8,6 +8,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, wr
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Files besides src/ whose content changes what the build emits (compiler options and version, this script). */
 const BUILD_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
@@ -16,6 +17,9 @@ const WEB = 'web';
 const WEB_CONFIG = 'web/vite.config.ts';
 /** Folders of src/ the compiled service reads as they are (SQL migrations), copied to dist/. */
 const ASSETS = ['db/migrations'];
+/** The web apps' hashed assets, sent precompressed (src/webapp/webapp.routes.ts): these kinds get a .br and a .gz. */
+const ASSETS_DIR = 'public/assets';
+const COMPRESSIBLE = /\.(js|css|json|svg|txt|map)$/;
 /** Written last, so a build that failed or was interrupted is not taken for a finished one. */
 const STAMP = '.build-stamp.json';
 
@@ -70,6 +74,23 @@ export function isUpToDate(root, digest = sourceDigest(root)) {
   );
 }
 
+/**
+ * Writes `<file>.br` (brotli, best) and `<file>.gz` (gzip, level 9) next to each compressible asset in `dir`, when
+ * smaller: the service sends them as they are (@fastify/static's `preCompressed`), so no request costs compression.
+ */
+export function precompress(dir) {
+  for (const rel of filesUnder(dir).filter((f) => COMPRESSIBLE.test(f))) {
+    const file = path.join(dir, rel);
+    const content = readFileSync(file);
+    const br = brotliCompressSync(content, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+    });
+    const gz = gzipSync(content, { level: 9 });
+    if (br.length < content.length) writeFileSync(`${file}.br`, br);
+    if (gz.length < content.length) writeFileSync(`${file}.gz`, gz);
+  }
+}
+
 /** Builds `root`'s dist/ if it is not up to date; returns what it did, or throws if the compiler failed. */
 export function build(root, options = {}) {
   const digest = sourceDigest(root);
@@ -98,6 +119,7 @@ export function build(root, options = {}) {
       stdio: 'inherit',
     });
     if (web.status !== 0) throw new Error(`vite build failed (exit ${web.status ?? web.signal})`);
+    precompress(path.join(dist, ASSETS_DIR));
   }
   writeFileSync(path.join(dist, STAMP), JSON.stringify({ digest, outputs: filesUnder(dist) }));
   return 'built';

@@ -1,13 +1,18 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precompress } from '../scripts/build.mjs';
 import { loadWebApps } from '../src/webapp/webapp.js';
 import { buildTestApp, expectProblem, type TestApp } from './helpers.js';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
-/** A dist/public as vite builds it: two pages and a hashed asset. */
+/** A style sheet worth compressing. */
+const STYLES = Array.from({ length: 200 }, (_, i) => `.c${i} { margin: ${i}px; }`).join('\n');
+
+/** A dist/public as vite builds it (two pages and hashed assets), precompressed as scripts/build.mjs does. */
 function builtApps(): string {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sf-web-'));
   mkdirSync(path.join(root, 'admin'));
@@ -18,6 +23,8 @@ function builtApps(): string {
   );
   writeFileSync(path.join(root, 'admin', 'index.html'), '<!doctype html><title>dashboard</title>');
   writeFileSync(path.join(root, 'assets', 's-1a2b.js'), 'console.log("shop")');
+  writeFileSync(path.join(root, 'assets', 'styles-3c4d.css'), STYLES);
+  precompress(path.join(root, 'assets'));
   return root;
 }
 
@@ -76,6 +83,24 @@ describe('the web apps', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.body).toContain('shop');
     expect((await t.app.inject({ url: '/assets/nope-0000.js' })).statusCode).toBe(404);
+  });
+
+  it('sends assets as the build compressed them: brotli, else gzip, else as they are', async () => {
+    const url = '/assets/styles-3c4d.css';
+    const br = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^text\/css/);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(STYLES);
+    const gz = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(STYLES);
+    const plain = await t.app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(STYLES);
+    // 19 bytes: compressing would make it longer, so the build wrote no .br or .gz for it.
+    const tiny = await t.app.inject({ url: '/assets/s-1a2b.js', headers: { 'accept-encoding': 'br' } });
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.body).toContain('shop');
   });
 
   it('lets pages load scripts from this origin only and never be framed', async () => {

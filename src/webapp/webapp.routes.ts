@@ -5,7 +5,8 @@ import { appFor, isApiPath, type WebApps } from './webapp.js';
 
 /**
  * The apps' pages change with every build and name their assets by content hash: pages are revalidated every time,
- * assets kept a year. Scripts come only from this origin; nothing may frame the pages (the payment pages included).
+ * assets kept a year (and sent compressed as the build wrote them). Scripts come only from this origin; nothing may
+ * frame the pages (the payment pages included).
  */
 const PAGE_HEADERS = {
   'cache-control': 'no-cache',
@@ -33,6 +34,9 @@ export function webAppRoutes(apps: WebApps): FastifyPluginAsync {
       decorateReply: false,
       index: false,
       immutable: true,
+      // scripts/build.mjs wrote a .br and a .gz next to each script and style: sent as they are, none compressed per
+      // request (docs/decisions/0038-web-quality-measured.md).
+      preCompressed: true,
       maxAge: '365d',
       schemaHide: true,
     });

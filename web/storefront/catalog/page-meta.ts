@@ -1,11 +1,17 @@
+/** The shop's own description (web/index.html's), read before a page replaced it. */
+let shopDescription: string | undefined;
+
 /**
  * A page's `<title>` and `<meta name="description">`: what the storefront's answers carry as `seo` (the service has
- * applied its fallbacks: the name for the title, the start of the description for the description, maybe empty).
+ * applied its fallbacks: the name for the title, the start of the description for the description, maybe empty). An
+ * empty description leaves the shop's own (a page without one is marked down by search engines and Lighthouse).
  */
 export function setPageMeta(seo: { title: string; description: string }): void {
   document.title = seo.title;
   let meta = document.head.querySelector<HTMLMetaElement>('meta[name="description"]');
-  if (seo.description === '') {
+  shopDescription ??= meta?.content ?? '';
+  const description = seo.description === '' ? shopDescription : seo.description;
+  if (description === '') {
     meta?.remove();
     return;
   }
@@ -14,5 +20,5 @@ export function setPageMeta(seo: { title: string; description: string }): void {
     meta.name = 'description';
     document.head.append(meta);
   }
-  meta.content = seo.description;
+  meta.content = description;
 }

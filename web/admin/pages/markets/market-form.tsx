@@ -130,7 +130,7 @@ export function MarketForm(props: {
   const title = market ? `Edit market ${market.name}` : 'New market';
   return (
     <form class="panel" onSubmit={save} noValidate aria-label={title}>
-      <h3>{title}</h3>
+      <h2>{title}</h2>
       <div class="fields">
         <Field label="Code" hint="eu, us: letters, digits, _ and -" {...input('code')} />
         <Field label="Market name" hint="Shown to customers: Europe" {...input('name')} />
