@@ -108,7 +108,7 @@ export async function startShop(env: Record<string, string> = {}): Promise<Shop>
     await dropDatabase();
   };
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) {
       await stop();

@@ -10,6 +10,6 @@ export default defineConfig({
     // One file at a time: each starts a service and a browser, and the machine has two cores.
     maxWorkers: 1,
     testTimeout: 60_000,
-    hookTimeout: 90_000,
+    hookTimeout: 180_000,
   },
 });
