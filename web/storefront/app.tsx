@@ -2,6 +2,7 @@ import { LocationProvider, Route, Router } from 'preact-iso';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ok } from '../api/client';
 import { useStoreInfo } from '../shared/store-info';
+import { useNavigationSettled } from './catalog/use-categories';
 import { CategoryNav } from './components/category-nav';
 import { SiteHeader } from './components/site-header';
 import { createShop, type Shop, ShopContext } from './context';
@@ -50,10 +51,11 @@ export function App() {
   const shop = useMemo(createShop, []);
   const info = useStoreInfo(shop.api);
   const markets = useMarkets(shop);
+  const navigationSettled = useNavigationSettled(shop.api);
   useEffect(() => {
     if (info) document.title = info.name;
   }, [info]);
-  if (info === undefined) return null;
+  if (info === undefined || !navigationSettled) return null;
   return (
     <ShopContext.Provider value={{ ...shop, markets, currency: info.currency }}>
       <LocationProvider scope={SHOP_LINKS}>

@@ -10,6 +10,8 @@ interface Navigation {
 
 /** Read once per page load and shared by the navigation and the breadcrumbs (the service caches them too). */
 const loaded = new WeakMap<Api, Promise<Navigation>>();
+/** The navigation once read, so a page shown after it has it at its first render. */
+const read = new WeakMap<Api, Navigation>();
 
 function loadNavigation(api: Api): Promise<Navigation> {
   let found = loaded.get(api);
@@ -17,7 +19,11 @@ function loadNavigation(api: Api): Promise<Navigation> {
     found = Promise.all([
       ok(api.GET('/product/storefront/api/categories/')),
       ok(api.GET('/product/storefront/api/collections/')),
-    ]).then(([categories, collections]) => ({ categories, collections }));
+    ]).then(([categories, collections]) => {
+      const navigation = { categories, collections };
+      read.set(api, navigation);
+      return navigation;
+    });
     // A failed read is tried again by the next page that asks.
     found.catch(() => loaded.delete(api));
     loaded.set(api, found);
@@ -25,10 +31,23 @@ function loadNavigation(api: Api): Promise<Navigation> {
   return found;
 }
 
+/**
+ * Whether the navigation's first read has ended (read or failed): the shop lays its page out after it, so the category
+ * bar appearing above the page never pushes the page down (a layout shift).
+ */
+export function useNavigationSettled(api: Api): boolean {
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    const settle = () => setSettled(true);
+    loadNavigation(api).then(settle, settle);
+  }, [api]);
+  return settled;
+}
+
 /** The store's categories (tree order) and collections; undefined until read, or when they cannot be. */
 export function useNavigation(): Navigation | undefined {
   const { api } = useShop();
-  const [navigation, setNavigation] = useState<Navigation>();
+  const [navigation, setNavigation] = useState<Navigation | undefined>(read.get(api));
   useEffect(() => {
     let current = true;
     loadNavigation(api)
