@@ -212,9 +212,11 @@ export const collectionProducts = pgTable(
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
- * A product's search document (src/search/, decision 0034): its name, handle, category names, variant names and SKUs
- * and description, weighted A to D; rebuilt by the database in the transaction of every write that changes one of
- * them (triggers of migration 0030), so it is never behind the catalog.
+ * A product's search document (src/search/, decision 0034): its name, handle, category names, variant names and SKUs,
+ * option names and values, and description, weighted A to D; rebuilt by the database in the transaction of every
+ * write that changes one of them (triggers of migrations 0030 and 0034), so it is never behind the catalog. Beside it,
+ * what the facets count that changes only with those writes: the product's own categories and the option values of
+ * its active variants (name and value at the same index), so that a search reads one row per matched product.
  */
 export const productSearch = pgTable(
   'product_search',
@@ -223,6 +225,9 @@ export const productSearch = pgTable(
       .primaryKey()
       .references(() => products.id, { onDelete: 'cascade' }),
     document: tsvector('document').notNull(),
+    categoryIds: integer('category_ids').array().notNull().default(sql`'{}'`),
+    optionNames: text('option_names').array().notNull().default(sql`'{}'`),
+    optionValues: text('option_values').array().notNull().default(sql`'{}'`),
   },
   // Without a pending list (fastupdate): a write adds its entries at once, and no search scans unmerged ones.
   (t) => [index('product_search_document_idx').using('gin', t.document).with({ fastupdate: false })],
