@@ -374,6 +374,43 @@ describe('search: the index is current after each write', () => {
     expect(names(await search({ q: 'trivet' }))).toEqual([]);
   });
 
+  it('counts a price, stock, explicit price or archive change in the next search, facets and filters', async () => {
+    const lamp = await product('Brass Lamp', {
+      variants: [
+        { name: 'Small', price: '30.00', stock: 1 },
+        { name: 'Large', price: '60.00', stock: 0 },
+      ],
+    });
+    const [small, large] = lamp.variants.map((v: { id: number }) => v.id);
+    const shown = async (params: Params = {}, headers: Record<string, string> = {}) => {
+      const answer = await search({ q: 'brass', ...params }, headers);
+      return { ...answer.facets, total: answer.total, price: answer.facets.price.map((p) => `${p.min} ${p.count}`) };
+    };
+    expect(await shown()).toMatchObject({ price: ['20.00 1', '50.00 1'], availability: { in_stock: 1, all: 1 } });
+    await api.patch(`${admin}/variants/${small}/`, { stock: 0 });
+    expect((await shown({ in_stock: true })).total).toBe(0);
+    expect((await shown()).availability).toEqual({ in_stock: 0, all: 1 });
+    // Stock written as a placement or refund writes it: the product is in stock again in the same statement.
+    await t.database.db.execute(sql`update product_variants set stock = stock + 2 where id = ${large}`);
+    expect((await shown({ in_stock: true })).total).toBe(1);
+    await api.patch(`${admin}/variants/${large}/`, { price: '15.00' });
+    expect((await shown()).price).toEqual(['10.00 1', '20.00 1']);
+    expect((await shown({ price_min: '50.00' })).total).toBe(0);
+    await api.delete(`${admin}/variants/${small}/`);
+    expect((await shown()).price).toEqual(['10.00 1']);
+    expect((await shown({ price_min: '20.00' })).total).toBe(0);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${admin}/variants/${large}/prices/`,
+      headers: bearer(adminToken),
+      payload: { prices: [{ currency: 'EUR', price: '40.00' }] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await shown({}, { 'x-market': 'eu' })).price).toEqual(['20.00 1']);
+    expect((await shown({ price_max: '20.00' }, { 'x-market': 'eu' })).total).toBe(0);
+    expect((await shown()).price).toEqual(['10.00 1']);
+  });
+
   it('indexes products and variants written with SQL, in the same transaction', async () => {
     await t.database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into products (name, handle) values ('Walnut Spoon', 'walnut-spoon')`);

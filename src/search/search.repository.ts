@@ -58,9 +58,6 @@ async function typoAlternatives(database: Database, terms: string[]): Promise<Ma
   return found;
 }
 
-/** Whether a variant can be bought now: sellableUnits (src/catalog/availability.ts) over the rows. */
-const AVAILABLE = sql`(not v.track_inventory or v.allow_backorder or v.stock > 0)`;
-
 /**
  * A condition on a variant's price in the market: `test(column, 'market')` on its explicit price in the market's
  * currency when it has one, else `test(column, 'store')` on its stored price, against the store-currency amounts
@@ -68,8 +65,24 @@ const AVAILABLE = sql`(not v.track_inventory or v.allow_backorder or v.stock > 0
  */
 function byMarketPrice(query: SearchQuery, test: (amount: SQL, side: 'market' | 'store') => SQL): SQL {
   if (query.market.conversion === null) return test(sql`v.price`, 'store');
-  const explicit = test(sql`vp.amount`, 'market');
-  return sql`case when vp.amount is not null then ${explicit} else ${test(sql`v.price`, 'store')} end`;
+  const explicit = test(sql`v.amount`, 'market');
+  return sql`case when v.amount is not null then ${explicit} else ${test(sql`v.price`, 'store')} end`;
+}
+
+/**
+ * A matched product's prices as rows (price: stored; amount: explicit in the market's currency, or null): its search
+ * row's stored prices, or, only for a product with an explicit price in that currency, its active variants'.
+ */
+function pricesOf(query: SearchQuery): SQL {
+  if (query.market.conversion === null) return sql`select v.price from unnest(m.prices) as v(price)`;
+  const currency = sql`${query.market.currency}::text`;
+  return sql`
+    select v.price, null::int8 as amount from unnest(m.prices) as v(price)
+    where not (${currency} = any(m.priced_currencies))
+    union all
+    select v.price, vp.amount from product_variants v
+    left join variant_prices vp on vp.variant_id = v.id and vp.currency = ${currency}
+    where ${currency} = any(m.priced_currencies) and v.product_id = m.id and v.archived_at is null`;
 }
 
 function priceConditions(query: SearchQuery) {
@@ -94,6 +107,9 @@ function priceConditions(query: SearchQuery) {
   return { bucket, inRange: sql`bool_or(${inRange})` };
 }
 
+/** What a search reads of each matched product's search row besides its document (migrations 0034 and 0035). */
+const FACTS = sql`s.category_ids, s.option_names, s.option_values, s.in_stock, s.prices, s.priced_currencies`;
+
 function matchedProducts(query: SearchQuery, tsquery: string | undefined): SQL {
   const column = tsquery === undefined ? sql`p.id` : sql`s.product_id`;
   const collection =
@@ -108,7 +124,7 @@ function matchedProducts(query: SearchQuery, tsquery: string | undefined): SQL {
       : sql`and ${column} in (select product_id from product_categories
           where category_id = any(${array(subtreeOf(query))}::int[]))`;
   if (tsquery === undefined) {
-    return sql`select p.id, 0::int8 as rank, s.category_ids, s.option_names, s.option_values
+    return sql`select p.id, 0::int8 as rank, ${FACTS}
       from products p join product_search s on s.product_id = p.id
       where p.archived_at is null ${collection} ${category}`;
   }
@@ -117,7 +133,7 @@ function matchedProducts(query: SearchQuery, tsquery: string | undefined): SQL {
   return sql`
     select s.product_id as id, round((ts_rank(s.document, ${tsquery}::tsquery)
       + ${NAME_SIMILARITY_WEIGHT}::float8 * word_similarity(${query.text}::text, p.name)) * ${RANK_SCALE}::float8)::int8
-      as rank, s.category_ids, s.option_names, s.option_values
+      as rank, ${FACTS}
     from product_search s
     cross join lateral (
       select p.name from products p where p.id = s.product_id and p.archived_at is null offset 0
@@ -169,10 +185,6 @@ async function searchOnce(database: Database, query: SearchQuery, tsquery: strin
       facets.push(facet);
     }
   }
-  const convertedPrices =
-    query.market.conversion === null
-      ? sql``
-      : sql`left join variant_prices vp on vp.variant_id = v.id and vp.currency = ${query.market.currency}::text`;
   const inStock = query.inStock ? sql`f.in_stock` : sql`true`;
   const after =
     query.after === undefined
@@ -184,17 +196,13 @@ async function searchOnce(database: Database, query: SearchQuery, tsquery: strin
     sql`
       with matched as (${matchedProducts(query, tsquery)}),
       facts as (
-        select m.id, m.rank, v.in_stock, v.p_ok, v.buckets, m.category_ids as categories, m.option_names,
+        select m.id, m.rank, m.in_stock, v.p_ok, v.buckets, m.category_ids as categories, m.option_names,
           m.option_values, ${options.tests} as option_tests
         from matched m
         cross join lateral (
-          select count(*) as variants, bool_or(${AVAILABLE}) as in_stock, ${inRange} as p_ok,
-            array_agg(${bucket}) as buckets
-          from product_variants v
-          ${convertedPrices}
-          where v.product_id = m.id and v.archived_at is null
+          select ${inRange} as p_ok, array_agg(distinct ${bucket}) as buckets from (${pricesOf(query)}) v
         ) v
-        where v.variants > 0
+        where cardinality(m.prices) > 0
       ),
       f as (
         select f.*, ${inStock} as s_ok, not (false = any(f.option_tests)) as o_ok from facts f
@@ -208,7 +216,7 @@ async function searchOnce(database: Database, query: SearchQuery, tsquery: strin
       union all select 'category', x.facet, count(distinct f.id), null, null
         from f cross join unnest(f.categories) as c(id)
         join ancestry x on x.member = c.id where p_ok and s_ok and o_ok group by x.facet
-      union all select 'price', b.bucket, count(distinct f.id), null, null
+      union all select 'price', b.bucket, count(*), null, null
         from f cross join unnest(f.buckets) as b(bucket) where s_ok and o_ok group by b.bucket
       union all select 'in_stock', 0, count(*), null, null from f where p_ok and in_stock and o_ok
       union all select 'all', 0, count(*), null, null from f where p_ok and o_ok
