@@ -29,15 +29,18 @@ interface Answer {
   facets: {
     categories: { id: number; handle: string; depth: number; count: number }[];
     price: { min: string; max: string | null; count: number }[];
+    options: { name: string; values: { value: string; count: number }[] }[];
     availability: { in_stock: number; all: number };
   };
 }
 
-type Params = Record<string, string | number | boolean | undefined>;
+type Params = Record<string, string | number | boolean | string[] | undefined>;
 
 async function search(params: Params, headers: Record<string, string> = {}) {
   const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) query.set(k, String(v));
+  for (const [k, v] of Object.entries(params)) {
+    for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) query.append(k, String(one));
+  }
   const res = await t.app.inject({ method: 'GET', url: `${searchUrl}?${query}`, headers });
   expect(res.statusCode, res.body).toBe(200);
   return json(res) as Answer;
@@ -218,6 +221,117 @@ describe('search: filters and facets', () => {
   });
 });
 
+describe('search: option values', () => {
+  const withOptions = async (name: string, options: { name: string; values: string[] }[], stock = 2) => {
+    const created = await product(name, {
+      category_ids: [id.outerwear],
+      variants: [{ name, price: '40.00', stock }],
+    });
+    for (const payload of [{ options }, { price: '40.00', stock }]) {
+      const url = `${admin}/products/${created.id}/${'options' in payload ? 'options/' : 'variants/generate/'}`;
+      const res = await t.app.inject({
+        method: 'options' in payload ? 'PUT' : 'POST',
+        url,
+        headers: bearer(adminToken),
+        payload,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  };
+  const facet = (answer: Answer) =>
+    Object.fromEntries(answer.facets.options.map((o) => [o.name, o.values.map((v) => `${v.value} ${v.count}`)]));
+
+  beforeAll(async () => {
+    id.outerwear = (await api.post(`${admin}/categories/`, { name: 'Outerwear' })).id;
+    await withOptions('Fleece Hoodie', [
+      { name: 'Colour', values: ['Red', 'Blue'] },
+      { name: 'Size', values: ['S', 'M'] },
+    ]);
+    await withOptions('Rain Jacket', [
+      { name: 'Colour', values: ['Red', 'Yellow'] },
+      { name: 'Size', values: ['M', 'L'] },
+    ]);
+    // Another spelling of the same option and value: one facet value, one filter.
+    await withOptions('Wool Scarf', [{ name: 'colour', values: ['red'] }], 0);
+  });
+
+  it('finds a product by the option values of its variants ("red hoodie")', async () => {
+    expect(names(await search({ q: 'red hoodie' }))).toEqual(['Fleece Hoodie']);
+    expect(names(await search({ q: 'yellow' }))).toEqual(['Rain Jacket']);
+  });
+
+  it('counts products per option value, other options filtering, "Title" left out', async () => {
+    const all = await search({ category: 'outerwear' });
+    expect(all.total).toBe(3);
+    expect(facet(all)).toEqual({ Colour: ['Red 3', 'Blue 1', 'Yellow 1'], Size: ['M 2', 'L 1', 'S 1'] });
+    // Products made without options have "Title" alone: no option facet.
+    expect((await search({ q: 'mug' })).facets.options).toEqual([]);
+    const large = await search({ category: 'outerwear', option: 'Size:L' });
+    expect(names(large)).toEqual(['Rain Jacket']);
+    // Colour counted with the size filter, Size without its own: every size of the products that have one.
+    expect(facet(large)).toEqual({ Colour: ['Red 1', 'Yellow 1'], Size: ['M 2', 'L 1', 'S 1'] });
+    const redOrBlueMedium = await search({ category: 'outerwear', option: ['colour:RED', 'Colour:Blue', 'Size:M'] });
+    expect(names(redOrBlueMedium).sort()).toEqual(['Fleece Hoodie', 'Rain Jacket']);
+    expect(facet(redOrBlueMedium)).toEqual({ Colour: ['Red 2', 'Blue 1', 'Yellow 1'], Size: ['M 2', 'L 1', 'S 1'] });
+    const inStock = await search({ category: 'outerwear', option: 'Colour:Red', in_stock: true });
+    expect(names(inStock).sort()).toEqual(['Fleece Hoodie', 'Rain Jacket']);
+    expect(inStock.facets.availability).toEqual({ in_stock: 2, all: 3 });
+  });
+
+  it("gives for each option value the count filtering by it answers (every filter but the option's own)", async () => {
+    const bases: Params[] = [
+      { category: 'outerwear' },
+      { category: 'outerwear', option: 'Size:L' },
+      { q: 'red', in_stock: true },
+      { category: 'outerwear', option: ['Colour:Red', 'Size:S'] },
+    ];
+    for (const base of bases) {
+      const answer = await search(base);
+      const given = base.option === undefined ? [] : [base.option].flat().map(String);
+      for (const option of answer.facets.options) {
+        const others = given.filter((g) => !g.toLowerCase().startsWith(`${option.name.toLowerCase()}:`));
+        for (const v of option.values) {
+          const asked = await search({ ...base, option: [...others, `${option.name}:${v.value}`] });
+          expect(asked.total, `${option.name}:${v.value}`).toBe(v.count);
+        }
+      }
+      for (const c of answer.facets.categories) {
+        expect((await search({ ...base, category: c.handle })).total, c.handle).toBe(c.count);
+      }
+    }
+  });
+
+  it('follows option writes at once: values taken away, variants archived', async () => {
+    const hoodie = id['Fleece Hoodie'];
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${admin}/products/${hoodie}/options/`,
+      headers: bearer(adminToken),
+      payload: {
+        options: [
+          { name: 'Colour', values: ['Blue', 'Green'] },
+          { name: 'Size', values: ['S', 'M'] },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // The red variants are archived: the hoodie is no longer red; green has no variant yet.
+    expect(names(await search({ q: 'red hoodie' }))).toEqual([]);
+    expect(names(await search({ category: 'outerwear', option: 'Colour:Red' })).sort()).toEqual([
+      'Rain Jacket',
+      'Wool Scarf',
+    ]);
+    expect(names(await search({ category: 'outerwear', option: 'Colour:Green' }))).toEqual([]);
+    expect(facet(await search({ category: 'outerwear' })).Colour).toEqual(['Red 2', 'Blue 1', 'Yellow 1']);
+    // A value renamed with SQL: the documents and facets of the products that have it, in the same statement.
+    await t.database.db.execute(sql`update product_option_values set value = 'Navy'
+      where value = 'Blue' and option_id in (select id from product_options where product_id = ${hoodie})`);
+    expect(names(await search({ q: 'navy hoodie', option: 'colour:navy' }))).toEqual(['Fleece Hoodie']);
+    await api.delete(`${admin}/products/${id['Rain Jacket']}/`);
+    expect(names(await search({ category: 'outerwear', option: 'Colour:Red' }))).toEqual(['Wool Scarf']);
+  });
+});
+
 describe('search: paging', () => {
   it('walks every match once, in the order of one big page, ties in id order, whatever the page size', async () => {
     const whole = await search({ q: 'notebook', limit: 100 });
@@ -260,6 +374,43 @@ describe('search: the index is current after each write', () => {
     expect(names(await search({ q: 'trivet' }))).toEqual([]);
   });
 
+  it('counts a price, stock, explicit price or archive change in the next search, facets and filters', async () => {
+    const lamp = await product('Brass Lamp', {
+      variants: [
+        { name: 'Small', price: '30.00', stock: 1 },
+        { name: 'Large', price: '60.00', stock: 0 },
+      ],
+    });
+    const [small, large] = lamp.variants.map((v: { id: number }) => v.id);
+    const shown = async (params: Params = {}, headers: Record<string, string> = {}) => {
+      const answer = await search({ q: 'brass', ...params }, headers);
+      return { ...answer.facets, total: answer.total, price: answer.facets.price.map((p) => `${p.min} ${p.count}`) };
+    };
+    expect(await shown()).toMatchObject({ price: ['20.00 1', '50.00 1'], availability: { in_stock: 1, all: 1 } });
+    await api.patch(`${admin}/variants/${small}/`, { stock: 0 });
+    expect((await shown({ in_stock: true })).total).toBe(0);
+    expect((await shown()).availability).toEqual({ in_stock: 0, all: 1 });
+    // Stock written as a placement or refund writes it: the product is in stock again in the same statement.
+    await t.database.db.execute(sql`update product_variants set stock = stock + 2 where id = ${large}`);
+    expect((await shown({ in_stock: true })).total).toBe(1);
+    await api.patch(`${admin}/variants/${large}/`, { price: '15.00' });
+    expect((await shown()).price).toEqual(['10.00 1', '20.00 1']);
+    expect((await shown({ price_min: '50.00' })).total).toBe(0);
+    await api.delete(`${admin}/variants/${small}/`);
+    expect((await shown()).price).toEqual(['10.00 1']);
+    expect((await shown({ price_min: '20.00' })).total).toBe(0);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${admin}/variants/${large}/prices/`,
+      headers: bearer(adminToken),
+      payload: { prices: [{ currency: 'EUR', price: '40.00' }] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await shown({}, { 'x-market': 'eu' })).price).toEqual(['20.00 1']);
+    expect((await shown({ price_max: '20.00' }, { 'x-market': 'eu' })).total).toBe(0);
+    expect((await shown()).price).toEqual(['10.00 1']);
+  });
+
   it('indexes products and variants written with SQL, in the same transaction', async () => {
     await t.database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into products (name, handle) values ('Walnut Spoon', 'walnut-spoon')`);
@@ -285,8 +436,13 @@ describe('search: bad parameters', () => {
     ['cursor', { cursor: 'not-a-cursor' }],
     ['limit', { limit: '0' }],
     ['in_stock', { in_stock: 'maybe' }],
+    ['option[0]', { option: 'Colour' }],
+    ['option[1]', { option: ['Colour:Red', ':Red'] }],
+    ['option[0]', { option: 'Colour:  ' }],
+    ['option', { option: Array.from({ length: 21 }, (_, n) => `Size:${n}`) }],
   ])('answers 422 naming %s', async (field, params) => {
-    const query = new URLSearchParams({ q: 'mug', ...params });
+    const query = new URLSearchParams({ q: 'mug' });
+    for (const [k, v] of Object.entries(params)) for (const one of [v].flat()) query.append(k, one);
     const res = await t.app.inject({ method: 'GET', url: `${searchUrl}?${query}` });
     const problem = expectProblem(res, 422, 'validation_error');
     expect(JSON.stringify(problem)).toContain(field);

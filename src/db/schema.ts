@@ -212,9 +212,12 @@ export const collectionProducts = pgTable(
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
- * A product's search document (src/search/, decision 0034): its name, handle, category names, variant names and SKUs
- * and description, weighted A to D; rebuilt by the database in the transaction of every write that changes one of
- * them (triggers of migration 0030), so it is never behind the catalog.
+ * A product's search document (src/search/, decision 0034): its name, handle, category names, variant names and SKUs,
+ * option names and values, and description, weighted A to D; rebuilt by the database in the transaction of every
+ * write that changes one of them (triggers of migrations 0030 and 0034), so it is never behind the catalog. Beside it,
+ * what the facets count, kept by the same writes and those of prices and stock (migration 0035: only when a variant
+ * starts or stops being available): the product's own categories, the option values of its active variants (name and
+ * value at the same index), prices and availability, so that a search reads one row per matched product.
  */
 export const productSearch = pgTable(
   'product_search',
@@ -223,6 +226,14 @@ export const productSearch = pgTable(
       .primaryKey()
       .references(() => products.id, { onDelete: 'cascade' }),
     document: tsvector('document').notNull(),
+    categoryIds: integer('category_ids').array().notNull().default(sql`'{}'`),
+    optionNames: text('option_names').array().notNull().default(sql`'{}'`),
+    optionValues: text('option_values').array().notNull().default(sql`'{}'`),
+    // What the price and stock facets need (migration 0035): whether an active variant can be bought now, the stored
+    // prices of the active variants (distinct, ascending), and the currencies some of them have an explicit price in.
+    inStock: boolean('in_stock').notNull().default(false),
+    prices: bigint('prices', { mode: 'number' }).array().notNull().default(sql`'{}'`),
+    pricedCurrencies: text('priced_currencies').array().notNull().default(sql`'{}'`),
   },
   // Without a pending list (fastupdate): a write adds its entries at once, and no search scans unmerged ones.
   (t) => [index('product_search_document_idx').using('gin', t.document).with({ fastupdate: false })],

@@ -20,6 +20,11 @@ export interface SearchQuery {
   price?: { min?: number; max?: number };
   /** true: only products with a variant that can be bought now. */
   inStock?: boolean;
+  /**
+   * Only products with an active variant of one of these values of each option named (in any case; keys and values
+   * in lower case, search.values.ts `optionFiltersOf`).
+   */
+  options?: ReadonlyMap<string, readonly string[]>;
   /** The request's market: its prices are the ones filtered and grouped. */
   market: MarketPricing;
   /**
@@ -44,8 +49,12 @@ export interface SearchFacets {
   prices: ReadonlyMap<number, number>;
   /** Products with a variant that can be bought now, and all products, the stock filter left out. */
   availability: { inStock: number; all: number };
-  // Option values (Size, Colour) come with product options (issue #29 item 3): a `options` member here, counted by
-  // the implementation the same way as categories (docs/catalog.md#search says where).
+  /**
+   * Option name → value → products with an active variant of that value, every filter applied but this option's
+   * own (the other options' filters too). Names and values as the admin wrote them (one spelling for those that
+   * differ only in case); options in OPTIONS_NOT_FACETED and values without products are left out.
+   */
+  options: ReadonlyMap<string, ReadonlyMap<string, number>>;
 }
 
 export interface SearchAnswer {

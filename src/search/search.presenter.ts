@@ -24,7 +24,14 @@ export function presentFacets(
         const high = bounds[index + 1];
         return [{ min: money.format(low), max: high === undefined ? null : money.format(high), count }];
       }),
-    // Option values (Size, Colour) go here when product options land: facets.options, by option then value.
+    options: [...facets.options.entries()]
+      .sort(([a], [b]) => a.localeCompare(b, 'en'))
+      .map(([name, values]) => ({
+        name,
+        values: [...values.entries()]
+          .sort(([a, m], [b, n]) => n - m || a.localeCompare(b, 'en'))
+          .map(([value, count]) => ({ value, count })),
+      })),
     availability: { in_stock: facets.availability.inStock, all: facets.availability.all },
   };
 }

@@ -7,6 +7,7 @@ import {
   MIN_TYPO_LENGTH,
   NAME_SIMILARITY_WEIGHT,
   NO_UPPER_BOUND,
+  OPTIONS_NOT_FACETED,
   RANK_SCALE,
   searchTerms,
   TYPO_ALTERNATIVES,
@@ -57,9 +58,6 @@ async function typoAlternatives(database: Database, terms: string[]): Promise<Ma
   return found;
 }
 
-/** Whether a variant can be bought now: sellableUnits (src/catalog/availability.ts) over the rows. */
-const AVAILABLE = sql`(not v.track_inventory or v.allow_backorder or v.stock > 0)`;
-
 /**
  * A condition on a variant's price in the market: `test(column, 'market')` on its explicit price in the market's
  * currency when it has one, else `test(column, 'store')` on its stored price, against the store-currency amounts
@@ -67,8 +65,24 @@ const AVAILABLE = sql`(not v.track_inventory or v.allow_backorder or v.stock > 0
  */
 function byMarketPrice(query: SearchQuery, test: (amount: SQL, side: 'market' | 'store') => SQL): SQL {
   if (query.market.conversion === null) return test(sql`v.price`, 'store');
-  const explicit = test(sql`vp.amount`, 'market');
-  return sql`case when vp.amount is not null then ${explicit} else ${test(sql`v.price`, 'store')} end`;
+  const explicit = test(sql`v.amount`, 'market');
+  return sql`case when v.amount is not null then ${explicit} else ${test(sql`v.price`, 'store')} end`;
+}
+
+/**
+ * A matched product's prices as rows (price: stored; amount: explicit in the market's currency, or null): its search
+ * row's stored prices, or, only for a product with an explicit price in that currency, its active variants'.
+ */
+function pricesOf(query: SearchQuery): SQL {
+  if (query.market.conversion === null) return sql`select v.price from unnest(m.prices) as v(price)`;
+  const currency = sql`${query.market.currency}::text`;
+  return sql`
+    select v.price, null::int8 as amount from unnest(m.prices) as v(price)
+    where not (${currency} = any(m.priced_currencies))
+    union all
+    select v.price, vp.amount from product_variants v
+    left join variant_prices vp on vp.variant_id = v.id and vp.currency = ${currency}
+    where ${currency} = any(m.priced_currencies) and v.product_id = m.id and v.archived_at is null`;
 }
 
 function priceConditions(query: SearchQuery) {
@@ -93,6 +107,9 @@ function priceConditions(query: SearchQuery) {
   return { bucket, inRange: sql`bool_or(${inRange})` };
 }
 
+/** What a search reads of each matched product's search row besides its document (migrations 0034 and 0035). */
+const FACTS = sql`s.category_ids, s.option_names, s.option_values, s.in_stock, s.prices, s.priced_currencies`;
+
 function matchedProducts(query: SearchQuery, tsquery: string | undefined): SQL {
   const column = tsquery === undefined ? sql`p.id` : sql`s.product_id`;
   const collection =
@@ -107,14 +124,16 @@ function matchedProducts(query: SearchQuery, tsquery: string | undefined): SQL {
       : sql`and ${column} in (select product_id from product_categories
           where category_id = any(${array(subtreeOf(query))}::int[]))`;
   if (tsquery === undefined) {
-    return sql`select p.id, 0::int8 as rank from products p where p.archived_at is null ${collection} ${category}`;
+    return sql`select p.id, 0::int8 as rank, ${FACTS}
+      from products p join product_search s on s.product_id = p.id
+      where p.archived_at is null ${collection} ${category}`;
   }
   // The product is looked up by its key for each document matched (offset 0 keeps the planner from joining all
   // products instead: a few hundred matches of 20,000 products).
   return sql`
     select s.product_id as id, round((ts_rank(s.document, ${tsquery}::tsquery)
       + ${NAME_SIMILARITY_WEIGHT}::float8 * word_similarity(${query.text}::text, p.name)) * ${RANK_SCALE}::float8)::int8
-      as rank
+      as rank, ${FACTS}
     from product_search s
     cross join lateral (
       select p.name from products p where p.id = s.product_id and p.archived_at is null offset 0
@@ -131,14 +150,33 @@ function subtreeOf(query: SearchQuery): number[] {
   return ids;
 }
 
+/**
+ * The option filter as SQL: for each option filtered by, whether the product has one of the values asked for (in any
+ * case, as options.rules.ts compares names and values), and the option's name in lower case, at the same index.
+ */
+function optionConditions(query: SearchQuery) {
+  const names: string[] = [];
+  const tests: SQL[] = [];
+  for (const [name, values] of query.options ?? []) {
+    names.push(name);
+    tests.push(sql`exists (select 1 from unnest(m.option_names, m.option_values) o(name, value)
+      where lower(o.name) = lower(${name}::text)
+        and lower(o.value) in (select lower(x) from unnest(${array(values)}::text[]) as x))`);
+  }
+  return { names, tests: tests.length === 0 ? sql`array[]::bool[]` : sql`array[${sql.join(tests, sql`, `)}]` };
+}
+
 interface FacetRow {
-  kind: 'hit' | 'total' | 'category' | 'price' | 'in_stock' | 'all';
+  kind: 'hit' | 'total' | 'category' | 'price' | 'in_stock' | 'all' | 'option';
   key: number;
   n: string | number;
+  name: string | null;
+  value: string | null;
 }
 
 async function searchOnce(database: Database, query: SearchQuery, tsquery: string | undefined): Promise<SearchAnswer> {
   const { bucket, inRange } = priceConditions(query);
+  const options = optionConditions(query);
   const members: number[] = [];
   const facets: number[] = [];
   for (const [category, counted] of query.categoryAncestry) {
@@ -147,10 +185,6 @@ async function searchOnce(database: Database, query: SearchQuery, tsquery: strin
       facets.push(facet);
     }
   }
-  const convertedPrices =
-    query.market.conversion === null
-      ? sql``
-      : sql`left join variant_prices vp on vp.variant_id = v.id and vp.currency = ${query.market.currency}::text`;
   const inStock = query.inStock ? sql`f.in_stock` : sql`true`;
   const after =
     query.after === undefined
@@ -162,36 +196,37 @@ async function searchOnce(database: Database, query: SearchQuery, tsquery: strin
     sql`
       with matched as (${matchedProducts(query, tsquery)}),
       facts as (
-        select m.id, m.rank, v.in_stock, v.p_ok, v.buckets, c.categories
+        select m.id, m.rank, m.in_stock, v.p_ok, v.buckets, m.category_ids as categories, m.option_names,
+          m.option_values, ${options.tests} as option_tests
         from matched m
         cross join lateral (
-          select count(*) as variants, bool_or(${AVAILABLE}) as in_stock, ${inRange} as p_ok,
-            array_agg(${bucket}) as buckets
-          from product_variants v
-          ${convertedPrices}
-          where v.product_id = m.id and v.archived_at is null
+          select ${inRange} as p_ok, array_agg(distinct ${bucket}) as buckets from (${pricesOf(query)}) v
         ) v
-        cross join lateral (
-          select coalesce(array_agg(pc.category_id), '{}') as categories
-          from product_categories pc where pc.product_id = m.id
-        ) c
-        where v.variants > 0
+        where cardinality(m.prices) > 0
       ),
       f as (
-        select f.*, ${inStock} as s_ok from facts f
+        select f.*, ${inStock} as s_ok, not (false = any(f.option_tests)) as o_ok from facts f
       ),
       ancestry as (select * from unnest(${array(members)}::int[], ${array(facets)}::int[]) as x(member, facet))
-      select 'hit' as kind, id as key, rank as n from (
-        select id, rank from f where p_ok and s_ok ${after}
+      select 'hit' as kind, id as key, rank as n, null::text as name, null::text as value from (
+        select id, rank from f where p_ok and s_ok and o_ok ${after}
         order by rank desc, id limit ${query.limit + 1}::int
       ) h
-      union all select 'total', 0, count(*) from f where p_ok and s_ok
-      union all select 'category', x.facet, count(distinct f.id) from f cross join unnest(f.categories) as c(id)
-        join ancestry x on x.member = c.id where p_ok and s_ok group by x.facet
-      union all select 'price', b.bucket, count(distinct f.id) from f cross join unnest(f.buckets) as b(bucket)
-        where s_ok group by b.bucket
-      union all select 'in_stock', 0, count(*) from f where p_ok and in_stock
-      union all select 'all', 0, count(*) from f where p_ok`,
+      union all select 'total', 0, count(*), null, null from f where p_ok and s_ok and o_ok
+      union all select 'category', x.facet, count(distinct f.id), null, null
+        from f cross join unnest(f.categories) as c(id)
+        join ancestry x on x.member = c.id where p_ok and s_ok and o_ok group by x.facet
+      union all select 'price', b.bucket, count(*), null, null
+        from f cross join unnest(f.buckets) as b(bucket) where s_ok and o_ok group by b.bucket
+      union all select 'in_stock', 0, count(*), null, null from f where p_ok and in_stock and o_ok
+      union all select 'all', 0, count(*), null, null from f where p_ok and o_ok
+      -- An option's values are counted with every other option's filter (a product failing only this option's).
+      union all select 'option', 0, count(*), min(min(o.name)) over (partition by lower(o.name)), min(o.value)
+        from f cross join unnest(f.option_names, f.option_values) as o(name, value)
+        where p_ok and s_ok and lower(o.name) <> all(${array(OPTIONS_NOT_FACETED)}::text[])
+          and not exists (select 1 from unnest(f.option_tests, ${array(options.names)}::text[]) as t(ok, name)
+            where not t.ok and lower(t.name) <> lower(o.name))
+        group by lower(o.name), lower(o.value)`,
   );
   return answerOf(rows, query.limit);
 }
@@ -200,6 +235,7 @@ function answerOf(rows: FacetRow[], limit: number): SearchAnswer {
   const hits: { id: number; rank: number }[] = [];
   const categories = new Map<number, number>();
   const prices = new Map<number, number>();
+  const options = new Map<string, Map<string, number>>();
   const counts = { total: 0, inStock: 0, all: 0 };
   for (const row of rows) {
     const n = Number(row.n);
@@ -207,7 +243,10 @@ function answerOf(rows: FacetRow[], limit: number): SearchAnswer {
     else if (row.kind === 'category') categories.set(row.key, n);
     // width_bucket counts from 1: the range that starts at bound 0 is bucket 1.
     else if (row.kind === 'price') prices.set(row.key - 1, n);
-    else if (row.kind === 'total') counts.total = n;
+    else if (row.kind === 'option' && row.name !== null && row.value !== null) {
+      const values = options.get(row.name) ?? new Map<string, number>();
+      options.set(row.name, values.set(row.value, n));
+    } else if (row.kind === 'total') counts.total = n;
     else if (row.kind === 'in_stock') counts.inStock = n;
     else counts.all = n;
   }
@@ -218,7 +257,7 @@ function answerOf(rows: FacetRow[], limit: number): SearchAnswer {
     productIds: page.map((h) => h.id),
     next: hits.length > limit && last ? last : null,
     total: counts.total,
-    facets: { categories, prices, availability: { inStock: counts.inStock, all: counts.all } },
+    facets: { categories, prices, options, availability: { inStock: counts.inStock, all: counts.all } },
   };
 }
 

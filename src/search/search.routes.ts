@@ -12,7 +12,7 @@ import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
 import type { ProductSearch } from './product-search.js';
 import { presentFacets } from './search.presenter.js';
 import { SearchAnswer, SearchQuerystring } from './search.schema.js';
-import { decodeSearchCursor, encodeSearchCursor, priceBucketBounds } from './search.values.js';
+import { decodeSearchCursor, encodeSearchCursor, optionFiltersOf, priceBucketBounds } from './search.values.js';
 
 /** An amount of the query in the market's currency, or a 422 naming the parameter. */
 function amountOf(field: string, text: string | undefined, money: CurrencyFormat): number | undefined {
@@ -38,9 +38,19 @@ async function filtersOf(
   const max = amountOf('price_max', query.price_max, known.money);
   if (min !== undefined && max !== undefined && max <= min)
     throw invalidField('price_max', 'must be more than price_min');
+  const options = optionFiltersOf(
+    query.option === undefined ? [] : typeof query.option === 'string' ? [query.option] : query.option,
+  );
+  if ('error' in options) throw invalidField(`option[${options.index}]`, options.error);
   const after = query.cursor === undefined ? undefined : decodeSearchCursor(query.cursor);
   if (query.cursor !== undefined && !after) throw invalidField('cursor', 'is not a next_cursor of this search');
-  return { categoryId: category?.id, collectionId: collection?.id, price: { min, max }, after };
+  return {
+    categoryId: category?.id,
+    collectionId: collection?.id,
+    price: { min, max },
+    options: options.filters,
+    after,
+  };
 }
 
 /** Each category with itself and its ancestors: what a product in it counts for in the category facet. */
@@ -76,7 +86,8 @@ export function searchStorefrontRoutes(deps: {
           description:
             'Best match first (ties in id order); a blank q lists by the filters in id order. price_min and '
             + 'price_max are in the market’s currency (X-Market): a product matches when one of its variants is '
-            + 'priced at least price_min and below price_max. Facets count products for each value with every '
+            + 'priced at least price_min and below price_max; option=Colour:Red (repeatable) one with an active '
+            + 'variant of one of the values asked of each option. Facets count products for each value with every '
             + "filter applied but the facet's own.",
           headers: Type.Object({ 'x-market': Type.Optional(MarketHeaderSchema) }),
           querystring: SearchQuerystring,

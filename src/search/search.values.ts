@@ -1,3 +1,4 @@
+import { DEFAULT_OPTION, OPTION_LIMITS } from '../catalog/options.rules.js';
 import { convertPrice, type MarketPricing } from '../markets/market-price.js';
 import { MAX_MINOR_UNITS } from '../shared/money.js';
 
@@ -18,6 +19,46 @@ export const TYPO_SIMILARITY = 0.25;
 export const TYPO_ALTERNATIVES = 3;
 /** How much the trigram similarity of the query to a product's name adds to its text rank (ts_rank, about 0 to 1). */
 export const NAME_SIMILARITY_WEIGHT = 0.5;
+/**
+ * Options that are not a facet, in lower case: "Title" is the option of products whose variants were never given
+ * options (decision 0036); its values are variant names ("Default", "Steel"), not a vocabulary shoppers filter by.
+ */
+export const OPTIONS_NOT_FACETED: readonly string[] = [DEFAULT_OPTION.toLowerCase()];
+/** At most this many option filters (name:value) in one search. */
+export const MAX_OPTION_FILTERS = 20;
+
+/**
+ * The option filter as given (`option=Colour:Red`, repeatable): option name → values asked for, both in lower case,
+ * as options are compared in any case (options.rules.ts). Several values of one option: any of them; several options:
+ * each of them. Cut at the first colon, so a value may hold one ("Ratio:1:2"); a name cannot.
+ */
+export function optionFiltersOf(
+  given: readonly string[],
+): { filters: Map<string, string[]> } | { error: string; index: number } {
+  const filters = new Map<string, string[]>();
+  if (given.length > MAX_OPTION_FILTERS) {
+    return { error: `may be given at most ${MAX_OPTION_FILTERS} times`, index: MAX_OPTION_FILTERS };
+  }
+  for (const [index, text] of given.entries()) {
+    const colon = text.indexOf(':');
+    const name = text.slice(0, colon).trim().normalize('NFC').toLowerCase();
+    const value = text
+      .slice(colon + 1)
+      .trim()
+      .normalize('NFC')
+      .toLowerCase();
+    if (colon < 0 || name === '' || value === '')
+      return { error: 'must be an option name, a colon and a value', index };
+    if (name.length > OPTION_LIMITS.nameLength || value.length > OPTION_LIMITS.valueLength) {
+      return { error: 'names no option value (too long)', index };
+    }
+    const values = filters.get(name) ?? [];
+    if (!values.includes(value)) values.push(value);
+    filters.set(name, values);
+  }
+  return { filters };
+}
+
 /** Ranks are compared as whole numbers of millionths, so that a cursor holds one exactly. */
 export const RANK_SCALE = 1_000_000;
 

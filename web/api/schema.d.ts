@@ -12773,7 +12773,7 @@ export type paths = {
         };
         /**
          * Search products: words with typos forgiven, filters, facet counts, priced in the request's market
-         * @description Best match first (ties in id order); a blank q lists by the filters in id order. price_min and price_max are in the market’s currency (X-Market): a product matches when one of its variants is priced at least price_min and below price_max. Facets count products for each value with every filter applied but the facet's own.
+         * @description Best match first (ties in id order); a blank q lists by the filters in id order. price_min and price_max are in the market’s currency (X-Market): a product matches when one of its variants is priced at least price_min and below price_max; option=Colour:Red (repeatable) one with an active variant of one of the values asked of each option. Facets count products for each value with every filter applied but the facet's own.
          */
         get: {
             parameters: {
@@ -12787,6 +12787,8 @@ export type paths = {
                     /** @description true: products with a variant that can be bought now */
                     in_stock?: boolean;
                     limit?: number;
+                    /** @description Option name, colon, value (Colour:Red), in any case; repeatable: products with a variant of one of the values of each option given */
+                    option?: string | string[];
                     /** @description Products with a variant priced below this, in the market's currency */
                     price_max?: string;
                     /** @description Products with a variant priced at least this, in the market's currency */
@@ -12829,6 +12831,17 @@ export type paths = {
                                     id: number;
                                     name: string;
                                     parent_id: number | null;
+                                }[];
+                                /** @description Options by name (A to Z), each value's count with the other options' filters applied */
+                                options: {
+                                    /** @description Option name as the admin wrote it (Colour) */
+                                    name: string;
+                                    /** @description Values with products, most products first */
+                                    values: {
+                                        count: number;
+                                        /** @description option=<name>:<value> to ask for it */
+                                        value: string;
+                                    }[];
                                 }[];
                                 /** @description Price ranges with products, lowest first */
                                 price: {

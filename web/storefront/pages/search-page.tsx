@@ -5,7 +5,15 @@ import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Pager } from '../../shared/ui';
 import { ProductGrid } from '../components/product-card';
 import { useMarketCode, useShop } from '../context';
-import { type SearchFilters, searchFiltersOf, searchHref, withFilter } from '../search';
+import {
+  hasOption,
+  optionFilter,
+  type SearchFilters,
+  searchFiltersOf,
+  searchHref,
+  toggledOption,
+  withFilter,
+} from '../search';
 
 type Found = Answer<'/product/storefront/api/search/', 'get'>;
 type Facets = Found['facets'];
@@ -17,11 +25,14 @@ function FacetLink(props: {
   applied: boolean;
   label: string;
   count: number;
+  /** Where the link goes: by default the filters with `change` applied, or taken off when applied. */
+  to?: SearchFilters;
 }) {
   const { filters, change, applied, label, count } = props;
   const off = Object.fromEntries(Object.keys(change).map((k) => [k, undefined])) as SearchFilters;
+  const to = props.to ?? withFilter(filters, applied ? off : change);
   return (
-    <a href={searchHref(withFilter(filters, applied ? off : change))} aria-current={applied ? 'true' : undefined}>
+    <a href={searchHref(to)} aria-current={applied ? 'true' : undefined}>
       <span aria-hidden="true">{applied ? '☑' : '☐'}</span> {label} <span class="muted">({count})</span>
     </a>
   );
@@ -67,6 +78,28 @@ function FacetFilters(props: { facets: Facets; filters: SearchFilters; currency:
           </ul>
         </section>
       )}
+      {facets.options.map((option) => (
+        <section key={option.name}>
+          <h2>{option.name}</h2>
+          <ul class="plain">
+            {option.values.map((v) => {
+              const filter = optionFilter(option.name, v.value);
+              return (
+                <li key={v.value}>
+                  <FacetLink
+                    filters={filters}
+                    change={{}}
+                    to={toggledOption(filters, filter)}
+                    applied={hasOption(filters, filter)}
+                    label={v.value}
+                    count={v.count}
+                  />
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ))}
       <section>
         <h2>Availability</h2>
         <FacetLink
@@ -81,12 +114,15 @@ function FacetFilters(props: { facets: Facets; filters: SearchFilters; currency:
   );
 }
 
-/** /search?q=…: the products found, best first, with filters by category, price and stock, and their counts. */
+/**
+ * /search?q=…: the products found, best first, with filters by category, price, option values and stock, and their
+ * counts.
+ */
 export function SearchPage() {
   const { api, currency } = useShop();
   const market = useMarketCode();
-  const { query } = useLocation();
-  const filters = searchFiltersOf(query);
+  const { query, url } = useLocation();
+  const filters = searchFiltersOf(query, new URL(url, 'http://shop.invalid').searchParams.getAll('option'));
   const key = searchHref(filters);
   const [found, setFound] = useState<Found>();
   const [items, setItems] = useState<Found['items']>([]);
