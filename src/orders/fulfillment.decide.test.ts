@@ -121,6 +121,14 @@ describe('the moves an admin makes by hand', () => {
     expect(statusesByHand(['shipped'], 'partially_fulfilled')).toEqual([]);
     expect(statusesByHand(['processing', 'cancelled'], 'fulfilled')).toEqual(['processing', 'cancelled']);
   });
+
+  it('cancel a processing order only while nothing of it has shipped', () => {
+    const fromProcessing = orderStates.transitions.processing;
+    for (const fulfillment of ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const)
+      expect(statusesByHand(fromProcessing, fulfillment)).toContain('cancelled');
+    for (const fulfillment of ['partially_shipped', 'shipped', 'delivered'] as const)
+      expect(statusesByHand(fromProcessing, fulfillment)).not.toContain('cancelled');
+  });
 });
 
 describe('fulfillment states', () => {

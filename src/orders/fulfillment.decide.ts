@@ -1,5 +1,5 @@
 import type { fulfillmentStates, fulfillmentStatuses } from '../db/schema.js';
-import type { OrderStatus } from './order-states.js';
+import { nothingShipped, type OrderStatus } from './order-states.js';
 
 /**
  * The rules of fulfillments (docs/decisions/0027-fulfilments.md), pure: what may still go out, whether a new
@@ -164,10 +164,14 @@ const FOLLOWS_FULFILLMENTS: readonly OrderStatus[] = ['shipped', 'delivered'];
 /**
  * The statuses an admin may move an order to by hand, of those its state machine allows (`allowed`): all of them for
  * an order without fulfillments (the old manual moves), all but shipped and delivered for one with some, whose status
- * follows them.
+ * follows them; and cancelled only while nothing of it has shipped (`nothingShipped`).
  */
 export function statusesByHand(allowed: readonly OrderStatus[], fulfillment: FulfillmentStatus): OrderStatus[] {
-  return fulfillment === 'unfulfilled' ? [...allowed] : allowed.filter((s) => !FOLLOWS_FULFILLMENTS.includes(s));
+  return allowed.filter(
+    (s) =>
+      (fulfillment === 'unfulfilled' || !FOLLOWS_FULFILLMENTS.includes(s))
+      && (s !== 'cancelled' || nothingShipped(fulfillment)),
+  );
 }
 
 export const TRACKING_NUMBER_PLACEHOLDER = '{tracking_number}';
