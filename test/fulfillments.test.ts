@@ -547,7 +547,10 @@ describe('cancelling a processing order while nothing of it has shipped', () => 
       } else {
         expectProblem(cancel, 409, 'invalid_transition');
         expect(detail).toMatchObject({ status: 'shipped', fulfillments: [{ status: 'shipped' }] });
-        expect(await stock(), `round ${round}`).toEqual({ 'mug-blue': before['mug-blue']! - 2, teapot: before.teapot! - 1 });
+        expect(await stock(), `round ${round}`).toEqual({
+          'mug-blue': before['mug-blue']! - 2,
+          teapot: before.teapot! - 1,
+        });
       }
     }
   });

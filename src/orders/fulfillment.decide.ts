@@ -111,7 +111,8 @@ const sum = (units: Map<number, number>) => [...units.values()].reduce((a, b) =>
  * - fulfilled: every unit is in a fulfillment, none shipped yet;
  * - partially_fulfilled: some unit is in one;
  * - unfulfilled: none is.
- * Units returned count as they went out: a return does not make an order unshipped.
+ * Units returned count as they went out: a return does not make an order unshipped. This is how far the order went
+ * out, which its status follows (`orderMovesFor`); what the order shows adds its returns (`fulfillmentStatusWithReturns`).
  */
 export function fulfillmentStatusOf(
   lines: readonly Pick<LineUnits, 'lineId' | 'ordered'>[],
@@ -130,6 +131,37 @@ export function fulfillmentStatusOf(
   return 'unfulfilled';
 }
 
+/** One return as the order's fulfillment status counts it: its state and its units per order line. */
+export interface ReturnedUnits {
+  status: string;
+  lines: readonly { lineId: number; quantity: number }[];
+}
+
+/** Return states whose goods came back to the store: received, then refunded. Requested, rejected, cancelled: not. */
+const GOODS_BACK: readonly string[] = ['received', 'refunded'];
+
+/**
+ * The order's `fulfillment_status` (decision 0029, amended): how far it went out (`fulfillmentStatusOf`), unless
+ * every unit went out and some came back, in units over the whole order:
+ * - returned: every unit ordered is in a return received or refunded;
+ * - partially_returned: every unit shipped (`shipped` or `delivered`) and some, not all, came back.
+ * An order still going out (partially shipped) keeps saying so; its returns show once the rest has shipped. An order
+ * without returns answers as before.
+ */
+export function fulfillmentStatusWithReturns(
+  lines: readonly Pick<LineUnits, 'lineId' | 'ordered'>[],
+  fulfillments: readonly FulfillmentUnits[],
+  returns: readonly ReturnedUnits[],
+): FulfillmentStatus {
+  const progress = fulfillmentStatusOf(lines, fulfillments);
+  if (progress !== 'shipped' && progress !== 'delivered') return progress;
+  const ordered = lines.reduce((a, l) => a + l.ordered, 0);
+  let back = 0;
+  for (const r of returns) if (GOODS_BACK.includes(r.status)) for (const l of r.lines) back += l.quantity;
+  if (back >= ordered) return 'returned';
+  return back > 0 ? 'partially_returned' : progress;
+}
+
 /** The order statuses an order may be fulfilled in: paid (or held in full) and not yet moved on by hand. */
 export const FULFILLABLE_ORDER_STATUSES: readonly OrderStatus[] = ['approved', 'processing'];
 
@@ -141,6 +173,9 @@ const ORDER_STATUS_FOR: Record<FulfillmentStatus, OrderStatus | null> = {
   partially_shipped: 'processing',
   shipped: 'shipped',
   delivered: 'delivered',
+  // Returns do not move the order's status: `orderMovesFor` is asked with how far it went out (fulfillmentStatusOf).
+  partially_returned: null,
+  returned: null,
 };
 
 /** The forward path of the order state machine that fulfillments move an order along. */
