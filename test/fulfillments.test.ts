@@ -499,7 +499,7 @@ describe('cancelling a processing order while nothing of it has shipped', () => 
     expect(await stock()).toEqual(before);
   });
 
-  it('cancels its pending shipments with it (each a fulfillment.cancelled), and nothing once a parcel shipped', async () => {
+  it('cancels its pending shipments with it (a fulfillment.cancelled each), not once a parcel shipped', async () => {
     const order = await approvedOrder();
     const parcel = json(await create(order, { lines: [{ alias: 'teapot', quantity: 1 }] }));
     expect((await adminOrder(order)).next_statuses).toEqual(['cancelled']);

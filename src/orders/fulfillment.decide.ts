@@ -112,7 +112,8 @@ const sum = (units: Map<number, number>) => [...units.values()].reduce((a, b) =>
  * - partially_fulfilled: some unit is in one;
  * - unfulfilled: none is.
  * Units returned count as they went out: a return does not make an order unshipped. This is how far the order went
- * out, which its status follows (`orderMovesFor`); what the order shows adds its returns (`fulfillmentStatusWithReturns`).
+ * out, which its status follows (`orderMovesFor`); what the order shows adds its returns
+ * (`fulfillmentStatusWithReturns`).
  */
 export function fulfillmentStatusOf(
   lines: readonly Pick<LineUnits, 'lineId' | 'ordered'>[],

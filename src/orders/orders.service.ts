@@ -87,7 +87,9 @@ export async function cancelLockedOrder(
   const { order } = cancel;
   if (!nothingShipped(order.fulfillmentStatus)) {
     throw new DomainError('invalid_transition', {
-      detail: `order ${order.alias} is ${order.fulfillmentStatus}: what has shipped comes back as a return, not a cancel`,
+      detail:
+        `order ${order.alias} is ${order.fulfillmentStatus}: `
+        + 'what has shipped comes back as a return, not a cancel',
       extra: { from: order.status, to: 'cancelled', allowed: [] },
     });
   }
