@@ -1,5 +1,5 @@
 import type { fulfillmentStates, fulfillmentStatuses } from '../db/schema.js';
-import { nothingShipped, type OrderStatus } from './order-states.js';
+import type { OrderStatus } from './order-states.js';
 
 /**
  * The rules of fulfillments (docs/decisions/0027-fulfilments.md), pure: what may still go out, whether a new
@@ -192,6 +192,17 @@ export function orderMovesFor(status: OrderStatus, fulfillment: FulfillmentStatu
   const from = FORWARD.indexOf(status);
   if (target === null || from < 0) return [];
   return FORWARD.slice(from + 1, FORWARD.indexOf(target) + 1);
+}
+
+/** The fulfilment statuses of an order no unit of which is in a shipped or delivered shipment. */
+const NOTHING_SHIPPED: readonly FulfillmentStatus[] = ['unfulfilled', 'partially_fulfilled', 'fulfilled'];
+
+/**
+ * The guard on cancelling (decision 0027, amended): an order is cancelled only while nothing of it has shipped. What
+ * went out is the customer's and comes back as a return; pending shipments are cancelled with the order.
+ */
+export function nothingShipped(fulfillment: FulfillmentStatus): boolean {
+  return NOTHING_SHIPPED.includes(fulfillment);
 }
 
 /** The order statuses its fulfillments decide: an order that has any goes there with them, never by hand. */

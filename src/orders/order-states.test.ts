@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { orderStatuses } from '../db/schema.js';
 import { orderCharge } from './order-ledger.js';
-import { approvesOnPayment, nothingShipped, orderStates } from './order-states.js';
+import { nothingShipped } from './fulfillment.decide.js';
+import { approvesOnPayment, orderStates } from './order-states.js';
 
 describe('order states', () => {
   it('walks the happy path forward only', () => {

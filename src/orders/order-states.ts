@@ -1,13 +1,13 @@
 import type { orderStatuses } from '../db/schema.js';
 import { type OrderPaymentStatus, paymentSecured } from './order-ledger.js';
 import { stateMachine } from '../shared/state-machine.js';
-import type { FulfillmentStatus } from './fulfillment.decide.js';
 
 export type OrderStatus = (typeof orderStatuses)[number];
 
 /**
  * SPEC 6: pending → approved → processing → shipped → delivered; cancelled from pending or approved, and (issue #27)
- * from processing while nothing of the order has shipped (`nothingShipped`: its shipments pending or all cancelled).
+ * from processing while nothing of the order has shipped: the guard `nothingShipped` (fulfillment.decide.ts, where
+ * the pure rules live) says so from its fulfillment status (its shipments pending or all cancelled).
  */
 export const orderStates = stateMachine<OrderStatus>({
   pending: ['approved', 'cancelled'],
@@ -17,17 +17,6 @@ export const orderStates = stateMachine<OrderStatus>({
   delivered: [],
   cancelled: [],
 });
-
-/** The fulfilment statuses of an order no unit of which is in a shipped or delivered shipment. */
-const NOTHING_SHIPPED: readonly FulfillmentStatus[] = ['unfulfilled', 'partially_fulfilled', 'fulfilled'];
-
-/**
- * The guard on cancelling (decision 0027, amended): an order is cancelled only while nothing of it has shipped. What
- * went out is the customer's and comes back as a return; pending shipments are cancelled with the order.
- */
-export function nothingShipped(fulfillment: FulfillmentStatus): boolean {
-  return NOTHING_SHIPPED.includes(fulfillment);
-}
 
 /** The events an order's move to `to` records (SPEC 11): always order.status_changed, and order.cancelled on cancel. */
 export function statusChangeEvents(to: OrderStatus): ('order.status_changed' | 'order.cancelled')[] {

@@ -6,7 +6,7 @@ import { type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
 import { runStatement } from '../db/statement-sql.js';
 import { DomainError } from '../shared/errors.js';
 import { orderEvents } from './order-events.js';
-import { nothingShipped, type OrderStatus, orderStates, statusChangeEvents } from './order-states.js';
+import { type OrderStatus, orderStates, statusChangeEvents } from './order-states.js';
 import { fulfillmentEventTypes } from './fulfillment-states.js';
 import { presentFulfillment } from './fulfillment.presenter.js';
 import { type FulfillmentWithLines, fulfillmentsOf, saveFulfillmentState } from './fulfillments.repository.js';
@@ -23,7 +23,7 @@ import {
 } from './orders.repository.js';
 import { hashOrderToken } from './order-token.js';
 import { orderLinkVerdict } from './order-link.js';
-import { statusesByHand } from './fulfillment.decide.js';
+import { nothingShipped, statusesByHand } from './fulfillment.decide.js';
 
 const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
 
