@@ -1,4 +1,6 @@
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { productVariants } from '../src/db/schema.js';
 import { GatewayError } from '../src/payments/payment-plugin.js';
 import { adminApi, apiAs, guestAddress, orderEventTypes, type PlacedOrder, placeGuestOrder } from './fixtures.js';
 import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
@@ -294,14 +296,14 @@ describe('bad input and wrong states', () => {
   it('refuses moving an order with fulfillments to shipped or delivered by hand: its shipments do that', async () => {
     const order = await approvedOrder();
     await create(order, { lines: [{ alias: 'teapot', quantity: 1 }] });
-    expect(await adminOrder(order)).toMatchObject({ status: 'processing', next_statuses: [] });
+    expect(await adminOrder(order)).toMatchObject({ status: 'processing', next_statuses: ['cancelled'] });
     const res = await t.app.inject({
       method: 'PATCH',
       url: orderUrl(order.order_alias),
       headers: auth(),
       payload: { status: 'shipped' },
     });
-    expect(expectProblem(res, 409, 'invalid_transition')).toMatchObject({ from: 'processing', allowed: [] });
+    expect(expectProblem(res, 409, 'invalid_transition')).toMatchObject({ from: 'processing', allowed: ['cancelled'] });
   });
 
   it('is for admins only', async () => {
@@ -467,5 +469,89 @@ describe('a retried create (Idempotency-Key)', () => {
       'fulfillment.shipped',
       'fulfillment.delivered',
     ]);
+  });
+});
+
+describe('cancelling a processing order while nothing of it has shipped', () => {
+  const stock = async () => {
+    const rows = await t.database.db
+      .select({ alias: productVariants.alias, stock: productVariants.stock })
+      .from(productVariants)
+      .where(inArray(productVariants.alias, ['mug-blue', 'teapot']));
+    return Object.fromEntries(rows.map((r) => [r.alias, r.stock]));
+  };
+  const patch = (order: PlacedOrder, status: string) =>
+    t.app.inject({ method: 'PATCH', url: orderUrl(order.order_alias), headers: auth(), payload: { status } });
+
+  it('cancels one whose shipments were all cancelled, giving its stock back', async () => {
+    const before = await stock();
+    const order = await approvedOrder();
+    const parcel = json(await create(order));
+    await move(order, `${parcel.id}/cancel`);
+    expect(await adminOrder(order)).toMatchObject({
+      status: 'processing',
+      fulfillment_status: 'unfulfilled',
+      next_statuses: ['shipped', 'cancelled'],
+    });
+    const res = await patch(order, 'cancelled');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await adminOrder(order)).toMatchObject({ status: 'cancelled', fulfillment_status: 'unfulfilled' });
+    expect(await stock()).toEqual(before);
+  });
+
+  it('cancels its pending shipments with it (a fulfillment.cancelled each), not once a parcel shipped', async () => {
+    const order = await approvedOrder();
+    const parcel = json(await create(order, { lines: [{ alias: 'teapot', quantity: 1 }] }));
+    expect((await adminOrder(order)).next_statuses).toEqual(['cancelled']);
+    expect((await patch(order, 'cancelled')).statusCode).toBe(200);
+    expect(await adminOrder(order)).toMatchObject({
+      status: 'cancelled',
+      fulfillment_status: 'unfulfilled',
+      fulfillments: [{ id: parcel.id, status: 'cancelled' }],
+    });
+    expect((await eventTypes(order)).slice(-3)).toEqual([
+      'fulfillment.cancelled',
+      'order.status_changed',
+      'order.cancelled',
+    ]);
+    expectProblem(await move(order, `${parcel.id}/ship`), 409, 'invalid_transition');
+
+    const shipped = await approvedOrder();
+    const first = json(await create(shipped, { lines: [{ alias: 'teapot', quantity: 1 }] }));
+    await move(shipped, `${first.id}/ship`);
+    expect((await adminOrder(shipped)).next_statuses).toEqual([]);
+    expect(expectProblem(await patch(shipped, 'cancelled'), 409, 'invalid_transition')).toMatchObject({
+      from: 'processing',
+      to: 'cancelled',
+      allowed: [],
+    });
+    expect(await adminOrder(shipped)).toMatchObject({ status: 'processing', fulfillment_status: 'partially_shipped' });
+  });
+
+  it('cancel and ship sent at once: exactly one wins, and the order, its parcel and the stock agree', async () => {
+    for (let round = 1; round <= 4; round++) {
+      const before = await stock();
+      const order = await approvedOrder();
+      const parcel = json(await create(order));
+      // Sent in both orders across rounds, so each may reach the order's lock first.
+      const sends = [() => patch(order, 'cancelled'), () => move(order, `${parcel.id}/ship`)];
+      if (round % 2 === 0) sends.reverse();
+      const answers = await Promise.all(sends.map((send) => send()));
+      const [cancel, ship] = round % 2 === 0 ? [answers[1]!, answers[0]!] : [answers[0]!, answers[1]!];
+      expect([cancel.statusCode, ship.statusCode].sort(), `round ${round}`).toEqual([200, 409]);
+      const detail = await adminOrder(order);
+      if (cancel.statusCode === 200) {
+        expectProblem(ship, 409, 'invalid_transition');
+        expect(detail).toMatchObject({ status: 'cancelled', fulfillments: [{ status: 'cancelled' }] });
+        expect(await stock(), `round ${round}`).toEqual(before);
+      } else {
+        expectProblem(cancel, 409, 'invalid_transition');
+        expect(detail).toMatchObject({ status: 'shipped', fulfillments: [{ status: 'shipped' }] });
+        expect(await stock(), `round ${round}`).toEqual({
+          'mug-blue': before['mug-blue']! - 2,
+          teapot: before.teapot! - 1,
+        });
+      }
+    }
   });
 });

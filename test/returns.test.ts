@@ -212,6 +212,60 @@ describe('a customer returns one mug from the order page', () => {
   });
 });
 
+describe("the order's fulfillment status says what came back", () => {
+  it('partially returned, then returned once every unit is back; delivery after a return keeps saying so', async () => {
+    const order = await paidOrder();
+    const fulfillments = `/order/dashboard/api/orders/${order.order_alias}/fulfillments/`;
+    const [parcel] = (await adminOrder(order)).fulfillments;
+    const mug = json(
+      await asCustomer(order, shopReturns(order), { lines: [{ alias: 'mug-blue', quantity: 1, reason: 'damaged' }] }),
+    );
+    // Asked for, nothing back yet: the order says only how far it went out.
+    expect(await adminOrder(order)).toMatchObject({ status: 'shipped', fulfillment_status: 'shipped' });
+    const received = json(await asAdmin(`${adminReturns(order)}${mug.id}/receive/`, {}));
+    expect(received.order ?? (await adminOrder(order))).toMatchObject({ fulfillment_status: 'partially_returned' });
+    // The parcel delivered after: the order's status follows it, its fulfillment status keeps the return.
+    expect(json(await asAdmin(`${fulfillments}${parcel.id}/deliver/`, {})).order).toMatchObject({
+      status: 'delivered',
+      fulfillment_status: 'partially_returned',
+    });
+    const rest = json(
+      await asAdmin(adminReturns(order), {
+        lines: [
+          { alias: 'mug-blue', quantity: 1, reason: 'damaged' },
+          { alias: 'teapot', quantity: 1, reason: 'changed_mind' },
+        ],
+      }),
+    );
+    await asAdmin(`${adminReturns(order)}${rest.id}/receive/`, {});
+    expect(await adminOrder(order)).toMatchObject({ status: 'delivered', fulfillment_status: 'returned' });
+    await asAdmin(`${adminReturns(order)}${rest.id}/refund/`, {});
+    expect(await adminOrder(order)).toMatchObject({
+      fulfillment_status: 'returned',
+      payment_status: 'partially_refunded',
+    });
+    // The customer's page says it too.
+    const page = json(await asCustomer(order, `/order/storefront/api/orders/${order.order_alias}/`));
+    expect(page.fulfillment_status).toBe('returned');
+  });
+
+  it('goes back to how far the order went out when the return received is rejected', async () => {
+    const order = await paidOrder();
+    const asked = json(
+      await asCustomer(order, shopReturns(order), { lines: [{ alias: 'teapot', quantity: 1, reason: 'damaged' }] }),
+    );
+    await asAdmin(`${adminReturns(order)}${asked.id}/receive/`, {});
+    expect((await adminOrder(order)).fulfillment_status).toBe('partially_returned');
+    await asAdmin(`${adminReturns(order)}${asked.id}/reject/`, { reason: 'Worn' });
+    expect((await adminOrder(order)).fulfillment_status).toBe('shipped');
+    expect((await eventTypes(order)).filter((e) => e.startsWith('return.'))).toEqual([
+      'return.requested',
+      'return.received',
+      'return.rejected',
+    ]);
+  });
+});
+
 describe('what a return may not ask', () => {
   let order: PlacedOrder;
   beforeAll(async () => {

@@ -644,6 +644,8 @@ export const fulfillmentStatuses = [
   'partially_shipped',
   'shipped',
   'delivered',
+  'partially_returned',
+  'returned',
 ] as const;
 /** An order's payment status: a function of its ledger (src/orders/order-ledger.ts). */
 export const paymentStatuses = [

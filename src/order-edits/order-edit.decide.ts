@@ -4,6 +4,7 @@ import type { PlacedLineBasis, PlacedOrderBasis } from '../pricing/order-as-plac
 import { pricingInputAsPlaced } from '../pricing/order-as-placed.js';
 import { priceOrder } from '../pricing/pricing.calculator.js';
 import type { PricedOrder } from '../pricing/pricing.types.js';
+import { orderLessUnitsTakenOff, type StoredLine, type StoredOrder } from '../pricing/units-taken-off.js';
 import { DomainError } from '../shared/errors.js';
 import type { RoundingMode } from '../shared/money.js';
 
@@ -130,7 +131,7 @@ function takeStock(variant: EditedVariant, units: number): void {
  * variant the changes name (`variants`, by alias). Throws the DomainError that refuses it.
  */
 export function decideOrderEdit(input: {
-  order: Pick<OrderRow, 'alias' | 'total'>;
+  order: EditedOrder;
   lines: readonly OrderLineRow[];
   basis: PlacedOrderBasis;
   changes: readonly LineChange[];
@@ -192,16 +193,66 @@ export function decideOrderEdit(input: {
 
   const kept = new Map(input.basis.lines.map((l) => [l.alias, l]));
   const basisLines = edited.map((l) => lineBasis(l, kept)).filter((l) => l !== undefined);
-  const priced = priceOrder(pricingInputAsPlaced({ ...input.basis, lines: basisLines }, input.roundingMode));
-  const applied = new Set(priced.promotions.map((p) => p.id));
-  return {
-    lines: edited,
-    priced,
-    stock,
-    droppedPromotionIds: input.basis.promotions.map((p) => p.id).filter((id) => !applied.has(id)),
-    difference: priced.totalMinor - input.order.total,
-  };
+  const repriced = priceOrder(pricingInputAsPlaced({ ...input.basis, lines: basisLines }, input.roundingMode));
+  const applied = new Set(repriced.promotions.map((p) => p.id));
+  const droppedPromotionIds = input.basis.promotions.map((p) => p.id).filter((id) => !applied.has(id));
+  const priced =
+    takesUnitsOffOnly(edited) && droppedPromotionIds.length === 0
+      ? orderLessUnitsTakenOff({
+          order: storedOrder(input.order),
+          lines: input.lines.map(storedLine),
+          keep: new Map(edited.map((l) => [l.kind === 'added' ? l.variant.alias : l.line.alias, keptUnits(l)])),
+          priced: repriced,
+        })
+      : repriced;
+  return { lines: edited, priced, stock, droppedPromotionIds, difference: priced.totalMinor - input.order.total };
 }
+
+/**
+ * Whether an edit only takes units off lines the order has (lowers quantities, removes lines). Such an edit gives back
+ * for them what a return of them would (`orderLessUnitsTakenOff`), so the same unit refunds the same through either
+ * path; an edit that adds or grows a line, or after which a promotion no longer applies, prices the order again.
+ */
+function takesUnitsOffOnly(lines: readonly EditedLine[]): boolean {
+  return lines.every(
+    (l) => l.kind === 'kept' || l.kind === 'removed' || (l.kind === 'changed' && l.quantity < l.line.quantity),
+  );
+}
+
+const keptUnits = (l: EditedLine): number =>
+  l.kind === 'removed' ? 0 : l.kind === 'changed' || l.kind === 'added' ? l.quantity : l.line.quantity;
+
+const storedLine = (l: OrderLineRow): StoredLine => ({
+  alias: l.alias,
+  quantity: l.quantity,
+  unitPrice: l.unitPrice,
+  subtotal: l.subtotal,
+  discount: l.discount,
+  tax: l.tax,
+  total: l.total,
+  adjustments: l.adjustments.map((a) => ({ promotionId: a.promotion_id, amountMinor: a.amount })),
+});
+
+const storedOrder = (o: EditedOrder): StoredOrder => ({
+  ...o,
+  promotions: o.promotions.map((p) => ({ id: p.id, amountMinor: p.amount })),
+});
+
+/** The order's figures an edit reads. */
+type EditedOrder = Pick<
+  OrderRow,
+  | 'alias'
+  | 'total'
+  | 'pricesIncludeTax'
+  | 'subtotal'
+  | 'discount'
+  | 'shippingFee'
+  | 'shippingDiscount'
+  | 'shippingTax'
+  | 'estimatedTax'
+  | 'totalItems'
+  | 'promotions'
+>;
 
 const purchaseLimit = (variant: EditedVariant) =>
   new DomainError('purchase_limit_exceeded', {

@@ -83,7 +83,8 @@ export class OrderModel {
       amountCredited: 0,
       amountReturned: 0,
       amountCapturable: 0,
-    } as OrderRow;
+      promotions: [],
+    } as unknown as OrderRow;
   }
 
   /** An order placed with these lines; undefined when placement refuses them (too little stock). */
@@ -152,6 +153,7 @@ export class OrderModel {
         discount: p.discountMinor,
         tax: p.taxMinor,
         total: p.totalMinor,
+        adjustments: p.adjustments.map((a) => ({ promotion_id: a.promotionId, amount: a.amountMinor })),
       });
     }
     this.lines = lines;
@@ -178,6 +180,15 @@ export class OrderModel {
       shippingTax: priced.shippingTaxMinor,
       estimatedTax: priced.estimatedTaxMinor,
       total: priced.totalMinor,
+      totalItems: priced.totalItems,
+      // As the service keeps them (editedColumns): each promotion still applying, with what it took off now.
+      promotions: priced.promotions.map((p) => ({
+        id: p.id,
+        name: p.name,
+        code: p.code,
+        kind: p.kind,
+        amount: p.amountMinor,
+      })),
     };
     this.order.paymentStatus = orderPaymentStatus(this.ledger());
   }

@@ -7,6 +7,7 @@ import {
   type FulfillmentUnits,
   fulfillableByLine,
   fulfillmentStatusOf,
+  fulfillmentStatusWithReturns,
   type LineUnits,
   orderMovesFor,
   shippedValue,
@@ -115,11 +116,66 @@ describe('the order status moves fulfillments call for', () => {
   });
 });
 
+describe('the fulfillment status an order shows, with its returns', () => {
+  const back = (status: string, units: [number, number][]) => ({
+    status,
+    lines: units.map(([lineId, quantity]) => ({ lineId, quantity })),
+  });
+  const all = [
+    shipment('delivered', [
+      [1, 2],
+      [2, 1],
+    ]),
+  ];
+  const shown = (f: FulfillmentUnits[], ...r: ReturnType<typeof back>[]) => fulfillmentStatusWithReturns(lines, f, r);
+
+  it('is how far the order went out without returns, or with none back yet (requested, rejected, cancelled)', () => {
+    expect(shown(all)).toBe('delivered');
+    expect(shown(all, back('requested', [[1, 2]]), back('rejected', [[2, 1]]), back('cancelled', [[1, 1]]))).toBe(
+      'delivered',
+    );
+  });
+
+  it('is partially_returned with some units back, returned with all (received or refunded)', () => {
+    expect(shown(all, back('received', [[1, 1]]))).toBe('partially_returned');
+    expect(shown(all, back('refunded', [[1, 2]]), back('received', [[2, 1]]))).toBe('returned');
+    expect(
+      shown(
+        [
+          shipment('shipped', [
+            [1, 2],
+            [2, 1],
+          ]),
+        ],
+        back('refunded', [[2, 1]]),
+      ),
+    ).toBe('partially_returned');
+  });
+
+  it('keeps saying partially_shipped while the rest has not gone out', () => {
+    const part = [shipment('shipped', [[1, 2]]), shipment('pending', [[2, 1]])];
+    expect(shown(part, back('received', [[1, 2]]))).toBe('partially_shipped');
+  });
+
+  it('moves no order status: the status follows how far the order went out', () => {
+    expect(orderMovesFor('shipped', 'returned')).toEqual([]);
+    expect(orderMovesFor('shipped', 'partially_returned')).toEqual([]);
+  });
+});
+
 describe('the moves an admin makes by hand', () => {
   it('are all the state machine allows without fulfillments; not shipped or delivered with some', () => {
     expect(statusesByHand(['shipped'], 'unfulfilled')).toEqual(['shipped']);
     expect(statusesByHand(['shipped'], 'partially_fulfilled')).toEqual([]);
     expect(statusesByHand(['processing', 'cancelled'], 'fulfilled')).toEqual(['processing', 'cancelled']);
+  });
+
+  it('cancel a processing order only while nothing of it has shipped', () => {
+    const fromProcessing = orderStates.transitions.processing;
+    for (const fulfillment of ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const)
+      expect(statusesByHand(fromProcessing, fulfillment)).toContain('cancelled');
+    for (const fulfillment of ['partially_shipped', 'shipped', 'delivered'] as const)
+      expect(statusesByHand(fromProcessing, fulfillment)).not.toContain('cancelled');
   });
 });
 

@@ -111,7 +111,9 @@ const sum = (units: Map<number, number>) => [...units.values()].reduce((a, b) =>
  * - fulfilled: every unit is in a fulfillment, none shipped yet;
  * - partially_fulfilled: some unit is in one;
  * - unfulfilled: none is.
- * Units returned count as they went out: a return does not make an order unshipped.
+ * Units returned count as they went out: a return does not make an order unshipped. This is how far the order went
+ * out, which its status follows (`orderMovesFor`); what the order shows adds its returns
+ * (`fulfillmentStatusWithReturns`).
  */
 export function fulfillmentStatusOf(
   lines: readonly Pick<LineUnits, 'lineId' | 'ordered'>[],
@@ -130,6 +132,37 @@ export function fulfillmentStatusOf(
   return 'unfulfilled';
 }
 
+/** One return as the order's fulfillment status counts it: its state and its units per order line. */
+export interface ReturnedUnits {
+  status: string;
+  lines: readonly { lineId: number; quantity: number }[];
+}
+
+/** Return states whose goods came back to the store: received, then refunded. Requested, rejected, cancelled: not. */
+const GOODS_BACK: readonly string[] = ['received', 'refunded'];
+
+/**
+ * The order's `fulfillment_status` (decision 0029, amended): how far it went out (`fulfillmentStatusOf`), unless
+ * every unit went out and some came back, in units over the whole order:
+ * - returned: every unit ordered is in a return received or refunded;
+ * - partially_returned: every unit shipped (`shipped` or `delivered`) and some, not all, came back.
+ * An order still going out (partially shipped) keeps saying so; its returns show once the rest has shipped. An order
+ * without returns answers as before.
+ */
+export function fulfillmentStatusWithReturns(
+  lines: readonly Pick<LineUnits, 'lineId' | 'ordered'>[],
+  fulfillments: readonly FulfillmentUnits[],
+  returns: readonly ReturnedUnits[],
+): FulfillmentStatus {
+  const progress = fulfillmentStatusOf(lines, fulfillments);
+  if (progress !== 'shipped' && progress !== 'delivered') return progress;
+  const ordered = lines.reduce((a, l) => a + l.ordered, 0);
+  let back = 0;
+  for (const r of returns) if (GOODS_BACK.includes(r.status)) for (const l of r.lines) back += l.quantity;
+  if (back >= ordered) return 'returned';
+  return back > 0 ? 'partially_returned' : progress;
+}
+
 /** The order statuses an order may be fulfilled in: paid (or held in full) and not yet moved on by hand. */
 export const FULFILLABLE_ORDER_STATUSES: readonly OrderStatus[] = ['approved', 'processing'];
 
@@ -141,6 +174,9 @@ const ORDER_STATUS_FOR: Record<FulfillmentStatus, OrderStatus | null> = {
   partially_shipped: 'processing',
   shipped: 'shipped',
   delivered: 'delivered',
+  // Returns do not move the order's status: `orderMovesFor` is asked with how far it went out (fulfillmentStatusOf).
+  partially_returned: null,
+  returned: null,
 };
 
 /** The forward path of the order state machine that fulfillments move an order along. */
@@ -158,16 +194,31 @@ export function orderMovesFor(status: OrderStatus, fulfillment: FulfillmentStatu
   return FORWARD.slice(from + 1, FORWARD.indexOf(target) + 1);
 }
 
+/** The fulfilment statuses of an order no unit of which is in a shipped or delivered shipment. */
+const NOTHING_SHIPPED: readonly FulfillmentStatus[] = ['unfulfilled', 'partially_fulfilled', 'fulfilled'];
+
+/**
+ * The guard on cancelling (decision 0027, amended): an order is cancelled only while nothing of it has shipped. What
+ * went out is the customer's and comes back as a return; pending shipments are cancelled with the order.
+ */
+export function nothingShipped(fulfillment: FulfillmentStatus): boolean {
+  return NOTHING_SHIPPED.includes(fulfillment);
+}
+
 /** The order statuses its fulfillments decide: an order that has any goes there with them, never by hand. */
 const FOLLOWS_FULFILLMENTS: readonly OrderStatus[] = ['shipped', 'delivered'];
 
 /**
  * The statuses an admin may move an order to by hand, of those its state machine allows (`allowed`): all of them for
  * an order without fulfillments (the old manual moves), all but shipped and delivered for one with some, whose status
- * follows them.
+ * follows them; and cancelled only while nothing of it has shipped (`nothingShipped`).
  */
 export function statusesByHand(allowed: readonly OrderStatus[], fulfillment: FulfillmentStatus): OrderStatus[] {
-  return fulfillment === 'unfulfilled' ? [...allowed] : allowed.filter((s) => !FOLLOWS_FULFILLMENTS.includes(s));
+  return allowed.filter(
+    (s) =>
+      (fulfillment === 'unfulfilled' || !FOLLOWS_FULFILLMENTS.includes(s))
+      && (s !== 'cancelled' || nothingShipped(fulfillment)),
+  );
 }
 
 export const TRACKING_NUMBER_PLACEHOLDER = '{tracking_number}';

@@ -7,7 +7,9 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 export const FulfillmentStatusField = StringEnum(fulfillmentStatuses, {
   description:
     'How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit '
-    + 'in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)',
+    + 'in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), '
+    + 'delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came '
+    + 'back: returns received or refunded)',
 });
 export const FulfillmentStateField = StringEnum(fulfillmentStates);
 

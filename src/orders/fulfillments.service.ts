@@ -8,9 +8,11 @@ import {
   type FulfillmentRefusal,
   type FulfillmentState,
   fulfillmentStatusOf,
+  fulfillmentStatusWithReturns,
   isHttpUrl,
   type RequestedLine,
   orderMovesFor,
+  type ReturnedUnits,
   trackingUrlFor,
 } from './fulfillment.decide.js';
 import { presentFulfillment } from './fulfillment.presenter.js';
@@ -26,7 +28,7 @@ import {
 import { presentOrder } from './order.presenter.js';
 import { claimFor, type IdempotencyClaim, rememberResponseCalls } from './idempotency.js';
 import { orderEvents } from './order-events.js';
-import { lockOrderAndRead, saveOrderFulfillmentStatus } from './order.statements.js';
+import { lockOrderAndRead, returnedUnitsOfOrderAlias, saveOrderFulfillmentStatus } from './order.statements.js';
 import type { OrderLineRow, OrderRow } from './orders.repository.js';
 
 /**
@@ -129,6 +131,8 @@ interface LockedForFulfillment {
   now: Date;
   lines: OrderLineRow[];
   fulfillments: FulfillmentWithLines[];
+  /** The order's returns, as its fulfillment status counts them. */
+  returns: ReturnedUnits[];
   /** The fulfillment the request's Idempotency-Key made or moved before, if it did. */
   earlier: { fulfillmentId: number } | undefined;
   /** A new fulfillment's id, when asked for (`reserveId`). */
@@ -145,19 +149,23 @@ async function lockForFulfillment(
     reserveId?: boolean;
   },
 ): Promise<LockedForFulfillment> {
-  const read = await lockOrderAndRead<[Parameters<typeof fulfillmentsOfRows>[0][number], { id: number }]>(tx, {
+  const read = await lockOrderAndRead<
+    [Parameters<typeof fulfillmentsOfRows>[0][number], ReturnedUnits, { id: number }]
+  >(tx, {
     alias: input.alias,
     claim: input.claim,
     reads: [
       { statement: fulfillmentsOfOrderAlias, values: [input.alias] },
+      { statement: returnedUnitsOfOrderAlias, values: [input.alias] },
       input.reserveId ? { statement: reserveFulfillmentId, values: [] } : undefined,
     ],
   });
   if (!read) throw orderNotFound(input.alias);
-  const [fulfillments, reserved] = read.rows;
+  const [fulfillments, returns, reserved] = read.rows;
   return {
     ...read,
     fulfillments: fulfillmentsOfRows(fulfillments),
+    returns,
     earlier: read.earlier && { fulfillmentId: (read.earlier.body as { fulfillment_id: number }).fulfillment_id },
     newId: reserved[0]?.id,
   };
@@ -183,8 +191,10 @@ async function commitFulfillmentChange(
   },
 ): Promise<{ change: FulfillmentChange; committed: () => void }> {
   const { order, lines, now } = change.read;
-  const fulfillmentStatus = fulfillmentStatusOf(unitsOfLines(lines), unitsOfFulfillments(change.fulfillments));
-  const moves = orderMovesFor(order.status, fulfillmentStatus);
+  const units = unitsOfFulfillments(change.fulfillments);
+  // The status follows how far the order went out; what it shows adds what came back.
+  const moves = orderMovesFor(order.status, fulfillmentStatusOf(unitsOfLines(lines), units));
+  const fulfillmentStatus = fulfillmentStatusWithReturns(unitsOfLines(lines), units, change.read.returns);
   const status = moves.at(-1) ?? order.status;
   const unchanged = status === order.status && fulfillmentStatus === order.fulfillmentStatus;
   const after: OrderRow = unchanged ? order : { ...order, fulfillmentStatus, status, updatedAt: now };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderStatuses } from '../db/schema.js';
 import { orderCharge } from './order-ledger.js';
+import { nothingShipped } from './fulfillment.decide.js';
 import { approvesOnPayment, orderStates } from './order-states.js';
 
 describe('order states', () => {
@@ -10,9 +11,11 @@ describe('order states', () => {
     for (let i = 1; i < path.length; i++) expect(orderStates.can(path[i]!, path[i - 1]!)).toBe(false);
   });
 
-  it('cancels from pending or approved only', () => {
+  it('cancels from pending, approved or processing (this one while nothing has shipped), never after', () => {
     const cancellable = orderStatuses.filter((s) => orderStates.can(s, 'cancelled'));
-    expect(cancellable).toEqual(['pending', 'approved']);
+    expect(cancellable).toEqual(['pending', 'approved', 'processing']);
+    expect(['unfulfilled', 'partially_fulfilled', 'fulfilled'].every((f) => nothingShipped(f as never))).toBe(true);
+    expect(['partially_shipped', 'shipped', 'delivered'].some((f) => nothingShipped(f as never))).toBe(false);
   });
 
   it('has final states delivered and cancelled', () => {

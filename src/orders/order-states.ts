@@ -4,11 +4,15 @@ import { stateMachine } from '../shared/state-machine.js';
 
 export type OrderStatus = (typeof orderStatuses)[number];
 
-/** SPEC 6: pending → approved → processing → shipped → delivered; cancelled from pending or approved. */
+/**
+ * SPEC 6: pending → approved → processing → shipped → delivered; cancelled from pending or approved, and (issue #27)
+ * from processing while nothing of the order has shipped: the guard `nothingShipped` (fulfillment.decide.ts, where
+ * the pure rules live) says so from its fulfillment status (its shipments pending or all cancelled).
+ */
 export const orderStates = stateMachine<OrderStatus>({
   pending: ['approved', 'cancelled'],
   approved: ['processing', 'cancelled'],
-  processing: ['shipped'],
+  processing: ['shipped', 'cancelled'],
   shipped: ['delivered'],
   delivered: [],
   cancelled: [],

@@ -63,7 +63,8 @@ export async function setOrderStatus(tx: Tx, id: number, status: OrderRow['statu
 export async function setOrderCancelled(tx: Tx, id: number, reason: OrderRow['cancelReason']): Promise<OrderRow> {
   const [row] = await tx
     .update(orders)
-    .set({ status: 'cancelled', cancelReason: reason, updatedAt: new Date() })
+    // Nothing of a cancelled order shipped and its pending shipments are cancelled with it: nothing is fulfilled.
+    .set({ status: 'cancelled', cancelReason: reason, fulfillmentStatus: 'unfulfilled', updatedAt: new Date() })
     .where(eq(orders.id, id))
     .returning();
   if (!row) throw new Error('order vanished');

@@ -2,10 +2,15 @@ import { timingSafeEqual } from 'node:crypto';
 import type { LinkCheck } from '../auth/tokens.js';
 import type { Principal } from '../http/auth.js';
 import type { Db, Tx } from '../db/client.js';
-import { type Outbox, recordEvents } from '../events/outbox.js';
+import { type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
+import { runStatement } from '../db/statement-sql.js';
 import { DomainError } from '../shared/errors.js';
 import { orderEvents } from './order-events.js';
 import { type OrderStatus, orderStates, statusChangeEvents } from './order-states.js';
+import { fulfillmentEventTypes } from './fulfillment-states.js';
+import { presentFulfillment } from './fulfillment.presenter.js';
+import { type FulfillmentWithLines, fulfillmentsOf, saveFulfillmentState } from './fulfillments.repository.js';
+import { presentOrder } from './order.presenter.js';
 import {
   findOrderByAlias,
   linesOf,
@@ -18,7 +23,7 @@ import {
 } from './orders.repository.js';
 import { hashOrderToken } from './order-token.js';
 import { orderLinkVerdict } from './order-link.js';
-import { statusesByHand } from './fulfillment.decide.js';
+import { nothingShipped, statusesByHand } from './fulfillment.decide.js';
 
 const notFound = (alias: string) => new DomainError('order_not_found', { detail: `order ${alias} not found` });
 
@@ -68,7 +73,9 @@ function moneyKept(order: OrderRow): number {
 }
 
 /**
- * Cancels a locked order: gives back the stock it took and its promotion uses, sets it cancelled (with the reason
+ * Cancels a locked order, only while nothing of it has shipped (`nothingShipped`; 409 `invalid_transition` else):
+ * cancels its pending shipments (each a fulfillment.cancelled), gives back the stock it took and its promotion uses,
+ * sets it cancelled (with the reason
  * when the service does it: `expired`), and records its events (order.status_changed, then order.cancelled, or
  * order.expired for an expiry). Shared by the admin's cancel and unpaid-order expiry (src/orders/order-expiry.ts).
  */
@@ -78,15 +85,37 @@ export async function cancelLockedOrder(
   cancel: { order: OrderRow; reason: OrderRow['cancelReason'] },
 ): Promise<OrderRow> {
   const { order } = cancel;
+  if (!nothingShipped(order.fulfillmentStatus)) {
+    throw new DomainError('invalid_transition', {
+      detail:
+        `order ${order.alias} is ${order.fulfillmentStatus}: `
+        + 'what has shipped comes back as a return, not a cancel',
+      extra: { from: order.status, to: 'cancelled', allowed: [] },
+    });
+  }
   // Promotions, then variants: the order placements lock them in, so the two don't deadlock.
   await releasePromotionUses(tx, order.id);
   await restoreStock(tx, order.id);
+  const fulfillments = order.fulfillmentStatus === 'unfulfilled' ? [] : await fulfillmentsOf(tx, order.id);
+  const now = new Date();
+  const dropped = fulfillments
+    .filter((f) => f.status === 'pending')
+    .map((f): FulfillmentWithLines => ({ ...f, status: 'cancelled', cancelledAt: now, updatedAt: now }));
+  for (const f of dropped) await runStatement(tx, saveFulfillmentState, [JSON.stringify(f)]);
   const changed = await setOrderCancelled(tx, order.id, cancel.reason);
+  const lines = await linesOf(tx, order.id);
   const types =
     cancel.reason === 'expired'
       ? (['order.status_changed', 'order.expired'] as const)
       : statusChangeEvents('cancelled');
-  await recordEvents(tx, outbox, orderEvents(types, changed, await linesOf(tx, order.id)));
+  const after = fulfillments.map((f) => dropped.find((d) => d.id === f.id) ?? f).map(presentFulfillment);
+  // Each pending shipment cancelled with the order records its fulfillment.cancelled, as a cancel of it alone does.
+  const shipmentEvents: NewEvent[] = dropped.map((f) => ({
+    type: fulfillmentEventTypes.cancelled,
+    order: { id: order.id, alias: order.alias },
+    data: { ...presentOrder(changed, lines), fulfillments: after, fulfillment: presentFulfillment(f) },
+  }));
+  await recordEvents(tx, outbox, [...shipmentEvents, ...orderEvents(types, changed, lines)]);
   return changed;
 }
 
@@ -105,8 +134,10 @@ export function changeOrderStatus(deps: { db: Db; outbox: Outbox }, alias: strin
     if (!byHand.includes(to))
       throw new DomainError('invalid_transition', {
         detail:
-          `order ${alias} is ${order.fulfillmentStatus}: its status follows its fulfillments, `
-          + 'ship or deliver them (/fulfillments/{id}/ship/, /deliver/)',
+          to === 'cancelled'
+            ? `order ${alias} is ${order.fulfillmentStatus}: what has shipped comes back as a return, not a cancel`
+            : `order ${alias} is ${order.fulfillmentStatus}: its status follows its fulfillments, `
+              + 'ship or deliver them (/fulfillments/{id}/ship/, /deliver/)',
         extra: { from: order.status, to, allowed: byHand },
       });
     if (to === 'cancelled') {

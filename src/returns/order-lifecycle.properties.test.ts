@@ -13,6 +13,7 @@ import {
   FULFILLABLE_ORDER_STATUSES,
   type FulfillmentState,
   fulfillmentStatusOf,
+  fulfillmentStatusWithReturns,
   orderMovesFor,
   shippedValue,
 } from '../orders/fulfillment.decide.js';
@@ -181,11 +182,9 @@ class OrderLifecycle {
 
   /** What fulfillments.service.ts writes after a fulfilment changed: the fulfilment status, the order following it. */
   private followFulfilments(): void {
-    const status = fulfillmentStatusOf(
-      this.lines.map((l) => ({ lineId: l.id, ordered: l.quantity })),
-      this.fulfilments,
-    );
-    this.order.fulfillmentStatus = status;
+    const lines = this.lines.map((l) => ({ lineId: l.id, ordered: l.quantity }));
+    const status = fulfillmentStatusOf(lines, this.fulfilments);
+    this.order.fulfillmentStatus = fulfillmentStatusWithReturns(lines, this.fulfilments, this.returns);
     this.order.status = orderMovesFor(this.order.status, status).at(-1) ?? this.order.status;
   }
 
@@ -268,6 +267,7 @@ class OrderLifecycle {
     }
     ret.restock = receipt.restock;
     ret.status = 'received';
+    this.followFulfilments();
   }
 
   /** payments/return-refunds.ts: what the units (and the shipping, if asked) were paid, given back. */
@@ -290,7 +290,9 @@ class OrderLifecycle {
 
   private moveReturn(i: number, to: 'rejected' | 'cancelled'): void {
     const ret = pick(this.returns, i);
-    if (ret && returnStateMachine.can(ret.status, to)) ret.status = to;
+    if (!ret || !returnStateMachine.can(ret.status, to)) return;
+    ret.status = to;
+    this.followFulfilments();
   }
 
   apply(s: Step): void {
@@ -438,6 +440,20 @@ describe('random sequences of edits, shipments, returns and refunds on one order
         expect(units).toBeLessThanOrEqual(line?.quantity ?? 0);
       }
       for (const [lineId, units] of returned) expect(units).toBeLessThanOrEqual(shipped.get(lineId) ?? 0);
+    }, RUNS);
+  });
+
+  it('say returned when every unit came back, partially returned when some did of an order gone out whole', () => {
+    afterEveryStep((o) => {
+      const ordered = sum(o.lines.map((l) => l.quantity));
+      const back = sum([...o.unitsIn(o.returns, ['received', 'refunded']).values()]);
+      const gone = fulfillmentStatusOf(
+        o.lines.map((l) => ({ lineId: l.id, ordered: l.quantity })),
+        o.fulfilments,
+      );
+      const whole = gone === 'shipped' || gone === 'delivered';
+      const expected = !whole || back === 0 ? gone : back >= ordered ? 'returned' : 'partially_returned';
+      expect(o.order.fulfillmentStatus).toBe(expected);
     }, RUNS);
   });
 

@@ -1,8 +1,9 @@
 import { lineRefusals } from '../orders/line-refusals.js';
 import type { Database, Transaction, Tx } from '../db/client.js';
 import { eventRecording, type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
-import { fulfillmentsOf } from '../orders/fulfillments.repository.js';
-import { unitsOfFulfillments } from '../orders/fulfillments.service.js';
+import { fulfillmentStatusWithReturns } from '../orders/fulfillment.decide.js';
+import { fulfillmentsOf, fulfillmentsOfOrderAlias, fulfillmentsOfRows } from '../orders/fulfillments.repository.js';
+import { unitsOfFulfillments, unitsOfLines } from '../orders/fulfillments.service.js';
 import {
   claimFor,
   type IdempotencyClaim,
@@ -10,7 +11,7 @@ import {
   rememberResponseCalls,
   storedResponse,
 } from '../orders/idempotency.js';
-import { addStockCalls, lockOrderAndRead } from '../orders/order.statements.js';
+import { addStockCalls, lockOrderAndRead, saveOrderFulfillmentStatus } from '../orders/order.statements.js';
 import { presentOrder } from '../orders/order.presenter.js';
 import { linesOf, lockOrder, type OrderLineRow, type OrderRow } from '../orders/orders.repository.js';
 import { DomainError, invalidField } from '../shared/errors.js';
@@ -240,17 +241,28 @@ export async function moveReturn(
     if (input.to === 'rejected') move.rejectReason = input.rejectReason?.trim() || null;
     const ret = movedReturn(before, move, now);
     const after = returns.map((r) => (r.id === ret.id ? ret : r));
+    // Goods back (received) or not after all (rejected): the order's fulfillment status says what came back.
+    const fulfillmentStatus = fulfillmentStatusWithReturns(
+      unitsOfLines(lines),
+      unitsOfFulfillments(read.fulfillments),
+      unitsOfReturns(after),
+    );
+    const moved = fulfillmentStatus !== order.fulfillmentStatus;
+    const orderAfter: OrderRow = moved ? { ...order, fulfillmentStatus, updatedAt: now } : order;
     const recording = eventRecording(deps.outbox, [
-      returnEvent({ ret, order, lines, returns: after, event: input.to }),
+      returnEvent({ ret, order: orderAfter, lines, returns: after, event: input.to }),
     ]);
     const answers = await tx.commitWith<unknown[]>([
       ...restocked,
       { statement: saveReturnState, values: [JSON.stringify(ret)] },
+      moved
+        ? { statement: saveOrderFulfillmentStatus, values: [order.id, fulfillmentStatus, order.status, now] }
+        : undefined,
       ...(claim ? rememberResponseCalls(claim, { status: 200, body: { return_id: ret.id } }) : []),
       recording.call,
     ]);
     return {
-      change: { ret, order, lines, returns: after },
+      change: { ret, order: orderAfter, lines, returns: after },
       committed: () => recording.committed(answers.at(-1) ?? []),
     };
   });
@@ -260,15 +272,21 @@ export async function moveReturn(
 
 /** The first message of a move of a return (`lockOrderAndRead`), with the order's returns. 404 without the order. */
 async function lockForReturn(tx: Transaction, alias: string, claim: IdempotencyClaim | undefined) {
-  const read = await lockOrderAndRead<[Parameters<typeof returnsOfRows>[0][number]]>(tx, {
+  const read = await lockOrderAndRead<
+    [Parameters<typeof returnsOfRows>[0][number], Parameters<typeof fulfillmentsOfRows>[0][number]]
+  >(tx, {
     alias,
     claim,
-    reads: [{ statement: returnsOfOrderAlias, values: [alias] }],
+    reads: [
+      { statement: returnsOfOrderAlias, values: [alias] },
+      { statement: fulfillmentsOfOrderAlias, values: [alias] },
+    ],
   });
   if (!read) throw orderNotFound(alias);
   return {
     ...read,
     returns: returnsOfRows(read.rows[0]),
+    fulfillments: fulfillmentsOfRows(read.rows[1]),
     earlier: read.earlier && (read.earlier.body as { return_id: number }).return_id,
   };
 }

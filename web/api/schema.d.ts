@@ -3130,10 +3130,10 @@ export type paths = {
                                 email: string | null;
                                 estimated_tax: string;
                                 /**
-                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                                  * @enum {string}
                                  */
-                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                                 /** @description The order's money as a ledger (docs/payments.md) */
                                 ledger: {
                                     /** @description Money its payments were authorized for (held, or held and taken) */
@@ -3255,10 +3255,10 @@ export type paths = {
                             email: string | null;
                             estimated_tax: string;
                             /**
-                             * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                             * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                              * @enum {string}
                              */
-                            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                             /** @description The order's shipments, oldest first, with their tracking links (cancelled ones included) */
                             fulfillments: {
                                 cancelled_at: string | null;
@@ -3484,10 +3484,10 @@ export type paths = {
                             email: string | null;
                             estimated_tax: string;
                             /**
-                             * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                             * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                              * @enum {string}
                              */
-                            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                             /** @description The order's shipments, oldest first, with their tracking links (cancelled ones included) */
                             fulfillments: {
                                 cancelled_at: string | null;
@@ -3860,10 +3860,10 @@ export type paths = {
                                 email: string | null;
                                 estimated_tax: string;
                                 /**
-                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                                  * @enum {string}
                                  */
-                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                                 /** @description The order's shipments, oldest first, with their tracking links (cancelled ones included) */
                                 fulfillments: {
                                     cancelled_at: string | null;
@@ -4235,10 +4235,10 @@ export type paths = {
                                 next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
                                 order: {
                                     /**
-                                     * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                     * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                                      * @enum {string}
                                      */
-                                    fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                    fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                                     order_alias: string;
                                     status: string;
                                 };
@@ -4359,10 +4359,10 @@ export type paths = {
                             next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
                             order: {
                                 /**
-                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                                  * @enum {string}
                                  */
-                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                                 order_alias: string;
                                 status: string;
                             };
@@ -4397,10 +4397,10 @@ export type paths = {
                             next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
                             order: {
                                 /**
-                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                                  * @enum {string}
                                  */
-                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                                 order_alias: string;
                                 status: string;
                             };
@@ -4513,10 +4513,10 @@ export type paths = {
                             next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
                             order: {
                                 /**
-                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                                  * @enum {string}
                                  */
-                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                                 order_alias: string;
                                 status: string;
                             };
@@ -4629,10 +4629,10 @@ export type paths = {
                             next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
                             order: {
                                 /**
-                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                                  * @enum {string}
                                  */
-                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                                 order_alias: string;
                                 status: string;
                             };
@@ -4764,10 +4764,10 @@ export type paths = {
                             next_statuses: ("pending" | "shipped" | "delivered" | "cancelled")[];
                             order: {
                                 /**
-                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                                  * @enum {string}
                                  */
-                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                                 order_alias: string;
                                 status: string;
                             };
@@ -7214,10 +7214,10 @@ export type paths = {
                                 email: string | null;
                                 estimated_tax: string;
                                 /**
-                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                                 * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                                  * @enum {string}
                                  */
-                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                                fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                                 /** @description The order's money as a ledger (docs/payments.md) */
                                 ledger: {
                                     /** @description Money its payments were authorized for (held, or held and taken) */
@@ -7333,10 +7333,10 @@ export type paths = {
                             email: string | null;
                             estimated_tax: string;
                             /**
-                             * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit)
+                             * @description How far the order has gone out (decision 0027): unfulfilled, partially_fulfilled / fulfilled (some / every unit in a shipment not yet shipped), partially_shipped / shipped (some / every unit shipped), delivered (every unit), partially_returned / returned (every unit went out, and some / every unit came back: returns received or refunded)
                              * @enum {string}
                              */
-                            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered";
+                            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "partially_shipped" | "shipped" | "delivered" | "partially_returned" | "returned";
                             /** @description The order's shipments, oldest first, with their tracking links (cancelled ones included) */
                             fulfillments: {
                                 cancelled_at: string | null;

@@ -39,6 +39,8 @@ const FULFILMENT: Record<string, string> = {
   partially_shipped: 'Partly shipped: the rest follows',
   shipped: 'Shipped',
   delivered: 'Delivered',
+  partially_returned: 'Partly returned',
+  returned: 'Returned',
 };
 
 const SHIPMENT: Record<string, string> = {

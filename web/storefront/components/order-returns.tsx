@@ -11,7 +11,7 @@ import { type Return, useReturns } from '../use-returns';
 import { ReturnForm } from './return-form';
 
 /** Something of the order has gone out: only shipped units are returned. */
-const SHIPPED = new Set(['partially_shipped', 'shipped', 'delivered']);
+const SHIPPED = new Set(['partially_shipped', 'shipped', 'delivered', 'partially_returned', 'returned']);
 
 /** What a return gives back: what it refunded, or what it is estimated to while open. */
 function RefundLine(props: { ret: Return }) {
