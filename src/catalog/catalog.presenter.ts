@@ -79,14 +79,14 @@ export function presentAdminProduct(p: ProductWithVariants, format: CurrencyForm
 }
 
 /**
- * A variant on the storefront, with `stock`, its units on hand read for this answer (unused when not counted), its
- * prices in the request's market (its explicit ones in the market's currency, else converted: decision 0031).
+ * A variant on the storefront, with `stock`, its units on hand read for this answer (unused when not counted),
+ * `imageIds`, the product's images that show it, and its prices in the request's market (its explicit ones in the
+ * market's currency, else converted: decision 0031).
  */
 export function presentStorefrontVariant(
   v: CatalogVariant,
-  stock: number,
   market: StorefrontMarket,
-  imageIds: number[],
+  { stock, imageIds }: { stock: number; imageIds: number[] },
 ) {
   const available = sellableUnits({ trackInventory: v.trackInventory, allowBackorder: v.allowBackorder, stock });
   const format = market.money;
@@ -127,7 +127,7 @@ export function presentStorefrontProduct({ product, stock }: StockedProduct, mar
     options: product.options,
     // A variant whose stock row is gone (deleted since the product was read) has nothing to sell.
     variants: product.variants.map((v) =>
-      presentStorefrontVariant(v, stock.get(v.id) ?? 0, market, imageIdsOf(product.images, v.id)),
+      presentStorefrontVariant(v, market, { stock: stock.get(v.id) ?? 0, imageIds: imageIdsOf(product.images, v.id) }),
     ),
   };
 }
