@@ -72,6 +72,7 @@ const line: OrderLineRow = {
   variantName: '',
   sku: null,
   options: [],
+  image: null,
   quantity: 2,
   unitPrice: 1235,
   subtotal: 2470,
