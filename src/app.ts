@@ -45,6 +45,7 @@ import { type RefundReturn, returnAdminRoutes, returnStorefrontRoutes } from './
 import { placementRoutes } from './placement/placement.routes.js';
 import { promoCodeLimiter } from './placement/promo-rate-limit.js';
 import { openReferenceCache } from './placement/reference-cache.js';
+import { preparedQuoteReads } from './placement/order-quote.repository.js';
 import { gatewayEventDecider } from './payments/gateway-event-batches.js';
 import { cancelOrderWithRefund } from './payments/payments.admin.js';
 import { paymentAdminRoutes, paymentRoutes } from './payments/payments.routes.js';
@@ -147,6 +148,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     money,
     limits,
     markets,
+    // The quotes' variants, from the reference cache: a line's options and image cost no statement once read.
+    shownItems: cache.reads(preparedQuoteReads(db)).variantsByAlias,
   };
   const promoLimiter = promoCodeLimiter(app, config.promoRateLimitPerMinute);
   const { publicBaseUrl, autoApprovePaidOrders, paymentCapture } = config;

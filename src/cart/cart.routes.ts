@@ -6,12 +6,15 @@ import { DomainError } from '../shared/errors.js';
 import { type Market, marketHeader } from '../markets/market-directory.js';
 import { unitPriceIn } from '../markets/market-checkout.js';
 import { MarketHeaderSchema } from '../markets/market.schema.js';
+import { LineImage } from '../media/media.schema.js';
+import { presentLineImage, presentOptions } from '../orders/order-line.js';
 import { cartTokenFrom } from './cart-token.js';
 import {
   addToCart,
   type CartDeps,
   type CartOwner,
   type CartResult,
+  type ShownItem,
   lineIsAvailable,
   mergeGuestCart,
   removeCartLine,
@@ -25,6 +28,10 @@ const CartItem = Type.Object({
   name: Type.String(),
   product_name: Type.String(),
   sku: Type.Union([Type.String(), Type.Null()]),
+  options: Type.Array(Type.Object({ name: Type.String(), value: Type.String() }), {
+    description: 'The variant\'s option values ("Size": "M") in the options\' order; empty when the product has none',
+  }),
+  image: LineImage,
   unit_price: Type.String(),
   quantity: Type.Integer(),
   subtotal: Type.String(),
@@ -49,6 +56,8 @@ const Cart = Type.Object(
   },
 );
 
+const EMPTY: ReadonlyMap<string, ShownItem> = new Map();
+
 /** Carts are addressed only by the caller's identity: the user's token, or the guest's cart token. */
 function ownerOf(request: FastifyRequest): CartOwner {
   if (request.principal) return { kind: 'user', userId: request.principal.userId };
@@ -70,7 +79,8 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
     };
     /** The request's market, resolved before anything is changed: an unknown X-Market changes no cart. */
     const marketOf = (request: FastifyRequest) => deps.markets.ofRequest(marketHeader(request.headers));
-    const respond = (reply: FastifyReply, result: CartResult, market: Market) => {
+    const respond = async (reply: FastifyReply, result: CartResult, market: Market) => {
+      const shown = result.lines.length === 0 ? EMPTY : await deps.shownItems(result.lines.map((l) => l.alias));
       let totalItems = 0;
       // bigint: a cart's sum can outgrow a safe integer where no single price does.
       let subtotal = 0n;
@@ -80,12 +90,15 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
         const lineSubtotal = BigInt(price) * BigInt(line.quantity);
         totalItems += line.quantity;
         subtotal += lineSubtotal;
+        const item = shown.get(line.alias);
         return {
           product_variant_id: line.variantId,
           alias: line.alias,
           name: line.name,
           product_name: line.productName,
           sku: line.sku,
+          options: item ? presentOptions(item.options) : [],
+          image: item ? presentLineImage(item.image) : null,
           unit_price: money.format(price),
           quantity: line.quantity,
           subtotal: money.format(lineSubtotal),

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import type { LineImageRow, LineOptionRow } from '../db/schema.js';
 import type { MarketDirectory } from '../markets/market-directory.js';
 import { DomainError } from '../shared/errors.js';
 import type { CurrencyFormat } from '../shared/money.js';
@@ -30,6 +31,17 @@ export interface CartDeps {
   limits: CartLimits;
   /** Longest a cart write waits for the database (queue, connection, the cart's lock) before a 503. */
   writeTimeoutMs: number;
+  /**
+   * What each line shows besides its figures (option values, image), by variant alias: the quotes' variants, read
+   * from the reference cache (one statement for all the aliases it does not hold, none when it holds them all).
+   */
+  shownItems: (aliases: string[]) => Promise<ReadonlyMap<string, ShownItem>>;
+}
+
+/** What a cart line shows of its variant besides its figures, as an order line would keep it. */
+export interface ShownItem {
+  options: readonly LineOptionRow[];
+  image: LineImageRow | null;
 }
 
 export interface CartResult {

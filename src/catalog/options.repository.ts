@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { uniqueViolation } from '../db/errors.js';
 import { productOptions, productOptionValues, products, productVariants, variantOptionValues } from '../db/schema.js';
@@ -71,6 +71,17 @@ export async function combinationsOf(db: Db | Tx, productIds: number[]): Promise
   }
   return byVariant;
 }
+
+/**
+ * A column for a select from `product_variants`: the variant's option values in the options' order, as
+ * `[name, value]` pairs (null when it has none). Quotes read it with the variant, so an order line keeps them.
+ */
+export const variantOptionsColumn = sql<[string, string][] | null>`(select json_agg(json_build_array(
+  ${productOptions.name}, ${productOptionValues.value}) order by ${productOptions.position}, ${productOptions.id})
+  from ${variantOptionValues}
+  join ${productOptions} on ${productOptions.id} = ${variantOptionValues.optionId}
+  join ${productOptionValues} on ${productOptionValues.id} = ${variantOptionValues.optionValueId}
+  where ${variantOptionValues.variantId} = ${productVariants.id})`;
 
 const productNotFound = (id: number) => new DomainError('product_not_found', { detail: `product ${id} not found` });
 

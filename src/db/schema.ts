@@ -614,12 +614,23 @@ export interface LineAdjustmentRow {
 }
 
 /**
- * One option value of a sold variant ("Size": "Small"), as it was at placement. The catalog has no options yet: every
- * line stores an empty list until it does.
+ * One option value of a sold variant ("Size": "Small"), as it was at placement (empty for a product whose only option
+ * is the stand-in "Title" of decision 0036, and on lines placed before lines kept them).
  */
 export interface LineOptionRow {
   name: string;
   value: string;
+}
+
+/**
+ * The image a line showed when it was sold (the variant's first, else its product's; decision 0039): the stored
+ * original's key (content-addressed, never deleted, so it stays servable) with its alt text and size.
+ */
+export interface LineImageRow {
+  key: string;
+  alt: string;
+  width: number;
+  height: number;
 }
 
 /** An address as it was when the order was placed (the seed's address object). */
@@ -769,6 +780,8 @@ export const orderLines = pgTable(
     variantName: text('name').notNull(),
     sku: text('sku'),
     options: jsonb('options').$type<LineOptionRow[]>().notNull().default([]),
+    /** Its image as sold; null: the product had none (or the line was placed before lines kept one). */
+    image: jsonb('image').$type<LineImageRow>(),
     quantity: integer('quantity').notNull(),
     unitPrice: minorUnits('unit_price').notNull(),
     subtotal: minorUnits('subtotal').notNull(),

@@ -72,6 +72,7 @@ const line: OrderLineRow = {
   variantName: '',
   sku: null,
   options: [],
+  image: null,
   quantity: 2,
   unitPrice: 1235,
   subtotal: 2470,
@@ -124,6 +125,36 @@ describe('order emails', () => {
     expect(email.text).toContain('1 × Organic Cotton T-Shirt — Small (SKU TSHIRT-S) ($25.00 each): $25.00');
     expect(email.html).toContain('Organic Cotton T-Shirt — Small<br><span');
     expect(email.html).toContain('SKU TSHIRT-S</span>');
+  });
+
+  it("shows each line's option values and its image as sold, by an absolute URL with its box and alt text", () => {
+    const key = 'ab'.repeat(32);
+    const tee: OrderLineRow = {
+      ...line,
+      productName: 'Tee',
+      variantName: 'M / Black',
+      options: [
+        { name: 'Size', value: 'M' },
+        { name: 'Colour', value: 'Black' },
+      ],
+      image: { key, alt: 'The "black" tee <worn>', width: 400, height: 300 },
+    };
+    const email = renderOrderEmail({
+      kind: 'order_confirmation',
+      storeName: 'S',
+      order: orderIn('USD'),
+      lines: [tee, { ...line, alias: 'plain' }],
+      link,
+      publicBaseUrl: 'https://shop.example',
+    });
+    expect(email.text).toContain('2 × Tee — M / Black (Size: M, Colour: Black) ($12.35 each): $24.70');
+    expect(email.html).toContain(
+      `<img src="https://shop.example/media/${key}/160.jpg" alt="The &quot;black&quot; tee &lt;worn&gt;" `
+        + 'width="64" height="48"',
+    );
+    expect(email.html).toContain('Size: M, Colour: Black</span>');
+    // A line sold without an image shows none.
+    expect(email.html.match(/<img /g)).toHaveLength(1);
   });
 
   it('escapes every value of the HTML part, the link included', () => {

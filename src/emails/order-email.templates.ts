@@ -1,4 +1,5 @@
-import type { AddressSnapshot } from '../db/schema.js';
+import type { AddressSnapshot, LineImageRow } from '../db/schema.js';
+import { IMAGE_WIDTHS, imagePath } from '../media/media.values.js';
 import { ledgerOfOrder } from '../orders/order-ledger.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
@@ -39,6 +40,11 @@ export interface OrderEmailInput {
   shipments?: readonly Shipment[];
   /** The return a return email is about, as its event showed it. */
   returned?: ReturnedItems;
+  /**
+   * The service's public address (PUBLIC_BASE_URL, no trailing slash): a line's image is an absolute URL under it,
+   * since a mail client has no page to resolve a path against. Absent: the lines show no images.
+   */
+  publicBaseUrl?: string;
 }
 
 /** A return as its emails tell of it: its number, its items, what it gave back (decimal text), why it was refused. */
@@ -204,8 +210,19 @@ function addressLines(address: AddressSnapshot): string[] {
 }
 
 interface Figures {
-  /** `name`: "Product — Variant" (lineDisplayName); `sku`: null when the variant has none. */
-  lines: { quantity: number; name: string; sku: string | null; unit: string; amount: string }[];
+  /**
+   * `name`: "Product — Variant" (lineDisplayName); `options`: "Size: M, Colour: Black" (empty: none); `sku`: null when
+   * the variant has none; `image`: its thumbnail (absolute URL), null when none.
+   */
+  lines: {
+    quantity: number;
+    name: string;
+    options: string;
+    sku: string | null;
+    image: Thumbnail | null;
+    unit: string;
+    amount: string;
+  }[];
   /** `deducted`: an amount taken off (the discount), shown with a minus. */
   totals: { label: string; amount: string; deducted?: boolean; strong?: boolean }[];
 }
@@ -218,8 +235,28 @@ function amountIn(order: OrderRow): (minor: number) => string {
   return moneyDisplay(order.currency);
 }
 
+/** A line's image in an email: a JPEG (every mail client shows one) at the smallest width, shown 64 pixels wide. */
+interface Thumbnail {
+  url: string;
+  alt: string;
+  width: number;
+  height: number;
+}
+
+const THUMBNAIL_WIDTH = 64;
+
+function thumbnailOf(image: LineImageRow | null, publicBaseUrl: string | undefined): Thumbnail | null {
+  if (image === null || publicBaseUrl === undefined) return null;
+  return {
+    url: `${publicBaseUrl}${imagePath(image.key, { width: IMAGE_WIDTHS[0], format: 'jpg' })}`,
+    alt: oneLine(image.alt),
+    width: THUMBNAIL_WIDTH,
+    height: Math.max(1, Math.round((image.height * THUMBNAIL_WIDTH) / image.width)),
+  };
+}
+
 /** Lines at their subtotal (quantity × unit price), then the order's totals: they add up as shown. */
-function figures(order: OrderRow, lines: OrderLineRow[]): Figures {
+function figures(order: OrderRow, lines: OrderLineRow[], publicBaseUrl?: string): Figures {
   const amount = amountIn(order);
   const named = (label: string, names: (string | null)[]) => {
     const known = names.filter((n): n is string => n !== null && n !== '').map(oneLine);
@@ -240,6 +277,8 @@ function figures(order: OrderRow, lines: OrderLineRow[]): Figures {
     lines: lines.map((l) => ({
       quantity: l.quantity,
       name: oneLine(lineDisplayName(l)),
+      options: l.options.map((o) => `${oneLine(o.name)}: ${oneLine(o.value)}`).join(', '),
+      image: thumbnailOf(l.image, publicBaseUrl),
       sku: l.sku === null || l.sku.trim() === '' ? null : oneLine(l.sku),
       unit: amount(l.unitPrice),
       amount: amount(l.subtotal),
@@ -269,7 +308,9 @@ function renderText(p: Parts): string {
     p.says,
     [
       ...p.figures.lines.map(
-        (l) => `${l.quantity} × ${l.name}${l.sku ? ` (SKU ${l.sku})` : ''} (${l.unit} each): ${l.amount}`,
+        (l) =>
+          `${l.quantity} × ${l.name}${l.options ? ` (${l.options})` : ''}${l.sku ? ` (SKU ${l.sku})` : ''}`
+          + ` (${l.unit} each): ${l.amount}`,
       ),
       '',
       ...p.figures.totals.map((t) => `${t.label}: ${t.deducted ? '-' : ''}${t.amount}`),
@@ -290,7 +331,9 @@ function renderHtml(input: Parts): string {
   const f = input.figures;
   const lineRows = f.lines.map(
     (l) =>
-      html`<tr style="border-top:1px solid #e4e4e7"><td style="${CELL}">${l.name}${
+      html`<tr style="border-top:1px solid #e4e4e7"><td style="${CELL}">${lineImage(l.image)}${l.name}${
+        l.options ? html`<br><span style="color:#52525b;font-size:14px">${l.options}</span>` : html``
+      }${
         l.sku ? html`<br><span style="color:#71717a;font-size:12px">SKU ${l.sku}</span>` : html``
       }</td><td style="${NUM}">${l.quantity}</td>
 <td style="${NUM}">${l.unit}</td><td style="${NUM}">${l.amount}</td></tr>`,
@@ -348,6 +391,13 @@ ${link}
 `.value;
 }
 
+/** A line's thumbnail, floated left of its name, with its box and alt text. */
+const lineImage = (image: Thumbnail | null): SafeHtml =>
+  image === null
+    ? html``
+    : html`<img src="${image.url}" alt="${image.alt}" width="${String(image.width)}" height="${String(image.height)}"
+ style="float:left;margin:0 8px 4px 0;border-radius:4px;border:0">`;
+
 /** Lines of text, each escaped, one under the other. */
 const joinLines = (lines: string[]): SafeHtml[] => lines.map((l, i) => (i === 0 ? html`${l}` : html`<br>${l}`));
 
@@ -364,7 +414,7 @@ function shipmentPart(s: Shipment): Parts['parcels'][number] {
 /** Subject, text and HTML of one email about `order`, from the store `storeName`. */
 export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const kind = KINDS[input.kind];
-  const f = figures(input.order, input.lines);
+  const f = figures(input.order, input.lines, input.publicBaseUrl);
   const storeName = oneLine(input.storeName);
   const subject = `${storeName}: ${kind.subject(input.order.alias)}`;
   const returned = input.returned && {

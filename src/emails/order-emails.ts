@@ -106,6 +106,7 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
     link,
     shipments,
     returned,
+    publicBaseUrl: deps.config.publicBaseUrl,
   });
   const messageId = messageIdFor({
     key: `${job.eventId}\u0000${job.kind}`,

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { productMedia, productMediaVariants, products, productVariants } from '../db/schema.js';
+import { type LineImageRow, productMedia, productMediaVariants, products, productVariants } from '../db/schema.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import { placeAt } from '../shared/positions.js';
 
@@ -8,6 +8,25 @@ export type MediaRow = typeof productMedia.$inferSelect;
 /** An image with the variants it shows (their ids, ascending). */
 export interface ProductImage extends MediaRow {
   variantIds: number[];
+}
+
+/**
+ * A column for a select from `product_variants`: the image a line of the variant shows, as `[key, alt, width,
+ * height]`: the first of the variant's own images, else its product's first (null when the product has none). One
+ * index scan of the product's images; `lineImageOf` reads it.
+ */
+export const variantImageColumn = sql<[string, string, number, number] | null>`(select json_build_array(
+  ${productMedia.storageKey}, ${productMedia.alt}, ${productMedia.width}, ${productMedia.height})
+  from ${productMedia} where ${productMedia.productId} = ${productVariants.productId}
+  order by exists (select 1 from ${productMediaVariants} where ${productMediaVariants.mediaId} = ${productMedia.id}
+    and ${productMediaVariants.variantId} = ${productVariants.id}) desc, ${productMedia.position}, ${productMedia.id}
+  limit 1)`;
+
+/** `variantImageColumn` as read. */
+export function lineImageOf(read: [string, string, number, number] | null): LineImageRow | null {
+  if (read === null) return null;
+  const [key, alt, width, height] = read;
+  return { key, alt, width: Number(width), height: Number(height) };
 }
 
 const mediaNotFound = (id: number) => new DomainError('media_not_found', { detail: `image ${id} not found` });

@@ -29,15 +29,24 @@ export const ImageChangeBody = StrictObject(
   { examples: [{ alt: 'The mug from above, white glaze', position: 0, variant_ids: [12] }] },
 );
 
-/** An image as products' answers carry it (storefront and dashboard). */
-export const Image = Type.Object({
-  id: Type.Integer(),
+/** An image by its URLs and size: what a cart's or an order's line shows (`image`), and an `Image` without its id. */
+export const ImageView = Type.Object({
   url: Type.String({ description: 'A JPEG of the image, 640 pixels wide or the original width if smaller' }),
   alt: Type.String(),
   width: Type.Integer({ description: "The original's width in pixels (with height: the box to reserve)" }),
   height: Type.Integer(),
   srcset: Type.String({ description: 'WebP sizes for <img srcset> or <source type="image/webp">' }),
   srcset_avif: Type.String({ description: 'AVIF sizes for <source type="image/avif">' }),
+});
+
+/** An image as products' answers carry it (storefront and dashboard). */
+export const Image = Type.Object({ id: Type.Integer(), ...ImageView.properties });
+
+/** A line's thumbnail: its variant's first image, else its product's; null when the product has none. */
+export const LineImage = Type.Union([ImageView, Type.Null()], {
+  description:
+    "The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with);"
+    + ' null: none. Show it at a small width with `srcset`; `width`/`height` give its box',
 });
 
 /** An image as the dashboard manages it. */

@@ -101,9 +101,13 @@ export interface ImageRef {
  * and `srcset_avif` in AVIF for `<picture>`.
  */
 export function presentImage(image: ImageRef) {
+  return { id: image.id, ...presentStoredImage(image) };
+}
+
+/** `presentImage` of an image known by its key alone (an order line's, kept as sold): everything but the id. */
+export function presentStoredImage(image: Omit<ImageRef, 'id'>) {
   const fallback = offeredWidths(image.width).find((o) => o.width >= DEFAULT_WIDTH || o.actual === image.width);
   return {
-    id: image.id,
     url: imagePath(image.key, { width: fallback?.width ?? DEFAULT_WIDTH, format: 'jpg' }),
     alt: image.alt,
     width: image.width,

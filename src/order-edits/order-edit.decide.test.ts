@@ -59,6 +59,8 @@ const variant = (fields: Partial<EditedVariant> & { id: number; alias: string })
   productName: fields.alias,
   variantName: fields.alias,
   sku: null,
+  options: [],
+  image: null,
   priceMinor: 500,
   trackInventory: true,
   allowBackorder: false,

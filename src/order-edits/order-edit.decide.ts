@@ -1,4 +1,5 @@
 import { canSupply, isBuyable, sellableUnits, stockIsCounted, type ArchiveFacts } from '../catalog/availability.js';
+import type { LineImageRow, LineOptionRow } from '../db/schema.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import type { PlacedLineBasis, PlacedOrderBasis } from '../pricing/order-as-placed.js';
 import { pricingInputAsPlaced } from '../pricing/order-as-placed.js';
@@ -38,6 +39,9 @@ export interface EditedVariant extends ArchiveFacts {
   productName: string;
   variantName: string;
   sku: string | null;
+  /** Its option values and image as a line keeps them (`optionsAsSold`; its first image, else its product's). */
+  options: LineOptionRow[];
+  image: LineImageRow | null;
   priceMinor: number;
   trackInventory: boolean;
   allowBackorder: boolean;

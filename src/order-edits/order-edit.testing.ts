@@ -110,6 +110,8 @@ export class OrderModel {
           productName: c.alias,
           variantName: c.alias,
           sku: null,
+          options: [],
+          image: null,
           priceMinor: c.price,
           trackInventory: c.track,
           allowBackorder: false,

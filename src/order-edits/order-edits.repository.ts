@@ -14,7 +14,9 @@ import {
   variantPrices,
 } from '../db/schema.js';
 import type { StoredPriceRounding, UnitPrice } from '../markets/market-price.js';
-import { lineDisplayName, soldItem } from '../orders/order-line.js';
+import { lineImageOf, variantImageColumn } from '../media/media.repository.js';
+import { variantOptionsColumn } from '../catalog/options.repository.js';
+import { lineDisplayName, optionsAsSold, soldItem } from '../orders/order-line.js';
 import type { OrderRow } from '../orders/orders.repository.js';
 import type { PricedLine, PricedOrder } from '../pricing/pricing.types.js';
 import { resolveTaxRates } from '../pricing/tax-rate.selector.js';
@@ -60,6 +62,8 @@ export async function lockEditedVariants(
       productArchivedAt: products.archivedAt,
       taxClassId: taxClasses.id,
       taxClassName: taxClasses.name,
+      options: variantOptionsColumn,
+      image: variantImageColumn,
     })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
@@ -77,10 +81,12 @@ export async function lockEditedVariants(
         )
       : new Map<number, string>();
   return new Map(
-    rows.map(({ taxClassId, variantName, productName, ...row }) => [
+    rows.map(({ taxClassId, variantName, productName, options, image, ...row }) => [
       row.alias,
       {
         ...row,
+        options: optionsAsSold(options),
+        image: lineImageOf(image),
         name: lineDisplayName({ productName, variantName }),
         taxClassName: taxClassId === null ? null : row.taxClassName,
         taxRate: (taxClassId === null ? undefined : rates.get(taxClassId)) ?? '0',
@@ -158,7 +164,8 @@ export async function writeEditedLines(
         productName: variant.productName,
         name: variant.variantName,
         sku: variant.sku,
-        options: [],
+        options: variant.options,
+        image: variant.image,
       });
       await tx.insert(orderLines).values({
         orderId: input.orderId,

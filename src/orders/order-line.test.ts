@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineDisplayName, soldItem } from './order-line.js';
+import { lineDisplayName, optionsAsSold, soldItem } from './order-line.js';
 
 describe('lineDisplayName', () => {
   it('names a line by its product and its variant', () => {
@@ -21,13 +21,34 @@ describe('lineDisplayName', () => {
 describe('soldItem', () => {
   it("keeps a copy of the variant's options, not the catalog's list", () => {
     const options = [{ name: 'Size', value: 'S' }];
-    const item = soldItem({ productName: 'Shirt', name: 'S', sku: null, options });
+    const item = soldItem({ productName: 'Shirt', name: 'S', sku: null, options, image: null });
     options.push({ name: 'Colour', value: 'Red' });
     expect(item).toEqual({
       productName: 'Shirt',
       variantName: 'S',
       sku: null,
       options: [{ name: 'Size', value: 'S' }],
+      image: null,
     });
+  });
+});
+
+describe('optionsAsSold', () => {
+  it('keeps every option value in order', () => {
+    expect(
+      optionsAsSold([
+        ['Size', 'M'],
+        ['Colour', 'Black'],
+      ]),
+    ).toEqual([
+      { name: 'Size', value: 'M' },
+      { name: 'Colour', value: 'Black' },
+    ]);
+  });
+
+  it('keeps none of a product whose only option is the stand-in "Title"', () => {
+    expect(optionsAsSold([['Title', 'Default']])).toEqual([]);
+    expect(optionsAsSold([['Title', 'Black']])).toEqual([]);
+    expect(optionsAsSold(null)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { ledgerOfOrder } from './order-ledger.js';
 import { formatRate } from '../pricing/pricing.presenter.js';
 import type { CurrencyFormat } from '../shared/money.js';
 import { currencyFormat, formatDecimal } from '../shared/money.js';
-import { lineDisplayName, presentOptions } from './order-line.js';
+import { lineDisplayName, presentLineImage, presentOptions } from './order-line.js';
 import type { OrderLineRow, OrderRow } from './orders.repository.js';
 
 /** An order in a list: its figures without lines. Amounts in the order's own currency. */
@@ -58,6 +58,7 @@ export type PresentedLine = Pick<
   | 'variantName'
   | 'sku'
   | 'options'
+  | 'image'
   | 'quantity'
   | 'unitPrice'
   | 'subtotal'
@@ -122,6 +123,7 @@ export function presentOrder(order: OrderRow, lines: readonly PresentedLine[]) {
       variant_name: l.variantName,
       sku: l.sku,
       options: presentOptions(l.options),
+      image: presentLineImage(l.image),
       tax_class: l.taxClassName,
       quantity: l.quantity,
       unit_price: money.format(l.unitPrice),

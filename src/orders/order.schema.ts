@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { orderStatuses, paymentStatuses } from '../db/schema.js';
 import { Page } from '../http/paging.js';
 import { StringEnum } from '../http/schemas.js';
+import { LineImage } from '../media/media.schema.js';
 import { Fulfillment, FulfillmentStatusField } from './fulfillment.schema.js';
 
 const Money = Type.String();
@@ -44,8 +45,11 @@ export const soldItemFields = {
   variant_name: Type.String({ description: "The variant's name at placement" }),
   sku: Nullable(Type.String({ description: "The variant's SKU at placement" })),
   options: Type.Array(Type.Object({ name: Type.String(), value: Type.String() }), {
-    description: 'The option values of the variant at placement ("Size": "Small"); empty while the catalog has none',
+    description:
+      'The option values of the variant at placement ("Size": "Small"), in the options\' order; empty when the product '
+      + 'has no options of its own (only the stand-in "Title") or the line was placed before lines kept them',
   }),
+  image: LineImage,
   tax_class: Nullable(Type.String({ description: "The name of the product's tax class at placement; null: none" })),
 };
 

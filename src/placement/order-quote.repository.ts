@@ -7,6 +7,7 @@ import { promotionFromRow } from '../promotions/promotions.mapper.js';
 import { activePromotionRows, type PromotionRow, promotionRowByCode } from '../promotions/promotions.repository.js';
 import {
   addresses,
+  type LineImageRow,
   type LineOptionRow,
   orders,
   products,
@@ -20,6 +21,9 @@ import {
 } from '../db/schema.js';
 import { type ExplicitPrices, explicitPricesColumn, explicitPricesOf } from '../markets/variant-prices.repository.js';
 import { ratePricesColumn, ratePricesOf } from '../shipping/shipping.repository.js';
+import { lineImageOf, variantImageColumn } from '../media/media.repository.js';
+import { variantOptionsColumn } from '../catalog/options.repository.js';
+import { optionsAsSold } from '../orders/order-line.js';
 
 type Conn = Db | Tx;
 
@@ -30,8 +34,10 @@ export interface OrderableVariant {
   sku: string | null;
   productId: number;
   productName: string;
-  /** The variant's option values; empty until the catalog has options (an order line keeps them). */
+  /** The variant's option values as an order line keeps them (`optionsAsSold`). */
   options: LineOptionRow[];
+  /** Its image: its own first, else its product's first; null when the product has none. */
+  image: LineImageRow | null;
   price: number;
   weightGrams: string | null;
   trackInventory: boolean;
@@ -68,6 +74,8 @@ function variantsQuery(db: Conn) {
       pricingVersion: productVariants.pricingVersion,
       productPricingVersion: products.pricingVersion,
       explicitPrices: explicitPricesColumn,
+      options: variantOptionsColumn,
+      image: variantImageColumn,
     })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
@@ -78,11 +86,12 @@ type VariantQueryRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['wher
 
 function toVariantMap(rows: VariantQueryRow[]): Map<string, OrderableVariant> {
   return new Map(
-    rows.map(({ archivedAt, productArchivedAt, explicitPrices, ...row }) => [
+    rows.map(({ archivedAt, productArchivedAt, explicitPrices, options, image, ...row }) => [
       row.alias,
       {
         ...row,
-        options: [],
+        options: optionsAsSold(options),
+        image: lineImageOf(image),
         buyable: isBuyable({ archivedAt, productArchivedAt }),
         explicitPrices: explicitPricesOf(explicitPrices),
       },

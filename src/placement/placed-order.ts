@@ -81,6 +81,7 @@ export function lineValues(quote: OrderQuote): OrderLineValues[] {
       variantName: item.variantName,
       sku: item.sku,
       options: item.options,
+      image: item.image,
       quantity: line.quantity,
       unitPrice: line.unitPriceMinor,
       subtotal: line.subtotalMinor,

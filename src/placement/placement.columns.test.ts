@@ -68,6 +68,7 @@ const line = {
   variantName: 'Blue',
   sku: null,
   options: [],
+  image: null,
   quantity: 1,
   unitPrice: 1000,
   subtotal: 1000,

@@ -1,4 +1,4 @@
-import { soldItem } from '../orders/order-line.js';
+import { presentLineImage, soldItem } from '../orders/order-line.js';
 import { presentPricedOrder } from '../pricing/pricing.presenter.js';
 import type { OrderQuote } from './order-quote.service.js';
 
@@ -19,6 +19,7 @@ export function presentQuote(quote: OrderQuote) {
       variant_name: item.variantName,
       sku: item.sku,
       options: item.options,
+      image: presentLineImage(item.image),
       tax_class: quote.priced.lines[i]?.taxClass?.name ?? null,
       ...line,
     };

@@ -36,6 +36,7 @@ describe('ReferenceCache', () => {
               productId: 1,
               productName: 'P',
               options: [],
+              image: null,
               price: 100,
               weightGrams: null,
               trackInventory: true,

@@ -35,13 +35,12 @@ const READERS: Record<string, (keyof Lookups)[]> = {
   product_categories: [],
   collections: [],
   collection_products: [],
-  // Product images (issue #29): no quote reads them.
-  product_media: [],
-  product_media_variants: [],
-  // A product's options (issue #29): a quote reads a variant's name, not its option values.
-  product_options: [],
-  product_option_values: [],
-  variant_option_values: [],
+  // A variant's first image and its option values: an order line keeps them as sold (decision 0039).
+  product_media: ['variants'],
+  product_media_variants: ['variants'],
+  product_options: ['variants'],
+  product_option_values: ['variants'],
+  variant_option_values: ['variants'],
 };
 
 /**

@@ -97,7 +97,25 @@ export type paths = {
                                 alias: string;
                                 /** @description false when archived or when stock no longer covers the quantity */
                                 available: boolean;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 name: string;
+                                /** @description The variant's option values ("Size": "M") in the options' order; empty when the product has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 product_name: string;
                                 product_variant_id: number;
                                 quantity: number;
@@ -231,7 +249,25 @@ export type paths = {
                                 alias: string;
                                 /** @description false when archived or when stock no longer covers the quantity */
                                 available: boolean;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 name: string;
+                                /** @description The variant's option values ("Size": "M") in the options' order; empty when the product has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 product_name: string;
                                 product_variant_id: number;
                                 quantity: number;
@@ -352,7 +388,25 @@ export type paths = {
                                 alias: string;
                                 /** @description false when archived or when stock no longer covers the quantity */
                                 available: boolean;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 name: string;
+                                /** @description The variant's option values ("Size": "M") in the options' order; empty when the product has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 product_name: string;
                                 product_variant_id: number;
                                 quantity: number;
@@ -481,7 +535,25 @@ export type paths = {
                                 alias: string;
                                 /** @description false when archived or when stock no longer covers the quantity */
                                 available: boolean;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 name: string;
+                                /** @description The variant's option values ("Size": "M") in the options' order; empty when the product has none */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 product_name: string;
                                 product_variant_id: number;
                                 quantity: number;
@@ -3310,9 +3382,22 @@ export type paths = {
                                 }[];
                                 alias: string;
                                 discount: string;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
-                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
                                     name: string;
                                     value: string;
@@ -3539,9 +3624,22 @@ export type paths = {
                                 }[];
                                 alias: string;
                                 discount: string;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
-                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
                                     name: string;
                                     value: string;
@@ -3915,9 +4013,22 @@ export type paths = {
                                     }[];
                                     alias: string;
                                     discount: string;
+                                    /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                    image: {
+                                        alt: string;
+                                        height: number;
+                                        /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                        srcset: string;
+                                        /** @description AVIF sizes for <source type="image/avif"> */
+                                        srcset_avif: string;
+                                        /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                        url: string;
+                                        /** @description The original's width in pixels (with height: the box to reserve) */
+                                        width: number;
+                                    } | null;
                                     /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                     name: string;
-                                    /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                    /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                     options: {
                                         name: string;
                                         value: string;
@@ -6288,9 +6399,22 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
-                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
                                     name: string;
                                     value: string;
@@ -6485,9 +6609,22 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
-                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
                                     name: string;
                                     value: string;
@@ -6747,9 +6884,22 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
-                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
                                     name: string;
                                     value: string;
@@ -7031,9 +7181,22 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
-                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
                                     name: string;
                                     value: string;
@@ -7388,9 +7551,22 @@ export type paths = {
                                 }[];
                                 alias: string;
                                 discount: string;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
-                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
                                     name: string;
                                     value: string;
@@ -8100,9 +8276,22 @@ export type paths = {
                                 alias: string;
                                 /** @description Decimal string with the exact precision of the answer's currency */
                                 discount: string;
+                                /** @description The line's image (its variant's first, else its product's first; an order's line keeps the one it was sold with); null: none. Show it at a small width with `srcset`; `width`/`height` give its box */
+                                image: {
+                                    alt: string;
+                                    height: number;
+                                    /** @description WebP sizes for <img srcset> or <source type="image/webp"> */
+                                    srcset: string;
+                                    /** @description AVIF sizes for <source type="image/avif"> */
+                                    srcset_avif: string;
+                                    /** @description A JPEG of the image, 640 pixels wide or the original width if smaller */
+                                    url: string;
+                                    /** @description The original's width in pixels (with height: the box to reserve) */
+                                    width: number;
+                                } | null;
                                 /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
-                                /** @description The option values of the variant at placement ("Size": "Small"); empty while the catalog has none */
+                                /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
                                     name: string;
                                     value: string;

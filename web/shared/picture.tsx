@@ -31,3 +31,12 @@ export function Picture(props: { image: ImageAnswer; sizes: string; eager?: bool
     </picture>
   );
 }
+
+/**
+ * A line's thumbnail in a cart, a checkout's summary or an order (the line's `image`): 4rem wide beside its name, the
+ * smallest size the browser finds enough for that (`srcset`), its box from `width`/`height`, lazily loaded.
+ */
+export function LineThumbnail(props: { image: ImageAnswer | null }) {
+  if (props.image === null) return null;
+  return <Picture image={props.image} sizes="4rem" class="line-image" />;
+}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { asProblem, type Problem } from '../../shared/problem';
+import { LineThumbnail } from '../../shared/picture';
 import { Money } from '../../shared/ui';
 import type { CartLine } from '../cart';
 import { useShop } from '../context';
@@ -41,10 +42,18 @@ export function CartLineRow(props: { line: CartLine; currency: string }) {
   return (
     <tr>
       <th scope="row">
-        {line.product_name}
-        <br />
-        <span class="muted">{line.name}</span>
-        {!line.available && <p class="error">No longer available in this quantity</p>}
+        <div class="line-item">
+          <LineThumbnail image={line.image} />
+          <div>
+            {line.product_name}
+            <br />
+            <span class="muted">{line.name}</span>
+            {line.options.length > 0 && (
+              <div class="detail">{line.options.map((o) => `${o.name}: ${o.value}`).join(' · ')}</div>
+            )}
+            {!line.available && <p class="error">No longer available in this quantity</p>}
+          </div>
+        </div>
       </th>
       <td class="num" data-label="Price">
         <Money amount={line.unit_price} currency={currency} />

@@ -1,4 +1,5 @@
 import type { Answer } from '../../api/client';
+import { LineThumbnail } from '../../shared/picture';
 import { Money } from '../../shared/ui';
 
 /**
@@ -42,22 +43,27 @@ export function OrderFigures(props: {
               return (
                 <tr key={line.alias}>
                   <th scope="row">
-                    {line.name}
-                    {line.options.length > 0 && (
-                      <div class="detail">{line.options.map((o) => `${o.name}: ${o.value}`).join(' · ')}</div>
-                    )}
-                    {line.sku && <div class="detail">SKU {line.sku}</div>}
-                    <div class="detail">{money(line.unit_price)} each</div>
-                    {line.adjustments.map((a) => (
-                      <div key={a.promotion_id} class="detail">
-                        {promotionName(a.promotion_id)}: −{money(a.amount)}
+                    <div class="line-item">
+                      <LineThumbnail image={line.image} />
+                      <div>
+                        {line.name}
+                        {line.options.length > 0 && (
+                          <div class="detail">{line.options.map((o) => `${o.name}: ${o.value}`).join(' · ')}</div>
+                        )}
+                        {line.sku && <div class="detail">SKU {line.sku}</div>}
+                        <div class="detail">{money(line.unit_price)} each</div>
+                        {line.adjustments.map((a) => (
+                          <div key={a.promotion_id} class="detail">
+                            {promotionName(a.promotion_id)}: −{money(a.amount)}
+                          </div>
+                        ))}
+                        {error && (
+                          <p role="alert" class="field-error">
+                            {error}
+                          </p>
+                        )}
                       </div>
-                    ))}
-                    {error && (
-                      <p role="alert" class="field-error">
-                        {error}
-                      </p>
-                    )}
+                    </div>
                   </th>
                   <td class="num">{line.quantity}</td>
                   <td class="num">{money(line.subtotal)}</td>

@@ -41,7 +41,7 @@ export function ProductPage() {
           <ProductImages product={product} onChanged={reload} />
           <OptionEditor product={product} onChanged={reload} />
           <VariantList product={product} onChanged={reload} />
-          <NewVariant productId={product.id} onAdded={reload} />
+          <NewVariant product={product} onAdded={reload} />
         </>
       )}
     </>
