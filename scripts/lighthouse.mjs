@@ -137,6 +137,46 @@ async function warmUp(browser, baseUrl) {
   await page.close();
 }
 
+/** Runs after the first when a score is below the minimum (the median of all is taken). */
+const EXTRA_RUNS = 2;
+
+const belowMinimum = (scores) => CATEGORIES.some((c) => scores[c] < MINIMUM);
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** One Lighthouse run of a page with a preset: its four scores, and the audits that cost points. */
+async function measureOnce({ browser, port, baseUrl }, { preset, target }) {
+  const url = `${baseUrl}${target.path}`;
+  const page = target.withItem ? await pageWithItem(browser, baseUrl, target.withItem) : undefined;
+  const flags = {
+    port,
+    logLevel: 'error',
+    output: 'json',
+    onlyCategories: CATEGORIES,
+    ...(page ? { disableStorageReset: true } : {}),
+  };
+  const result = await lighthouse(url, flags, preset.config, page);
+  await page?.close();
+  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  const { lhr } = result;
+  if (reports) {
+    mkdirSync(reports, { recursive: true });
+    writeFileSync(path.join(reports, `${preset.name}-${target.name}.json`), JSON.stringify(lhr));
+  }
+  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]));
+  /** What cost points: each audit below full marks in a category, for the table's reader. */
+  const lost = CATEGORIES.flatMap((c) =>
+    lhr.categories[c].auditRefs
+      .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => lhr.audits[ref.id])
+      .map((audit) => `${c}: ${audit.id} (${audit.displayValue ?? audit.score})${on(audit)}`),
+  );
+  return { scores, lost };
+}
+
 async function measure() {
   const shop = await startShop();
   const chrome = await chromeLauncher.launch({
@@ -147,37 +187,25 @@ async function measure() {
   const rows = [];
   try {
     await warmUp(browser, shop.baseUrl);
+    const session = { browser, port: chrome.port, baseUrl: shop.baseUrl };
     for (const preset of PRESETS) {
       for (const target of PAGES.filter((p) => !only || only.includes(p.name))) {
-        const url = `${shop.baseUrl}${target.path}`;
-        const page = target.withItem ? await pageWithItem(browser, shop.baseUrl, target.withItem) : undefined;
-        const flags = {
-          port: chrome.port,
-          logLevel: 'error',
-          output: 'json',
-          onlyCategories: CATEGORIES,
-          ...(page ? { disableStorageReset: true } : {}),
-        };
-        const result = await lighthouse(url, flags, preset.config, page);
-        await page?.close();
-        if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-        const { lhr } = result;
-        if (reports) {
-          mkdirSync(reports, { recursive: true });
-          writeFileSync(path.join(reports, `${preset.name}-${target.name}.json`), JSON.stringify(lhr));
+        const runs = [await measureOnce(session, { preset, target })];
+        // A score below the minimum is measured twice more and the median taken, as Lighthouse's guidance on
+        // variability advises (lighthouse-ci's numberOfRuns): one slow run of a shared machine does not fail CI.
+        if (belowMinimum(runs[0].scores)) {
+          for (let more = 0; more < EXTRA_RUNS; more++) runs.push(await measureOnce(session, { preset, target }));
         }
-        const scores = Object.fromEntries(
-          CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
+        const scores = Object.fromEntries(CATEGORIES.map((c) => [c, median(runs.map((run) => run.scores[c]))]));
+        const lost = [...new Set(runs.flatMap((run) => run.lost))];
+        const each =
+          runs.length > 1
+            ? ` (runs: ${runs.map((run) => CATEGORIES.map((c) => run.scores[c]).join('/')).join(', ')})`
+            : '';
+        rows.push({ page: target.name, path: target.path, preset: preset.name, ...scores, runs: runs.length, lost });
+        console.log(
+          `${preset.name.padEnd(8)} ${target.name.padEnd(9)} ${CATEGORIES.map((c) => scores[c]).join(' ')}${each}`,
         );
-        /** What cost points: each audit below full marks in a category, for the table's reader. */
-        const lost = CATEGORIES.flatMap((c) =>
-          lhr.categories[c].auditRefs
-            .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
-            .map((ref) => lhr.audits[ref.id])
-            .map((audit) => `${c}: ${audit.id} (${audit.displayValue ?? audit.score})${on(audit)}`),
-        );
-        rows.push({ page: target.name, path: target.path, preset: preset.name, ...scores, lost });
-        console.log(`${preset.name.padEnd(8)} ${target.name.padEnd(9)} ${CATEGORIES.map((c) => scores[c]).join(' ')}`);
       }
     }
   } finally {
@@ -194,7 +222,7 @@ const header = ['preset', 'page', ...CATEGORIES];
 const table = [header, ...rows.map((r) => [r.preset, `${r.page} ${r.path}`, ...CATEGORIES.map((c) => String(r[c]))])];
 const widths = header.map((_, i) => Math.max(...table.map((line) => line[i].length)));
 console.log(`\n${table.map((line) => line.map((cell, i) => cell.padEnd(widths[i])).join('  ')).join('\n')}`);
-const below = rows.filter((r) => CATEGORIES.some((c) => r[c] < MINIMUM));
+const below = rows.filter((r) => belowMinimum(r));
 for (const r of below) console.log(`\n${r.preset} ${r.path} is below ${MINIMUM}:\n  ${r.lost.join('\n  ')}`);
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify({ minimum: MINIMUM, measured: new Date().toISOString(), rows }, null, 2)}\n`);
