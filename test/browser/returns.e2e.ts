@@ -66,10 +66,13 @@ async function shippedOrder(
   return order;
 }
 
-/** The guest's order page in a new phone-wide browser that kept the order's token (as placing it would). */
-async function customerOrderPage(browser: BrowserSession, order: PlacedOrder): Promise<Page> {
+/**
+ * The guest's order page in a new phone-wide browser that kept the order's token (as placing it would), once it says
+ * how far the order went out (`fulfilment`: "Shipped", or "Partly returned" once some of it came back).
+ */
+async function customerOrderPage(browser: BrowserSession, order: PlacedOrder, fulfilment = 'Shipped'): Promise<Page> {
   const page = await guestOrderPage(browser, order, PHONE);
-  await expect.poll(() => page.getByTestId('fulfilment-status').textContent(), SLOW).toBe('Shipped');
+  await expect.poll(() => page.getByTestId('fulfilment-status').textContent(), SLOW).toBe(fulfilment);
   return page;
 }
 
@@ -202,8 +205,8 @@ describe('returns on the order page and in the dashboard', () => {
     expect(await link.getAttribute('href')).toBe(`/admin/orders/${order.alias}`);
     expect(await nothingCutOff(page)).toBe(true);
 
-    // The customer reads what was refunded.
-    const customer = await customerOrderPage(running.browser, order);
+    // The customer reads what was refunded, and that part of the order came back.
+    const customer = await customerOrderPage(running.browser, order, 'Partly returned');
     const customerReturns = section(customer, 'Returns');
     await expect.poll(() => customerReturns.textContent(), SLOW).toMatch(/Return 1: Refunded/);
     expect(await customerReturns.textContent()).toMatch(`Refunded: ${estimate.amount} USD`);
