@@ -352,11 +352,12 @@ describe('workers sharing the jobs', () => {
     const runs: number[] = [];
     const slow = async (job: Job) => {
       runs.push(job.attempt);
-      await sleep(700);
+      // Four leases long: renewed, not outlived (a lease of 400 ms leaves a loaded machine's pauses room).
+      await sleep(1600);
     };
     const [queueA, queueB] = [new JobQueue(), new JobQueue()];
-    queueA.handle('test.long', slow, { leaseMs: 150 });
-    queueB.handle('test.long', slow, { leaseMs: 150 });
+    queueA.handle('test.long', slow, { leaseMs: 400 });
+    queueB.handle('test.long', slow, { leaseMs: 400 });
     const id = await enqueueJob(database.db, queueA, { kind: 'test.long' });
     work(queueA, { pollMs: 10 });
     await until(
