@@ -2,16 +2,15 @@
 // accessibility, best practices, SEO) for the shop's home, a category, a product, search results and the cart holding
 // an item, with the mobile and the desktop presets, in Debian's Chromium. It starts the built service (dist/, as
 // `npm start` runs it) with the demo store on an embedded database of its own, prints a table, writes it to
-// dist/lighthouse.json (or the path given with --out), and exits 1 when any score is below 95.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// dist/lighthouse.json (or the path given with --out), and exits 1 when any score is below 95. Run through tsx: the
+// service is started by test/shop-process.ts, as the browser tests start it.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
+import { startShop } from '../test/shop-process.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const MINIMUM = 95;
@@ -41,68 +40,6 @@ const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // chrome-launcher is Lighthouse's own dependency: taken from where Lighthouse finds it.
 const lighthouseRequire = createRequire(createRequire(import.meta.url).resolve('lighthouse'));
 const chromeLauncher = await import(pathToFileURL(lighthouseRequire.resolve('chrome-launcher')).href);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** dist/main.js with the demo store on a fresh embedded database (as test/browser/harness.ts starts it). */
-async function startShop() {
-  if (!existsSync(path.join(root, 'dist', 'main.js')) || !existsSync(path.join(root, 'dist', 'public', 'index.html'))) {
-    throw new Error('dist/ is not built: run `npm run build` (npm run lighthouse does)');
-  }
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sf-lighthouse-'));
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAIL: 'admin@example.com',
-      ADMIN_PASSWORD: 'lighthouse-admin-password',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited at start:\n${output}`);
-    if (
-      await fetch(`${baseUrl}/readyz`).then(
-        (res) => res.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the service was not ready in 180 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { baseUrl, stop };
-}
 
 /**
  * The cart page can only show an item the shop's own script put there (its token is in localStorage): a page of the

@@ -1,5 +1,8 @@
 import type { PaymentRegistry } from '../src/payments/plugin-registry.js';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
@@ -132,6 +135,24 @@ export async function buildTestApp(
     close: async () => {
       await app.close();
       await test.drop();
+    },
+  };
+}
+
+/** A test app keeping product images as files in a DATA_DIR of its own (`config.dataDir`), removed by `close`. */
+export async function buildMediaTestApp(prefix: string): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const t = await buildTestApp({
+    config: {
+      dataDir,
+      media: { storage: { kind: 'file' }, maxUploadBytes: 200_000, maxPixels: 4_000_000, memoryCacheBytes: 1 << 20 },
+    },
+  });
+  return {
+    ...t,
+    close: async () => {
+      await t.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminApi, adminApi, guestAddress, placeGuestOrder } from './fixtures.js';
-import { bearer, buildTestApp, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { bearer, buildMediaTestApp, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
 
 // What a cart's and an order's lines show of the variant sold (docs/catalog.md#lines): its option values and its
 // image (the variant's own first, else the product's first), kept on the order line as sold.
@@ -14,22 +11,14 @@ const admin = '/product/dashboard/api';
 let t: TestApp;
 let api: AdminApi;
 let adminUser: SignedIn;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'line-items-test-'));
-  t = await buildTestApp({
-    config: {
-      dataDir,
-      media: { storage: { kind: 'file' }, maxUploadBytes: 200_000, maxPixels: 4_000_000, memoryCacheBytes: 1 << 20 },
-    },
-  });
+  t = await buildMediaTestApp('line-items-test-');
   adminUser = await signInAdmin(t);
   api = adminApi(t, adminUser);
 });
 afterAll(async () => {
   await t?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 let counter = 0;

@@ -1,12 +1,11 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminApi, adminApi } from './fixtures.js';
 import {
   bearer,
-  buildTestApp,
+  buildMediaTestApp,
   expectProblem,
   json,
   type SignedIn,
@@ -25,23 +24,15 @@ let t: TestApp;
 let api: AdminApi;
 let adminUser: SignedIn;
 let customer: SignedIn;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'media-test-'));
-  t = await buildTestApp({
-    config: {
-      dataDir,
-      media: { storage: { kind: 'file' }, maxUploadBytes: 200_000, maxPixels: 4_000_000, memoryCacheBytes: 1 << 20 },
-    },
-  });
+  t = await buildMediaTestApp('media-test-');
   adminUser = await signInAdmin(t);
   api = adminApi(t, adminUser);
   customer = await signUp(t.app);
 });
 afterAll(async () => {
   await t?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 const solid = (width: number, height: number, colour: string) =>
@@ -89,7 +80,7 @@ describe('uploading an image (admin)', () => {
     expect(image.key).toMatch(/^[0-9a-f]{64}$/);
     expect(image.position).toBe(0);
 
-    const stored = await readdir(path.join(dataDir, 'media', 'originals'));
+    const stored = await readdir(path.join(t.config.dataDir, 'media', 'originals'));
     expect(stored).toContain(image.key);
     for (const url of [image.url, `/media/${image.key}/1024.jpg`, `/media/${image.key}/320.webp`]) {
       const served = await t.app.inject({ method: 'GET', url });
@@ -265,7 +256,7 @@ describe('serving images', () => {
 
   it('keeps what it made: the second request reads the stored size, and If-None-Match gets a 304', async () => {
     const first = await t.app.inject({ method: 'GET', url: `/media/${key}/160.webp` });
-    const derived = await readdir(path.join(dataDir, 'media', 'derived', key));
+    const derived = await readdir(path.join(t.config.dataDir, 'media', 'derived', key));
     expect(derived).toContain('160.webp');
     const second = await t.app.inject({ method: 'GET', url: `/media/${key}/160.webp` });
     expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
