@@ -91,10 +91,16 @@ export function precompress(dir) {
   }
 }
 
-/** Builds `root`'s dist/ if it is not up to date; returns what it did, or throws if the compiler failed. */
+/**
+ * Builds `root`'s dist/ if it is not up to date; returns what it did, or throws if the compiler failed. `options.say`
+ * is told each step (the script prints them: a first build takes a minute or more on a small machine).
+ */
 export function build(root, options = {}) {
+  const say = options.say ?? (() => {});
   const digest = sourceDigest(root);
   if (!options.force && isUpToDate(root, digest)) return 'up-to-date';
+  const started = Date.now();
+  say('Building the service (tsc)…');
   const dist = path.join(root, 'dist');
   // From scratch: the output of a source file deleted since the last build must not linger and be loaded.
   rmSync(dist, { recursive: true, force: true });
@@ -114,6 +120,7 @@ export function build(root, options = {}) {
       path.dirname(createRequire(path.join(root, 'package.json')).resolve('vite/package.json')),
       'bin/vite.js',
     );
+    say('Building the shop and the dashboard (vite)…');
     const web = spawnSync(process.execPath, [vite, 'build', '--config', WEB_CONFIG, '--logLevel', 'warn'], {
       cwd: root,
       stdio: 'inherit',
@@ -122,6 +129,7 @@ export function build(root, options = {}) {
     precompress(path.join(dist, ASSETS_DIR));
   }
   writeFileSync(path.join(dist, STAMP), JSON.stringify({ digest, outputs: filesUnder(dist) }));
+  say(`Built dist/ in ${Math.round((Date.now() - started) / 1000)} s.`);
   return 'built';
 }
 
@@ -129,7 +137,10 @@ export function build(root, options = {}) {
 // real paths: through a symlinked checkout the two spellings differ.
 if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    build(fileURLToPath(new URL('..', import.meta.url)), { force: process.argv.includes('--force') });
+    build(fileURLToPath(new URL('..', import.meta.url)), {
+      force: process.argv.includes('--force'),
+      say: (text) => console.log(text),
+    });
   } catch (err) {
     console.error(`Build failed: ${err instanceof Error ? err.message : String(err)}`);
     process.exitCode = 1;

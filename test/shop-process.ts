@@ -1,5 +1,5 @@
-// The service as `npm start` runs it (dist/main.js with the built web apps and the demo store) on a database of its own:
-// for the browser tests (test/browser/harness.ts), the screenshots and the Lighthouse measurement.
+// The service as `npm start` runs it (dist/main.js with the built web apps and the demo store) on a database of its
+// own: for the browser tests (test/browser/harness.ts), the screenshots and the Lighthouse measurement.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

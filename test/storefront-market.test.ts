@@ -7,6 +7,7 @@ import {
   marketOfCountry,
   type StorefrontMarket,
   shownMarket,
+  taxIncluded,
 } from '../web/storefront/market.js';
 
 const market = (over: Partial<StorefrontMarket> & Pick<StorefrontMarket, 'code'>): StorefrontMarket => ({
@@ -63,4 +64,25 @@ describe('the currency of an answer', () => {
 
 it('names a market with its currency', () => {
   expect(marketLabel(eu)).toBe('Europe · EUR');
+});
+
+describe("whether an answer's prices include its tax", () => {
+  it("is what the answer's market says", () => {
+    expect(taxIncluded({ market: { prices_include_tax: true } }, markets)).toBe(true);
+    expect(taxIncluded({ market: { prices_include_tax: false } }, [{ ...us, prices_include_tax: true }])).toBe(false);
+  });
+
+  it('is what the default market says when the answer names no market', () => {
+    expect(taxIncluded({}, markets)).toBe(false);
+    expect(taxIncluded({}, [eu, { ...us, prices_include_tax: true }])).toBe(true);
+  });
+
+  it('is what a placed order says of itself, whatever the markets say now', () => {
+    expect(taxIncluded({ prices_include_tax: true }, markets)).toBe(true);
+    expect(taxIncluded({ prices_include_tax: false }, [{ ...us, prices_include_tax: true }])).toBe(false);
+  });
+
+  it('is no while the markets are not read yet', () => {
+    expect(taxIncluded({}, [])).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { freeHandle } from '../catalog/handles.repository.js';
 import { giveDefaultOptions, giveOptions } from '../catalog/options.repository.js';
 import type { OptionList } from '../catalog/options.rules.js';
@@ -211,11 +211,14 @@ async function seedDemoPricing(tx: Tx, input: { classId: (name: DemoTaxClass) =>
 /**
  * The demo's second market (issue #28): Germany in euros, prices including VAT, converted from US dollars at 0.92 and
  * rounded to x.99, with an explicit EUR price for the small and medium T-shirt (EUR 23.00 for USD 25.00, whatever
- * the rate says). Its rate is one from US dollars, so only a USD store gets it.
+ * the rate says); the default market, still named "Default", is renamed "International" for shoppers beside it. Its
+ * rate is one from US dollars, so only a USD store gets it.
  */
 export const demoMarket = {
   code: 'eu',
   name: 'Europe',
+  /** What the default market is called beside it (the migration names it "Default", a word for admins). */
+  defaultMarketName: 'International',
   currency: 'EUR',
   storeCurrency: 'USD',
   exchangeRate: '0.92',
@@ -256,6 +259,10 @@ async function seedDemoMarket(tx: Tx, storeCurrency: string): Promise<void> {
     .returning();
   if (!market) throw new Error('insert returned no market');
   await tx.insert(marketCountries).values(demoMarket.countries.map((country) => ({ country, marketId: market.id })));
+  await tx
+    .update(markets)
+    .set({ name: demoMarket.defaultMarketName })
+    .where(and(eq(markets.isDefault, true), eq(markets.name, 'Default')));
   const variants = await tx
     .select({ id: productVariants.id, alias: productVariants.alias })
     .from(productVariants)

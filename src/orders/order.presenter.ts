@@ -115,6 +115,7 @@ export function presentOrder(order: OrderRow, lines: readonly PresentedLine[]) {
     shipping_discount: money.format(order.shippingDiscount),
     shipping_name: order.shippingName,
     total_without_tax: money.format(order.totalWithoutTax),
+    prices_include_tax: order.pricesIncludeTax,
     lines: lines.map((l) => ({
       alias: l.alias,
       product_variant_id: l.variantId,

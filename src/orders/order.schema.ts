@@ -116,6 +116,9 @@ export const OrderDetail = Type.Object({
   shipping_discount: Type.String({ description: 'What promotions took off shipping (part of discount)' }),
   shipping_name: Nullable(Type.String()),
   total_without_tax: Money,
+  prices_include_tax: Type.Boolean({
+    description: 'Its prices include their tax (a VAT market): the tax is part of the total, not added to it',
+  }),
   lines: Type.Array(
     Type.Object({
       alias: Type.String(),

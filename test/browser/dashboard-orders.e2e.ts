@@ -277,6 +277,14 @@ describe('the dashboard: orders and webhooks', () => {
     const dialog = page.getByRole('dialog', { name: `Edit the lines of order ${order.alias}` });
     const mug = dialog.getByLabel(/Mug/);
     await expect.poll(() => mug.inputValue()).toBe('1');
+    // The add field suggests variants by their product's name, each offered by the alias it sends.
+    const add = dialog.getByLabel('Add a product');
+    await add.fill('noteb');
+    const notebook = dialog.locator('datalist option[value="demo-notebook"]');
+    await expect
+      .poll(() => notebook.getAttribute('label'))
+      .toMatch(/^Hardcover Notebook — .*: 18\.99 USD, \d+ in stock$/);
+    await add.fill('');
     // Nothing changed yet: nothing to preview.
     expect(await dialog.getByRole('button', { name: 'Preview the new total' }).isDisabled()).toBe(true);
     await mug.fill('2');

@@ -37,7 +37,7 @@ describe('markets in the shop and the dashboard', () => {
     const page = await signedIn(running.browser, '/admin/markets');
     await poll(() => page.getByRole('heading', { name: 'Markets', level: 1 }).count()).toBe(1);
     const row = (name: RegExp) => page.getByRole('row', { name });
-    await poll(() => row(/default\s*Default\s*Default\s*USD/).count()).toBe(1);
+    await poll(() => row(/default\s*Default\s*International\s*USD/).count()).toBe(1);
     expect(await row(/eu\s*Europe\s*EUR, tax included\s*DE\s*0\.92/).count()).toBe(1);
     // The default market is the store itself: it has no Delete.
     expect(
@@ -88,18 +88,18 @@ describe('markets in the shop and the dashboard', () => {
     await poll(() => statusText(page)).toContain('Market Japan (jp) saved.');
 
     // The default market: its currency and rule follow the environment and cannot be edited here.
-    await page.getByRole('button', { name: 'Edit Default' }).click();
-    const store = page.getByRole('form', { name: 'Edit market Default' });
+    await page.getByRole('button', { name: 'Edit International' }).click();
+    const store = page.getByRole('form', { name: 'Edit market International' });
     expect(await store.getByLabel('Currency', { exact: true }).isDisabled()).toBe(true);
     expect(await store.getByLabel('Exchange rate').isDisabled()).toBe(true);
     await store.getByLabel('Market name').fill('United States');
     await store.getByRole('button', { name: 'Save market' }).click();
     await poll(() => statusText(page)).toContain('Market United States (default) saved.');
     const renamed = page.getByRole('form', { name: 'Edit market United States' });
-    await renamed.getByLabel('Market name').fill('Default');
+    await renamed.getByLabel('Market name').fill('International');
     await renamed.getByRole('button', { name: 'Save market' }).click();
-    await poll(() => statusText(page)).toContain('Market Default (default) saved.');
-    await page.getByRole('form', { name: 'Edit market Default' }).getByRole('button', { name: 'Close' }).click();
+    await poll(() => statusText(page)).toContain('Market International (default) saved.');
+    await page.getByRole('form', { name: 'Edit market International' }).getByRole('button', { name: 'Close' }).click();
 
     // Delete, after a confirmation.
     await row(/^jp/).getByRole('button', { name: 'Delete' }).click();
@@ -189,8 +189,8 @@ describe('markets in the shop and the dashboard', () => {
       name: string;
       currency: string;
     }[];
-    expect(markets.map((m) => `${m.name} · ${m.currency}`)).toEqual(['Default · USD', 'Europe · EUR']);
-    await poll(() => choice.locator('option').allTextContents()).toEqual(['Default · USD', 'Europe · EUR']);
+    expect(markets.map((m) => `${m.name} · ${m.currency}`)).toEqual(['International · USD', 'Europe · EUR']);
+    await poll(() => choice.locator('option').allTextContents()).toEqual(['International · USD', 'Europe · EUR']);
     expect(await choice.inputValue()).toBe('default');
     await page.getByRole('link', { name: 'Organic Cotton T-Shirt' }).waitFor();
     // Nothing chosen yet: the service decides, no header is sent.
@@ -256,6 +256,9 @@ describe('markets in the shop and the dashboard', () => {
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await poll(() => page.getByRole('link', { name: 'Cart (1)' }).count()).toBe(1);
     await page.goto('/checkout');
+    // No country yet: shipping and tax are not shown as 0.00 but as what the address will decide.
+    await poll(() => page.getByText('Calculated from your address').count()).toBe(2);
+    await poll(() => page.locator('dt.grand').textContent()).toBe('Total so far');
     await page.getByLabel('Email').fill('eu-shopper@example.com');
     // The estimates the shop asks for in the eu market (the live one, and one per shipping method for its fee).
     const estimates: { total: string; currency: string }[] = [];
@@ -275,12 +278,17 @@ describe('markets in the shop and the dashboard', () => {
       return last !== undefined && (await total.textContent())?.includes(`${last.total} ${last.currency}`);
     }).toBe(true);
     expect(headers).toContain('eu');
+    // Europe's prices include VAT: its tax is said to be in the total, not listed as added to it.
+    await poll(() => page.getByText('Tax included in the total').count()).toBe(1);
+    expect(await page.locator('dl.totals dt', { hasText: /^Tax$/ }).count()).toBe(0);
     expect(await nothingCutOff(page, phone.width)).toBe(true);
 
     // Back to a US address: the default market serves it.
     await page.getByLabel('Country', { exact: true }).selectOption('US');
     await poll(() => page.getByLabel('Shop in').inputValue()).toBe('default');
-    await poll(() => statusText(page)).toContain('Shipping to United States: you now shop in Default, in USD.');
+    await poll(() => statusText(page)).toContain('Shipping to United States: you now shop in International, in USD.');
+    await poll(() => page.locator('dl.totals dt', { hasText: /^Tax$/ }).count()).toBe(1);
+    expect(await page.getByText('Tax included in the total').count()).toBe(0);
     expect(running.browser.errors).toEqual([]);
   });
 

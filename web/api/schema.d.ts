@@ -3436,6 +3436,8 @@ export type paths = {
                             order_id: number;
                             /** @enum {string} */
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
+                            /** @description Its prices include their tax (a VAT market): the tax is part of the total, not added to it */
+                            prices_include_tax: boolean;
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -3678,6 +3680,8 @@ export type paths = {
                             order_id: number;
                             /** @enum {string} */
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
+                            /** @description Its prices include their tax (a VAT market): the tax is part of the total, not added to it */
+                            prices_include_tax: boolean;
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {
@@ -4067,6 +4071,8 @@ export type paths = {
                                 order_id: number;
                                 /** @enum {string} */
                                 payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
+                                /** @description Its prices include their tax (a VAT market): the tax is part of the total, not added to it */
+                                prices_include_tax: boolean;
                                 promocode: string | null;
                                 /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                                 promotions: {
@@ -7589,6 +7595,8 @@ export type paths = {
                             order_id: number;
                             /** @enum {string} */
                             payment_status: "unpaid" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "overpaid";
+                            /** @description Its prices include their tax (a VAT market): the tax is part of the total, not added to it */
+                            prices_include_tax: boolean;
                             promocode: string | null;
                             /** @description The promotions that took something off, in the order they applied (SPEC section 10) */
                             promotions: {

@@ -33,3 +33,20 @@ export function answerCurrency(answer: object, fallback: string): string {
   const carried = (answer as { currency?: unknown }).currency;
   return typeof carried === 'string' && carried !== '' ? carried : fallback;
 }
+
+/**
+ * Whether an answer's prices include their tax (its tax is then part of the total, not added to it): what an order
+ * says of itself, else what an estimate's market says, else (an estimate in the default market names none) what the
+ * default market says.
+ */
+export function taxIncluded(
+  answer: { prices_include_tax?: boolean; market?: { prices_include_tax: boolean } },
+  markets: readonly Pick<StorefrontMarket, 'is_default' | 'prices_include_tax'>[],
+): boolean {
+  return (
+    answer.prices_include_tax
+    ?? answer.market?.prices_include_tax
+    ?? markets.find((m) => m.is_default)?.prices_include_tax
+    ?? false
+  );
+}

@@ -7,6 +7,7 @@ import { Outcome } from '../outcome';
 import { useWrite } from '../use-write';
 import { ModalDialog } from './modal-dialog';
 import type { Order } from './types';
+import { useVariantSuggestions } from './variant-suggestions';
 
 type Preview = Answer<'/order/dashboard/api/orders/{order_alias}/edits/preview/', 'post'>;
 
@@ -36,10 +37,10 @@ function lineChangeText(line: Preview['lines'][number], currency: string): strin
 }
 
 /**
- * Change an order's lines (quantities, a line removed with 0, a variant added by its alias) in a dialog: the change
- * is previewed first (the API prices it again as placed and checks the stock), stating the new total and what it
- * means for the money; saving sends the previewed total as `expected_total`, so a total that changed meanwhile is
- * refused rather than saved. Any change to the inputs asks for a new preview.
+ * Change an order's lines (quantities, a line removed with 0, a variant added, found by its product's name) in a
+ * dialog: the change is previewed first (the API prices it again as placed and checks the stock), stating the new
+ * total and what it means for the money; saving sends the previewed total as `expected_total`, so a total that
+ * changed meanwhile is refused rather than saved. Any change to the inputs asks for a new preview.
  */
 export function OrderEditDialog(props: { order: Order; onClose: () => void; onChanged: () => Promise<void> }) {
   const { order } = props;
@@ -53,6 +54,7 @@ export function OrderEditDialog(props: { order: Order; onClose: () => void; onCh
   const [preview, setPreview] = useState<Preview>();
   const saveRef = useRef<HTMLButtonElement>(null);
   const path = { order_alias: order.order_alias };
+  const suggestions = useVariantSuggestions(api, added.alias, order.currency);
 
   const changes = () => {
     const lines = order.lines
@@ -112,10 +114,14 @@ export function OrderEditDialog(props: { order: Order; onClose: () => void; onCh
       ))}
       <div class="fields">
         <Field
-          label="Add a variant (its alias)"
+          label="Add a product"
+          hint="Type its name, then choose a variant; or type a variant's alias"
+          list={suggestions.listId}
+          autocomplete="off"
           value={added.alias}
           onInput={(e) => edited(() => setAdded({ ...added, alias: e.currentTarget.value }))}
         />
+        {suggestions.list}
         <Field
           label="Quantity to add"
           type="number"

@@ -121,7 +121,9 @@ export function OrderLines(props: { order: Order; onEdit?: (() => void) | undefi
       )}
       <h3>Totals</h3>
       <dl class="totals">
-        <dt>Subtotal ({order.total_items} items)</dt>
+        <dt>
+          Subtotal ({order.total_items} {order.total_items === 1 ? 'item' : 'items'})
+        </dt>
         <dd>{money(order.subtotal)}</dd>
         <dt>Discount{order.discount_name && ` (${order.discount_name})`}</dt>
         <dd>{money(order.discount)}</dd>

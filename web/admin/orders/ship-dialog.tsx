@@ -45,7 +45,8 @@ export function ShipDialog(props: OrderDialogProps & { shipment: Shipment }) {
       onClose={props.onClose}
     >
       <p>
-        <strong>{unitsText(shipment.lines)}</strong> leave now. The customer is emailed the tracking link.
+        <strong>{unitsText(shipment.lines)}</strong> leave now. The shipped email gives the customer the tracking link
+        (where the store sends email, SMTP_URL).
       </p>
       {isPositive(order.ledger.capturable) && (
         <p class="muted">

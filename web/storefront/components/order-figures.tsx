@@ -1,6 +1,8 @@
 import type { Answer } from '../../api/client';
 import { LineThumbnail } from '../../shared/picture';
 import { Money } from '../../shared/ui';
+import { useShop } from '../context';
+import { taxIncluded } from '../market';
 
 /**
  * The figures of an estimate (or a placement's answer, which adds to it) or of a placed order: they share these fields.
@@ -9,16 +11,22 @@ export type Figures =
   | Answer<'/order/storefront/api/estimate/', 'post'>
   | Answer<'/order/storefront/api/orders/{order_alias}/', 'get'>;
 
+const FROM_ADDRESS = 'Calculated from your address';
+
 /**
  * An order's lines (each named "Product — Variant" by the API, with its SKU, option values and what every promotion
  * took off it) and its totals: subtotal, each promotion by name, shipping and its discount, tax, total. `lineError`
- * puts an error (e.g. not enough stock) beside its line.
+ * puts an error (e.g. not enough stock) beside its line. Where the prices include tax (a VAT market), the tax is said
+ * to be included in the total, not added to it.
  */
 export function OrderFigures(props: {
   figures: Figures;
   lineError?: (alias: string, index: number) => string | undefined;
+  /** Checkout before a country is chosen: shipping and tax follow from the address, so they are not shown as 0.00. */
+  awaitingAddress?: boolean;
 }) {
   const { figures } = props;
+  const included = taxIncluded(figures, useShop().markets);
   const money = (amount: string) => <Money amount={amount} currency={figures.currency} />;
   const promotionName = (id: number) => figures.promotions.find((p) => p.id === id)?.name ?? 'Discount';
   return (
@@ -86,17 +94,27 @@ export function OrderFigures(props: {
           </div>
         ))}
         <dt>Shipping{figures.shipping_name ? ` (${figures.shipping_name})` : ''}</dt>
-        <dd>{money(figures.shipping_fee)}</dd>
+        <dd>{props.awaitingAddress ? <span class="muted">{FROM_ADDRESS}</span> : money(figures.shipping_fee)}</dd>
         {figures.shipping_discount !== '' && !/^[0.]*$/.test(figures.shipping_discount) && (
           <>
             <dt>Shipping discount</dt>
             <dd>−{money(figures.shipping_discount)}</dd>
           </>
         )}
-        <dt>Tax</dt>
-        <dd>{money(figures.estimated_tax)}</dd>
-        <dt class="grand">Total</dt>
+        {!included && (
+          <>
+            <dt>Tax</dt>
+            <dd>{props.awaitingAddress ? <span class="muted">{FROM_ADDRESS}</span> : money(figures.estimated_tax)}</dd>
+          </>
+        )}
+        <dt class="grand">{props.awaitingAddress ? 'Total so far' : 'Total'}</dt>
         <dd class="grand">{money(figures.total)}</dd>
+        {included && !props.awaitingAddress && (
+          <>
+            <dt class="muted">Tax included in the total</dt>
+            <dd class="muted">{money(figures.estimated_tax)}</dd>
+          </>
+        )}
       </dl>
     </>
   );

@@ -266,7 +266,7 @@ export function CheckoutPage() {
       <section aria-labelledby="summary" aria-live="polite">
         <h2 id="summary">Order summary</h2>
         {live.estimate ? (
-          <OrderFigures figures={live.estimate} lineError={lineError} />
+          <OrderFigures figures={live.estimate} lineError={lineError} awaitingAddress={where === undefined} />
         ) : (
           !live.problem && <p>Loading…</p>
         )}
