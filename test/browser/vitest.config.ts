@@ -11,5 +11,7 @@ export default defineConfig({
     maxWorkers: 1,
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // A page reads the API and renders: on a busy machine that takes more than expect.poll's default second.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

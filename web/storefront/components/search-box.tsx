@@ -25,7 +25,7 @@ export function SearchBox() {
           type="search"
           name="q"
           maxLength={200}
-          placeholder="Search products"
+          placeholder="Search"
           value={text}
           onInput={(event) => setText(event.currentTarget.value)}
         />

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { type Answer, ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Pager } from '../../shared/ui';
+import { setPageMeta } from '../catalog/page-meta';
 import { ProductGrid } from '../components/product-card';
 import { useMarketCode, useShop } from '../context';
 import {
@@ -38,78 +39,91 @@ function FacetLink(props: {
   );
 }
 
+/** The filters, with their counts; on a phone behind a "Filters" button, so the products come first. */
 function FacetFilters(props: { facets: Facets; filters: SearchFilters; currency: string }) {
   const { facets, filters, currency } = props;
+  const [open, setOpen] = useState(false);
   return (
     <aside class="facets" aria-label="Filters">
-      {facets.categories.length > 0 && (
-        <section>
-          <h2>Category</h2>
-          <ul class="plain">
-            {facets.categories.map((c) => (
-              <li key={c.id} style={{ paddingLeft: `${c.depth}rem` }}>
-                <FacetLink
-                  filters={filters}
-                  change={{ category: c.handle }}
-                  applied={filters.category === c.handle}
-                  label={c.name}
-                  count={c.count}
-                />
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      {facets.price.length > 0 && (
-        <section>
-          <h2>Price ({currency})</h2>
-          <ul class="plain">
-            {facets.price.map((p) => (
-              <li key={p.min}>
-                <FacetLink
-                  filters={filters}
-                  change={{ price_min: p.min, price_max: p.max ?? undefined }}
-                  applied={filters.price_min === p.min && filters.price_max === (p.max ?? undefined)}
-                  label={p.max === null ? `${p.min} and more` : `${p.min} to under ${p.max}`}
-                  count={p.count}
-                />
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      {facets.options.map((option) => (
-        <section key={option.name}>
-          <h2>{option.name}</h2>
-          <ul class="plain">
-            {option.values.map((v) => {
-              const filter = optionFilter(option.name, v.value);
-              return (
-                <li key={v.value}>
+      <button
+        type="button"
+        class="secondary nav-toggle"
+        aria-expanded={open}
+        aria-controls="search-filters"
+        onClick={() => setOpen(!open)}
+      >
+        Filters
+      </button>
+      <div id="search-filters" class={open ? 'nav-tree open' : 'nav-tree'}>
+        {facets.categories.length > 0 && (
+          <section>
+            <h2>Category</h2>
+            <ul class="plain">
+              {facets.categories.map((c) => (
+                <li key={c.id} style={{ paddingLeft: `${c.depth}rem` }}>
                   <FacetLink
                     filters={filters}
-                    change={{}}
-                    to={toggledOption(filters, filter)}
-                    applied={hasOption(filters, filter)}
-                    label={v.value}
-                    count={v.count}
+                    change={{ category: c.handle }}
+                    applied={filters.category === c.handle}
+                    label={c.name}
+                    count={c.count}
                   />
                 </li>
-              );
-            })}
-          </ul>
+              ))}
+            </ul>
+          </section>
+        )}
+        {facets.price.length > 0 && (
+          <section>
+            <h2>Price ({currency})</h2>
+            <ul class="plain">
+              {facets.price.map((p) => (
+                <li key={p.min}>
+                  <FacetLink
+                    filters={filters}
+                    change={{ price_min: p.min, price_max: p.max ?? undefined }}
+                    applied={filters.price_min === p.min && filters.price_max === (p.max ?? undefined)}
+                    label={p.max === null ? `${p.min} and more` : `${p.min} to under ${p.max}`}
+                    count={p.count}
+                  />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {facets.options.map((option) => (
+          <section key={option.name}>
+            <h2>{option.name}</h2>
+            <ul class="plain">
+              {option.values.map((v) => {
+                const filter = optionFilter(option.name, v.value);
+                return (
+                  <li key={v.value}>
+                    <FacetLink
+                      filters={filters}
+                      change={{}}
+                      to={toggledOption(filters, filter)}
+                      applied={hasOption(filters, filter)}
+                      label={v.value}
+                      count={v.count}
+                    />
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        ))}
+        <section>
+          <h2>Availability</h2>
+          <FacetLink
+            filters={filters}
+            change={{ in_stock: 'true' }}
+            applied={filters.in_stock === 'true'}
+            label="In stock"
+            count={facets.availability.in_stock}
+          />
         </section>
-      ))}
-      <section>
-        <h2>Availability</h2>
-        <FacetLink
-          filters={filters}
-          change={{ in_stock: 'true' }}
-          applied={filters.in_stock === 'true'}
-          label="In stock"
-          count={facets.availability.in_stock}
-        />
-      </section>
+      </div>
     </aside>
   );
 }
@@ -155,10 +169,13 @@ export function SearchPage() {
     void load();
   }, [key, market]);
 
+  const heading = filters.q ? `Search: ${filters.q}` : 'Search';
+  useEffect(() => setPageMeta({ title: heading, description: '' }), [heading]);
+
   const shownCurrency = found?.currency ?? currency;
   return (
     <>
-      <h1>{filters.q ? `Search: ${filters.q}` : 'Search'}</h1>
+      <h1>{heading}</h1>
       <ErrorMessage problem={problem} />
       {found === undefined && problem === undefined && <p>Searching…</p>}
       {found && (
