@@ -18,8 +18,9 @@ import {
 import { presentFulfillment } from './fulfillment.presenter.js';
 import { fulfillmentEventTypes, fulfillmentStateMachine } from './fulfillment-states.js';
 import {
+  type FulfillmentJson,
   type FulfillmentWithLines,
-  fulfillmentsOfOrderAlias,
+  fulfillmentsAndReturnsOfOrderAlias,
   fulfillmentsOfRows,
   insertFulfillment,
   reserveFulfillmentId,
@@ -28,7 +29,7 @@ import {
 import { presentOrder } from './order.presenter.js';
 import { claimFor, type IdempotencyClaim, rememberResponseCalls } from './idempotency.js';
 import { orderEvents } from './order-events.js';
-import { lockOrderAndRead, returnedUnitsOfOrderAlias, saveOrderFulfillmentStatus } from './order.statements.js';
+import { lockOrderAndRead, saveOrderFulfillmentStatus } from './order.statements.js';
 import type { OrderLineRow, OrderRow } from './orders.repository.js';
 
 /**
@@ -150,22 +151,21 @@ async function lockForFulfillment(
   },
 ): Promise<LockedForFulfillment> {
   const read = await lockOrderAndRead<
-    [Parameters<typeof fulfillmentsOfRows>[0][number], ReturnedUnits, { id: number }]
+    [{ fulfillments: FulfillmentJson[]; returns: ReturnedUnits[] }, { id: number }]
   >(tx, {
     alias: input.alias,
     claim: input.claim,
     reads: [
-      { statement: fulfillmentsOfOrderAlias, values: [input.alias] },
-      { statement: returnedUnitsOfOrderAlias, values: [input.alias] },
+      { statement: fulfillmentsAndReturnsOfOrderAlias, values: [input.alias] },
       input.reserveId ? { statement: reserveFulfillmentId, values: [] } : undefined,
     ],
   });
   if (!read) throw orderNotFound(input.alias);
-  const [fulfillments, returns, reserved] = read.rows;
+  const [[afterSale], reserved] = read.rows;
   return {
     ...read,
-    fulfillments: fulfillmentsOfRows(fulfillments),
-    returns,
+    fulfillments: fulfillmentsOfRows(afterSale?.fulfillments ?? []),
+    returns: afterSale?.returns ?? [],
     earlier: read.earlier && { fulfillmentId: (read.earlier.body as { fulfillment_id: number }).fulfillment_id },
     newId: reserved[0]?.id,
   };
