@@ -9,6 +9,7 @@ import {
   combinationsOf,
   defaultOptions,
   missingCombinations,
+  type OptionEdit,
   type OptionList,
   planOptionChange,
   skuFromPattern,
@@ -178,7 +179,7 @@ describe('planOptionChange', () => {
 
   it('keeps every variant through renames of options and values, names following a renamed value only', () => {
     const variants = [variant(1, { Size: 'S', Colour: 'Black' }), variant(2, { Size: 'M', Colour: 'Grey' })];
-    const renamed = [
+    const renamed: OptionEdit[] = [
       { name: 'Taille', renamedFrom: 'Size', values: ['S', 'Medium', 'L'], valuesRenamedFrom: { Medium: 'M' } },
       { name: 'Colour', values: ['Grey', 'Black'], valuesRenamedFrom: { Grey: 'Black', Black: 'Grey' } },
     ];
