@@ -380,7 +380,7 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
       }
     });
 
-    it('makes no parcel of a cancelled order: a parcel made first is cancelled with it, the stock back once', async () => {
+    it('makes no parcel of a cancelled order: one made first is cancelled with it, the stock back once', async () => {
       for (let round = 1; round <= ROUNDS; round++) {
         const order = await paid();
         const before = await mugStock();

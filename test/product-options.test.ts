@@ -234,7 +234,7 @@ describe('options and generated variants', () => {
     expectProblem(await setOptions(999_999, hoodieOptions), 404, 'product_not_found');
   });
 
-  it('renames an option and a value, keeping every variant with its combination, and the search finds the new ones', async () => {
+  it('renames an option and a value: every variant keeps its combination, the search finds the new names', async () => {
     const product = await hoodie();
     // A new name alone is another option: every variant would take its first value, so all would collide.
     expectProblem(
