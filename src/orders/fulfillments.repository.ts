@@ -45,23 +45,7 @@ export const fulfillmentsOfOrderAlias: Statement = {
   text: fulfillmentsOfOrderSql('(select id from orders where alias = $1)'),
 };
 
-/**
- * What a change of an order's fulfillments reads after the order's lock, in one row of one statement: its
- * fulfillments with their lines (`fulfillments`, the rows of `fulfillmentsOfOrderAlias` as JSON) and its returns as its
- * fulfillment status counts them (`returns`: each one's state and units per line), of the order with alias `$1`.
- */
-export const fulfillmentsAndReturnsOfOrderAlias: Statement = {
-  name: 'fulfillments_and_returns_of_order_alias',
-  text: `select coalesce((select jsonb_agg(to_jsonb(f) order by (f."row"->>'id')::integer)
-        from (${fulfillmentsOfOrderSql('o.id')}) f), '[]'::jsonb) as fulfillments,
-      coalesce((select jsonb_agg(jsonb_build_object('status', r.status, 'lines',
-          (select coalesce(jsonb_agg(jsonb_build_object('lineId', rl.order_line_id, 'quantity', rl.quantity)),
-            '[]'::jsonb) from return_lines rl where rl.return_id = r.id)))
-        from returns r where r.order_id = o.id), '[]'::jsonb) as returns
-    from orders o where o.alias = $1`,
-};
-
-export type FulfillmentJson = { row: Record<string, unknown>; lines: FulfillmentWithLines['lines'] };
+type FulfillmentJson = { row: Record<string, unknown>; lines: FulfillmentWithLines['lines'] };
 
 /** The fulfillments from the rows of `fulfillmentsOfOrderId` or `fulfillmentsOfOrderAlias`. */
 export const fulfillmentsOfRows = (rows: readonly FulfillmentJson[]): FulfillmentWithLines[] =>

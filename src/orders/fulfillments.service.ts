@@ -18,9 +18,8 @@ import {
 import { presentFulfillment } from './fulfillment.presenter.js';
 import { fulfillmentEventTypes, fulfillmentStateMachine } from './fulfillment-states.js';
 import {
-  type FulfillmentJson,
   type FulfillmentWithLines,
-  fulfillmentsAndReturnsOfOrderAlias,
+  fulfillmentsOfOrderAlias,
   fulfillmentsOfRows,
   insertFulfillment,
   reserveFulfillmentId,
@@ -29,7 +28,7 @@ import {
 import { presentOrder } from './order.presenter.js';
 import { claimFor, type IdempotencyClaim, rememberResponseCalls } from './idempotency.js';
 import { orderEvents } from './order-events.js';
-import { lockOrderAndRead, saveOrderFulfillmentStatus } from './order.statements.js';
+import { lockOrderAndRead, returnedUnitsOfOrderAlias, saveOrderFulfillmentStatus } from './order.statements.js';
 import type { OrderLineRow, OrderRow } from './orders.repository.js';
 
 /**
@@ -151,21 +150,22 @@ async function lockForFulfillment(
   },
 ): Promise<LockedForFulfillment> {
   const read = await lockOrderAndRead<
-    [{ fulfillments: FulfillmentJson[]; returns: ReturnedUnits[] }, { id: number }]
+    [Parameters<typeof fulfillmentsOfRows>[0][number], ReturnedUnits, { id: number }]
   >(tx, {
     alias: input.alias,
     claim: input.claim,
     reads: [
-      { statement: fulfillmentsAndReturnsOfOrderAlias, values: [input.alias] },
+      { statement: fulfillmentsOfOrderAlias, values: [input.alias] },
+      { statement: returnedUnitsOfOrderAlias, values: [input.alias] },
       input.reserveId ? { statement: reserveFulfillmentId, values: [] } : undefined,
     ],
   });
   if (!read) throw orderNotFound(input.alias);
-  const [[afterSale], reserved] = read.rows;
+  const [fulfillments, returns, reserved] = read.rows;
   return {
     ...read,
-    fulfillments: fulfillmentsOfRows(afterSale?.fulfillments ?? []),
-    returns: afterSale?.returns ?? [],
+    fulfillments: fulfillmentsOfRows(fulfillments),
+    returns,
     earlier: read.earlier && { fulfillmentId: (read.earlier.body as { fulfillment_id: number }).fulfillment_id },
     newId: reserved[0]?.id,
   };

@@ -36,6 +36,17 @@ export const saveOrderFulfillmentStatus: Statement = {
   text: 'update orders set fulfillment_status = $2, status = $3, updated_at = $4 where id = $1',
 };
 
+/**
+ * An order's returns as its fulfillment status counts them (`fulfillmentStatusWithReturns`): each one's state and
+ * units per line (`lineId`, `quantity`), of the order with alias `$1`. Sent after the order's lock in its message.
+ */
+export const returnedUnitsOfOrderAlias: Statement = {
+  name: 'order_returned_units_of_alias',
+  text: `select r.status, (select coalesce(jsonb_agg(jsonb_build_object('lineId', rl.order_line_id,
+        'quantity', rl.quantity)), '[]'::jsonb) from return_lines rl where rl.return_id = r.id) as lines
+    from returns r where r.order_id = (select id from orders where alias = $1)`,
+};
+
 type LockRow = { row: Record<string, unknown>; now: Date | string };
 type LineRow = { row: Record<string, unknown> };
 
