@@ -225,8 +225,9 @@ function combinationRows(
 }
 
 /**
- * Replaces a product's options (matched by name, or the name they are renamed from; values likewise) and moves its variants onto them as
- * `planOptionChange` decides: archived when a value of theirs is removed, renamed when their combination changed.
+ * Replaces a product's options (matched by name, or the name they are renamed from; values likewise) and moves its
+ * variants onto them as `planOptionChange` decides: archived when a value of theirs is removed, renamed when their
+ * combination changed.
  */
 export async function setProductOptions(db: Db, productId: number, next: readonly OptionEdit[]): Promise<void> {
   await db.transaction(async (tx) => {

@@ -94,10 +94,11 @@ export function optionAdminRoutes(
           summary: "Set a product's options and their values (the whole list); its variants follow",
           description:
             'Options and values are matched by name, or by the name they are renamed from (`renamed_from`, '
-            + '`values_renamed_from`): a rename keeps the option or value and its variants. A variant keeps the values that remain and takes the first '
-            + 'value of a new option; one whose value is removed is archived (never deleted: orders keep it); one '
-            + 'whose combination changed is named after it ("S / Black"). Two active variants left with one '
-            + 'combination refuse the change (409 variant_combination_taken). Then generate the missing variants.',
+            + '`values_renamed_from`): a rename keeps the option or value and its variants. A variant keeps the '
+            + 'values that remain and takes the first value of a new option; one whose value is removed is archived '
+            + '(never deleted: orders keep it); one whose combination changed is named after it ("S / Black"). Two '
+            + 'active variants left with one combination refuse the change (409 variant_combination_taken). Then '
+            + 'generate the missing variants.',
           params: IdParams,
           body: OptionsInput,
           response: { 200: AdminProduct, ...problems(401, 403, 404, 409, 422) },
