@@ -1,4 +1,5 @@
 import { and, eq, sum } from 'drizzle-orm';
+import pg from 'pg';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderLines, paymentOperations, payments, productVariants } from '../src/db/schema.js';
@@ -289,6 +290,131 @@ describe.runIf(onPostgres)('money races across two processes on one PostgreSQL d
           .from(paymentOperations)
           .where(and(eq(paymentOperations.orderId, order.order_id), eq(paymentOperations.returnId, asked.id)));
         expect(refunds, `round ${round}`).toEqual([{ status: 'succeeded', amount: 1600 }]);
+      }
+    });
+  });
+
+  describe('a paid order cancelled with its refund on one process while the other ships or makes its parcel', () => {
+    const mugStock = async () =>
+      (await t.database.db.select().from(productVariants).where(eq(productVariants.alias, 'race-mug')))[0]?.stock ?? 0;
+    /** A guest order of 2 mugs and a teapot, its 46.00 taken by the sandbox: approved. */
+    async function paid(): Promise<PlacedOrder> {
+      const order = await mugsAndTeapot();
+      await payWithSandbox(t, order, 'payment.succeeded');
+      expect(await orderOf(order)).toMatchObject({ status: 'approved', payment_status: 'paid' });
+      return order;
+    }
+    const cancelWithRefund = (inject: Inject, order: PlacedOrder) =>
+      asAdmin(inject, { method: 'PATCH', url: orderUrl(order), payload: { status: 'cancelled', refund: true } });
+    const refundsOf = (order: PlacedOrder) =>
+      t.database.db
+        .select({ status: paymentOperations.status, amount: paymentOperations.amount })
+        .from(paymentOperations)
+        .where(and(eq(paymentOperations.orderId, order.order_id), eq(paymentOperations.kind, 'refund')));
+    type Send = (inject: Inject) => Promise<LightMyRequestResponse>;
+    /**
+     * Both requests, one on each process, queued on the order's row lock (held here until both wait on it): the
+     * first sent reaches the lock first in odd rounds, the second in even ones, so each side wins some rounds.
+     */
+    async function queuedOnTheLock(round: number, order: PlacedOrder, requests: [Send, Send]) {
+      const holder = new pg.Client({ connectionString: t.url });
+      await holder.connect();
+      const waitingOnLocks = async (count: number) => {
+        for (let tries = 0; tries < 200; tries++) {
+          const { rows } = await holder.query(
+            `select count(*)::integer as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          if (rows[0].n >= count) return;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        throw new Error(`round ${round}: ${count} request(s) never waited on the order's lock`);
+      };
+      try {
+        await holder.query('begin');
+        await holder.query('select id from orders where id = $1 for update', [order.order_id]);
+        const [early, late] = round % 2 === 1 ? [0, 1] : [1, 0];
+        const answers: Promise<LightMyRequestResponse>[] = [];
+        answers[early] = requests[early]!(both[early]!);
+        await waitingOnLocks(1);
+        answers[late] = requests[late]!(both[late]!);
+        await waitingOnLocks(2);
+        await holder.query('rollback');
+        return (await Promise.all(answers)) as [LightMyRequestResponse, LightMyRequestResponse];
+      } finally {
+        await holder.end();
+      }
+    }
+
+    it('ships the parcel or cancels and refunds the order, never both: the loser is 409, stock back once', async () => {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const order = await paid();
+        const parcel = json(await asAdmin(both[0], { url: fulfillmentsUrl(order) }));
+        expect(await orderOf(order)).toMatchObject({ status: 'processing', fulfillment_status: 'fulfilled' });
+        const before = await mugStock();
+        const [ship, cancel] = await queuedOnTheLock(round, order, [
+          (inject) => asAdmin(inject, { url: `${fulfillmentsUrl(order)}${parcel.id}/ship/` }),
+          (inject) => cancelWithRefund(inject, order),
+        ]);
+        const statuses = `round ${round}: ship ${ship.statusCode}, cancel ${cancel.statusCode}`;
+        expect([ship.statusCode, cancel.statusCode].sort(), statuses).toEqual([200, 409]);
+        expectProblem(ship.statusCode === 409 ? ship : cancel, 409, 'invalid_transition');
+        const detail = await orderOf(order);
+        if (ship.statusCode === 200) {
+          expect(detail, statuses).toMatchObject({
+            status: 'shipped',
+            fulfillment_status: 'shipped',
+            ledger: { captured: '46.00', refunded: '0.00' },
+          });
+          expect(await refundsOf(order), statuses).toEqual([]);
+          expect(await mugStock(), statuses).toBe(before);
+        } else {
+          expect(detail, statuses).toMatchObject({
+            status: 'cancelled',
+            fulfillments: [expect.objectContaining({ id: parcel.id, status: 'cancelled' })],
+            ledger: { refunded: '46.00', balance_due: '0.00' },
+          });
+          expect(await refundsOf(order), statuses).toEqual([{ status: 'succeeded', amount: 4600 }]);
+          expect(await mugStock(), statuses).toBe(before + 2);
+        }
+      }
+    });
+
+    it('makes no parcel of a cancelled order: one made first is cancelled with it, the stock back once', async () => {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const order = await paid();
+        const before = await mugStock();
+        const [create, cancel] = await queuedOnTheLock(round, order, [
+          (inject) => asAdmin(inject, { url: fulfillmentsUrl(order) }),
+          (inject) => cancelWithRefund(inject, order),
+        ]);
+        const statuses = `round ${round}: create ${create.statusCode}, cancel ${cancel.statusCode}`;
+        expect(cancel.statusCode, statuses).toBe(200);
+        if (create.statusCode !== 201) expectProblem(create, 409, 'order_not_fulfillable');
+        const detail = await orderOf(order);
+        expect(detail, statuses).toMatchObject({ status: 'cancelled', ledger: { refunded: '46.00' } });
+        expect(
+          (detail.fulfillments as { status: string }[]).map((f) => f.status),
+          statuses,
+        ).toEqual(create.statusCode === 201 ? ['cancelled'] : []);
+        expect(await refundsOf(order), statuses).toEqual([{ status: 'succeeded', amount: 4600 }]);
+        expect(await mugStock(), statuses).toBe(before + 2);
+      }
+    });
+
+    it('refunds once when two admins cancel with a refund at once: one 200, the others 409', async () => {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const order = await paid();
+        const before = await mugStock();
+        const answers = await Promise.all([0, 1, 2, 3].map((i) => cancelWithRefund(both[i % 2]!, order)));
+        expect(answers.map((r) => r.statusCode).sort(), `round ${round}`).toEqual([200, 409, 409, 409]);
+        for (const res of answers) if (res.statusCode === 409) expectProblem(res, 409, 'invalid_transition');
+        expect((await orderOf(order)).ledger, `round ${round}`).toMatchObject({
+          refunded: '46.00',
+          balance_due: '0.00',
+        });
+        expect(await refundsOf(order), `round ${round}`).toEqual([{ status: 'succeeded', amount: 4600 }]);
+        expect(await mugStock(), `round ${round}`).toBe(before + 2);
       }
     });
   });

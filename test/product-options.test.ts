@@ -234,6 +234,78 @@ describe('options and generated variants', () => {
     expectProblem(await setOptions(999_999, hoodieOptions), 404, 'product_not_found');
   });
 
+  it('renames an option and a value: every variant keeps its combination, the search finds the new names', async () => {
+    const product = await hoodie();
+    // A new name alone is another option: every variant would take its first value, so all would collide.
+    expectProblem(
+      await setOptions(product.id, [{ name: 'Taille', values: ['S', 'M', 'L'] }, hoodieOptions[1]]),
+      409,
+      'variant_combination_taken',
+    );
+    const res = await setOptions(product.id, [
+      { name: 'Taille', renamed_from: 'Size', values: ['S', 'Medium', 'L'], values_renamed_from: { Medium: 'M' } },
+      hoodieOptions[1],
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const after = json(res) as { options: unknown; variants: Variant[] };
+    expect(after.options).toEqual([{ name: 'Taille', values: ['S', 'Medium', 'L'] }, hoodieOptions[1]]);
+    const byId = new Map(after.variants.map((v) => [v.id, v]));
+    for (const before of product.variants) {
+      const size = before.options.Size === 'M' ? 'Medium' : before.options.Size;
+      expect(byId.get(before.id)).toMatchObject({
+        archived: false,
+        sku: before.sku,
+        options: { Taille: size, Colour: before.options.Colour },
+        name: `${size} / ${before.options.Colour}`,
+      });
+    }
+    expect((await storefront(product.id)).options[0]).toEqual({ name: 'Taille', values: ['S', 'Medium', 'L'] });
+    const found = await apiAs(t).get(
+      `/product/storefront/api/search/?q=${encodeURIComponent(product.variants[0]?.sku ?? '')}&option=Taille:Medium`,
+    );
+    expect(found.items.map((p: { id: number }) => p.id)).toEqual([product.id]);
+    expect(found.facets.options.map((o: { name: string }) => o.name)).toContain('Taille');
+  });
+
+  it('swaps two values’ names in one change (the unique index never sees both at once)', async () => {
+    const product = await hoodie();
+    const res = await setOptions(product.id, [
+      hoodieOptions[0],
+      { name: 'Colour', values: ['Black', 'Grey'], values_renamed_from: { Black: 'Grey', Grey: 'Black' } },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const after = json(res) as { variants: Variant[] };
+    const swapped = { Black: 'Grey', Grey: 'Black' } as Record<string, string>;
+    for (const before of product.variants) {
+      const variant = after.variants.find((v) => v.id === before.id);
+      expect(variant?.options).toEqual({ Size: before.options.Size, Colour: swapped[before.options.Colour ?? ''] });
+    }
+  });
+
+  it('refuses a rename of what the product has not, or to a name another option has, naming the field', async () => {
+    const product = await hoodie();
+    const fields = async (options: object) =>
+      expectProblem(await setOptions(product.id, options), 422, 'validation_error').errors.map(
+        (e: { field: string }) => e.field,
+      );
+    expect(await fields([{ name: 'Taille', renamed_from: 'Fit', values: ['S'] }, hoodieOptions[1]])).toEqual([
+      'options[0].renamed_from',
+    ]);
+    expect(await fields([{ name: 'Colour', renamed_from: 'Size', values: ['S', 'M', 'L'] }, hoodieOptions[1]])).toEqual(
+      ['options[1].name'],
+    );
+    expect(
+      await fields([
+        { name: 'Size', values: ['S', 'Medium', 'L'], values_renamed_from: { Medium: 'XL', L: 'S' } },
+        hoodieOptions[1],
+      ]),
+    ).toEqual(['options[0].values_renamed_from.Medium', 'options[0].values_renamed_from.L']);
+    const unchanged = json(
+      await t.app.inject({ method: 'GET', url: `${base}/products/${product.id}/`, headers: bearer(admin.access) }),
+    );
+    expect(unchanged.options).toEqual(hoodieOptions);
+  });
+
   it('refuses SKUs the pattern gives twice with 409 sku_taken, making nothing', async () => {
     const product = await adminApi(t, admin).product({
       name: unique('Cap'),

@@ -8,10 +8,12 @@ import {
   assertDistinct,
   type Combination,
   checkCombination,
+  checkRenames,
   checkSkuPattern,
   defaultOptions,
   isComplete,
   missingCombinations,
+  type OptionEdit,
   type OptionList,
   planOptionChange,
   skuFromPattern,
@@ -117,15 +119,39 @@ async function currentState(tx: Tx, productId: number) {
   return { options, variants };
 }
 
-/** Writes the product's options as given (keeping the ids of those that stay) and returns their ids by name. */
-async function writeOptions(tx: Tx, productId: number, next: readonly OptionList[]) {
+/**
+ * Renames rows by id (`renames`: id → new text) in two steps, so names that swap, or take one being freed, never meet
+ * the unique index: first each to a text no row has, then to its own.
+ */
+async function renameRows(
+  renames: ReadonlyMap<number, string>,
+  rename: (id: number, text: string) => Promise<unknown>,
+) {
+  for (const id of renames.keys()) await rename(id, `\u0001${id}`);
+  for (const [id, text] of renames) await rename(id, text);
+}
+
+/**
+ * Writes the product's options as given (keeping the ids of those that stay or are renamed) and returns their ids by
+ * name.
+ */
+async function writeOptions(tx: Tx, productId: number, next: readonly OptionEdit[]) {
   const stored = await tx.select().from(productOptions).where(eq(productOptions.productId, productId));
   const ids = new Map<string, { id: number; values: Map<string, number> }>();
+  const sourceOf = (option: OptionEdit) => option.renamedFrom ?? option.name;
   for (const old of stored) {
-    if (!next.some((o) => o.name === old.name)) await tx.delete(productOptions).where(eq(productOptions.id, old.id));
+    if (!next.some((o) => sourceOf(o) === old.name)) {
+      await tx.delete(productOptions).where(eq(productOptions.id, old.id));
+    }
   }
+  const renames = new Map<number, string>();
+  for (const option of next) {
+    const kept = stored.find((o) => o.name === sourceOf(option));
+    if (kept && kept.name !== option.name) renames.set(kept.id, option.name);
+  }
+  await renameRows(renames, (id, name) => tx.update(productOptions).set({ name }).where(eq(productOptions.id, id)));
   for (const [position, option] of next.entries()) {
-    const kept = stored.find((o) => o.name === option.name);
+    const kept = stored.find((o) => o.name === sourceOf(option));
     let optionId: number;
     if (kept) {
       optionId = kept.id;
@@ -140,18 +166,28 @@ async function writeOptions(tx: Tx, productId: number, next: readonly OptionList
       if (!row) throw new Error('insert returned no option');
       optionId = row.id;
     }
-    ids.set(option.name, { id: optionId, values: await writeValues(tx, optionId, option.values) });
+    ids.set(option.name, { id: optionId, values: await writeValues(tx, optionId, option) });
   }
   return ids;
 }
 
-async function writeValues(tx: Tx, optionId: number, values: readonly string[]): Promise<Map<string, number>> {
+async function writeValues(tx: Tx, optionId: number, option: OptionEdit): Promise<Map<string, number>> {
+  const { values } = option;
+  const sourceOf = (value: string) => option.valuesRenamedFrom?.[value] ?? value;
   const stored = await tx.select().from(productOptionValues).where(eq(productOptionValues.optionId, optionId));
-  const gone = stored.filter((v) => !values.includes(v.value)).map((v) => v.id);
+  const gone = stored.filter((v) => !values.some((value) => sourceOf(value) === v.value)).map((v) => v.id);
   if (gone.length > 0) await tx.delete(productOptionValues).where(inArray(productOptionValues.id, gone));
+  const renames = new Map<number, string>();
+  for (const value of values) {
+    const kept = stored.find((v) => v.value === sourceOf(value));
+    if (kept && kept.value !== value) renames.set(kept.id, value);
+  }
+  await renameRows(renames, (id, value) =>
+    tx.update(productOptionValues).set({ value }).where(eq(productOptionValues.id, id)),
+  );
   const ids = new Map<string, number>();
   for (const [position, value] of values.entries()) {
-    const kept = stored.find((v) => v.value === value);
+    const kept = stored.find((v) => v.value === sourceOf(value));
     if (kept) {
       ids.set(value, kept.id);
       if (kept.position !== position) {
@@ -189,13 +225,15 @@ function combinationRows(
 }
 
 /**
- * Replaces a product's options (matched by name; values by text) and moves its variants onto them as
- * `planOptionChange` decides: archived when a value of theirs is removed, renamed when their combination changed.
+ * Replaces a product's options (matched by name, or the name they are renamed from; values likewise) and moves its
+ * variants onto them as `planOptionChange` decides: archived when a value of theirs is removed, renamed when their
+ * combination changed.
  */
-export async function setProductOptions(db: Db, productId: number, next: readonly OptionList[]): Promise<void> {
+export async function setProductOptions(db: Db, productId: number, next: readonly OptionEdit[]): Promise<void> {
   await db.transaction(async (tx) => {
     await lockProduct(tx, productId);
-    const { variants } = await currentState(tx, productId);
+    const { options, variants } = await currentState(tx, productId);
+    checkRenames(options, next);
     const changes = planOptionChange(next, variants);
     await tx.delete(variantOptionValues).where(eq(variantOptionValues.productId, productId));
     const optionIds = await writeOptions(tx, productId, next);

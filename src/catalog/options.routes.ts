@@ -18,6 +18,19 @@ const OptionInput = StrictObject({
     maxItems: 1000,
     description: `Its values in order, unique (in any case), at most ${OPTION_LIMITS.valuesPerOption}`,
   }),
+  renamed_from: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: 'The name the option has now, when this renames it: its values and variants stay',
+    }),
+  ),
+  values_renamed_from: Type.Optional(
+    Type.Record(Type.String({ maxLength: 1000 }), Type.String({ maxLength: 1000 }), {
+      description:
+        'Values this renames, each new value (one of `values`) with the value it has now: {"Medium": "M"}. The '
+        + 'variants that have it keep it, renamed after their new combination',
+    }),
+  ),
 });
 
 export const OptionsInput = StrictObject(
@@ -80,17 +93,26 @@ export function optionAdminRoutes(
           ...common,
           summary: "Set a product's options and their values (the whole list); its variants follow",
           description:
-            'Options and values are matched by name. A variant keeps the values that remain and takes the first '
-            + 'value of a new option; one whose value is removed is archived (never deleted: orders keep it); one '
-            + 'whose combination changed is named after it ("S / Black"). Two active variants left with one '
-            + 'combination refuse the change (409 variant_combination_taken). Then generate the missing variants.',
+            'Options and values are matched by name, or by the name they are renamed from (`renamed_from`, '
+            + '`values_renamed_from`): a rename keeps the option or value and its variants. A variant keeps the '
+            + 'values that remain and takes the first value of a new option; one whose value is removed is archived '
+            + '(never deleted: orders keep it); one whose combination changed is named after it ("S / Black"). Two '
+            + 'active variants left with one combination refuse the change (409 variant_combination_taken). Then '
+            + 'generate the missing variants.',
           params: IdParams,
           body: OptionsInput,
           response: { 200: AdminProduct, ...problems(401, 403, 404, 409, 422) },
         },
       },
       async (request) => {
-        const options = checkOptions(request.body.options);
+        const options = checkOptions(
+          request.body.options.map((o) => ({
+            name: o.name,
+            values: o.values,
+            renamedFrom: o.renamed_from,
+            valuesRenamedFrom: o.values_renamed_from,
+          })),
+        );
         await setProductOptions(deps.db, request.params.id, options);
         return answer(request.params.id);
       },

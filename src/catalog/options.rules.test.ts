@@ -4,10 +4,12 @@ import { DomainError } from '../shared/errors.js';
 import {
   checkCombination,
   checkOptions,
+  checkRenames,
   combinationKey,
   combinationsOf,
   defaultOptions,
   missingCombinations,
+  type OptionEdit,
   type OptionList,
   planOptionChange,
   skuFromPattern,
@@ -173,6 +175,43 @@ describe('planOptionChange', () => {
       expect.objectContaining({ code: 'variant_combination_taken', extra: { variants: [1, 2] } }),
     );
     expect(planOptionChange([{ name: 'Colour', values: ['Black', 'Grey'] }], variants)).toHaveLength(3);
+  });
+
+  it('keeps every variant through renames of options and values, names following a renamed value only', () => {
+    const variants = [variant(1, { Size: 'S', Colour: 'Black' }), variant(2, { Size: 'M', Colour: 'Grey' })];
+    const renamed: OptionEdit[] = [
+      { name: 'Taille', renamedFrom: 'Size', values: ['S', 'Medium', 'L'], valuesRenamedFrom: { Medium: 'M' } },
+      { name: 'Colour', values: ['Grey', 'Black'], valuesRenamedFrom: { Grey: 'Black', Black: 'Grey' } },
+    ];
+    expect(planOptionChange(renamed, variants)).toEqual([
+      { id: 1, values: { Taille: 'S', Colour: 'Grey' }, name: 'S / Grey', archive: false },
+      { id: 2, values: { Taille: 'Medium', Colour: 'Black' }, name: 'Medium / Black', archive: false },
+    ]);
+    expect(planOptionChange([{ ...hoodie[0]!, name: 'Taille', renamedFrom: 'Size' }, hoodie[1]!], variants)).toEqual([
+      { id: 1, values: { Taille: 'S', Colour: 'Black' }, archive: false },
+      { id: 2, values: { Taille: 'M', Colour: 'Grey' }, archive: false },
+    ]);
+  });
+
+  it('refuses renames of what the product has not, of a value still given, or of one thing twice', () => {
+    const fields = (next: Parameters<typeof checkRenames>[1]) => {
+      try {
+        checkRenames(hoodie, next);
+      } catch (err) {
+        return (err as DomainError).errors?.map((e) => e.field);
+      }
+      return [];
+    };
+    expect(fields([{ name: 'Taille', renamedFrom: 'Fit', values: ['S'] }])).toEqual(['options[0].renamed_from']);
+    expect(fields([hoodie[0]!, { name: 'Taille', renamedFrom: 'Size', values: ['S'] }])).toEqual([
+      'options[1].renamed_from',
+    ]);
+    expect(
+      fields([{ name: 'Size', values: ['S', 'Medium', 'Big'], valuesRenamedFrom: { Medium: 'S', Big: 'M', XL: 'L' } }]),
+    ).toEqual(['options[0].values_renamed_from.Medium', 'options[0].values_renamed_from.XL']);
+    expect(fields([{ name: 'Size', values: ['Small', 'Tiny'], valuesRenamedFrom: { Small: 'S', Tiny: 'S' } }])).toEqual(
+      ['options[0].values_renamed_from.Tiny'],
+    );
   });
 
   it('never leaves two active variants with one combination, whatever the options', () => {

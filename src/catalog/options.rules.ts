@@ -16,6 +16,15 @@ export interface OptionList {
   values: string[];
 }
 
+/**
+ * An option as an admin sets it: with the name it had when this renames it (`renamedFrom`), and the values it renames,
+ * each new value with the current one it replaces (`valuesRenamedFrom`). A renamed option or value keeps its variants.
+ */
+export interface OptionEdit extends OptionList {
+  renamedFrom?: string;
+  valuesRenamedFrom?: Readonly<Record<string, string>>;
+}
+
 /** A variant's value of each option, by option name; a variant made before options (by SQL) may have none. */
 export type Combination = Readonly<Record<string, string>>;
 
@@ -34,7 +43,7 @@ const validation = (errors: FieldError[]) =>
   new DomainError('validation_error', { detail: errors.map((e) => `${e.field} ${e.message}`).join('; '), errors });
 
 /** Options as the admin sent them, trimmed and checked; every failure a 422 naming its field. */
-export function checkOptions(input: readonly OptionList[], path = 'options'): OptionList[] {
+export function checkOptions(input: readonly OptionEdit[], path = 'options'): OptionEdit[] {
   const errors: FieldError[] = [];
   const limits = OPTION_LIMITS;
   if (input.length === 0) errors.push({ field: path, message: 'must name at least one option' });
@@ -64,7 +73,16 @@ export function checkOptions(input: readonly OptionList[], path = 'options'): Op
       seen.add(folded(value));
       return value;
     });
-    return { name, values };
+    const renamedFrom = option.renamedFrom?.trim();
+    const valuesRenamedFrom = option.valuesRenamedFrom
+      ? Object.fromEntries(Object.entries(option.valuesRenamedFrom).map(([to, from]) => [to.trim(), from.trim()]))
+      : undefined;
+    return {
+      name,
+      values,
+      ...(renamedFrom ? { renamedFrom } : {}),
+      ...(valuesRenamedFrom ? { valuesRenamedFrom } : {}),
+    };
   });
   const count = options.reduce((product, option) => product * Math.max(1, option.values.length), 1);
   if (errors.length === 0 && count > limits.combinations) {
@@ -141,9 +159,50 @@ export interface VariantChange {
   archive: boolean;
 }
 
+/** The value a variant's `had` becomes: the one renamed from it, or itself. */
+function valueAfterRename(option: OptionEdit, had: string): string {
+  const renamed = Object.entries(option.valuesRenamedFrom ?? {}).find(([, from]) => from === had);
+  return renamed ? renamed[0] : had;
+}
+
 /**
- * A product's variants under new options, matched by name (an option or a value not in `next` is removed, one not in
- * the current list is added):
+ * Checks the renames of `next` against the product's current options (422 naming the field): an option renames one
+ * the product has and no other option keeps or renames; a value renames one of its option's current values that no
+ * value given keeps (names may swap), into one of the values given, and no two values rename one.
+ */
+export function checkRenames(current: readonly OptionList[], next: readonly OptionEdit[], path = 'options'): void {
+  const errors: FieldError[] = [];
+  const sources = new Map<string, number>();
+  next.forEach((option, i) => {
+    const at = `${path}[${i}]`;
+    const source = option.renamedFrom ?? option.name;
+    const taken = sources.get(source);
+    if (taken !== undefined) {
+      errors.push({ field: `${at}.renamed_from`, message: `"${source}" is ${path}[${taken}]'s already` });
+    }
+    sources.set(source, i);
+    const before = current.find((o) => o.name === source);
+    if (option.renamedFrom !== undefined && !before) {
+      errors.push({ field: `${at}.renamed_from`, message: `"${source}" names no option of the product` });
+    }
+    const froms = new Set<string>();
+    for (const [to, from] of Object.entries(option.valuesRenamedFrom ?? {})) {
+      const field = `${at}.values_renamed_from.${to}`;
+      if (!option.values.includes(to)) errors.push({ field, message: `"${to}" is not one of the values given` });
+      else if (!before?.values.includes(from)) {
+        errors.push({ field, message: `"${from}" is not a value of the option "${source}"` });
+      } else if (option.values.includes(from) && option.valuesRenamedFrom?.[from] === undefined) {
+        errors.push({ field, message: `"${from}" is kept as a value` });
+      } else if (froms.has(from)) errors.push({ field, message: `"${from}" is renamed twice` });
+      froms.add(from);
+    }
+  });
+  if (errors.length > 0) throw validation(errors);
+}
+
+/**
+ * A product's variants under new options, matched by name or by the name they are renamed from (an option or a value
+ * not in `next` is removed, one not in the current list is added); a renamed value keeps its variants:
  * - an active variant keeps its values that remain, takes the first value of an option it has no value for (a new
  *   option), and is archived when one of its values is removed (never deleted: orders keep it, like DELETE variant);
  * - an archived variant only loses the values that are removed (restoring it needs a complete combination);
@@ -151,21 +210,24 @@ export interface VariantChange {
  * - two active variants left with the same combination refuse the whole change (409 variant_combination_taken).
  */
 export function planOptionChange(
-  next: readonly OptionList[],
+  next: readonly OptionEdit[],
   variants: readonly VariantCombination[],
 ): VariantChange[] {
   const changes = variants.map((variant): VariantChange => {
     const values: Record<string, string> = {};
+    const carried: Record<string, string> = {};
     let removed = false;
     for (const option of next) {
-      const had = variant.values[option.name];
-      if (had !== undefined && option.values.includes(had)) values[option.name] = had;
+      const had = variant.values[option.renamedFrom ?? option.name];
+      if (had !== undefined) carried[option.name] = had;
+      const now = had === undefined ? undefined : valueAfterRename(option, had);
+      if (now !== undefined && option.values.includes(now)) values[option.name] = now;
       else if (had !== undefined) removed = true;
       else if (!variant.archived) values[option.name] = option.values[0] ?? '';
     }
     const archive = !variant.archived && removed;
     const same =
-      combinationKey(next, values) === combinationKey(next, variant.values)
+      combinationKey(next, values) === combinationKey(next, carried)
       && Object.keys(values).length === Object.keys(variant.values).length;
     const renamed = !variant.archived && !archive && !same;
     return { id: variant.id, values, archive, ...(renamed ? { name: variantName(next, values) } : {}) };

@@ -180,10 +180,25 @@ describe('a unit taken off by an edit refunds what a return of it does', () => {
       total: 3190,
       givesBack: 1063,
     },
+    {
+      currency: 'KWD',
+      worked:
+        '3 lamps at 4.250, 1.000 off, 7.5 % tax: net 11.750, tax 0.881 (881.25 fils), total 12.631; the first lamp '
+        + 'carries 0.334 off (1.000 = 0.334 + 0.333 + 0.333) and 0.294 tax (0.881 = 0.294 + 0.294 + 0.293): '
+        + '4.250 − 0.334 + 0.294 = 4.210',
+      quantity: 3,
+      unitPrice: 4250,
+      discount: 1000,
+      taxRate: '7.5',
+      tax: 881,
+      total: 12631,
+      givesBack: 4210,
+    },
   ];
 
   for (const c of cases) {
-    it(`gives back ${c.givesBack} minor units of ${c.currency} through both`, () => {
+    const worked = 'worked' in c ? ` (${c.worked})` : '';
+    it(`gives back ${c.givesBack} minor units of ${c.currency} through both${worked}`, () => {
       const stored = {
         ...line({ id: 1, alias: 'mug', quantity: c.quantity, unitPrice: c.unitPrice, stockReserved: true }),
         discount: c.discount,

@@ -11368,7 +11368,7 @@ export type paths = {
         get?: never;
         /**
          * Set a product's options and their values (the whole list); its variants follow
-         * @description Options and values are matched by name. A variant keeps the values that remain and takes the first value of a new option; one whose value is removed is archived (never deleted: orders keep it); one whose combination changed is named after it ("S / Black"). Two active variants left with one combination refuse the change (409 variant_combination_taken). Then generate the missing variants.
+         * @description Options and values are matched by name, or by the name they are renamed from (`renamed_from`, `values_renamed_from`): a rename keeps the option or value and its variants. A variant keeps the values that remain and takes the first value of a new option; one whose value is removed is archived (never deleted: orders keep it); one whose combination changed is named after it ("S / Black"). Two active variants left with one combination refuse the change (409 variant_combination_taken). Then generate the missing variants.
          */
         put: {
             parameters: {
@@ -11407,8 +11407,14 @@ export type paths = {
                         options: {
                             /** @description Unique among the product’s options (in any case) */
                             name: string;
+                            /** @description The name the option has now, when this renames it: its values and variants stay */
+                            renamed_from?: string;
                             /** @description Its values in order, unique (in any case), at most 100 */
                             values: string[];
+                            /** @description Values this renames, each new value (one of `values`) with the value it has now: {"Medium": "M"}. The variants that have it keep it, renamed after their new combination */
+                            values_renamed_from?: {
+                                [key: string]: string;
+                            };
                         }[];
                     };
                 };
