@@ -33,14 +33,15 @@ export class CachedLookup<K, V> {
     this.entries.clear();
   }
 
-  async get(key: K, load: (key: K) => Promise<V>): Promise<V> {
+  /** The value of `key`, loaded when it is not kept; `keep` says whether a loaded value may be kept (too big?). */
+  async get(key: K, load: (key: K) => Promise<V>, options: { keep?: (value: V) => boolean } = {}): Promise<V> {
     if (!this.enabled()) return load(key);
     const startedAt = this.now();
     const hit = this.fresh(key, startedAt);
     if (hit) return hit.value;
     const read = { generation: this.generation, startedAt };
     const value = await load(key);
-    this.store(key, value, read);
+    if (options.keep?.(value) ?? true) this.store(key, value, read);
     return value;
   }
 
