@@ -260,8 +260,11 @@ function matchKey(query: SearchQuery, terms: string[]): string {
   );
 }
 
-/** The limits of what one process keeps of searches' matched products (decision 0034). */
-export const SEARCH_CACHE_LIMITS = { searches: 200, productsPerSearch: 5_000 };
+/**
+ * The limits of what one process keeps of searches' matched products (decision 0034): at most this many searches and
+ * matched products in all (some 300 bytes each), the oldest going first; a search matching more is not kept.
+ */
+export const SEARCH_CACHE_LIMITS = { searches: 1_000, products: 100_000 };
 const SOLD_OUT_READ_BATCH = 1_000;
 
 /**
@@ -275,7 +278,11 @@ export function postgresProductSearch(
   options: { ttlMs: number },
 ): ProductSearch & { invalidate(): void; close(): void } {
   const cache = new CachedLookup<string, MatchedProduct[]>(
-    { ttlMs: options.ttlMs, maxEntries: SEARCH_CACHE_LIMITS.searches },
+    {
+      ttlMs: options.ttlMs,
+      maxEntries: SEARCH_CACHE_LIMITS.searches,
+      weight: { of: (products) => products.length, max: SEARCH_CACHE_LIMITS.products },
+    },
     () => database.changes.live,
   );
   const unsubscribe = database.changes.subscribe((table) => {
@@ -290,9 +297,7 @@ export function postgresProductSearch(
     async search(query) {
       const terms = searchTerms(query.text);
       const [products, sold] = await Promise.all([
-        cache.get(matchKey(query, terms), () => matched(query, terms), {
-          keep: (found) => found.length <= SEARCH_CACHE_LIMITS.productsPerSearch,
-        }),
+        cache.get(matchKey(query, terms), () => matched(query, terms)),
         soldOut(),
       ]);
       return answerOf(products, query, sold);
