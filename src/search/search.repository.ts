@@ -285,24 +285,38 @@ export function postgresProductSearch(
     },
     () => database.changes.live,
   );
+  // Reads under way by key, shared by the searches that ask the same meanwhile (after a change, every popular search
+  // misses at once); forgotten at a change, so that a search after it never joins a read begun before it.
+  const reading = new Map<string, Promise<MatchedProduct[]>>();
+  const invalidate = () => {
+    cache.invalidate();
+    reading.clear();
+  };
   const unsubscribe = database.changes.subscribe((table) => {
-    if (CATALOG_TABLES.has(table)) cache.invalidate();
+    if (CATALOG_TABLES.has(table)) invalidate();
   });
   const soldOut = batchedSoldOutReads(database);
   const matched = async (query: SearchQuery, terms: string[]) => {
     if (terms.length === 0) return matchedRows(database, query, undefined);
     return matchedRows(database, query, tsqueryOf(terms, await typoAlternatives(database, terms)));
   };
+  const shared = (key: string, query: SearchQuery, terms: string[]) => {
+    const under = reading.get(key);
+    if (under) return under;
+    const read = matched(query, terms).finally(() => {
+      if (reading.get(key) === read) reading.delete(key);
+    });
+    reading.set(key, read);
+    return read;
+  };
   return {
     async search(query) {
       const terms = searchTerms(query.text);
-      const [products, sold] = await Promise.all([
-        cache.get(matchKey(query, terms), () => matched(query, terms)),
-        soldOut(),
-      ]);
+      const key = matchKey(query, terms);
+      const [products, sold] = await Promise.all([cache.get(key, () => shared(key, query, terms)), soldOut()]);
       return answerOf(products, query, sold);
     },
-    invalidate: () => cache.invalidate(),
+    invalidate,
     close: unsubscribe,
   };
 }
