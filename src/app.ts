@@ -133,9 +133,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store: { storeCurrency, pricesIncludeTax, roundingMode },
   });
   const destinations = openShippingDestinations(app, { db, feed: database.changes, ttlSeconds });
+  const search = postgresProductSearch(database, { ttlMs: ttlSeconds * 1000 });
+  app.addHook('onClose', async () => search.close());
   const referenceChanged = () => {
     cache.invalidate();
     catalog.invalidate();
+    search.invalidate();
     markets.invalidate();
     destinations.invalidate();
   };
@@ -169,7 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(categoryAdminRoutes({ db, referenceChanged }));
   await app.register(collectionAdminRoutes({ db, referenceChanged }));
   await app.register(navigationStorefrontRoutes({ catalog, markets }));
-  await app.register(searchStorefrontRoutes({ catalog, markets, search: postgresProductSearch(database) }));
+  await app.register(searchStorefrontRoutes({ catalog, markets, search }));
   const mediaStorage = openMediaStorage(app, { settings: config.media, dataDir: config.dataDir });
   const imageLimits = { maxBytes: config.media.maxUploadBytes, maxPixels: config.media.maxPixels };
   await app.register(mediaAdminRoutes({ db, storage: mediaStorage, limits: imageLimits, referenceChanged }));

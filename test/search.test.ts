@@ -411,6 +411,24 @@ describe('search: the index is current after each write', () => {
     expect((await shown()).price).toEqual(['10.00 1']);
   });
 
+  it('sees a product sell out and come back at once, in a search answered again from memory', async () => {
+    const kettle = await product('Copper Kettle', { variants: [{ name: 'One', price: '70.00', stock: 1 }] });
+    const variant = kettle.variants[0]?.id;
+    const stocked = async () => {
+      const all = await search({ q: 'copper kettle' });
+      const inStock = await search({ q: 'copper kettle', in_stock: true });
+      return { availability: all.facets.availability, filtered: names(inStock), total: inStock.total };
+    };
+    const before = { availability: { in_stock: 1, all: 1 }, filtered: ['Copper Kettle'], total: 1 };
+    expect(await stocked()).toEqual(before);
+    expect(await stocked()).toEqual(before);
+    // As a placement writes stock: no admin route, no change announced.
+    await t.database.db.execute(sql`update product_variants set stock = 0 where id = ${variant}`);
+    expect(await stocked()).toEqual({ availability: { in_stock: 0, all: 1 }, filtered: [], total: 0 });
+    await t.database.db.execute(sql`update product_variants set stock = 3 where id = ${variant}`);
+    expect(await stocked()).toEqual(before);
+  });
+
   it('indexes products and variants written with SQL, in the same transaction', async () => {
     await t.database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into products (name, handle) values ('Walnut Spoon', 'walnut-spoon')`);

@@ -56,7 +56,7 @@ export interface StorefrontReads {
 const NO_STOCK: ReadonlyMap<number, number> = new Map();
 
 /** The tables the storefront's catalog is read from: a change to any of them clears what is kept. */
-const CATALOG_TABLES = new Set([
+export const CATALOG_TABLES: ReadonlySet<string> = new Set([
   'products',
   'product_variants',
   'variant_prices',

@@ -236,7 +236,11 @@ export const productSearch = pgTable(
     pricedCurrencies: text('priced_currencies').array().notNull().default(sql`'{}'`),
   },
   // Without a pending list (fastupdate): a write adds its entries at once, and no search scans unmerged ones.
-  (t) => [index('product_search_document_idx').using('gin', t.document).with({ fastupdate: false })],
+  (t) => [
+    index('product_search_document_idx').using('gin', t.document).with({ fastupdate: false }),
+    // The sold-out products, read by every search (migration 0037): as many entries as products sold out.
+    index('product_search_sold_out_idx').on(t.productId).where(sql`not ${t.inStock}`),
+  ],
 );
 
 /**

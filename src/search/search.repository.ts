@@ -1,23 +1,27 @@
 import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Database } from '../db/client.js';
+import { CATALOG_TABLES } from '../catalog/storefront-catalog.js';
+import type { Database, Statement } from '../db/client.js';
+import { Batcher } from '../shared/batcher.js';
+import { CachedLookup } from '../shared/cached-lookup.js';
+import { answerOf, inRankOrder, type MatchedProduct } from './search.facets.js';
 import { storeAmountAtLeast } from './search.values.js';
 import {
   MIN_TYPO_LENGTH,
   NAME_SIMILARITY_WEIGHT,
   NO_UPPER_BOUND,
-  OPTIONS_NOT_FACETED,
   RANK_SCALE,
   searchTerms,
   TYPO_ALTERNATIVES,
   TYPO_SIMILARITY,
   tsqueryOf,
 } from './search.values.js';
-import type { ProductSearch, SearchAnswer, SearchQuery } from './product-search.js';
+import type { ProductSearch, SearchQuery } from './product-search.js';
 
-// Search on PostgreSQL (and PGlite): the documents and words of migration 0030, read in two statements per search
-// (the typo lookup when there is text, then hits and facets together). Decision 0034 says why it is built so.
+// Search on PostgreSQL (and PGlite): the documents and words of migration 0030, read in two statements per search not
+// kept (the typo lookup when there is text, then the matched products with their facets' facts), and the sold-out
+// products on every search. Decision 0034 says why it is built so.
 
 const array = (values: readonly unknown[]) => sql.param(values);
 const dialect = new PgDialect();
@@ -166,108 +170,153 @@ function optionConditions(query: SearchQuery) {
   return { names, tests: tests.length === 0 ? sql`array[]::bool[]` : sql`array[${sql.join(tests, sql`, `)}]` };
 }
 
-interface FacetRow {
-  kind: 'hit' | 'total' | 'category' | 'price' | 'in_stock' | 'all' | 'option';
-  key: number;
-  n: string | number;
-  name: string | null;
-  value: string | null;
+interface MatchedRow {
+  id: number;
+  rank: string | number;
+  p_ok: boolean;
+  buckets: (number | null)[];
+  category_ids: number[];
+  option_names: string[];
+  option_values: string[];
+  option_tests: boolean[];
 }
 
-async function searchOnce(database: Database, query: SearchQuery, tsquery: string | undefined): Promise<SearchAnswer> {
+/**
+ * The products that match the words and the category and collection filters, each with what the page and the facets
+ * need (search.facets.ts counts them): its rank, whether it is in the price filter's range, its price ranges, its
+ * categories and option values, and its result for each option filter. Products without active variants are left out.
+ */
+async function matchedRows(
+  database: Database,
+  query: SearchQuery,
+  tsquery: string | undefined,
+): Promise<MatchedProduct[]> {
   const { bucket, inRange } = priceConditions(query);
   const options = optionConditions(query);
-  const members: number[] = [];
-  const facets: number[] = [];
-  for (const [category, counted] of query.categoryAncestry) {
-    for (const facet of counted) {
-      members.push(category);
-      facets.push(facet);
-    }
-  }
-  const inStock = query.inStock ? sql`f.in_stock` : sql`true`;
-  const after =
-    query.after === undefined
-      ? sql``
-      : sql`and (rank < ${query.after.rank}::int8
-          or (rank = ${query.after.rank}::int8 and id > ${query.after.id}::int))`;
-  const rows = await run<FacetRow>(
+  const rows = await run<MatchedRow>(
     database,
     sql`
-      with matched as (${matchedProducts(query, tsquery)}),
-      facts as (
-        select m.id, m.rank, m.in_stock, v.p_ok, v.buckets, m.category_ids as categories, m.option_names,
-          m.option_values, ${options.tests} as option_tests
-        from matched m
-        cross join lateral (
-          select ${inRange} as p_ok, array_agg(distinct ${bucket}) as buckets from (${pricesOf(query)}) v
-        ) v
-        where cardinality(m.prices) > 0
-      ),
-      f as (
-        select f.*, ${inStock} as s_ok, not (false = any(f.option_tests)) as o_ok from facts f
-      ),
-      ancestry as (select * from unnest(${array(members)}::int[], ${array(facets)}::int[]) as x(member, facet))
-      select 'hit' as kind, id as key, rank as n, null::text as name, null::text as value from (
-        select id, rank from f where p_ok and s_ok and o_ok ${after}
-        order by rank desc, id limit ${query.limit + 1}::int
-      ) h
-      union all select 'total', 0, count(*), null, null from f where p_ok and s_ok and o_ok
-      union all select 'category', x.facet, count(distinct f.id), null, null
-        from f cross join unnest(f.categories) as c(id)
-        join ancestry x on x.member = c.id where p_ok and s_ok and o_ok group by x.facet
-      union all select 'price', b.bucket, count(*), null, null
-        from f cross join unnest(f.buckets) as b(bucket) where s_ok and o_ok group by b.bucket
-      union all select 'in_stock', 0, count(*), null, null from f where p_ok and in_stock and o_ok
-      union all select 'all', 0, count(*), null, null from f where p_ok and o_ok
-      -- An option's values are counted with every other option's filter (a product failing only this option's).
-      union all select 'option', 0, count(*), min(min(o.name)) over (partition by lower(o.name)), min(o.value)
-        from f cross join unnest(f.option_names, f.option_values) as o(name, value)
-        where p_ok and s_ok and lower(o.name) <> all(${array(OPTIONS_NOT_FACETED)}::text[])
-          and not exists (select 1 from unnest(f.option_tests, ${array(options.names)}::text[]) as t(ok, name)
-            where not t.ok and lower(t.name) <> lower(o.name))
-        group by lower(o.name), lower(o.value)`,
+      with matched as (${matchedProducts(query, tsquery)})
+      select m.id, m.rank, v.p_ok, v.buckets, m.category_ids, m.option_names, m.option_values,
+        ${options.tests} as option_tests
+      from matched m
+      cross join lateral (
+        select ${inRange} as p_ok, array_agg(distinct ${bucket}) as buckets from (${pricesOf(query)}) v
+      ) v
+      where cardinality(m.prices) > 0`,
   );
-  return answerOf(rows, query.limit);
+  return inRankOrder(
+    rows.map((r) => ({
+      id: r.id,
+      rank: Number(r.rank),
+      inPriceRange: r.p_ok,
+      // width_bucket counts from 1: the range that starts at bound 0 is bucket 1.
+      buckets: r.buckets.flatMap((b) => (b === null ? [] : [b - 1])),
+      categories: r.category_ids,
+      optionNames: r.option_names,
+      optionValues: r.option_values,
+      optionTests: r.option_tests,
+    })),
+  );
 }
 
-function answerOf(rows: FacetRow[], limit: number): SearchAnswer {
-  const hits: { id: number; rank: number }[] = [];
-  const categories = new Map<number, number>();
-  const prices = new Map<number, number>();
-  const options = new Map<string, Map<string, number>>();
-  const counts = { total: 0, inStock: 0, all: 0 };
-  for (const row of rows) {
-    const n = Number(row.n);
-    if (row.kind === 'hit') hits.push({ id: row.key, rank: n });
-    else if (row.kind === 'category') categories.set(row.key, n);
-    // width_bucket counts from 1: the range that starts at bound 0 is bucket 1.
-    else if (row.kind === 'price') prices.set(row.key - 1, n);
-    else if (row.kind === 'option' && row.name !== null && row.value !== null) {
-      const values = options.get(row.name) ?? new Map<string, number>();
-      options.set(row.name, values.set(row.value, n));
-    } else if (row.kind === 'total') counts.total = n;
-    else if (row.kind === 'in_stock') counts.inStock = n;
-    else counts.all = n;
-  }
-  hits.sort((a, b) => b.rank - a.rank || a.id - b.id);
-  const page = hits.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    productIds: page.map((h) => h.id),
-    next: hits.length > limit && last ? last : null,
-    total: counts.total,
-    facets: { categories, prices, options, availability: { inStock: counts.inStock, all: counts.all } },
+/** The products none of whose active variants can be bought now (`in_stock`, migration 0035; its partial index). */
+const soldOutProducts: Statement = {
+  name: 'search_sold_out',
+  text: 'select product_id as id from product_search where not in_stock',
+};
+
+/**
+ * The sold-out products, read for every search after its request arrived; the searches that arrive while a read is
+ * under way share the next one (as the catalog's stock reads do).
+ */
+function batchedSoldOutReads(database: Database): () => Promise<ReadonlySet<number>> {
+  const batcher = new Batcher<null, ReadonlySet<number>>(
+    async (asked) => {
+      const rows = await database.run<{ id: number }>(soldOutProducts, []);
+      const soldOut = new Set<number>();
+      for (const row of rows) soldOut.add(row.id);
+      return asked.map(() => soldOut);
+    },
+    { maxBatch: SOLD_OUT_READ_BATCH, maxInFlight: 1 },
+  );
+  return () => batcher.submit(null);
+}
+
+/** What a search's matched products depend on besides the catalog: everything asked but stock, cursor and limit. */
+function matchKey(query: SearchQuery, terms: string[]): string {
+  return JSON.stringify(
+    [
+      terms,
+      query.categoryId ?? null,
+      query.collectionId ?? null,
+      query.price?.min ?? null,
+      query.price?.max ?? null,
+      [...(query.options ?? [])],
+      query.market,
+      query.priceBounds,
+    ],
+    (_, value) => (typeof value === 'bigint' ? value.toString() : value),
+  );
+}
+
+/**
+ * The limits of what one process keeps of searches' matched products (decision 0034): at most this many searches and
+ * matched products in all (some 300 bytes each), the oldest going first; a search matching more is not kept.
+ */
+export const SEARCH_CACHE_LIMITS = { searches: 1_000, products: 100_000 };
+const SOLD_OUT_READ_BATCH = 1_000;
+
+/**
+ * Search on the service's own database: PostgreSQL, or PGlite with pg_trgm. Each search's matched products are kept
+ * in this process's memory as the storefront's catalog keeps its pages: until the change feed announces a change to
+ * the catalog's tables, or this process's own admin write clears them (`invalidate`), never longer than `ttlMs`, and
+ * nothing while the feed is down. Stock is never kept: the sold-out products are read for every search.
+ */
+export function postgresProductSearch(
+  database: Database,
+  options: { ttlMs: number },
+): ProductSearch & { invalidate(): void; close(): void } {
+  const cache = new CachedLookup<string, MatchedProduct[]>(
+    {
+      ttlMs: options.ttlMs,
+      maxEntries: SEARCH_CACHE_LIMITS.searches,
+      weight: { of: (products) => products.length, max: SEARCH_CACHE_LIMITS.products },
+    },
+    () => database.changes.live,
+  );
+  // Reads under way by key, shared by the searches that ask the same meanwhile (after a change, every popular search
+  // misses at once); forgotten at a change, so that a search after it never joins a read begun before it.
+  const reading = new Map<string, Promise<MatchedProduct[]>>();
+  const invalidate = () => {
+    cache.invalidate();
+    reading.clear();
   };
-}
-
-/** Search on the service's own database: PostgreSQL, or PGlite with pg_trgm. */
-export function postgresProductSearch(database: Database): ProductSearch {
+  const unsubscribe = database.changes.subscribe((table) => {
+    if (CATALOG_TABLES.has(table)) invalidate();
+  });
+  const soldOut = batchedSoldOutReads(database);
+  const matched = async (query: SearchQuery, terms: string[]) => {
+    if (terms.length === 0) return matchedRows(database, query, undefined);
+    return matchedRows(database, query, tsqueryOf(terms, await typoAlternatives(database, terms)));
+  };
+  const shared = (key: string, query: SearchQuery, terms: string[]) => {
+    const under = reading.get(key);
+    if (under) return under;
+    const read = matched(query, terms).finally(() => {
+      if (reading.get(key) === read) reading.delete(key);
+    });
+    reading.set(key, read);
+    return read;
+  };
   return {
     async search(query) {
       const terms = searchTerms(query.text);
-      if (terms.length === 0) return searchOnce(database, query, undefined);
-      return searchOnce(database, query, tsqueryOf(terms, await typoAlternatives(database, terms)));
+      const key = matchKey(query, terms);
+      const [products, sold] = await Promise.all([cache.get(key, () => shared(key, query, terms)), soldOut()]);
+      return answerOf(products, query, sold);
     },
+    invalidate,
+    close: unsubscribe,
   };
 }

@@ -125,4 +125,20 @@ describe('CachedLookup', () => {
     await lookup.get(1, load.one);
     expect(load.calls).toHaveLength(5);
   });
+
+  it('keeps entries up to a total weight, the oldest going first, and never one heavier than that alone', async () => {
+    const weight = { of: (v: string) => v.length, max: 6 };
+    const lookup = new CachedLookup<string, string>({ ttlMs: 1_000, maxEntries: 10, weight }, () => true);
+    const load = counting((k: string) => k.repeat(k.length));
+    await lookup.get('aa', load.one); // weighs 4
+    await lookup.get('b', load.one); // 5 in all
+    await lookup.get('cc', load.one); // 9: 'aa' goes, 5 left
+    await lookup.get('dddddddd', load.one); // 64 alone: not kept
+    expect(lookup.size).toBe(2);
+    await lookup.get('b', load.one);
+    await lookup.get('cc', load.one);
+    await lookup.get('dddddddd', load.one);
+    await lookup.get('aa', load.one);
+    expect(load.calls).toEqual([['aa'], ['b'], ['cc'], ['dddddddd'], ['dddddddd'], ['aa']]);
+  });
 });

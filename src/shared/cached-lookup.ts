@@ -12,12 +12,19 @@ export interface CacheOptions {
  * so the cache never stores what was read before the change.
  */
 export class CachedLookup<K, V> {
-  private readonly entries = new Map<K, { value: V; storedAt: number }>();
+  private readonly entries = new Map<K, { value: V; storedAt: number; weight: number }>();
   private generation = 0;
+  private weight = 0;
   private readonly now: () => number;
 
   constructor(
-    private readonly options: CacheOptions,
+    private readonly options: CacheOptions & {
+      /**
+       * The weight of an entry (its size) and the most the entries may weigh together, the oldest going first beyond
+       * it; a value heavier than that alone is not kept. Without it, every entry weighs nothing.
+       */
+      weight?: { of: (value: V) => number; max: number };
+    },
     /** Whether caching is allowed now (the change feed is live). */
     private readonly usable: () => boolean,
   ) {
@@ -31,6 +38,7 @@ export class CachedLookup<K, V> {
   invalidate(): void {
     this.generation++;
     this.entries.clear();
+    this.weight = 0;
   }
 
   async get(key: K, load: (key: K) => Promise<V>): Promise<V> {
@@ -73,18 +81,31 @@ export class CachedLookup<K, V> {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (now - entry.storedAt < this.options.ttlMs) return entry;
-    this.entries.delete(key);
+    this.remove(key);
     return undefined;
   }
 
   /** Keeps a loaded value unless the cache was invalidated (or became unusable) since `read` started. */
   private store(key: K, value: V, read: { generation: number; startedAt: number }): void {
     if (read.generation !== this.generation || !this.usable()) return;
-    if (!this.entries.has(key) && this.entries.size >= this.options.maxEntries) {
+    const weight = this.options.weight?.of(value) ?? 0;
+    const most = this.options.weight?.max ?? 0;
+    if (weight > most) return;
+    this.remove(key);
+    while (this.entries.size >= this.options.maxEntries || this.weight + weight > most) {
       const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+      if (oldest.done) break;
+      this.remove(oldest.value);
     }
     // Dated from before the read: the entry is never used longer than ttlMs after its data was read.
-    this.entries.set(key, { value, storedAt: read.startedAt });
+    this.entries.set(key, { value, storedAt: read.startedAt, weight });
+    this.weight += weight;
+  }
+
+  private remove(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
   }
 }
