@@ -78,5 +78,13 @@ describe('product options in the shop and the dashboard', () => {
     await options.getByLabel('Option 1 values').fill('S, M, s');
     await options.getByRole('button', { name: 'Save options' }).click();
     await poll(() => options.locator('.field-error').first().textContent()).toContain('given twice');
+    // Renamed in place, an option and a value keep their variants: L / Navy becomes L / Midnight.
+    await options.getByLabel('Option 1 values').fill('S, M, L');
+    await options.getByLabel('Option 2 name').fill('Color');
+    await options.getByLabel('Option 2 values').fill('Black, Grey, Midnight');
+    await options.getByRole('button', { name: 'Save options' }).click();
+    await poll(() => options.getByRole('status').filter({ hasText: 'Options saved: Size, Color.' }).count()).toBe(1);
+    await poll(() => page.getByRole('row', { name: /^L \/ Midnight/ }).count()).toBe(1);
+    expect(await page.getByRole('row', { name: /Navy/ }).count()).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { ErrorMessage, Field } from '../../../shared/ui';
 import { useDashboard } from '../../context';
 import { useWrite } from '../../use-write';
 import { StatusMessage } from '../common/form-parts';
+import { optionRenames } from './option-renames';
 import type { Product } from './variant-draft';
 
 /** Most options a product has (src/catalog/options.rules.ts OPTION_LIMITS). */
@@ -14,10 +15,12 @@ interface OptionDraft {
   name: string;
   /** Its values as typed: a comma-separated list. */
   values: string;
+  /** The option as saved, which the draft edits; none for an option added here. */
+  saved?: { name: string; values: string[] };
 }
 
 const draftsOf = (product: Product): OptionDraft[] =>
-  product.options.map((o) => ({ name: o.name, values: o.values.join(', ') }));
+  product.options.map((o) => ({ name: o.name, values: o.values.join(', '), saved: o }));
 const valuesOf = (text: string) =>
   text
     .split(',')
@@ -42,7 +45,10 @@ export function OptionEditor(props: { product: Product; onChanged: () => void })
 
   const saveOptions = (event: Event) => {
     event.preventDefault();
-    const options = drafts.map((d) => ({ name: d.name, values: valuesOf(d.values) }));
+    const options = drafts.map((d) => {
+      const values = valuesOf(d.values);
+      return { name: d.name, values, ...optionRenames({ saved: d.saved, name: d.name, values }) };
+    });
     void save
       .run(
         () =>
@@ -81,7 +87,8 @@ export function OptionEditor(props: { product: Product; onChanged: () => void })
     <section aria-labelledby="options-heading">
       <h2 id="options-heading">Options</h2>
       <p class="muted">
-        Variants are the combinations of the options’ values. A value removed archives the variants that have it.
+        Variants are the combinations of the options’ values. An option or a value renamed in its place keeps its
+        variants; a value removed archives the variants that have it.
       </p>
       <form onSubmit={saveOptions} noValidate>
         {drafts.map((draft, i) => (
