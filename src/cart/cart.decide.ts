@@ -343,7 +343,8 @@ function remove(carts: WorkingCarts, op: Extract<CartOperation, { kind: 'remove'
 
 /**
  * Quantities are added, each line capped (`mergedQuantity`); new lines beyond the cart's line cap are dropped. The
- * guest cart is closed, so its token stops working. A token that names no open cart merges nothing.
+ * guest cart is closed, so its token stops working. A token that names no open cart merges nothing. The user's cart
+ * takes the guest cart's market when it kept one: what the customer was shopping in a moment ago (decision 0031).
  */
 function merge(carts: WorkingCarts, op: Extract<CartOperation, { kind: 'merge' }>, limits: CartLimits): boolean {
   const guest = carts.cart({ tokenHash: op.guestTokenHash, isNew: false });
