@@ -48,8 +48,9 @@ export const cartVariants: Statement = {
 
 /**
  * Writes what the batch decided: new guest carts (with the market they keep), new lines (a new guest cart's by its
- * token digest), changed and removed lines, closed carts, and the markets carts keep now. A line that takes a new place gets `created_at` after the lines before it: the
- * transaction's time plus its sequence in the batch, in microseconds.
+ * token digest), changed and removed lines, closed carts, and the markets carts keep now. A line that takes a new
+ * place gets `created_at` after the lines before it: the transaction's time plus its sequence in the batch, in
+ * microseconds.
  */
 export const writeCartChanges: Statement = {
   name: 'cart_write_changes',
