@@ -333,6 +333,52 @@ describe('events of payments (sandbox)', () => {
   });
 });
 
+describe('events of an order in a market', () => {
+  it("carry the market's code beside the order's currency, in order and payment events alike", async () => {
+    await adminApi(t, admin).post('/market/dashboard/api/markets/', {
+      code: 'ev-eu',
+      name: 'Events Europe',
+      currency: 'EUR',
+      prices_include_tax: false,
+      exchange_rate: '0.8',
+      countries: ['FR'],
+    });
+    // 12.50 USD × 0.8 = 10.00 EUR.
+    const order = await placeGuestOrder(t, {
+      variants: [{ alias: 'ev-1' }],
+      shipping_address: { ...guestAddress, state: '', country: 'FR' },
+    });
+    const started = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/payment/storefront/api/start-payment/cash_on_delivery/',
+        headers: { 'x-order-token': order.order_token },
+        payload: { order_alias: order.order_alias },
+      }),
+    );
+    await apiAs(t, admin).post(`/payment/dashboard/api/payments/${started.payment_id}/capture/`, {}, 200);
+    await setStatus(order.order_alias, 'processing');
+    const events = await eventsOf(order.order_alias);
+    expect(typesOf(events)).toEqual([
+      [1, 'order.placed'],
+      [2, 'payment.succeeded'],
+      [3, 'order.paid'],
+      [4, 'order.status_changed'],
+      [5, 'order.status_changed'],
+    ]);
+    for (const event of events) {
+      expect(event.data, event.type).toMatchObject({ market_code: 'ev-eu', currency: 'EUR' });
+    }
+    expect(events[0]?.data.total).toBe('10.00');
+    expect(events[1]?.data.amount).toBe('10.00');
+  });
+
+  it('carry none for an order of the default market, as its admin answer names none', async () => {
+    const order = await place();
+    for (const event of await eventsOf(order.order_alias)) expect(event.data).not.toHaveProperty('market_code');
+  });
+});
+
 describe('the events list', () => {
   it('filters by type and by order, newest first, page by page', async () => {
     const order = await place();

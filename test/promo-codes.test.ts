@@ -67,10 +67,12 @@ describe('creating promo codes', () => {
       code: 'SUMMER-SALE_25',
       code_type: 'percentage',
       value: '12.5',
+      amounts: {},
       is_active: false,
       starts_at: '2030-05-31T22:00:00.000Z',
       expires_at: '2030-09-01T00:00:00.000Z',
       min_purchase_amount: '25.00',
+      min_purchase_amounts: {},
       redemption_limit: 100,
       usage_limit_per_customer: 1,
       specific_customers: [customer.id],
@@ -331,6 +333,121 @@ describe('promo codes in a JPY store', () => {
         min_purchase_amount: '1000.5',
       });
       expect(fields(expectProblem(refused, 422, 'validation_error'))).toEqual(['value', 'min_purchase_amount']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('promo codes with amounts in other currencies (decision 0037)', () => {
+  it('takes, shows and keeps a fixed value and a minimum per currency, as the promotions API does', async () => {
+    const created = await call('POST', '/', {
+      code: uniqueCode('EURO'),
+      code_type: 'fixed',
+      value: '5.00',
+      amounts: { eur: '4.00', JPY: '800' },
+      min_purchase_amount: '30.00',
+      min_purchase_amounts: { EUR: '25.00' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = json(created).id;
+    expect(json(created)).toMatchObject({
+      value: '5.00',
+      amounts: { EUR: '4.00', JPY: '800' },
+      min_purchase_amount: '30.00',
+      min_purchase_amounts: { EUR: '25.00' },
+    });
+    const promotion = json(
+      await t.app.inject({
+        method: 'GET',
+        url: `/discount/dashboard/api/promotions/${id}/`,
+        headers: bearer(admin.access),
+      }),
+    );
+    expect(promotion.action).toMatchObject({
+      type: 'order_fixed',
+      amount: '5.00',
+      amounts: { EUR: '4.00', JPY: '800' },
+    });
+    expect(promotion.conditions).toEqual([{ type: 'min_subtotal', amount: '30.00', amounts: { EUR: '25.00' } }]);
+
+    const renamed = json(await call('PATCH', `/${id}/`, { value: '6.00', redemption_limit: 5 }));
+    expect(renamed).toMatchObject({ value: '6.00', amounts: { EUR: '4.00', JPY: '800' } });
+    expect(renamed.min_purchase_amounts).toEqual({ EUR: '25.00' });
+    const changed = json(await call('PATCH', `/${id}/`, { amounts: { KWD: '1.500' }, min_purchase_amounts: {} }));
+    expect(changed).toMatchObject({ amounts: { KWD: '1.500' }, min_purchase_amounts: {} });
+  });
+
+  it('shows {} for a code without them, and a promotion’s amounts made through the promotions API', async () => {
+    expect(json(await call('POST', '/', { code: uniqueCode(), code_type: 'percentage', value: '10' }))).toMatchObject({
+      amounts: {},
+      min_purchase_amounts: {},
+    });
+    const made = await adminApi(t, admin).promotion({
+      name: 'Made elsewhere',
+      code: uniqueCode('ELSEWHERE'),
+      action: { type: 'order_fixed', amount: '5.00', amounts: { EUR: '4.50' } },
+    });
+    expect(json(await call('GET', `/${made.id}/`)).amounts).toEqual({ EUR: '4.50' });
+    await call('PATCH', `/${made.id}/`, { is_active: false });
+    expect(json(await call('GET', `/${made.id}/`)).amounts).toEqual({ EUR: '4.50' });
+  });
+
+  it('refuses amounts it could not keep, and currencies the promotions API refuses, naming each field', async () => {
+    const percent = await call('POST', '/', {
+      code: uniqueCode(),
+      code_type: 'percentage',
+      value: '10',
+      amounts: { EUR: '4.00' },
+      min_purchase_amounts: { EUR: '25.00' },
+    });
+    expect(fields(expectProblem(percent, 422, 'validation_error'))).toEqual(['amounts', 'min_purchase_amounts']);
+    const bad = await call('POST', '/', {
+      code: uniqueCode(),
+      code_type: 'fixed',
+      value: '5.00',
+      amounts: { XYZ: '1.00', USD: '5.00', JPY: '800.5' },
+    });
+    expect(fields(expectProblem(bad, 422, 'validation_error'))).toEqual(['amounts.XYZ', 'amounts.USD', 'amounts.JPY']);
+    const fixed = json(await call('POST', '/', { code: uniqueCode(), code_type: 'fixed', value: '5.00' }));
+    const toPercent = await call('PATCH', `/${fixed.id}/`, {
+      code_type: 'percentage',
+      value: '5',
+      amounts: { EUR: '1' },
+    });
+    expect(fields(expectProblem(toPercent, 422, 'validation_error'))).toEqual(['amounts']);
+  });
+
+  it('gives an order in EUR the code’s EUR amount', async () => {
+    const store = await buildTestApp();
+    try {
+      const boss = await signInAdmin(store);
+      const api = adminApi(store, boss);
+      await api.product({ name: 'Tee', variants: [{ alias: 'pc-tee', name: 'M', price: '25.00', stock: 10 }] });
+      await api.post('/market/dashboard/api/markets/', {
+        code: 'eu',
+        name: 'Europe',
+        currency: 'EUR',
+        prices_include_tax: false,
+        exchange_rate: '0.92',
+        countries: ['FR'],
+      });
+      await callAs({ token: boss.access, app: store })('POST', '/', {
+        code: 'EURO4',
+        code_type: 'fixed',
+        value: '5.00',
+        amounts: { EUR: '4.00' },
+      });
+      const estimate = (market: string) =>
+        store.app.inject({
+          method: 'POST',
+          url: '/order/storefront/api/estimate/',
+          headers: { 'x-market': market },
+          payload: { variants: [{ alias: 'pc-tee' }], promocode: 'EURO4' },
+        });
+      // 25.00 USD × 0.92 = 23.00 EUR, less the code's own 4.00 EUR (converted, 5.00 USD would be 4.60).
+      expect(json(await estimate('eu'))).toMatchObject({ currency: 'EUR', total: '19.00' });
+      expect(json(await estimate('default'))).toMatchObject({ currency: 'USD', total: '20.00' });
     } finally {
       await store.close();
     }

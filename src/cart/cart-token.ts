@@ -21,3 +21,12 @@ export function cartTokenFrom(header: string | string[] | undefined): string | u
   }
   return header.trim();
 }
+
+/** The X-Cart-Token of a checkout: a malformed one names no cart (it never stops an estimate or an order). */
+export function checkoutCartToken(header: string | string[] | undefined): string | undefined {
+  try {
+    return cartTokenFrom(header);
+  } catch {
+    return undefined;
+  }
+}

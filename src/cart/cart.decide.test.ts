@@ -49,14 +49,15 @@ class ModelDatabase {
     userId: number | null;
     tokenHash: string | null;
     closed: boolean;
+    marketId: number | null;
     lines: { variantId: number; quantity: number; at: [number, number] }[];
   }[] = [];
 
   constructor(users: number[], guests: string[]) {
     for (const userId of users)
-      this.carts.push({ id: this.nextId++, userId, tokenHash: null, closed: false, lines: [] });
+      this.carts.push({ id: this.nextId++, userId, tokenHash: null, closed: false, marketId: null, lines: [] });
     for (const tokenHash of guests) {
-      this.carts.push({ id: this.nextId++, userId: null, tokenHash, closed: false, lines: [] });
+      this.carts.push({ id: this.nextId++, userId: null, tokenHash, closed: false, marketId: null, lines: [] });
     }
   }
 
@@ -67,6 +68,7 @@ class ModelDatabase {
         id: c.id,
         userId: c.userId,
         tokenHash: c.tokenHash,
+        marketId: c.marketId,
         lines: [...c.lines]
           .sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.variantId - b.variantId)
           .map(({ variantId, quantity }) => ({ variantId, quantity })),
@@ -76,8 +78,8 @@ class ModelDatabase {
 
   apply(changes: CartChanges): void {
     this.batch++;
-    for (const tokenHash of changes.newGuestCarts) {
-      this.carts.push({ id: this.nextId++, userId: null, tokenHash, closed: false, lines: [] });
+    for (const { tokenHash, marketId } of changes.newGuestCarts) {
+      this.carts.push({ id: this.nextId++, userId: null, tokenHash, closed: false, marketId, lines: [] });
     }
     const cart = (id: number | null, tokenHash: string | null) => {
       const found = this.carts.find((c) => (id === null ? c.tokenHash === tokenHash : c.id === id));
@@ -100,6 +102,7 @@ class ModelDatabase {
       c.lines = c.lines.filter((l) => l.variantId !== gone.variantId);
     }
     for (const id of changes.closeCartIds) cart(id, null).closed = true;
+    for (const change of changes.marketChanges) cart(change.cartId, null).marketId = change.marketId;
   }
 }
 
@@ -113,6 +116,12 @@ const seen = (answer: CartAnswer | undefined) =>
         ? answer.lines.map((l) => [l.variantId, l.quantity])
         : answer.merged;
 
+/** An answer as a client sees it, with the market the cart keeps after it. */
+const seenWithMarket = (answer: CartAnswer | undefined) => [
+  seen(answer),
+  answer?.ok && 'marketId' in answer ? answer.marketId : undefined,
+];
+
 const users = [1, 2];
 const guests = ['g-a', 'g-b'];
 const address = fc.oneof(
@@ -121,10 +130,24 @@ const address = fc.oneof(
 );
 // Few variants and carts, so that operations meet on the same lines.
 const variantId = fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 3 }) }, fc.integer({ min: 4, max: 6 }));
+/** The market a request named, if any: the cart keeps it once the operation succeeds. */
+const marketId = fc.constantFrom(7, 8);
+const named: { requiredKeys: ('kind' | 'cart' | 'variantId' | 'quantity')[] } = {
+  requiredKeys: ['kind', 'cart', 'variantId', 'quantity'],
+};
 const operation: fc.Arbitrary<CartOperation> = fc.oneof(
-  fc.record({ kind: fc.constant('add' as const), cart: address, variantId, quantity: fc.integer({ min: 1, max: 5 }) }),
-  fc.record({ kind: fc.constant('set' as const), cart: address, variantId, quantity: fc.integer({ min: 0, max: 7 }) }),
-  fc.record({ kind: fc.constant('remove' as const), cart: address, variantId }),
+  fc.record(
+    { kind: fc.constant('add' as const), cart: address, variantId, quantity: fc.integer({ min: 1, max: 5 }), marketId },
+    named,
+  ),
+  fc.record(
+    { kind: fc.constant('set' as const), cart: address, variantId, quantity: fc.integer({ min: 0, max: 7 }), marketId },
+    named,
+  ),
+  fc.record(
+    { kind: fc.constant('remove' as const), cart: address, variantId, marketId },
+    { requiredKeys: ['kind', 'cart', 'variantId'] },
+  ),
   fc.record({
     kind: fc.constant('merge' as const),
     userId: fc.constantFrom(...users),
@@ -156,7 +179,7 @@ describe('a batch of cart writes', () => {
           batch.forEach((op, n) => {
             const one = decideCartBatch([op], alone.state());
             alone.apply(one.changes);
-            expect(seen(decided.answers[n])).toEqual(seen(one.answers[0]));
+            expect(seenWithMarket(decided.answers[n])).toEqual(seenWithMarket(one.answers[0]));
           });
           expect(batched.state()).toEqual(alone.state());
         },
@@ -282,5 +305,58 @@ describe('cart operations', () => {
         [3, 1],
       ],
     ]);
+  });
+
+  it('keeps the market a successful write named, leaves it on a write naming none or refused', () => {
+    const db = fresh();
+    const decided = decideCartBatch(
+      [
+        { kind: 'add', cart: user, variantId: 1, quantity: 1, marketId: 7 },
+        { kind: 'add', cart: user, variantId: 3, quantity: 1 },
+        { kind: 'add', cart: user, variantId: 4, quantity: 1, marketId: 8 },
+      ],
+      db.state(),
+    );
+    expect(decided.answers.map(seenWithMarket)).toEqual([
+      [[[1, 1]], 7],
+      [
+        [
+          [1, 1],
+          [3, 1],
+        ],
+        7,
+      ],
+      ['variant_not_found', undefined],
+    ]);
+    expect(decided.changes.marketChanges).toEqual([{ cartId: 100, marketId: 7 }]);
+    db.apply(decided.changes);
+    const moved = decideCartBatch([{ kind: 'set', cart: user, variantId: 1, quantity: 2, marketId: 8 }], db.state());
+    expect(moved.changes.marketChanges).toEqual([{ cartId: 100, marketId: 8 }]);
+    const fresher = decideCartBatch(
+      [{ kind: 'add', cart: { tokenHash: 'new', isNew: true }, variantId: 1, quantity: 1, marketId: 8 }],
+      db.state(),
+    );
+    expect(fresher.changes.newGuestCarts).toEqual([{ tokenHash: 'new', marketId: 8 }]);
+  });
+
+  it("gives a merged cart the guest's market when the guest cart kept one, else leaves the user's", () => {
+    const db = fresh();
+    const guestA = { tokenHash: 'g-a', isNew: false };
+    const guestB = { tokenHash: 'g-b', isNew: false };
+    db.apply(
+      decideCartBatch(
+        [
+          { kind: 'add', cart: user, variantId: 1, quantity: 1, marketId: 7 },
+          { kind: 'add', cart: guestA, variantId: 3, quantity: 1 },
+          { kind: 'add', cart: guestB, variantId: 3, quantity: 1, marketId: 8 },
+        ],
+        db.state(),
+      ).changes,
+    );
+    const unnamed = decideCartBatch([{ kind: 'merge', userId: 1, guestTokenHash: 'g-a' }], db.state());
+    expect(unnamed.changes.marketChanges).toEqual([]);
+    db.apply(unnamed.changes);
+    const named = decideCartBatch([{ kind: 'merge', userId: 1, guestTokenHash: 'g-b' }], db.state());
+    expect(named.changes.marketChanges).toEqual([{ cartId: 100, marketId: 8 }]);
   });
 });

@@ -53,26 +53,36 @@ export function lineIsAvailable(line: CartLineRow): boolean {
 /** Which cart an operation writes: a user's (created on first use), a guest's by token digest, or a new guest cart. */
 export type CartAddress = { userId: number } | { tokenHash: string; isNew: boolean };
 
+/**
+ * The market a line operation's request named (its X-Market header or payload `market`, decision 0031): the cart
+ * keeps it once the operation succeeds. Absent: the cart keeps the market it had.
+ */
+interface NamedMarket {
+  marketId?: number;
+}
+
 export type CartOperation =
   /** Adds units to the variant's line, creating it. */
-  | { kind: 'add'; cart: CartAddress; variantId: number; quantity: number }
+  | ({ kind: 'add'; cart: CartAddress; variantId: number; quantity: number } & NamedMarket)
   /** Sets the quantity of a line already in the cart; 0 removes it. */
-  | { kind: 'set'; cart: CartAddress; variantId: number; quantity: number }
-  | { kind: 'remove'; cart: CartAddress; variantId: number }
+  | ({ kind: 'set'; cart: CartAddress; variantId: number; quantity: number } & NamedMarket)
+  | ({ kind: 'remove'; cart: CartAddress; variantId: number } & NamedMarket)
   /** Moves the open guest cart's lines into the user's cart and closes the guest cart. */
   | { kind: 'merge'; userId: number; guestTokenHash: string };
 
 export type CartAnswer =
-  | { ok: true; lines: CartLineRow[] }
+  /** The cart right after the operation: its lines, and the market it keeps (null: none). */
+  | { ok: true; lines: CartLineRow[]; marketId: number | null }
   /** A merge: whether there was an open guest cart to merge. */
   | { ok: true; merged: boolean }
   | { ok: false; error: DomainError };
 
-/** A cart read under lock: its id, owner and lines (variant and quantity) in the order added. */
+/** A cart read under lock: its id, owner, kept market and lines (variant and quantity) in the order added. */
 export interface LockedCart {
   id: number;
   userId: number | null;
   tokenHash: string | null;
+  marketId: number | null;
   lines: { variantId: number; quantity: number }[];
 }
 
@@ -97,19 +107,29 @@ interface WorkingCart {
   initial: Map<number, number>;
   lines: WorkingLine[];
   closed: boolean;
+  initialMarketId: number | null;
+  marketId: number | null;
 }
 
 /** The rows a batch changes. A new line's or moved line's `seq` orders it after the lines before it. */
 export interface CartChanges {
-  newGuestCarts: string[];
+  newGuestCarts: { tokenHash: string; marketId: number | null }[];
   inserts: { cartId: number | null; tokenHash: string | null; variantId: number; quantity: number; seq: number }[];
   updates: { cartId: number; variantId: number; quantity: number; seq: number | null }[];
   deletes: { cartId: number; variantId: number }[];
   closeCartIds: number[];
+  /** Existing carts that keep another market now. */
+  marketChanges: { cartId: number; marketId: number | null }[];
 }
 
 export const noCartChanges = (c: CartChanges) =>
-  c.newGuestCarts.length + c.inserts.length + c.updates.length + c.deletes.length + c.closeCartIds.length === 0;
+  c.newGuestCarts.length
+    + c.inserts.length
+    + c.updates.length
+    + c.deletes.length
+    + c.closeCartIds.length
+    + c.marketChanges.length
+  === 0;
 
 export const guestCartNotFound = () =>
   new DomainError('cart_not_found', {
@@ -176,6 +196,8 @@ class WorkingCarts {
         initial: new Map(cart.lines.map((l) => [l.variantId, l.quantity])),
         lines: cart.lines.map((l) => ({ ...l, seq: undefined })),
         closed: false,
+        initialMarketId: cart.marketId,
+        marketId: cart.marketId,
       };
       this.all.push(working);
       if (cart.userId !== null) this.byUser.set(cart.userId, working);
@@ -199,6 +221,8 @@ class WorkingCarts {
       initial: new Map(),
       lines: [],
       closed: false,
+      initialMarketId: null,
+      marketId: null,
     };
     this.all.push(begun);
     this.byToken.set(address.tokenHash, begun);
@@ -235,7 +259,14 @@ class WorkingCarts {
   }
 
   changes(): CartChanges {
-    const changes: CartChanges = { newGuestCarts: [], inserts: [], updates: [], deletes: [], closeCartIds: [] };
+    const changes: CartChanges = {
+      newGuestCarts: [],
+      inserts: [],
+      updates: [],
+      deletes: [],
+      closeCartIds: [],
+      marketChanges: [],
+    };
     for (const cart of this.all) {
       if (cart.id === undefined) newCartChanges(cart, changes);
       else cartChanges(cart, cart.id, changes);
@@ -247,7 +278,7 @@ class WorkingCarts {
 /** A guest cart this batch begins: created with its lines, if any is left. */
 function newCartChanges(cart: WorkingCart, changes: CartChanges): void {
   if (cart.lines.length === 0) return;
-  changes.newGuestCarts.push(cart.tokenHash as string);
+  changes.newGuestCarts.push({ tokenHash: cart.tokenHash as string, marketId: cart.marketId });
   for (const line of cart.lines) {
     const { variantId, quantity } = line;
     changes.inserts.push({ cartId: null, tokenHash: cart.tokenHash, variantId, quantity, seq: line.seq ?? 0 });
@@ -270,6 +301,7 @@ function cartChanges(cart: WorkingCart, cartId: number, changes: CartChanges): v
     if (!kept.has(variantId)) changes.deletes.push({ cartId, variantId });
   }
   if (cart.closed) changes.closeCartIds.push(cartId);
+  else if (cart.marketId !== cart.initialMarketId) changes.marketChanges.push({ cartId, marketId: cart.marketId });
 }
 
 function quantityIn(cart: WorkingCart, variantId: number): number | undefined {
@@ -311,7 +343,8 @@ function remove(carts: WorkingCarts, op: Extract<CartOperation, { kind: 'remove'
 
 /**
  * Quantities are added, each line capped (`mergedQuantity`); new lines beyond the cart's line cap are dropped. The
- * guest cart is closed, so its token stops working. A token that names no open cart merges nothing.
+ * guest cart is closed, so its token stops working. A token that names no open cart merges nothing. The user's cart
+ * takes the guest cart's market when it kept one: what the customer was shopping in a moment ago (decision 0031).
  */
 function merge(carts: WorkingCarts, op: Extract<CartOperation, { kind: 'merge' }>, limits: CartLimits): boolean {
   const guest = carts.cart({ tokenHash: op.guestTokenHash, isNew: false });
@@ -323,18 +356,30 @@ function merge(carts: WorkingCarts, op: Extract<CartOperation, { kind: 'merge' }
     const quantity = mergedQuantity(line, (existing ?? 0) + line.quantity, limits);
     if (quantity > 0) carts.setLine(user, line.variantId, quantity);
   }
+  if (guest.marketId !== null) user.marketId = guest.marketId;
   carts.close(guest);
   return true;
+}
+
+/** A line operation's answer: the cart's lines, and its market, now the one the request named if it named one. */
+function answered(
+  carts: WorkingCarts,
+  op: Exclude<CartOperation, { kind: 'merge' }>,
+  lines: CartLineRow[],
+): CartAnswer {
+  const cart = carts.cart(op.cart) as WorkingCart;
+  if (op.marketId !== undefined) cart.marketId = op.marketId;
+  return { ok: true, lines, marketId: cart.marketId };
 }
 
 function apply(carts: WorkingCarts, op: CartOperation, limits: CartLimits): CartAnswer {
   switch (op.kind) {
     case 'add':
-      return { ok: true, lines: add(carts, op, limits) };
+      return answered(carts, op, add(carts, op, limits));
     case 'set':
-      return { ok: true, lines: set(carts, op, limits) };
+      return answered(carts, op, set(carts, op, limits));
     case 'remove':
-      return { ok: true, lines: remove(carts, op) };
+      return answered(carts, op, remove(carts, op));
     case 'merge':
       return { ok: true, merged: merge(carts, op, limits) };
   }

@@ -1,22 +1,39 @@
-import type { Database, Db } from '../db/client.js';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Database, Db, Tx } from '../db/client.js';
 import { isBuyable } from '../catalog/availability.js';
 import { Batcher } from '../shared/batcher.js';
 import { carts } from '../db/schema.js';
 import { explicitPricesOf } from '../markets/variant-prices.repository.js';
 import type { CartLineRow } from './cart.decide.js';
 
-export async function createGuestCart(db: Db, tokenHash: string): Promise<number> {
-  const [row] = await db.insert(carts).values({ tokenHash }).returning({ id: carts.id });
+/** A guest's new empty cart, keeping the market its request named (null: none). */
+export async function createGuestCart(db: Db, cart: { tokenHash: string; marketId: number | null }): Promise<number> {
+  const [row] = await db.insert(carts).values(cart).returning({ id: carts.id });
   if (!row) throw new Error('insert returned no cart');
   return row.id;
 }
 
 /**
- * A cart as the batched read returns it: the owner it was asked for, and its lines in the order
+ * The market a cart keeps (decision 0031): the user's cart, or the open guest cart of a token digest; null when it
+ * keeps none or there is no such cart.
+ */
+export async function keptMarketOfCart(
+  db: Db | Tx,
+  cart: { userId: number } | { tokenHash: string },
+): Promise<number | null> {
+  const where =
+    'userId' in cart ? eq(carts.userId, cart.userId) : and(eq(carts.tokenHash, cart.tokenHash), isNull(carts.closedAt));
+  const [row] = await (db as Db).select({ marketId: carts.marketId }).from(carts).where(where);
+  return row?.marketId ?? null;
+}
+
+/**
+ * A cart as the batched read returns it: the owner it was asked for, the market it keeps, and its lines in the order
  * added, each as an array (JSON made by the database: one row per cart, and one parse).
  */
 interface OwnedCartRow {
   owner: string;
+  market_id: number | null;
   lines: [
     variantId: number,
     quantity: number,
@@ -36,7 +53,7 @@ interface OwnedCartRow {
 }
 
 const ownedCarts = (ownerColumn: string, condition: string) => `
-  select ${ownerColumn}::text as owner,
+  select ${ownerColumn}::text as owner, c.market_id,
     coalesce(json_agg(json_build_array(i.variant_id, i.quantity, v.alias, v.name, p.name, v.sku, v.price::text,
         v.track_inventory, v.allow_backorder, v.stock, v.purchase_limit_per_order, v.archived_at, p.archived_at,
         (select json_agg(json_build_array(vp.currency, vp.amount, vp.compare_at_amount))
@@ -54,43 +71,52 @@ const cartsByTokens = {
   text: ownedCarts('c.token_hash', 'c.token_hash = any($1::text[]) and c.closed_at is null'),
 };
 
-/** Owner to lines; owners with no cart are missing. */
-function byOwner(rows: OwnedCartRow[]): Map<string, CartLineRow[]> {
+/** A cart as read: its lines, and the market it keeps (null: none). */
+export interface CartRead {
+  lines: CartLineRow[];
+  marketId: number | null;
+}
+
+/** Owner to cart; owners with no cart are missing. */
+function byOwner(rows: OwnedCartRow[]): Map<string, CartRead> {
   return new Map(
     rows.map((r) => [
       r.owner,
-      r.lines.map(
-        ([
-          variantId,
-          quantity,
-          alias,
-          name,
-          productName,
-          sku,
-          price,
-          trackInventory,
-          allowBackorder,
-          stock,
-          purchaseLimitPerOrder,
-          archivedAt,
-          productArchivedAt,
-          explicitPrices,
-        ]) => ({
-          variantId,
-          quantity,
-          alias,
-          name,
-          productName,
-          sku,
-          price: Number(price),
-          trackInventory,
-          allowBackorder,
-          stock,
-          purchaseLimitPerOrder,
-          buyable: isBuyable({ archivedAt, productArchivedAt }),
-          explicitPrices: explicitPricesOf(explicitPrices),
-        }),
-      ),
+      {
+        marketId: r.market_id,
+        lines: r.lines.map(
+          ([
+            variantId,
+            quantity,
+            alias,
+            name,
+            productName,
+            sku,
+            price,
+            trackInventory,
+            allowBackorder,
+            stock,
+            purchaseLimitPerOrder,
+            archivedAt,
+            productArchivedAt,
+            explicitPrices,
+          ]) => ({
+            variantId,
+            quantity,
+            alias,
+            name,
+            productName,
+            sku,
+            price: Number(price),
+            trackInventory,
+            allowBackorder,
+            stock,
+            purchaseLimitPerOrder,
+            buyable: isBuyable({ archivedAt, productArchivedAt }),
+            explicitPrices: explicitPricesOf(explicitPrices),
+          }),
+        ),
+      },
     ]),
   );
 }
@@ -108,7 +134,7 @@ const READS_IN_FLIGHT = 1;
  */
 export function batchedCartReads(database: Database) {
   const batcher = (statement: { name: string; text: string }) =>
-    new Batcher<string, CartLineRow[] | undefined>(
+    new Batcher<string, CartRead | undefined>(
       async (owners) => {
         const carts = byOwner(await database.run<OwnedCartRow>(statement, [[...new Set(owners)]]));
         return owners.map((owner) => carts.get(owner));
@@ -118,10 +144,11 @@ export function batchedCartReads(database: Database) {
   const byUser = batcher(cartsByUsers);
   const byToken = batcher(cartsByTokens);
   return {
-    /** The user's cart's lines; none when the user has no cart yet. */
-    linesOfUser: async (userId: number): Promise<CartLineRow[]> => (await byUser.submit(String(userId))) ?? [],
-    /** The open guest cart's lines; undefined when the token names no open cart. */
-    linesOfGuest: (tokenHash: string): Promise<CartLineRow[] | undefined> => byToken.submit(tokenHash),
+    /** The user's cart; empty, keeping no market, when the user has no cart yet. */
+    cartOfUser: async (userId: number): Promise<CartRead> =>
+      (await byUser.submit(String(userId))) ?? { lines: [], marketId: null },
+    /** The open guest cart; undefined when the token names no open cart. */
+    cartOfGuest: (tokenHash: string): Promise<CartRead | undefined> => byToken.submit(tokenHash),
   };
 }
 

@@ -58,6 +58,14 @@ const Cart = Type.Object(
 
 const EMPTY: ReadonlyMap<string, ShownItem> = new Map();
 
+const CartMarket = Type.String({
+  maxLength: 64,
+  description:
+    'The market to show and keep the cart in (a code such as "eu"), when no X-Market header is sent: the cart keeps '
+    + 'it, and a later look without a market shows the cart in it. An unknown code is 422 unknown_market.',
+  examples: ['eu'],
+});
+
 /** Carts are addressed only by the caller's identity: the user's token, or the guest's cart token. */
 function ownerOf(request: FastifyRequest): CartOwner {
   if (request.principal) return { kind: 'user', userId: request.principal.userId };
@@ -70,16 +78,26 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
       tags: ['cart'],
       description:
         'Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and '
-        + 'its token returned in the X-Cart-Token header and as cart_token.',
+        + 'its token returned in the X-Cart-Token header and as cart_token. A write naming a market (X-Market, or the '
+        + "body's market) makes the cart keep it; a request naming none shows the cart in the market it keeps, else "
+        + 'the default market.',
       headers: Type.Object({
         'x-cart-token': Type.Optional(Type.String({ description: 'Guest cart token' })),
         'x-market': Type.Optional(MarketHeaderSchema),
       }),
       security: optionalBearerAuth,
     };
-    /** The request's market, resolved before anything is changed: an unknown X-Market changes no cart. */
-    const marketOf = (request: FastifyRequest) => deps.markets.ofRequest(marketHeader(request.headers));
-    const respond = async (reply: FastifyReply, result: CartResult, market: Market) => {
+    /**
+     * The market the request names (X-Market, else the payload's `market`), resolved before anything is changed: an
+     * unknown code changes no cart. Undefined when it names none.
+     */
+    const namedMarket = async (request: FastifyRequest, payload?: string): Promise<Market | undefined> => {
+      const named = await deps.markets.requested({ header: marketHeader(request.headers), payload });
+      return named.source === 'default' ? undefined : named.market;
+    };
+    /** A cart is shown in the market its request named, else the one it keeps, else the default (decision 0031). */
+    const respond = async (reply: FastifyReply, result: CartResult, named: Market | undefined) => {
+      const market = named ?? (await deps.markets.requested({ keptId: result.marketId })).market;
       const shown = result.lines.length === 0 ? EMPTY : await deps.shownItems(result.lines.map((l) => l.alias));
       let totalItems = 0;
       // bigint: a cart's sum can outgrow a safe integer where no single price does.
@@ -122,8 +140,8 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
         schema: { ...common, summary: "The caller's cart at current prices", response: responses },
       },
       async (request, reply) => {
-        const market = await marketOf(request);
-        return respond(reply, await viewCart(deps, ownerOf(request)), market);
+        const named = await namedMarket(request);
+        return respond(reply, await viewCart(deps, ownerOf(request), { marketId: named?.id }), named);
       },
     );
 
@@ -137,6 +155,7 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
             {
               product_variant_id: Id,
               quantity: Count({ minimum: 1, maximum: deps.limits.maxLineQuantity, default: 1 }),
+              market: Type.Optional(CartMarket),
             },
             { examples: [{ product_variant_id: 1, quantity: 2 }] },
           ),
@@ -144,12 +163,13 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const market = await marketOf(request);
+        const named = await namedMarket(request, request.body.market);
         const result = await addToCart(deps, ownerOf(request), {
           variantId: request.body.product_variant_id,
           quantity: request.body.quantity,
+          marketId: named?.id,
         });
-        return respond(reply, result, market);
+        return respond(reply, result, named);
       },
     );
 
@@ -163,6 +183,7 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
             {
               product_variant_id: Id,
               quantity: Count({ maximum: deps.limits.maxLineQuantity }),
+              market: Type.Optional(CartMarket),
             },
             { examples: [{ product_variant_id: 1, quantity: 3 }] },
           ),
@@ -170,12 +191,13 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const market = await marketOf(request);
+        const named = await namedMarket(request, request.body.market);
         const result = await updateCartLine(deps, ownerOf(request), {
           variantId: request.body.product_variant_id,
           quantity: request.body.quantity,
+          marketId: named?.id,
         });
-        return respond(reply, result, market);
+        return respond(reply, result, named);
       },
     );
 
@@ -190,8 +212,9 @@ export function cartRoutes(deps: CartDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const market = await marketOf(request);
-        return respond(reply, await removeCartLine(deps, ownerOf(request), request.params.product_variant_id), market);
+        const named = await namedMarket(request);
+        const input = { variantId: request.params.product_variant_id, marketId: named?.id };
+        return respond(reply, await removeCartLine(deps, ownerOf(request), input), named);
       },
     );
   };

@@ -26,7 +26,7 @@ export interface CartDeps {
   reads: CartReads;
   writer: CartWriter;
   money: CurrencyFormat;
-  /** The store's markets: a cart is shown in its request's market (X-Market; decision 0031). */
+  /** The store's markets: a cart is shown in its request's market, else the one it keeps (decision 0031). */
   markets: MarketDirectory;
   limits: CartLimits;
   /** Longest a cart write waits for the database (queue, connection, the cart's lock) before a 503. */
@@ -46,8 +46,16 @@ export interface ShownItem {
 
 export interface CartResult {
   lines: CartLineRow[];
+  /** The market the cart keeps (null: none). */
+  marketId: number | null;
   /** The guest's token (new or as sent); undefined for a user's cart. */
   token: string | undefined;
+}
+
+/** A line operation's input: the variant, and the market its request named (the cart keeps it). */
+interface LineInput {
+  variantId: number;
+  marketId?: number;
 }
 
 /** Seconds a client is asked to wait before trying a refused cart write again. */
@@ -74,7 +82,7 @@ async function linesAfter(deps: CartDeps, operation: CartOperation, token: strin
   const answer = await write(deps, operation);
   if (!answer.ok) throw answer.error;
   if (!('lines' in answer)) throw new Error(`a ${operation.kind} was answered without lines`);
-  return { lines: answer.lines, token };
+  return { lines: answer.lines, marketId: answer.marketId, token };
 }
 
 /** The cart's address for a write; undefined for a guest with no token when the operation must not create one. */
@@ -87,17 +95,25 @@ function addressOf(owner: CartOwner, create: boolean): { cart: CartAddress; toke
   return { cart: { tokenHash: hashCartToken(token), isNew: true }, token };
 }
 
-/** The cart as it is now; a guest's first look creates the cart and its token. */
-export async function viewCart(deps: CartDeps, owner: CartOwner): Promise<CartResult> {
-  if (owner.kind === 'user') return { lines: await deps.reads.linesOfUser(owner.userId), token: undefined };
+/**
+ * The cart as it is now; a guest's first look creates the cart and its token, keeping the market the request named
+ * (`marketId`). A look at an existing cart writes nothing, its market included.
+ */
+export async function viewCart(
+  deps: CartDeps,
+  owner: CartOwner,
+  named: { marketId?: number } = {},
+): Promise<CartResult> {
+  if (owner.kind === 'user') return { ...(await deps.reads.cartOfUser(owner.userId)), token: undefined };
   if (owner.token === undefined) {
     const token = newCartToken();
-    await createGuestCart(deps.db, hashCartToken(token));
-    return { lines: [], token };
+    const marketId = named.marketId ?? null;
+    await createGuestCart(deps.db, { tokenHash: hashCartToken(token), marketId });
+    return { lines: [], marketId, token };
   }
-  const lines = await deps.reads.linesOfGuest(hashCartToken(owner.token));
-  if (lines === undefined) throw guestCartNotFound();
-  return { lines, token: owner.token };
+  const cart = await deps.reads.cartOfGuest(hashCartToken(owner.token));
+  if (cart === undefined) throw guestCartNotFound();
+  return { ...cart, token: owner.token };
 }
 
 /**
@@ -107,7 +123,7 @@ export async function viewCart(deps: CartDeps, owner: CartOwner): Promise<CartRe
 export function addToCart(
   deps: CartDeps,
   owner: CartOwner,
-  input: { variantId: number; quantity: number },
+  input: LineInput & { quantity: number },
 ): Promise<CartResult> {
   const address = addressOf(owner, true) as { cart: CartAddress; token: string | undefined };
   return linesAfter(deps, { kind: 'add', cart: address.cart, ...input }, address.token);
@@ -120,17 +136,17 @@ const itemNotFound = (variantId: number) =>
 export async function updateCartLine(
   deps: CartDeps,
   owner: CartOwner,
-  input: { variantId: number; quantity: number },
+  input: LineInput & { quantity: number },
 ): Promise<CartResult> {
   const address = addressOf(owner, false);
   if (!address) throw itemNotFound(input.variantId);
   return linesAfter(deps, { kind: 'set', cart: address.cart, ...input }, address.token);
 }
 
-export async function removeCartLine(deps: CartDeps, owner: CartOwner, variantId: number): Promise<CartResult> {
+export async function removeCartLine(deps: CartDeps, owner: CartOwner, input: LineInput): Promise<CartResult> {
   const address = addressOf(owner, false);
-  if (!address) throw itemNotFound(variantId);
-  return linesAfter(deps, { kind: 'remove', cart: address.cart, variantId }, address.token);
+  if (!address) throw itemNotFound(input.variantId);
+  return linesAfter(deps, { kind: 'remove', cart: address.cart, ...input }, address.token);
 }
 
 /**

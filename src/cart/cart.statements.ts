@@ -18,10 +18,10 @@ export const ensureUserCarts: Statement = {
 export const lockCarts: Statement = {
   name: 'cart_lock_carts',
   text: `with locked as materialized (
-      select id, user_id, token_hash from carts
+      select id, user_id, token_hash, market_id from carts
       where user_id = any($1::integer[]) or (token_hash = any($2::text[]) and closed_at is null)
       order by id for update)
-    select l.id, l.user_id, l.token_hash, i.variant_id, i.quantity
+    select l.id, l.user_id, l.token_hash, l.market_id, i.variant_id, i.quantity
     from locked l left join cart_items i on i.cart_id = l.id
     order by l.id, i.created_at, i.variant_id`,
 };
@@ -47,14 +47,16 @@ export const cartVariants: Statement = {
 };
 
 /**
- * Writes what the batch decided: new guest carts, new lines (a new guest cart's by its token digest), changed and
- * removed lines, and closed carts. A line that takes a new place gets `created_at` after the lines before it: the
- * transaction's time plus its sequence in the batch, in microseconds.
+ * Writes what the batch decided: new guest carts (with the market they keep), new lines (a new guest cart's by its
+ * token digest), changed and removed lines, closed carts, and the markets carts keep now. A line that takes a new
+ * place gets `created_at` after the lines before it: the transaction's time plus its sequence in the batch, in
+ * microseconds.
  */
 export const writeCartChanges: Statement = {
   name: 'cart_write_changes',
   text: `with new_carts as (
-      insert into carts (token_hash) select unnest($1::text[]) returning id, token_hash),
+      insert into carts (token_hash, market_id) select * from unnest($1::text[], $6::integer[])
+      returning id, token_hash),
     inserted as (
       insert into cart_items (cart_id, variant_id, quantity, created_at)
       select coalesce(x.cart_id, n.id), x.variant_id, x.quantity, now() + x.seq * interval '1 microsecond'
@@ -74,7 +76,13 @@ export const writeCartChanges: Statement = {
       returning 1),
     closed as (
       update carts set closed_at = now(), updated_at = now() where id = any($5::integer[])
+      returning 1),
+    marketed as (
+      update carts c set market_id = x.market_id, updated_at = now()
+      from unnest($7::integer[], $8::integer[]) as x(cart_id, market_id)
+      where c.id = x.cart_id
       returning 1)
     select (select count(*) from inserted)::integer as inserted, (select count(*) from updated)::integer as updated,
-      (select count(*) from deleted)::integer as deleted, (select count(*) from closed)::integer as closed`,
+      (select count(*) from deleted)::integer as deleted, (select count(*) from closed)::integer as closed,
+      (select count(*) from marketed)::integer as marketed`,
 };

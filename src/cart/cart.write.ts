@@ -46,6 +46,7 @@ interface LockedLineRow {
   id: number;
   user_id: number | null;
   token_hash: string | null;
+  market_id: number | null;
   variant_id: number | null;
   quantity: number | null;
 }
@@ -97,7 +98,7 @@ function lockedCarts(rows: readonly LockedLineRow[]): LockedCart[] {
   for (const row of rows) {
     let cart = carts.get(row.id);
     if (!cart) {
-      cart = { id: row.id, userId: row.user_id, tokenHash: row.token_hash, lines: [] };
+      cart = { id: row.id, userId: row.user_id, tokenHash: row.token_hash, marketId: row.market_id, lines: [] };
       carts.set(row.id, cart);
     }
     if (row.variant_id !== null && row.quantity !== null) {
@@ -133,7 +134,7 @@ function variantsRead(rows: readonly VariantRow[]): CartBatchState['variants'] {
 /** The write statement's values: the changed rows as JSON arrays of records. */
 function writeValues(changes: CartChanges): unknown[] {
   return [
-    changes.newGuestCarts,
+    changes.newGuestCarts.map((c) => c.tokenHash),
     JSON.stringify(
       changes.inserts.map((l) => ({
         cart_id: l.cartId,
@@ -148,6 +149,9 @@ function writeValues(changes: CartChanges): unknown[] {
     ),
     JSON.stringify(changes.deletes.map((l) => ({ cart_id: l.cartId, variant_id: l.variantId }))),
     changes.closeCartIds,
+    changes.newGuestCarts.map((c) => c.marketId),
+    changes.marketChanges.map((c) => c.cartId),
+    changes.marketChanges.map((c) => c.marketId),
   ];
 }
 

@@ -425,9 +425,15 @@ export const carts = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').unique(),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** The market the cart was last written in by a request naming one (decision 0031); null: none named yet. */
+    marketId: integer('market_id').references((): AnyPgColumn => markets.id, { onDelete: 'set null' }),
     ...timestamps,
   },
-  (t) => [check('carts_owner_check', sql`(${t.userId} is null) <> (${t.tokenHash} is null)`)],
+  (t) => [
+    check('carts_owner_check', sql`(${t.userId} is null) <> (${t.tokenHash} is null)`),
+    // Partial: a cart that keeps no market (every cart of a one-market store) costs this index nothing.
+    index('carts_market_idx').on(t.marketId).where(sql`${t.marketId} is not null`),
+  ],
 );
 
 export const cartItems = pgTable(

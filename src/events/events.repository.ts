@@ -34,6 +34,14 @@ export function fanOutSql(fanOuts: readonly SqlFanOut[], events: string): { ctes
 }
 
 /**
+ * An order or payment event's data with `market_code`, the code of the market its order was placed in (`m`, joined by
+ * the order's `market_id` outside the default market), as the event is recorded; as it was for an order of the default
+ * market or from before markets, as the order's admin answer names no market for them (decision 0031).
+ */
+const WITH_MARKET_CODE = (data: string) =>
+  `case when m.code is null then ${data} else ${data} || jsonb_build_object('market_code', m.code) end`;
+
+/**
  * Records events ($1: JSON rows with their position `n` in the call) and enqueues jobs ($2, see
  * `insertJobsFromJson`), in one statement: each order's `event_seq` goes up by its number of events, and its events
  * take the numbers in between, in the call's order. The fan-outs enqueue their jobs with them (`SqlFanOut`); every
@@ -50,12 +58,13 @@ export function recordEventsStatement(fanOuts: readonly SqlFanOut[]): Statement 
       select order_id, count(*)::integer as k from input where order_id is not null group by order_id
     ), bumped as (
       update orders o set event_seq = o.event_seq + c.k from counts c where o.id = c.order_id
-      returning o.id, o.event_seq - c.k as base
+      returning o.id, o.event_seq - c.k as base, o.market_id
     ), recorded as (
       insert into events (id, type, order_id, payment_id, seq, data)
         select i.id, i.type, i.order_id, i.payment_id,
-          b.base + row_number() over (partition by i.order_id order by i.n), i.data
+          b.base + row_number() over (partition by i.order_id order by i.n), ${WITH_MARKET_CODE('i.data')}
         from input i left join bumped b on b.id = i.order_id
+        left join markets m on m.id = b.market_id and not m.is_default
         order by i.n
         returning id, type, seq, created_at, data
     ), queued as (
@@ -77,9 +86,11 @@ export function recordNumberedEventsStatement(fanOuts: readonly SqlFanOut[]): St
     name: ['events_record_numbered', ...fanOuts.map((f) => f.name)].join('+'),
     text: `with recorded as (
       insert into events (id, type, order_id, seq, data)
-        select e.id, e.type, n.order_id, e.seq, n.data
+        select e.id, e.type, n.order_id, e.seq, ${WITH_MARKET_CODE('n.data')}
         from jsonb_to_recordset($1::jsonb) as n(order_id integer, events jsonb, data jsonb)
         cross join lateral jsonb_to_recordset(n.events) as e(id uuid, type text, seq integer)
+        left join orders o on o.id = n.order_id
+        left join markets m on m.id = o.market_id and not m.is_default
         returning id, type, created_at
     )${fanOut.ctes}
     select ${fanOut.jobs} as fan_out_jobs`,

@@ -15,6 +15,7 @@ import {
   type CheckoutMarketResolution,
   type MarketHints,
   type MarketRef,
+  type MarketResolution,
   marketCodeField,
   resolveCheckoutMarket,
   resolveMarket,
@@ -176,16 +177,35 @@ export class MarketDirectory {
     return (await this.all()).find((market) => market.id === id) ?? null;
   }
 
-  /** The market a catalog or cart request is in (header, else the default); an unknown code is a 422. */
+  /** The market a catalog request is in (header, else the default); an unknown code is a 422. */
   async ofRequest(header: string | undefined): Promise<Market> {
-    const resolved = resolveMarket(await this.all(), { header });
+    return (await this.requested({ header })).market;
+  }
+
+  /**
+   * The market a request names (header, else payload), else the one its cart keeps (`keptId`; a market deleted since
+   * is none), else the default, with where it came from; an unknown code is a 422.
+   */
+  async requested(
+    hints: Omit<MarketHints, 'kept' | 'shippingCountry'> & { keptId?: number | null },
+  ): Promise<Extract<MarketResolution<Market>, { ok: true }>> {
+    const kept = await this.byId(hints.keptId ?? null);
+    const resolved = resolveMarket(await this.all(), { header: hints.header, payload: hints.payload, kept });
     if (!resolved.ok) throw unknownMarket(resolved);
-    return resolved.market;
+    return resolved;
+  }
+
+  /** Whether the store has markets besides the default: with none, a kept market can only be the default. */
+  async hasSeveral(): Promise<boolean> {
+    return (await this.all()).length > 1;
   }
 
   /** The market a checkout is priced in (`resolveCheckoutMarket`); an unknown code is a 422. */
-  async ofCheckout(hints: MarketHints): Promise<Extract<CheckoutMarketResolution<Market>, { ok: true }>> {
-    const resolved = resolveCheckoutMarket(await this.all(), hints);
+  async ofCheckout(
+    hints: Omit<MarketHints, 'kept'> & { keptId?: number | null },
+  ): Promise<Extract<CheckoutMarketResolution<Market>, { ok: true }>> {
+    const kept = await this.byId(hints.keptId ?? null);
+    const resolved = resolveCheckoutMarket(await this.all(), { ...hints, kept });
     if (!resolved.ok) throw unknownMarket(resolved);
     return resolved;
   }

@@ -1,6 +1,7 @@
 /*
  * Which market a request is in (issue #28 item 3, decision 0031), in this order: the `X-Market` header (a market
- * code), the payload's `market`, the market of the shipping address's country, the default market. A code that names
+ * code), the payload's `market`, the market the cart keeps, the market of the shipping address's country, the default
+ * market. A code that names
  * no market is refused where it came from, never replaced by the default: a client that asked for a market and got
  * another would show one currency and be charged in another. Pure: the markets are given.
  */
@@ -13,18 +14,20 @@ export interface MarketRef {
 }
 
 /** Where the market of a request came from. */
-export type MarketSource = 'header' | 'payload' | 'shipping_country' | 'default';
+export type MarketSource = 'header' | 'payload' | 'cart' | 'shipping_country' | 'default';
 
 export type MarketResolution<M extends MarketRef> =
   | { ok: true; market: M; source: MarketSource }
   | { ok: false; source: 'header' | 'payload'; code: string };
 
 /** What a request says about its market; each optional. */
-export interface MarketHints {
+export interface MarketHints<M extends MarketRef = MarketRef> {
   /** The X-Market header, as sent. */
   header?: string;
   /** The payload's `market`. */
   payload?: string;
+  /** The market the request's cart keeps (`carts.market_id`), when it keeps one that still exists. */
+  kept?: M | null;
   /** ISO 3166-1 alpha-2 of the shipping address, any case. */
   shippingCountry?: string;
 }
@@ -36,7 +39,7 @@ export interface MarketHints {
  */
 const CODE_AS_SENT = /^[A-Za-z0-9_-]{1,32}$/;
 
-export function resolveMarket<M extends MarketRef>(markets: readonly M[], hints: MarketHints): MarketResolution<M> {
+export function resolveMarket<M extends MarketRef>(markets: readonly M[], hints: MarketHints<M>): MarketResolution<M> {
   const byCode = (sent: string) => {
     const code = sent.trim();
     if (!CODE_AS_SENT.test(code)) return undefined;
@@ -49,6 +52,7 @@ export function resolveMarket<M extends MarketRef>(markets: readonly M[], hints:
     const market = byCode(code);
     return market ? { ok: true, market, source } : { ok: false, source, code };
   }
+  if (hints.kept) return { ok: true, market: hints.kept, source: 'cart' };
   const country = hints.shippingCountry?.trim().toUpperCase();
   const served = country ? markets.find((market) => market.countries.includes(country)) : undefined;
   if (served) return { ok: true, market: served, source: 'shipping_country' };
@@ -64,15 +68,15 @@ export type CheckoutMarketResolution<M extends MarketRef> =
 
 /**
  * The market an estimate or a placement is priced in (issue #28 item 3, decision 0031). The request names one (the
- * header, else the payload, else the default), checked as `resolveMarket` checks it; a shipping address then decides:
- * its country's market (the default for a country no market lists) is the order's, and `changed` says the request
- * asked for another one. Without a shipping address the requested market stands.
+ * header, else the payload, else the cart's kept market, else the default), checked as `resolveMarket` checks it; a
+ * shipping address then decides: its country's market (the default for a country no market lists) is the order's,
+ * and `changed` says the request asked for another one. Without a shipping address the requested market stands.
  */
 export function resolveCheckoutMarket<M extends MarketRef>(
   markets: readonly M[],
-  hints: MarketHints,
+  hints: MarketHints<M>,
 ): CheckoutMarketResolution<M> {
-  const requested = resolveMarket(markets, { header: hints.header, payload: hints.payload });
+  const requested = resolveMarket(markets, { header: hints.header, payload: hints.payload, kept: hints.kept });
   if (!requested.ok) return requested;
   if (hints.shippingCountry === undefined || hints.shippingCountry.trim() === '') {
     return { ok: true, market: requested.market, requested: requested.market, changed: false };

@@ -121,7 +121,8 @@ export const StorefrontMarket = Type.Object({
 export const MarketHeaderSchema = Type.String({
   description:
     'A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; '
-    + "absent: the payload's market, else the shipping country's, else the default market.",
+    + "absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default "
+    + 'market. A cart write naming a market makes the cart keep it.',
 });
 
 /** The market an estimate or an order was priced in, as its answer names it. */

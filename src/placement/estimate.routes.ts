@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { checkoutCartToken } from '../cart/cart-token.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { type ValidationIssue, validationProblem } from '../http/error-handler.js';
@@ -55,7 +56,12 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
     const common = {
       tags: ['orders'],
       security: optionalBearerAuth,
-      headers: Type.Object({ 'x-market': Type.Optional(MarketHeaderSchema) }),
+      headers: Type.Object({
+        'x-market': Type.Optional(MarketHeaderSchema),
+        'x-cart-token': Type.Optional(
+          Type.String({ description: 'Guest cart: without a market named, the estimate is in the market it keeps' }),
+        ),
+      }),
       response: { 200: PricedOrderSchema, ...problems(400, 401, 403, 404, 413, 415, 422) },
     };
     const reads = deps.cache.reads(preparedQuoteReads(deps.db));
@@ -85,6 +91,7 @@ export function estimateRoutes(deps: EstimateDeps): FastifyPluginAsyncTypebox {
           payload,
           reads,
           marketHeader: marketHeader(request.headers),
+          cartToken: checkoutCartToken(request.headers['x-cart-token']),
         }),
         deps.payments,
       );

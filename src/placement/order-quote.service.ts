@@ -1,4 +1,6 @@
 import { addressSnapshot, findOwnAddress } from '../addresses/addresses.repository.js';
+import { hashCartToken } from '../cart/cart-token.js';
+import { keptMarketOfCart } from '../cart/cart.repository.js';
 import { normaliseCountry } from '../addresses/address.schema.js';
 import { normaliseEmail } from '../auth/email.js';
 import type { Principal } from '../http/auth.js';
@@ -43,6 +45,8 @@ export interface QuoteRequest {
   codeCountedUnderLock?: boolean;
   /** The request's X-Market header, as sent. */
   marketHeader?: string;
+  /** A guest's X-Cart-Token: without a market named, the order is priced in the market its cart keeps. */
+  cartToken?: string;
 }
 
 /** Who the order is for: a user (signed in, or chosen by an admin), or a guest known by email. */
@@ -405,6 +409,20 @@ function amountTooLargeInMarket(market: Market): DomainError {
   });
 }
 
+const names = (code: string | undefined) => code !== undefined && code.trim() !== '';
+
+/**
+ * The market the order's cart keeps (the customer's, else the guest's of the X-Cart-Token: the cart a placement takes
+ * its lines out of), read only when the request names no market and the store has another market than the default.
+ */
+async function keptCartMarket(deps: QuoteDeps, request: QuoteRequest, userId: number | null): Promise<number | null> {
+  if (names(request.marketHeader) || names(request.payload.market)) return null;
+  const cart =
+    userId !== null ? { userId } : request.cartToken ? { tokenHash: hashCartToken(request.cartToken) } : undefined;
+  if (cart === undefined || !(await deps.markets.hasSeveral())) return null;
+  return keptMarketOfCart(request.db, cart);
+}
+
 /** `quoteOrder`, telling `resolved` the market as soon as it is known. */
 async function quoteInMarket(
   deps: QuoteDeps,
@@ -418,6 +436,7 @@ async function quoteInMarket(
   const { market, changed: marketChanged } = await deps.markets.ofCheckout({
     header: request.marketHeader,
     payload: payload.market,
+    keptId: await keptCartMarket(deps, request, customer.userId),
     shippingCountry: shippingAddress?.country,
   });
   resolved.market = market;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { cartTokenFrom } from '../cart/cart-token.js';
+import { checkoutCartToken } from '../cart/cart-token.js';
 import type { Outbox } from '../events/outbox.js';
 import { optionalBearerAuth, problems } from '../http/schemas.js';
 import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyFrom } from '../orders/idempotency.js';
@@ -65,7 +65,11 @@ export function placementRoutes(
                 Type.String({ description: `Makes the request safe to retry (kept ${IDEMPOTENCY_TTL_HOURS} h)` }),
               ),
               'x-cart-token': Type.Optional(
-                Type.String({ description: 'Guest cart to take the ordered items out of' }),
+                Type.String({
+                  description:
+                    'Guest cart to take the ordered items out of; without a market named, the order is priced in the '
+                    + 'market it keeps',
+                }),
               ),
               'x-market': Type.Optional(MarketHeaderSchema),
             }),
@@ -74,17 +78,11 @@ export function placementRoutes(
           },
         },
         async (request, reply) => {
-          let cartToken: string | undefined;
-          try {
-            cartToken = cartTokenFrom(request.headers['x-cart-token']);
-          } catch {
-            cartToken = undefined; // a malformed cart token never stops an order; it just updates no cart
-          }
           const result = await placeOrder(placement, {
             kind: op.kind,
             principal: request.principal,
             payload: request.body,
-            cartToken,
+            cartToken: checkoutCartToken(request.headers['x-cart-token']),
             idempotencyKey: idempotencyKeyFrom(request.headers['idempotency-key']),
             marketHeader: marketHeader(request.headers),
           });

@@ -128,6 +128,7 @@ async function pricePlacement(
     reads,
     codeCountedUnderLock: true,
     marketHeader: request.marketHeader,
+    cartToken: request.cartToken,
   });
   const { priced, customer } = quote;
   if (customer.userId === null && customer.email === null) {

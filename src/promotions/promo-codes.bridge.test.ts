@@ -15,6 +15,8 @@ const code = (overrides: Partial<PromoCodeFields> = {}): PromoCodeFields => ({
   specificCustomers: null,
   applicableProducts: null,
   newCustomersOnly: false,
+  amounts: null,
+  minPurchaseAmounts: null,
   ...overrides,
 });
 
@@ -59,6 +61,25 @@ describe('promo codes as promotions', () => {
     });
   });
 
+  it('stores amounts per currency beside a fixed amount and a minimum, as the promotions API does', () => {
+    const fields = code({
+      codeType: 'fixed',
+      value: '500',
+      amounts: { EUR: 400 },
+      minPurchaseAmount: 3000,
+      minPurchaseAmounts: { EUR: 2500 },
+    });
+    expect(promotionFromPromoCode(fields)).toMatchObject({
+      conditions: [{ type: 'min_subtotal', amount: 3000, amounts: { EUR: 2500 } }],
+      action: { type: 'order_fixed', amount: 500, products: null, amounts: { EUR: 400 } },
+    });
+    expect(promotionFromPromoCode(code({ codeType: 'fixed', value: '500', amounts: {} })).action).toEqual({
+      type: 'order_fixed',
+      amount: 500,
+      products: null,
+    });
+  });
+
   it('drops what asks nothing: a minimum of 0, empty product and customer lists', () => {
     expect(
       promotionFromPromoCode(code({ minPurchaseAmount: 0, applicableProducts: [], specificCustomers: [] })),
@@ -68,6 +89,8 @@ describe('promo codes as promotions', () => {
   it.each([
     code(),
     code({ codeType: 'fixed', value: '1250', minPurchaseAmount: 5000, applicableProducts: [9, 8] }),
+    code({ codeType: 'fixed', value: '500', amounts: { EUR: 400, JPY: 800 }, minPurchaseAmount: 3000 }),
+    code({ value: '10', minPurchaseAmount: 3000, minPurchaseAmounts: { EUR: 2500, KWD: 9000 } }),
     code({ codeType: 'free_shipping', value: '0', applicableProducts: [1], specificCustomers: [5] }),
     code({
       isActive: false,

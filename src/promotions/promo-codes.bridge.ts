@@ -19,11 +19,15 @@ export interface PromoCodeView {
   codeType: PromoCodeType;
   /** Canonical percent for `percentage`, minor units as a decimal string for `fixed`, "0" for `free_shipping`. */
   value: string;
+  /** A fixed code's amount in other currencies (decision 0037), minor units of each; null: none. */
+  amounts: Readonly<Record<string, number>> | null;
   isActive: boolean;
   startsAt: Date | null;
   expiresAt: Date | null;
   /** Minor units. */
   minPurchaseAmount: number | null;
+  /** The minimum in other currencies (decision 0037), minor units of each; null: none. */
+  minPurchaseAmounts: Readonly<Record<string, number>> | null;
   redemptionLimit: number | null;
   usageLimitPerCustomer: number | null;
   specificCustomers: number[] | null;
@@ -34,8 +38,11 @@ export interface PromoCodeView {
   updatedAt: Date;
 }
 
-/** What a promo code is made of, without what the service keeps about it. */
-export type PromoCodeFields = Omit<PromoCodeView, 'id' | 'timesUsed' | 'createdAt' | 'updatedAt'>;
+type PerCurrencyFields = 'amounts' | 'minPurchaseAmounts';
+
+/** What a promo code is made of, without what the service keeps about it (absent amounts per currency: none). */
+export type PromoCodeFields = Omit<PromoCodeView, 'id' | 'timesUsed' | 'createdAt' | 'updatedAt' | PerCurrencyFields> &
+  Partial<Pick<PromoCodeView, PerCurrencyFields>>;
 
 const sameIds = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((id) => b.includes(id));
@@ -44,15 +51,15 @@ const sameIds = (a: readonly number[], b: readonly number[]) =>
 function codeDiscount(
   action: StoredPromotionAction,
   products: number[] | null,
-): Pick<PromoCodeView, 'codeType' | 'value'> | null {
-  if (action.type === 'free_shipping') return { codeType: 'free_shipping', value: '0' };
+): Pick<PromoCodeView, 'codeType' | 'value' | 'amounts'> | null {
+  if (action.type === 'free_shipping') return { codeType: 'free_shipping', value: '0', amounts: null };
   if (action.type !== 'order_percentage' && action.type !== 'order_fixed') return null;
   // A promo code limited to products both needs one of them in the order and discounts only them.
   const scoped = action.products;
   if (scoped === null ? products !== null : products === null || !sameIds(scoped, products)) return null;
   return action.type === 'order_percentage'
-    ? { codeType: 'percentage', value: action.percent }
-    : { codeType: 'fixed', value: String(action.amount) };
+    ? { codeType: 'percentage', value: action.percent, amounts: null }
+    : { codeType: 'fixed', value: String(action.amount), amounts: action.amounts ?? null };
 }
 
 /**
@@ -62,10 +69,13 @@ function codeDiscount(
 export function promoCodeView(row: PromotionRow): PromoCodeView | null {
   if (row.code === null || row.archivedAt !== null) return null;
   let minPurchaseAmount: number | null = null;
+  let minPurchaseAmounts: PromoCodeView['minPurchaseAmounts'] = null;
   let applicableProducts: number[] | null = null;
   for (const condition of row.conditions) {
-    if (condition.type === 'min_subtotal' && minPurchaseAmount === null) minPurchaseAmount = condition.amount;
-    else if (condition.type === 'contains_products' && applicableProducts === null)
+    if (condition.type === 'min_subtotal' && minPurchaseAmount === null) {
+      minPurchaseAmount = condition.amount;
+      minPurchaseAmounts = condition.amounts ?? null;
+    } else if (condition.type === 'contains_products' && applicableProducts === null)
       applicableProducts = condition.products;
     else return null;
   }
@@ -79,6 +89,7 @@ export function promoCodeView(row: PromotionRow): PromoCodeView | null {
     startsAt: row.startsAt,
     expiresAt: row.expiresAt,
     minPurchaseAmount,
+    minPurchaseAmounts,
     redemptionLimit: row.redemptionLimit,
     usageLimitPerCustomer: row.usageLimitPerCustomer,
     specificCustomers: row.specificCustomers,
@@ -93,19 +104,23 @@ export function promoCodeView(row: PromotionRow): PromoCodeView | null {
 /** The columns a promo code sets: all but a promotion's own (name, priority, combinable). */
 export type PromoCodeColumns = Required<Omit<PromotionValues, 'name' | 'priority' | 'combinable'>>;
 
+/** A money field's amounts in other currencies as a promotion stores them: absent when none. */
+const perCurrency = (amounts: Readonly<Record<string, number>> | null | undefined) =>
+  amounts && Object.keys(amounts).length > 0 ? { amounts: { ...amounts } } : {};
+
 /** A promo code as a promotion's columns: the promo code's rules, as conditions and an action. */
 export function promotionFromPromoCode(code: PromoCodeFields): PromoCodeColumns {
   const products = code.applicableProducts && code.applicableProducts.length > 0 ? code.applicableProducts : null;
   const conditions: StoredPromotionCondition[] = [];
   // A minimum of 0 asks nothing.
   if (code.minPurchaseAmount !== null && code.minPurchaseAmount > 0)
-    conditions.push({ type: 'min_subtotal', amount: code.minPurchaseAmount });
+    conditions.push({ type: 'min_subtotal', amount: code.minPurchaseAmount, ...perCurrency(code.minPurchaseAmounts) });
   if (products) conditions.push({ type: 'contains_products', products });
   const action: StoredPromotionAction =
     code.codeType === 'percentage'
       ? { type: 'order_percentage', percent: code.value, products }
       : code.codeType === 'fixed'
-        ? { type: 'order_fixed', amount: Number(code.value), products }
+        ? { type: 'order_fixed', amount: Number(code.value), products, ...perCurrency(code.amounts) }
         : { type: 'free_shipping' };
   return {
     code: code.code,

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Count, Id, StrictObject } from '../http/schemas.js';
+import { PerCurrency } from './promotions.schema.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
@@ -29,14 +30,21 @@ const Ids = (description: string) =>
     `${description}, each once; null or empty: no restriction`,
   );
 
+const AmountsShown = (description: string) =>
+  Type.Record(Type.String(), Type.String(), {
+    description: `${description}: by ISO 4217 code, each at its currency's precision (decision 0037)`,
+  });
+
 const fields = {
   code: Code,
   code_type: CodeType,
   value: Value,
+  amounts: PerCurrency('value (a fixed code only)'),
   is_active: Type.Boolean(),
   starts_at: DateTime('Valid from'),
   expires_at: DateTime('Valid until (exclusive), after starts_at'),
   min_purchase_amount: Nullable(Type.String({ maxLength: 32 }), 'Order subtotal needed, in the store currency'),
+  min_purchase_amounts: PerCurrency('min_purchase_amount'),
   redemption_limit: Limit('Redemptions allowed across all customers'),
   usage_limit_per_customer: Limit('Redemptions allowed per customer'),
   specific_customers: Ids('User ids allowed to use the code'),
@@ -52,10 +60,12 @@ const optional = <K extends keyof Fields>(keys: readonly K[]) =>
 
 const optionalOnCreate = [
   'value',
+  'amounts',
   'is_active',
   'starts_at',
   'expires_at',
   'min_purchase_amount',
+  'min_purchase_amounts',
   'redemption_limit',
   'usage_limit_per_customer',
   'specific_customers',
@@ -75,7 +85,9 @@ export const PromoCodeInput = StrictObject(
         code: 'WELCOME5',
         code_type: 'fixed',
         value: '5.00',
+        amounts: { EUR: '4.00' },
         min_purchase_amount: '30.00',
+        min_purchase_amounts: { EUR: '25.00' },
         usage_limit_per_customer: 1,
         new_customers_only: true,
       },
@@ -91,10 +103,12 @@ export const PromoCode = Type.Object({
   code: Type.String(),
   code_type: CodeType,
   value: Type.String({ description: 'percentage: percent ("12.5"); fixed: money string ("5.00"); free_shipping: "0"' }),
+  amounts: AmountsShown('A fixed code’s value in other currencies ({} when none, and for other types)'),
   is_active: Type.Boolean(),
   starts_at: Type.Union([Type.String(), Type.Null()]),
   expires_at: Type.Union([Type.String(), Type.Null()]),
   min_purchase_amount: Type.Union([Type.String(), Type.Null()]),
+  min_purchase_amounts: AmountsShown('The minimum in other currencies ({} when none)'),
   redemption_limit: Type.Union([Type.Integer(), Type.Null()]),
   usage_limit_per_customer: Type.Union([Type.Integer(), Type.Null()]),
   specific_customers: Type.Union([Type.Array(Type.Integer()), Type.Null()]),

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import { type CurrencyFormat, MoneyFormatError } from '../shared/money.js';
 import type { PromoCodeFields, PromoCodeType, PromoCodeView } from './promo-codes.bridge.js';
 import type { PromoCodeInput, PromoCodePatch } from './promo-codes.schema.js';
-import { checkedAmount, checkedPercent, checkedWindow, FieldErrors } from './promotions.values.js';
+import { checkedAmount, checkedAmounts, checkedPercent, checkedWindow, FieldErrors } from './promotions.values.js';
 
 type PromoCodeBody = Static<typeof PromoCodePatch>;
 
@@ -25,6 +25,35 @@ function storedValue(
   if (type === 'percentage') return checkedPercent(text);
   const amount = checkedAmount(text, money);
   return 'value' in amount ? { value: String(amount.value) } : amount;
+}
+
+/**
+ * The amounts in other currencies as sent (decision 0037), checked as the promotions API checks them: undefined when
+ * not sent (unchanged), null for `{}` (cleared). Only a fixed code has them for its value, and only a code with a
+ * minimum for its minimum: sent to another, they are refused rather than dropped.
+ */
+function checkedPerCurrency(
+  body: PromoCodeBody,
+  code: {
+    current: PromoCodeView | null;
+    codeType: PromoCodeType;
+    minPurchase: number | null | undefined;
+    money: CurrencyFormat;
+  },
+  errors: FieldErrors,
+): Pick<Partial<PromoCodeFields>, 'amounts' | 'minPurchaseAmounts'> {
+  const sent = (field: 'amounts' | 'min_purchase_amounts') =>
+    body[field] === undefined
+      ? undefined
+      : (checkedAmounts({ field, sent: body[field], money: code.money }, errors) ?? null);
+  const amounts = sent('amounts');
+  const minPurchaseAmounts = sent('min_purchase_amounts');
+  if (amounts && code.codeType !== 'fixed')
+    errors.add('amounts', `is for a fixed code only, not a ${code.codeType} one`);
+  const minimum = code.minPurchase === undefined ? (code.current?.minPurchaseAmount ?? null) : code.minPurchase;
+  if (minPurchaseAmounts && !(minimum !== null && minimum > 0))
+    errors.add('min_purchase_amounts', 'needs a min_purchase_amount in the store currency beside it');
+  return { amounts, minPurchaseAmounts };
 }
 
 /**
@@ -58,6 +87,7 @@ export function promoCodeValues(
     }
   }
   const window = checkedWindow(body, current, errors);
+  const perCurrency = checkedPerCurrency(body, { current, codeType, minPurchase, money }, errors);
   errors.throwIfAny();
   const values: Partial<PromoCodeFields> = {
     code: body.code?.toUpperCase(),
@@ -66,6 +96,7 @@ export function promoCodeValues(
     isActive: body.is_active,
     ...window,
     minPurchaseAmount: minPurchase,
+    ...perCurrency,
     redemptionLimit: body.redemption_limit,
     usageLimitPerCustomer: body.usage_limit_per_customer,
     specificCustomers: body.specific_customers,

@@ -19,6 +19,15 @@ const moneyFields = (kinds: readonly KindDescription[]) =>
 const conditionMoney = moneyFields(conditionKinds);
 const actionMoney = moneyFields(actionKinds);
 
+/** Amounts in other currencies as the admin APIs show them: by currency in code order, each at its precision. */
+export function presentAmounts(stored: Readonly<Record<string, number>> | null | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(stored ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([currency, minor]) => [currency, currencyFormat(currency).format(minor)]),
+  );
+}
+
 /**
  * A stored condition or action with every money field of its kind as a money string, and its amounts in other
  * currencies beside it (`amounts`, `{}` when none) each at its currency's precision; the rest as stored.
@@ -33,12 +42,7 @@ function withMoney(
   for (const name of names) {
     shown[name] = input.money.format(shown[name] as number);
     const other = perCurrencyName(name);
-    const stored = (shown[other] ?? {}) as Record<string, number>;
-    shown[other] = Object.fromEntries(
-      Object.entries(stored)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([currency, minor]) => [currency, currencyFormat(currency).format(minor)]),
-    );
+    shown[other] = presentAmounts(shown[other] as Record<string, number> | undefined);
   }
   return shown;
 }

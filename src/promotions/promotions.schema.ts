@@ -70,7 +70,7 @@ function fieldSchema(field: KindField): TSchema {
 }
 
 /** A money field's amounts in other currencies (decision 0037), by ISO 4217 code. */
-const PerCurrency = (name: string) =>
+export const PerCurrency = (name: string) =>
   Type.Record(
     Type.String({ pattern: '^[A-Za-z]{3}$' }),
     Type.String({ maxLength: 32, description: 'In this currency, at its exact precision, above 0' }),

@@ -86,6 +86,36 @@ export function checkedWindow(
   return { startsAt, expiresAt };
 }
 
+/**
+ * A money field's amounts in other currencies (decision 0037): each key an ISO 4217 currency other than the store's,
+ * each amount above 0 at its currency's exact precision; stored in minor units, upper-case keys. What is wrong is added
+ * to `errors`, named `<field>.<key>`. Undefined when none is given (nothing stored). The promotions API and the
+ * promo-codes API check them here.
+ */
+export function checkedAmounts(
+  input: { field: string; sent: Readonly<Record<string, string>> | undefined; money: CurrencyFormat },
+  errors: FieldErrors,
+): Record<string, number> | undefined {
+  const { field, sent, money } = input;
+  if (sent === undefined) return undefined;
+  const stored: Record<string, number> = {};
+  for (const [key, text] of Object.entries(sent)) {
+    const currency = otherCurrency(key, money.currency);
+    if ('message' in currency) {
+      errors.add(`${field}.${key}`, currency.message);
+      continue;
+    }
+    if (currency.value in stored) {
+      errors.add(`${field}.${key}`, 'is listed twice');
+      continue;
+    }
+    const checked = amountIn(text, currency.value, { positive: true });
+    if ('message' in checked) errors.add(`${field}.${key}`, checked.message);
+    else stored[currency.value] = checked.value;
+  }
+  return Object.keys(stored).length > 0 ? stored : undefined;
+}
+
 /** Checks amounts and percentages of one part, by field, adding what is wrong to `errors`. */
 function partChecker(money: CurrencyFormat, errors: FieldErrors) {
   return {
@@ -99,29 +129,8 @@ function partChecker(money: CurrencyFormat, errors: FieldErrors) {
       if ('message' in checked) errors.add(field, checked.message);
       return 'value' in checked ? checked.value : 0;
     },
-    /**
-     * A money field's amounts in other currencies (decision 0037): each key an ISO 4217 currency other than the
-     * store's, each amount above 0 at its currency's exact precision; stored in minor units, upper-case keys.
-     * Undefined when none is given (nothing stored).
-     */
     amounts(field: string, sent: Readonly<Record<string, string>> | undefined): Record<string, number> | undefined {
-      if (sent === undefined) return undefined;
-      const stored: Record<string, number> = {};
-      for (const [key, text] of Object.entries(sent)) {
-        const currency = otherCurrency(key, money.currency);
-        if ('message' in currency) {
-          errors.add(`${field}.${key}`, currency.message);
-          continue;
-        }
-        if (currency.value in stored) {
-          errors.add(`${field}.${key}`, 'is listed twice');
-          continue;
-        }
-        const checked = amountIn(text, currency.value, { positive: true });
-        if ('message' in checked) errors.add(`${field}.${key}`, checked.message);
-        else stored[currency.value] = checked.value;
-      }
-      return Object.keys(stored).length > 0 ? stored : undefined;
+      return checkedAmounts({ field, sent, money }, errors);
     },
   };
 }

@@ -65,7 +65,7 @@ export type paths = {
         };
         /**
          * The caller's cart at current prices
-         * @description Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token.
+         * @description Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token. A write naming a market (X-Market, or the body's market) makes the cart keep it; a request naming none shows the cart in the market it keeps, else the default market.
          */
         get: {
             parameters: {
@@ -73,7 +73,7 @@ export type paths = {
                 header?: {
                     /** @description Guest cart token */
                     "x-cart-token"?: string;
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
@@ -203,7 +203,7 @@ export type paths = {
         put?: never;
         /**
          * Add units of a variant (creates the line if absent)
-         * @description Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token.
+         * @description Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token. A write naming a market (X-Market, or the body's market) makes the cart keep it; a request naming none shows the cart in the market it keeps, else the default market.
          */
         post: {
             parameters: {
@@ -211,7 +211,7 @@ export type paths = {
                 header?: {
                     /** @description Guest cart token */
                     "x-cart-token"?: string;
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
@@ -226,6 +226,11 @@ export type paths = {
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description The market to show and keep the cart in (a code such as "eu"), when no X-Market header is sent: the cart keeps it, and a later look without a market shows the cart in it. An unknown code is 422 unknown_market.
+                         * @example eu
+                         */
+                        market?: string;
                         product_variant_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -354,7 +359,7 @@ export type paths = {
         post?: never;
         /**
          * Remove a variant's line from the cart
-         * @description Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token.
+         * @description Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token. A write naming a market (X-Market, or the body's market) makes the cart keep it; a request naming none shows the cart in the market it keeps, else the default market.
          */
         delete: {
             parameters: {
@@ -362,7 +367,7 @@ export type paths = {
                 header?: {
                     /** @description Guest cart token */
                     "x-cart-token"?: string;
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path: {
@@ -490,7 +495,7 @@ export type paths = {
         get?: never;
         /**
          * Set a line's quantity (0 removes it); the variant must be in the cart
-         * @description Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token.
+         * @description Signed-in customers (Bearer token) have one cart. Guests send X-Cart-Token; without it, a cart is created and its token returned in the X-Cart-Token header and as cart_token. A write naming a market (X-Market, or the body's market) makes the cart keep it; a request naming none shows the cart in the market it keeps, else the default market.
          */
         put: {
             parameters: {
@@ -498,7 +503,7 @@ export type paths = {
                 header?: {
                     /** @description Guest cart token */
                     "x-cart-token"?: string;
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
@@ -513,6 +518,11 @@ export type paths = {
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description The market to show and keep the cart in (a code such as "eu"), when no X-Market header is sent: the cart keeps it, and a later look without a market shows the cart in it. An unknown code is 422 unknown_market.
+                         * @example eu
+                         */
+                        market?: string;
                         product_variant_id: number;
                         quantity: number;
                     };
@@ -658,6 +668,10 @@ export type paths = {
                     content: {
                         "application/json": {
                             items: {
+                                /** @description A fixed code’s value in other currencies ({} when none, and for other types): by ISO 4217 code, each at its currency's precision (decision 0037) */
+                                amounts: {
+                                    [key: string]: string;
+                                };
                                 applicable_products: number[] | null;
                                 code: string;
                                 code_type: "percentage" | "fixed" | "free_shipping";
@@ -666,6 +680,10 @@ export type paths = {
                                 id: number;
                                 is_active: boolean;
                                 min_purchase_amount: string | null;
+                                /** @description The minimum in other currencies ({} when none): by ISO 4217 code, each at its currency's precision (decision 0037) */
+                                min_purchase_amounts: {
+                                    [key: string]: string;
+                                };
                                 new_customers_only: boolean;
                                 redemption_limit: number | null;
                                 specific_customers: number[] | null;
@@ -726,12 +744,22 @@ export type paths = {
                      *       "code": "WELCOME5",
                      *       "code_type": "fixed",
                      *       "value": "5.00",
+                     *       "amounts": {
+                     *         "EUR": "4.00"
+                     *       },
                      *       "min_purchase_amount": "30.00",
+                     *       "min_purchase_amounts": {
+                     *         "EUR": "25.00"
+                     *       },
                      *       "usage_limit_per_customer": 1,
                      *       "new_customers_only": true
                      *     }
                      */
                     "application/json": {
+                        /** @description `value (a fixed code only)` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                        amounts?: {
+                            [key: string]: string;
+                        };
                         /** @description Product ids the discount applies to, each once; null or empty: no restriction */
                         applicable_products?: number[] | null;
                         /** @description Letters, digits, "_" and "-"; stored upper-case and unique case-insensitively */
@@ -742,6 +770,10 @@ export type paths = {
                         is_active?: boolean;
                         /** @description Order subtotal needed, in the store currency */
                         min_purchase_amount?: string | null;
+                        /** @description `min_purchase_amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                        min_purchase_amounts?: {
+                            [key: string]: string;
+                        };
                         new_customers_only?: boolean;
                         /** @description Redemptions allowed across all customers; null: unlimited */
                         redemption_limit?: number | null;
@@ -764,6 +796,10 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description A fixed code’s value in other currencies ({} when none, and for other types): by ISO 4217 code, each at its currency's precision (decision 0037) */
+                            amounts: {
+                                [key: string]: string;
+                            };
                             applicable_products: number[] | null;
                             code: string;
                             code_type: "percentage" | "fixed" | "free_shipping";
@@ -772,6 +808,10 @@ export type paths = {
                             id: number;
                             is_active: boolean;
                             min_purchase_amount: string | null;
+                            /** @description The minimum in other currencies ({} when none): by ISO 4217 code, each at its currency's precision (decision 0037) */
+                            min_purchase_amounts: {
+                                [key: string]: string;
+                            };
                             new_customers_only: boolean;
                             redemption_limit: number | null;
                             specific_customers: number[] | null;
@@ -855,6 +895,10 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description A fixed code’s value in other currencies ({} when none, and for other types): by ISO 4217 code, each at its currency's precision (decision 0037) */
+                            amounts: {
+                                [key: string]: string;
+                            };
                             applicable_products: number[] | null;
                             code: string;
                             code_type: "percentage" | "fixed" | "free_shipping";
@@ -863,6 +907,10 @@ export type paths = {
                             id: number;
                             is_active: boolean;
                             min_purchase_amount: string | null;
+                            /** @description The minimum in other currencies ({} when none): by ISO 4217 code, each at its currency's precision (decision 0037) */
+                            min_purchase_amounts: {
+                                [key: string]: string;
+                            };
                             new_customers_only: boolean;
                             redemption_limit: number | null;
                             specific_customers: number[] | null;
@@ -977,6 +1025,10 @@ export type paths = {
                      *     }
                      */
                     "application/json": {
+                        /** @description `value (a fixed code only)` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                        amounts?: {
+                            [key: string]: string;
+                        };
                         /** @description Product ids the discount applies to, each once; null or empty: no restriction */
                         applicable_products?: number[] | null;
                         /** @description Letters, digits, "_" and "-"; stored upper-case and unique case-insensitively */
@@ -987,6 +1039,10 @@ export type paths = {
                         is_active?: boolean;
                         /** @description Order subtotal needed, in the store currency */
                         min_purchase_amount?: string | null;
+                        /** @description `min_purchase_amount` in other currencies than the store's, e.g. {"EUR": "4.00", "JPY": "800"}: an order in one of them gets the promotion with that amount; in a currency without one (when a field of the promotion has none), not at all. Absent or {}: the store currency only */
+                        min_purchase_amounts?: {
+                            [key: string]: string;
+                        };
                         new_customers_only?: boolean;
                         /** @description Redemptions allowed across all customers; null: unlimited */
                         redemption_limit?: number | null;
@@ -1009,6 +1065,10 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            /** @description A fixed code’s value in other currencies ({} when none, and for other types): by ISO 4217 code, each at its currency's precision (decision 0037) */
+                            amounts: {
+                                [key: string]: string;
+                            };
                             applicable_products: number[] | null;
                             code: string;
                             code_type: "percentage" | "fixed" | "free_shipping";
@@ -1017,6 +1077,10 @@ export type paths = {
                             id: number;
                             is_active: boolean;
                             min_purchase_amount: string | null;
+                            /** @description The minimum in other currencies ({} when none): by ISO 4217 code, each at its currency's precision (decision 0037) */
+                            min_purchase_amounts: {
+                                [key: string]: string;
+                            };
                             new_customers_only: boolean;
                             redemption_limit: number | null;
                             specific_customers: number[] | null;
@@ -6279,9 +6343,9 @@ export type paths = {
                 header?: {
                     /** @description Makes the request safe to retry (kept 24 h) */
                     "idempotency-key"?: string;
-                    /** @description Guest cart to take the ordered items out of */
+                    /** @description Guest cart to take the ordered items out of; without a market named, the order is priced in the market it keeps */
                     "x-cart-token"?: string;
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
@@ -6583,7 +6647,9 @@ export type paths = {
                     payload?: string;
                 };
                 header?: {
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description Guest cart: without a market named, the estimate is in the market it keeps */
+                    "x-cart-token"?: string;
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
@@ -6767,7 +6833,9 @@ export type paths = {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description Guest cart: without a market named, the estimate is in the market it keeps */
+                    "x-cart-token"?: string;
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
@@ -7061,9 +7129,9 @@ export type paths = {
                 header?: {
                     /** @description Makes the request safe to retry (kept 24 h) */
                     "idempotency-key"?: string;
-                    /** @description Guest cart to take the ordered items out of */
+                    /** @description Guest cart to take the ordered items out of; without a market named, the order is priced in the market it keeps */
                     "x-cart-token"?: string;
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
@@ -8158,9 +8226,9 @@ export type paths = {
                 header?: {
                     /** @description Makes the request safe to retry (kept 24 h) */
                     "idempotency-key"?: string;
-                    /** @description Guest cart to take the ordered items out of */
+                    /** @description Guest cart to take the ordered items out of; without a market named, the order is priced in the market it keeps */
                     "x-cart-token"?: string;
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
@@ -12305,7 +12373,7 @@ export type paths = {
                     limit?: number;
                 };
                 header?: {
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path: {
@@ -12498,7 +12566,7 @@ export type paths = {
                     limit?: number;
                 };
                 header?: {
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path: {
@@ -12635,7 +12703,7 @@ export type paths = {
                     limit?: number;
                 };
                 header?: {
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
@@ -12744,7 +12812,7 @@ export type paths = {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path: {
@@ -12861,7 +12929,7 @@ export type paths = {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path: {
@@ -13000,7 +13068,7 @@ export type paths = {
                     q?: string;
                 };
                 header?: {
-                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the shipping country's, else the default market. */
+                    /** @description A market code ("eu"): prices in its currency. An unknown code is 422 unknown_market naming headers.x-market; absent: the payload's market, else the market the cart keeps, else the shipping country's, else the default market. A cart write naming a market makes the cart keep it. */
                     "x-market"?: string;
                 };
                 path?: never;
