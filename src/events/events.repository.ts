@@ -89,8 +89,10 @@ export function recordNumberedEventsStatement(fanOuts: readonly SqlFanOut[]): St
         select e.id, e.type, n.order_id, e.seq, ${WITH_MARKET_CODE('n.data')}
         from jsonb_to_recordset($1::jsonb) as n(order_id integer, events jsonb, data jsonb)
         cross join lateral jsonb_to_recordset(n.events) as e(id uuid, type text, seq integer)
-        left join orders o on o.id = n.order_id
-        left join markets m on m.id = o.market_id and not m.is_default
+        left join lateral (
+          select mk.code from orders o join markets mk on mk.id = o.market_id and not mk.is_default
+          where o.id = n.order_id
+        ) m on true
         returning id, type, created_at
     )${fanOut.ctes}
     select ${fanOut.jobs} as fan_out_jobs`,
