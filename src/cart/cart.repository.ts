@@ -34,23 +34,26 @@ export async function keptMarketOfCart(
 interface OwnedCartRow {
   owner: string;
   market_id: number | null;
-  lines: [
-    variantId: number,
-    quantity: number,
-    alias: string,
-    name: string,
-    productName: string,
-    sku: string | null,
-    price: string,
-    trackInventory: boolean,
-    allowBackorder: boolean,
-    stock: number,
-    purchaseLimitPerOrder: number | null,
-    archivedAt: string | null,
-    productArchivedAt: string | null,
-    explicitPrices: [string, number, number | null][] | null,
-  ][];
+  lines: OwnedCartLine[];
 }
+
+/** A line as the database builds it (json_build_array below), field by field. */
+type OwnedCartLine = [
+  variantId: number,
+  quantity: number,
+  alias: string,
+  name: string,
+  productName: string,
+  sku: string | null,
+  price: string,
+  trackInventory: boolean,
+  allowBackorder: boolean,
+  stock: number,
+  purchaseLimitPerOrder: number | null,
+  archivedAt: string | null,
+  productArchivedAt: string | null,
+  explicitPrices: [string, number, number | null][] | null,
+];
 
 const ownedCarts = (ownerColumn: string, condition: string) => `
   select ${ownerColumn}::text as owner, c.market_id,
@@ -77,48 +80,28 @@ export interface CartRead {
   marketId: number | null;
 }
 
+/** A line of the batched read as the cart rules take it (positions as in OwnedCartLine). */
+function cartLineOf(line: OwnedCartLine): CartLineRow {
+  return {
+    variantId: line[0],
+    quantity: line[1],
+    alias: line[2],
+    name: line[3],
+    productName: line[4],
+    sku: line[5],
+    price: Number(line[6]),
+    trackInventory: line[7],
+    allowBackorder: line[8],
+    stock: line[9],
+    purchaseLimitPerOrder: line[10],
+    buyable: isBuyable({ archivedAt: line[11], productArchivedAt: line[12] }),
+    explicitPrices: explicitPricesOf(line[13]),
+  };
+}
+
 /** Owner to cart; owners with no cart are missing. */
 function byOwner(rows: OwnedCartRow[]): Map<string, CartRead> {
-  return new Map(
-    rows.map((r) => [
-      r.owner,
-      {
-        marketId: r.market_id,
-        lines: r.lines.map(
-          ([
-            variantId,
-            quantity,
-            alias,
-            name,
-            productName,
-            sku,
-            price,
-            trackInventory,
-            allowBackorder,
-            stock,
-            purchaseLimitPerOrder,
-            archivedAt,
-            productArchivedAt,
-            explicitPrices,
-          ]) => ({
-            variantId,
-            quantity,
-            alias,
-            name,
-            productName,
-            sku,
-            price: Number(price),
-            trackInventory,
-            allowBackorder,
-            stock,
-            purchaseLimitPerOrder,
-            buyable: isBuyable({ archivedAt, productArchivedAt }),
-            explicitPrices: explicitPricesOf(explicitPrices),
-          }),
-        ),
-      },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.owner, { marketId: r.market_id, lines: r.lines.map(cartLineOf) }]));
 }
 
 /** Reads carts in batches of at most this many owners (one statement each). */
