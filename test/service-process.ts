@@ -19,15 +19,19 @@ export function run(script: string, env: Record<string, string>, args: string[] 
     env: { ...process.env, LOG_LEVEL: 'info', TEST_DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  return { child, output: capturedOutput(child), exited };
+}
+
+/** What a child process prints on stdout and stderr from now on, interleaved as it arrives. */
+export function capturedOutput(child: ChildProcess): () => string {
+  let output = '';
+  const append = (d: Buffer) => {
+    output += d.toString();
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  return () => output;
 }
 
 export async function freePort(): Promise<number> {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { onPostgres, testDatabaseUrl } from './helpers.js';
-import { freePort } from './service-process.js';
+import { capturedOutput, freePort } from './service-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -67,13 +67,7 @@ export async function startShop(env: Record<string, string> = {}): Promise<Shop>
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
+  const output = capturedOutput(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -86,7 +80,7 @@ export async function startShop(env: Record<string, string> = {}): Promise<Shop>
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`the service exited at start:\n${output}`);
+      throw new Error(`the service exited at start:\n${output()}`);
     }
     const ready = await fetch(`${baseUrl}/readyz`).then(
       (res) => res.ok,
@@ -95,9 +89,9 @@ export async function startShop(env: Record<string, string> = {}): Promise<Shop>
     if (ready) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`the service was not ready in 150 s:\n${output}`);
+      throw new Error(`the service was not ready in 150 s:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { baseUrl, output: () => output, stop };
+  return { baseUrl, output, stop };
 }
