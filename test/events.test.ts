@@ -128,6 +128,27 @@ async function holdVariantLock(id: number): Promise<() => Promise<void>> {
 const typesOf = (events: ListedEvent[]) => events.map((e) => [e.sequence, e.type]);
 const setStatus = (alias: string, status: string) => apiAs(t, admin).patch(adminOrderUrl(alias), { status });
 
+/** An order's events once it is paid in full: placed, the payment, paid, and the approval that follows. */
+const PAID_ORDER_EVENTS = [
+  [1, 'order.placed'],
+  [2, 'payment.succeeded'],
+  [3, 'order.paid'],
+  [4, 'order.status_changed'],
+];
+
+/** Starts a cash-on-delivery payment of a guest order, then records it paid as an admin does when the cash comes. */
+async function payCashOnDelivery(order: PlacedOrder): Promise<void> {
+  const started = json(
+    await t.app.inject({
+      method: 'POST',
+      url: '/payment/storefront/api/start-payment/cash_on_delivery/',
+      headers: { 'x-order-token': order.order_token },
+      payload: { order_alias: order.order_alias },
+    }),
+  );
+  await apiAs(t, admin).post(`/payment/dashboard/api/payments/${started.payment_id}/capture/`, {}, 200);
+}
+
 describe('events of placement', () => {
   it('records order.placed once, numbered 1, carrying the order exactly as the admin API shows it', async () => {
     const order = await place();
@@ -305,37 +326,19 @@ describe('events of payments (sandbox)', () => {
       const res = await deliverSandboxWebhook(t, body);
       expect(res.statusCode).toBe(200);
     }
-    expect(typesOf(await eventsOf(order.order_alias))).toEqual([
-      [1, 'order.placed'],
-      [2, 'payment.succeeded'],
-      [3, 'order.paid'],
-      [4, 'order.status_changed'],
-    ]);
+    expect(typesOf(await eventsOf(order.order_alias))).toEqual(PAID_ORDER_EVENTS);
   });
 
   it('records payment.succeeded and order.paid (then the approval) when an admin records cash paid', async () => {
     const order = await place();
-    const started = json(
-      await t.app.inject({
-        method: 'POST',
-        url: '/payment/storefront/api/start-payment/cash_on_delivery/',
-        headers: { 'x-order-token': order.order_token },
-        payload: { order_alias: order.order_alias },
-      }),
-    );
-    await apiAs(t, admin).post(`/payment/dashboard/api/payments/${started.payment_id}/capture/`, {}, 200);
-    expect(typesOf(await eventsOf(order.order_alias))).toEqual([
-      [1, 'order.placed'],
-      [2, 'payment.succeeded'],
-      [3, 'order.paid'],
-      [4, 'order.status_changed'],
-    ]);
+    await payCashOnDelivery(order);
+    expect(typesOf(await eventsOf(order.order_alias))).toEqual(PAID_ORDER_EVENTS);
   });
 });
 
 describe('events of an order in a market', () => {
   it("carry the market's code beside the order's currency, in order and payment events alike", async () => {
-    await adminApi(t, admin).post('/market/dashboard/api/markets/', {
+    await adminApi(t, admin).market({
       code: 'ev-eu',
       name: 'Events Europe',
       currency: 'EUR',
@@ -348,24 +351,10 @@ describe('events of an order in a market', () => {
       variants: [{ alias: 'ev-1' }],
       shipping_address: { ...guestAddress, state: '', country: 'FR' },
     });
-    const started = json(
-      await t.app.inject({
-        method: 'POST',
-        url: '/payment/storefront/api/start-payment/cash_on_delivery/',
-        headers: { 'x-order-token': order.order_token },
-        payload: { order_alias: order.order_alias },
-      }),
-    );
-    await apiAs(t, admin).post(`/payment/dashboard/api/payments/${started.payment_id}/capture/`, {}, 200);
+    await payCashOnDelivery(order);
     await setStatus(order.order_alias, 'processing');
     const events = await eventsOf(order.order_alias);
-    expect(typesOf(events)).toEqual([
-      [1, 'order.placed'],
-      [2, 'payment.succeeded'],
-      [3, 'order.paid'],
-      [4, 'order.status_changed'],
-      [5, 'order.status_changed'],
-    ]);
+    expect(typesOf(events)).toEqual([...PAID_ORDER_EVENTS, [5, 'order.status_changed']]);
     for (const event of events) {
       expect(event.data, event.type).toMatchObject({ market_code: 'ev-eu', currency: 'EUR' });
     }
