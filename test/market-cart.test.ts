@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, type AdminApi } from './fixtures.js';
-import {
-  bearer,
-  buildTestApp,
-  expectProblem,
-  json,
-  type SignedIn,
-  signInAdmin,
-  signUp,
-  type TestApp,
-  uniqueEmail,
-} from './helpers.js';
+import { type AdminApi, addressIn, buildAdminTestApp, marketInputs, sendEstimate, sendGuestOrder } from './fixtures.js';
+import { bearer, expectProblem, json, signUp, type TestApp, uniqueEmail } from './helpers.js';
 
 // A cart keeps its market (issue #28 item 3, decision 0031). A USD store with:
 // - eu: EUR at 0.92, the T-shirt's explicit price EUR 23.00, DE and FR, no tax;
@@ -19,7 +9,6 @@ import {
 // The T-shirt is 25.00 USD. Shipping is not asked for: the figures are the lines'.
 
 let t: TestApp;
-let admin: SignedIn;
 let api: AdminApi;
 let variantId: number;
 
@@ -33,19 +22,8 @@ const add = (headers: Headers, extra: object = {}) =>
     payload: { product_variant_id: variantId, quantity: 1, ...extra },
   });
 const view = (headers: Headers) => t.app.inject({ method: 'GET', url: cartUrl, headers });
-const estimate = (payload: object, headers: Headers) =>
-  t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload, headers });
-const place = (payload: object, headers: Headers) =>
-  t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload, headers });
-const address = (country: string) => ({
-  first_name: 'Kai',
-  last_name: 'Kept',
-  street_address: '1 Weg',
-  city: 'Town',
-  postal_code: '10000',
-  country,
-  email: 'kai@example.com',
-});
+const estimate = (payload: object, headers: Headers) => sendEstimate(t, payload, headers);
+const place = (payload: object, headers: Headers) => sendGuestOrder(t, payload, headers);
 const tee = { variants: [{ alias: 'kept-tee' }] };
 
 /** A new guest cart of one T-shirt, written with these headers; its token. */
@@ -56,38 +34,15 @@ async function guestCart(headers: Headers, extra: object = {}): Promise<string> 
 }
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await signInAdmin(t);
-  api = adminApi(t, admin);
+  ({ t, api } = await buildAdminTestApp());
   const product = await api.product({
     name: 'Kept Tee',
     variants: [{ alias: 'kept-tee', name: 'M', price: '25.00', stock: 1000 }],
   });
   variantId = product.variants[0]?.id ?? 0;
-  const markets = '/market/dashboard/api/markets/';
-  await api.post(markets, {
-    code: 'eu',
-    name: 'Europe',
-    currency: 'EUR',
-    prices_include_tax: false,
-    exchange_rate: '0.92',
-    countries: ['DE', 'FR'],
-  });
-  await api.post(markets, {
-    code: 'jp',
-    name: 'Japan',
-    currency: 'JPY',
-    exchange_rate: '151.37',
-    rounding_step: '100',
-    countries: ['JP'],
-  });
-  const res = await t.app.inject({
-    method: 'PUT',
-    url: `/product/dashboard/api/variants/${variantId}/prices/`,
-    headers: bearer(admin.access),
-    payload: { prices: [{ currency: 'EUR', price: '23.00' }] },
-  });
-  expect(res.statusCode, res.body).toBe(200);
+  await api.market({ ...marketInputs.eu, prices_include_tax: false });
+  await api.market(marketInputs.jp);
+  await api.variantPrices(variantId, [{ currency: 'EUR', price: '23.00' }]);
 });
 afterAll(() => t.close());
 
@@ -147,7 +102,7 @@ describe('a checkout without a market named is priced in the cart’s market', (
     const estimated = await estimate(tee, { 'x-cart-token': token });
     expect(estimated.statusCode, estimated.body).toBe(200);
     expect(json(estimated)).toMatchObject({ currency: 'EUR', total: '23.00', market: { code: 'eu' } });
-    const payload = { ...tee, shipping_address: address('FR'), expected_total: '23.00' };
+    const payload = { ...tee, shipping_address: addressIn('FR'), expected_total: '23.00' };
     const placed = await place(payload, { 'x-cart-token': token });
     expect(placed.statusCode, placed.body).toBe(201);
     expect(json(placed)).toMatchObject({ currency: 'EUR', total: '23.00', market: { code: 'eu' } });
@@ -156,7 +111,7 @@ describe('a checkout without a market named is priced in the cart’s market', (
 
   it('re-prices in the shipping country’s market and says so, as for a requested market', async () => {
     const token = await guestCart({ 'x-market': 'eu' });
-    const res = await estimate({ ...tee, shipping_address: address('US') }, { 'x-cart-token': token });
+    const res = await estimate({ ...tee, shipping_address: addressIn('US') }, { 'x-cart-token': token });
     expect(json(res)).toMatchObject({ currency: 'USD', total: '25.00', market_changed: true });
   });
 
@@ -171,7 +126,7 @@ describe('a checkout without a market named is priced in the cart’s market', (
     const headers = { 'x-cart-token': token };
     const tampered = { ...tee, currency: 'USD' };
     expectProblem(await estimate(tampered, headers), 422, 'currency_mismatch');
-    expectProblem(await place({ ...tampered, shipping_address: address('DE') }, headers), 422, 'currency_mismatch');
+    expectProblem(await place({ ...tampered, shipping_address: addressIn('DE') }, headers), 422, 'currency_mismatch');
     expectProblem(await estimate({ ...tee, market: 'other-store-eu' }, headers), 422, 'unknown_market');
     expectProblem(await estimate(tee, { ...headers, 'x-market': 'EU2' }), 422, 'unknown_market');
   });
@@ -205,7 +160,7 @@ describe('the market of a merged cart and of a deleted market', () => {
   });
 
   it('falls back to the default market when the kept market was deleted, never a 500', async () => {
-    const gone = await api.post('/market/dashboard/api/markets/', {
+    const gone = await api.market({
       code: 'gone',
       name: 'Gone',
       currency: 'GBP',

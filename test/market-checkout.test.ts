@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments } from '../src/db/schema.js';
-import { adminApi, type AdminApi } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { type AdminApi, addressIn, buildAdminTestApp, marketInputs, sendEstimate, sendGuestOrder } from './fixtures.js';
+import { bearer, expectProblem, json, type SignedIn, type TestApp } from './helpers.js';
 
 // One USD store with three more markets (issue #28 item 7, decision 0031), every figure computed by hand:
 // - the T-shirt is 25.00 USD (compare-at 30.00), the mug 8.00 USD;
@@ -21,28 +21,14 @@ let flat: number;
 let express: number;
 const market: Record<string, { id: number }> = {};
 
-const address = (country: string, email = 'mia@example.com') => ({
-  first_name: 'Mia',
-  last_name: 'Markets',
-  street_address: '1 Rue',
-  city: 'Town',
-  postal_code: '10000',
-  country,
-  email,
-});
-
 type Headers = Record<string, string>;
-const estimate = (payload: object, headers: Headers = {}) =>
-  t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload, headers });
-const place = (payload: object, headers: Headers = {}) =>
-  t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload, headers });
+const estimate = (payload: object, headers?: Headers) => sendEstimate(t, payload, headers);
+const place = (payload: object, headers?: Headers) => sendGuestOrder(t, payload, headers);
 const productPage = (headers: Headers = {}) =>
   t.app.inject({ method: 'GET', url: `/product/storefront/api/products/${teeProductId}/`, headers });
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await signInAdmin(t);
-  api = adminApi(t, admin);
+  ({ t, admin, api } = await buildAdminTestApp());
   const standard = await api.taxClass({ name: 'Standard' });
   await api.taxRate({ tax_class_id: standard.id, country: 'DE', rate: '19' });
   const tee = await api.product({
@@ -56,40 +42,16 @@ beforeAll(async () => {
   await api.shippingRate({ shipping_method_id: flat, weight_min_kg: '0', base_rate: '5.00' });
   express = (await api.shippingMethod({ name: 'Express' })).id;
   await api.shippingRate({ shipping_method_id: express, weight_min_kg: '0', base_rate: '20.00' });
-  const markets = '/market/dashboard/api/markets/';
-  market.eu = await api.post(markets, {
-    code: 'eu',
-    name: 'Europe',
-    currency: 'EUR',
-    prices_include_tax: true,
-    exchange_rate: '0.92',
-    countries: ['DE', 'FR'],
-  });
-  market.jp = await api.post(markets, {
-    code: 'jp',
-    name: 'Japan',
-    currency: 'JPY',
-    exchange_rate: '151.37',
-    rounding_step: '100',
-    countries: ['JP'],
-    shipping_method_ids: [flat],
-    payment_plugins: ['sandbox'],
-  });
-  market.kw = await api.post(markets, {
+  market.eu = await api.market({ ...marketInputs.eu, prices_include_tax: true });
+  market.jp = await api.market({ ...marketInputs.jp, shipping_method_ids: [flat], payment_plugins: ['sandbox'] });
+  market.kw = await api.market({
     code: 'kw',
     name: 'Kuwait',
     currency: 'KWD',
     exchange_rate: '0.3075',
     countries: ['KW'],
   });
-  const variantId = tee.variants[0]?.id;
-  const res = await t.app.inject({
-    method: 'PUT',
-    url: `/product/dashboard/api/variants/${variantId}/prices/`,
-    headers: bearer(admin.access),
-    payload: { prices: [{ currency: 'EUR', price: '23.00', compare_at_price: '27.00' }] },
-  });
-  expect(res.statusCode, res.body).toBe(200);
+  await api.variantPrices(tee.variants[0]?.id ?? 0, [{ currency: 'EUR', price: '23.00', compare_at_price: '27.00' }]);
 });
 afterAll(() => t.close());
 
@@ -204,7 +166,7 @@ describe('estimate and placement in the market’s currency', () => {
     const res = await estimate(
       {
         variants: [{ alias: 'mc-tee', quantity: 2 }, { alias: 'mc-mug' }],
-        shipping_address: address('JP'),
+        shipping_address: addressIn('JP'),
         shipping_method_id: flat,
       },
       { 'x-market': 'jp' },
@@ -226,7 +188,7 @@ describe('estimate and placement in the market’s currency', () => {
   });
 
   it('prices EUR with its explicit price, tax included, from the shipping country alone', async () => {
-    const res = await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: address('DE') });
+    const res = await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: addressIn('DE') });
     expect(res.statusCode, res.body).toBe(200);
     // 23.00 gross at 19 %: tax 23.00 × 19 / 119 = 3.672… → 3.67; without tax 19.33.
     expect(json(res)).toMatchObject({
@@ -242,7 +204,7 @@ describe('estimate and placement in the market’s currency', () => {
 
   it('prices KWD with three decimals', async () => {
     const res = await estimate(
-      { variants: [{ alias: 'mc-tee' }], shipping_address: address('KW'), shipping_method_id: flat },
+      { variants: [{ alias: 'mc-tee' }], shipping_address: addressIn('KW'), shipping_method_id: flat },
       { 'x-market': 'kw' },
     );
     expect(res.statusCode, res.body).toBe(200);
@@ -251,19 +213,19 @@ describe('estimate and placement in the market’s currency', () => {
 
   it('re-prices in the shipping country’s market when the request asked for another, and says so', async () => {
     const res = await estimate(
-      { variants: [{ alias: 'mc-tee' }], shipping_address: address('DE'), market: 'jp' },
+      { variants: [{ alias: 'mc-tee' }], shipping_address: addressIn('DE'), market: 'jp' },
       { 'x-market': 'jp' },
     );
     expect(json(res)).toMatchObject({ market: { code: 'eu' }, market_changed: true, currency: 'EUR', total: '23.00' });
     // A country no market lists is the default market's.
     const us = json(
-      await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: address('US') }, { 'x-market': 'jp' }),
+      await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: addressIn('US') }, { 'x-market': 'jp' }),
     );
     expect(us).toMatchObject({ market: { code: 'default', currency: 'USD' }, market_changed: true, total: '25.00' });
   });
 
   it('keeps the default market’s answer as it was: no market fields, the store currency', async () => {
-    const body = json(await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: address('US') }));
+    const body = json(await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: addressIn('US') }));
     expect(body.currency).toBe('USD');
     expect(body.total).toBe('25.00');
     expect('market' in body).toBe(false);
@@ -273,7 +235,7 @@ describe('estimate and placement in the market’s currency', () => {
   it('places a JPY order for the estimate’s total, keeps market, rate and total in USD; pays in JPY', async () => {
     const payload = {
       variants: [{ alias: 'mc-tee', quantity: 2 }, { alias: 'mc-mug' }],
-      shipping_address: address('JP'),
+      shipping_address: addressIn('JP'),
       shipping_method_id: flat,
       currency: 'JPY',
       expected_total: '9557',
@@ -321,7 +283,7 @@ describe('estimate and placement in the market’s currency', () => {
   });
 
   it('shows no market on an admin’s order of the default market', async () => {
-    const placed = json(await place({ variants: [{ alias: 'mc-mug' }], shipping_address: address('US') }));
+    const placed = json(await place({ variants: [{ alias: 'mc-mug' }], shipping_address: addressIn('US') }));
     const adminOrder = await api.get(`/order/dashboard/api/orders/${placed.order_alias}/`);
     expect(adminOrder).toMatchObject({ currency: 'USD', total: '8.00', market: null });
   });
@@ -329,7 +291,7 @@ describe('estimate and placement in the market’s currency', () => {
   it('places a tax-inclusive EUR order with the explicit price', async () => {
     const res = await place({
       variants: [{ alias: 'mc-tee' }],
-      shipping_address: address('FR'),
+      shipping_address: addressIn('FR'),
       expected_total: '23.00',
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -344,7 +306,7 @@ describe('estimate and placement in the market’s currency', () => {
   it('answers 409 total_changed with the new figures when the rate changed since the estimate', async () => {
     const payload = {
       variants: [{ alias: 'mc-tee', quantity: 2 }],
-      shipping_address: address('JP'),
+      shipping_address: addressIn('JP'),
       shipping_method_id: flat,
       expected_total: '8357',
     };
@@ -361,12 +323,16 @@ describe('estimate and placement in the market’s currency', () => {
 
   it('refuses a shipping method or a payment plugin the market does not offer (422)', async () => {
     const body = expectProblem(
-      await estimate({ variants: [{ alias: 'mc-tee' }], shipping_address: address('JP'), shipping_method_id: express }),
+      await estimate({
+        variants: [{ alias: 'mc-tee' }],
+        shipping_address: addressIn('JP'),
+        shipping_method_id: express,
+      }),
       422,
       'not_offered_in_market',
     );
     expect(body.errors).toEqual([{ field: 'shipping_method_id', message: 'is not offered in market "jp"' }]);
-    const placed = json(await place({ variants: [{ alias: 'mc-tee' }], shipping_address: address('JP') }));
+    const placed = json(await place({ variants: [{ alias: 'mc-tee' }], shipping_address: addressIn('JP') }));
     const refused = await t.app.inject({
       method: 'POST',
       url: '/payment/storefront/api/start-payment/cash_on_delivery/',
@@ -399,16 +365,16 @@ describe('promotions in another currency', () => {
       code: 'CAPTWO',
       action: { type: 'order_fixed', amount: '2.00', products: [cap.id] },
     });
-    const order = { variants: [{ alias: 'mc-cap' }], shipping_address: address('JP') };
+    const order = { variants: [{ alias: 'mc-cap' }], shipping_address: addressIn('JP') };
     // 10 × 151.37 = 1,513.7 → ¥1,514 → ¥1,500; 10 % off: ¥150.
     const jpy = json(await estimate(order));
     expect(jpy).toMatchObject({ currency: 'JPY', subtotal: '1500', discount: '150', total: '1350' });
     expect(jpy.promotions.map((p: { kind: string }) => p.kind)).toEqual(['order_percentage']);
-    const usd = json(await estimate({ ...order, shipping_address: address('US') }));
+    const usd = json(await estimate({ ...order, shipping_address: addressIn('US') }));
     expect(usd.promotions.map((p: { kind: string }) => p.kind).sort()).toEqual(['order_fixed', 'order_percentage']);
     const body = expectProblem(await estimate({ ...order, promocode: 'captwo' }), 422, 'promo_code_invalid');
     expect(body.rule).toBe('currency');
-    expect(json(await estimate({ ...order, shipping_address: address('US'), promocode: 'captwo' })).currency).toBe(
+    expect(json(await estimate({ ...order, shipping_address: addressIn('US'), promocode: 'captwo' })).currency).toBe(
       'USD',
     );
   });
@@ -456,7 +422,7 @@ describe('tampering is refused, never charged (GHSA-wm63-7627-ch33)', () => {
   ];
 
   it.each(cases)('$name: 422, nothing placed', async ({ fields, headers, code, field }) => {
-    const payload = { ...tee, shipping_address: address('JP', `tamper-${code}@example.com`), ...fields };
+    const payload = { ...tee, shipping_address: addressIn('JP', `tamper-${code}@example.com`), ...fields };
     const before = (await t.database.db.select({ id: orders.id }).from(orders)).length;
     for (const res of [await estimate(payload, headers), await place(payload, headers)]) {
       const body = expectProblem(res, 422, code);
@@ -466,13 +432,13 @@ describe('tampering is refused, never charged (GHSA-wm63-7627-ch33)', () => {
   });
 
   it('a total with more decimals than the market’s currency has: 422, nothing placed', async () => {
-    const payload = { ...tee, shipping_address: address('JP'), expected_total: '3800.50' };
+    const payload = { ...tee, shipping_address: addressIn('JP'), expected_total: '3800.50' };
     const body = expectProblem(await place(payload, { 'x-market': 'jp' }), 422, 'validation_error');
     expect(body.errors.map((e: { field: string }) => e.field)).toEqual(['expected_total']);
   });
 
   it('an unknown market in the header is refused even when the address names a market', async () => {
-    const res = await place({ ...tee, shipping_address: address('DE') }, { 'x-market': 'gb' });
+    const res = await place({ ...tee, shipping_address: addressIn('DE') }, { 'x-market': 'gb' });
     expectProblem(res, 422, 'unknown_market');
   });
 });
@@ -491,7 +457,7 @@ describe('order edits in the order’s market', () => {
   it('adds a mug to a yen order at the rate the order locked, not today’s, rounded by the market’s rule', async () => {
     // A T-shirt (¥3,800) and Flat shipping (¥757): ¥4,557 at 151.37.
     const placed = json(
-      await place({ variants: [{ alias: 'mc-tee' }], shipping_address: address('JP'), shipping_method_id: flat }),
+      await place({ variants: [{ alias: 'mc-tee' }], shipping_address: addressIn('JP'), shipping_method_id: flat }),
     );
     expect(placed.total).toBe('4557');
     await rateOf('jp', '140');
@@ -518,7 +484,7 @@ describe('order edits in the order’s market', () => {
 
   it('adds to a euro order a variant’s explicit EUR price, or its price at the order’s locked rate', async () => {
     // A mug in France: no EUR price, 8.00 × 0.92 = EUR 7.36, tax included (France has no rate here): 7.36.
-    const placed = json(await place({ variants: [{ alias: 'mc-mug' }], shipping_address: address('FR') }));
+    const placed = json(await place({ variants: [{ alias: 'mc-mug' }], shipping_address: addressIn('FR') }));
     expect(placed).toMatchObject({ currency: 'EUR', total: '7.36' });
     await rateOf('eu', '1');
     try {

@@ -1,18 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments } from '../src/db/schema.js';
-import { type AdminApi, adminApi } from './fixtures.js';
-import {
-  bearer,
-  buildTestApp,
-  expectProblem,
-  json,
-  onPostgres,
-  type SignedIn,
-  secondProcess,
-  signInAdmin,
-  type TestApp,
-} from './helpers.js';
+import { type AdminApi, addressIn, buildAdminTestApp, marketInputs, sendEstimate, sendGuestOrder } from './fixtures.js';
+import { bearer, expectProblem, json, onPostgres, type SignedIn, secondProcess, type TestApp } from './helpers.js';
 
 // Every amount carries its currency (issue #28, decision 0037): shipping rates and fixed promotion amounts given per
 // currency, every figure computed by hand. A USD store with
@@ -32,19 +22,8 @@ let flatRate: number;
 let capId: number;
 const market: Record<string, { id: number }> = {};
 
-const address = (country: string) => ({
-  first_name: 'Ana',
-  last_name: 'Amounts',
-  street_address: '1 Rue',
-  city: 'Town',
-  postal_code: '10000',
-  country,
-  email: 'ana@example.com',
-});
-
-const estimate = (payload: object) => t.app.inject({ method: 'POST', url: '/order/storefront/api/estimate/', payload });
-const place = (payload: object) =>
-  t.app.inject({ method: 'POST', url: '/order/storefront/api/guest-user-order-create/', payload });
+const estimate = (payload: object) => sendEstimate(t, payload);
+const place = (payload: object) => sendGuestOrder(t, payload);
 /** Polls until `check` passes: a change reaches other processes when PostgreSQL delivers its notification. */
 async function eventually(check: () => Promise<void>, timeoutMs = 5_000) {
   const deadline = Date.now() + timeoutMs;
@@ -65,9 +44,7 @@ const send = (method: 'POST' | 'PATCH', url: string, payload: object) =>
   t.app.inject({ method, url, payload, headers: bearer(admin.access) });
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await signInAdmin(t);
-  api = adminApi(t, admin);
+  ({ t, admin, api } = await buildAdminTestApp());
   const cap = await api.product({
     name: 'Cap',
     variants: [{ alias: 'ca-cap', name: 'Cap', price: '10.00', weight_grams: '1000', stock: 1000 }],
@@ -91,22 +68,8 @@ beforeAll(async () => {
     per_kg_rate: '1.00',
     prices: [{ currency: 'EUR', base_rate: '4.00', per_kg_rate: '0.80' }],
   });
-  const markets = '/market/dashboard/api/markets/';
-  market.eu = await api.post(markets, {
-    code: 'eu',
-    name: 'Europe',
-    currency: 'EUR',
-    exchange_rate: '0.92',
-    countries: ['FR'],
-  });
-  market.jp = await api.post(markets, {
-    code: 'jp',
-    name: 'Japan',
-    currency: 'JPY',
-    exchange_rate: '151.37',
-    rounding_step: '100',
-    countries: ['JP'],
-  });
+  market.eu = await api.market({ ...marketInputs.eu, countries: ['FR'] });
+  market.jp = await api.market(marketInputs.jp);
   await api.promotion({
     name: 'Five off caps',
     code: 'FIVE',
@@ -117,7 +80,7 @@ afterAll(() => t.close());
 
 const caps = (country: string, method: number, quantity = 2) => ({
   variants: [{ alias: 'ca-cap', quantity }],
-  shipping_address: address(country),
+  shipping_address: addressIn(country),
   shipping_method_id: method,
 });
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminApi, adminApi } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, signInAdmin, type TestApp } from './helpers.js';
+import { type AdminApi, buildAdminTestApp, marketInputs } from './fixtures.js';
+import { bearer, expectProblem, json, type TestApp } from './helpers.js';
 
 // The storefront's search (src/search/, docs/catalog.md#search, decision 0034) on the real app and database: ranking,
 // typos, facets and their counts, cursor paging, prices in the request's market, the index current after each write.
@@ -54,10 +54,9 @@ async function product(name: string, fields: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  const signedIn = await signInAdmin(t);
-  adminToken = signedIn.access;
-  api = adminApi(t, signedIn);
+  const store = await buildAdminTestApp();
+  ({ t, api } = store);
+  adminToken = store.admin.access;
   const clothing = await api.post(`${admin}/categories/`, { name: 'Clothing' });
   const shirts = await api.post(`${admin}/categories/`, { name: 'Shirts', parent_id: clothing.id });
   const kitchen = await api.post(`${admin}/categories/`, { name: 'Kitchen' });
@@ -91,28 +90,9 @@ beforeAll(async () => {
     product_ids: [id['Travel Mug'], id['Organic T-Shirt']],
   });
   id.gifts = gifts.id;
-  await api.post('/market/dashboard/api/markets/', {
-    code: 'eu',
-    name: 'Europe',
-    currency: 'EUR',
-    exchange_rate: '0.92',
-    countries: ['DE'],
-  });
-  await api.post('/market/dashboard/api/markets/', {
-    code: 'jp',
-    name: 'Japan',
-    currency: 'JPY',
-    exchange_rate: '151.37',
-    rounding_step: '100',
-    countries: ['JP'],
-  });
-  const res = await t.app.inject({
-    method: 'PUT',
-    url: `${admin}/variants/${tee.variants[0]?.id}/prices/`,
-    headers: bearer(adminToken),
-    payload: { prices: [{ currency: 'EUR', price: '19.00' }] },
-  });
-  expect(res.statusCode, res.body).toBe(200);
+  await api.market({ ...marketInputs.eu, countries: ['DE'] });
+  await api.market(marketInputs.jp);
+  await api.variantPrices(tee.variants[0]?.id ?? 0, [{ currency: 'EUR', price: '19.00' }]);
 });
 afterAll(() => t?.close());
 
@@ -399,13 +379,7 @@ describe('search: the index is current after each write', () => {
     await api.delete(`${admin}/variants/${small}/`);
     expect((await shown()).price).toEqual(['10.00 1']);
     expect((await shown({ price_min: '20.00' })).total).toBe(0);
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `${admin}/variants/${large}/prices/`,
-      headers: bearer(adminToken),
-      payload: { prices: [{ currency: 'EUR', price: '40.00' }] },
-    });
-    expect(res.statusCode, res.body).toBe(200);
+    await api.variantPrices(large ?? 0, [{ currency: 'EUR', price: '40.00' }]);
     expect((await shown({}, { 'x-market': 'eu' })).price).toEqual(['20.00 1']);
     expect((await shown({ price_max: '20.00' }, { 'x-market': 'eu' })).total).toBe(0);
     expect((await shown()).price).toEqual(['10.00 1']);
