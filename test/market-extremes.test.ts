@@ -2,8 +2,8 @@ import { count } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markets, orders } from '../src/db/schema.js';
-import { adminApi, type AdminApi } from './fixtures.js';
-import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
+import { type AdminApi, buildAdminTestApp } from './fixtures.js';
+import { bearer, expectProblem, json, type SignedIn, type TestApp } from './helpers.js';
 
 // Rates and prices at the edges of what the service holds exactly (Number.MAX_SAFE_INTEGER minor units, about
 // 9.007 × 10^15; issue #28). A USD store whose largest price is 10.00 at first. At a rate of 10^12 yen per dollar
@@ -32,9 +32,7 @@ const jpOrder = (alias: string, quantity = 1) => ({
 });
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await signInAdmin(t);
-  api = adminApi(t, admin);
+  ({ t, admin, api } = await buildAdminTestApp());
   await api.product({ name: 'Pen', variants: [{ alias: 'x-pen', name: 'Pen', price: '10.00', stock: 1000 }] });
   // Fits while the largest price is 10.00: ¥10^13.
   const jp = await api.post(base, {

@@ -3,14 +3,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orders as ordersTable, productVariants, promotions } from '../src/db/schema.js';
 import {
   type AdminApi,
-  adminApi,
   apiAs,
+  buildAdminTestApp,
   guestAddress,
   orderEventTypes,
   type PlacedOrder,
   placeGuestOrder,
 } from './fixtures.js';
-import { buildTestApp, expectProblem, json, type SignedIn, signInAdmin, signUp, type TestApp } from './helpers.js';
+import { expectProblem, json, type SignedIn, signUp, type TestApp } from './helpers.js';
 import { payWithSandbox } from './sandbox-gateway.js';
 
 // Order edits through the real app (issue #27 item 3): an admin changes an order's lines before anything ships; the
@@ -28,9 +28,7 @@ let mugId: number;
 let plateId: number;
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: { paymentPlugins: ['sandbox'] } });
-  admin = await signInAdmin(t);
-  api = adminApi(t, admin);
+  ({ t, admin, api } = await buildAdminTestApp({ config: { paymentPlugins: ['sandbox'] } }));
   const standard = await api.taxClass({ name: 'Standard' });
   await api.taxRate({ tax_class_id: standard.id, country: 'US', state: 'TX', rate: '8.25' });
   const product = await api.product({

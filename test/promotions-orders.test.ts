@@ -5,16 +5,14 @@ import { placedOrderBasis } from '../src/orders/order-pricing-basis.js';
 import { pricingInputAsPlaced } from '../src/pricing/order-as-placed.js';
 import { priceOrder } from '../src/pricing/pricing.calculator.js';
 import { promotionAsPlaced } from '../src/promotions/promotions.mapper.js';
-import { type AdminApi, adminApi, guestAddress, type PromotionInput } from './fixtures.js';
+import { type AdminApi, buildAdminTestApp, guestAddress, type PromotionInput } from './fixtures.js';
 import {
   bearer,
-  buildTestApp,
   expectProblem,
   json,
   onPostgres,
   secondProcess,
   type SignedIn,
-  signInAdmin,
   signUp,
   type TestApp,
   uniqueEmail,
@@ -29,7 +27,6 @@ import {
 // with none.
 
 let t: TestApp;
-let admin: SignedIn;
 let api: AdminApi;
 let groundId: number;
 let teeVariant: number;
@@ -41,9 +38,7 @@ const promotionsUrl = '/discount/dashboard/api/promotions/';
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: { shippingTaxable: true } });
-  admin = await signInAdmin(t);
-  api = adminApi(t, admin);
+  ({ t, api } = await buildAdminTestApp({ config: { shippingTaxable: true } }));
   const standard = await api.taxClass({ name: 'Standard' });
   await api.taxRate({ tax_class_id: standard.id, country: 'US', state: 'TX', rate: '8.25' });
   const tee = await api.product({
