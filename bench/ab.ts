@@ -11,7 +11,7 @@ import { buildAndStartApp } from './lib/app.js';
 import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { BenchError } from './lib/errors.js';
 import { measure } from './lib/load.js';
-import { createBenchDatabase } from './lib/postgres.js';
+import { autovacuumWarning, createBenchDatabase } from './lib/postgres.js';
 import type { Server } from './lib/processes.js';
 import { gitRevision, machineInfo, writeJson } from './lib/report.js';
 import { loadRequest, type RequestSpec, type SetupResult, scenarios, setupContext } from './scenarios.js';
@@ -33,6 +33,8 @@ interface Build {
   server: Server;
   /** Queries on the build's own database (fixtures, its job backlog). */
   sql: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+  /** Whether its database's server runs autovacuum. */
+  autovacuum: boolean;
   /** Per scenario: the request after its setup on this build's database, and how it varies. */
   requests: Map<string, { spec: RequestSpec; vary: SetupResult['vary'] }>;
 }
@@ -142,7 +144,7 @@ async function startBuild(input: {
     const { method, path: urlPath, headers, body } = scenario;
     requests.set(name, { spec: { method, path: urlPath, headers, body, ...fields }, vary });
   }
-  return { label, root: checkout, server, sql, requests };
+  return { label, root: checkout, server, sql, autovacuum: database.autovacuum, requests };
 }
 
 /** Due jobs of the build (queued and due, or running); 0 for a build without a jobs table (before issue #16). */
@@ -268,6 +270,8 @@ async function main(): Promise<number> {
     const [label = '', checkout = ''] = arg.split(/=(.*)/s);
     builds.push(await startBuild({ label, checkout: path.resolve(checkout), adminUrl, names }));
   }
+  const vacuumWarning = builds[0] && autovacuumWarning(builds[0]);
+  if (vacuumWarning) console.warn(vacuumWarning);
   const results: Record<string, Record<string, Slice[]>> = {};
   for (const name of names) {
     const slices: Record<string, Slice[]> = Object.fromEntries(builds.map((b) => [b.label, []]));

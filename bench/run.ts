@@ -10,7 +10,7 @@ import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { measure } from './lib/load.js';
 import { type BenchOptions, readOptions, USAGE } from './lib/options.js';
 import { BenchError } from './lib/errors.js';
-import { type BenchDatabase, createBenchDatabase } from './lib/postgres.js';
+import { autovacuumWarning, type BenchDatabase, createBenchDatabase } from './lib/postgres.js';
 import { freePort, type Server, startServer } from './lib/processes.js';
 import {
   commandLine,
@@ -269,7 +269,10 @@ async function main(): Promise<number> {
     if (!pool) throw new BenchError('no database in this run');
     return (await pool.query(text, params)).rows as Record<string, unknown>[];
   };
-  const machine = machineInfo(database?.serverVersion, loadBefore);
+  const machine = machineInfo(
+    database && { version: database.serverVersion, autovacuum: database.autovacuum },
+    loadBefore,
+  );
   console.log(describeMachine(machine));
   if (machine.loadAverage1m > 0.5) {
     console.warn(
@@ -277,6 +280,8 @@ async function main(): Promise<number> {
         + 'other work on this machine will lower the figures.',
     );
   }
+  const vacuumWarning = database && autovacuumWarning(database);
+  if (vacuumWarning) console.warn(vacuumWarning);
   console.log('');
 
   const serverFor = (s: Scenario) =>

@@ -10,6 +10,8 @@ export interface BenchDatabase {
   url: string;
   /** `select version()` of the server, for the report. */
   serverVersion: string;
+  /** Whether the server runs autovacuum (PostgreSQL's default, and every store's): see `autovacuumWarning`. */
+  autovacuum: boolean;
   drop(): Promise<void>;
 }
 
@@ -40,9 +42,13 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
   const name = `sf_bench_${randomBytes(6).toString('hex')}`;
   const client = await connect(adminUrl);
   let serverVersion: string;
+  let autovacuum: boolean;
   try {
-    const { rows } = await client.query<{ version: string }>('select version() as version');
+    const { rows } = await client.query<{ version: string; autovacuum: string }>(
+      "select version() as version, current_setting('autovacuum') as autovacuum",
+    );
     serverVersion = rows[0]?.version ?? 'unknown';
+    autovacuum = rows[0]?.autovacuum === 'on';
     await client.query(`create database "${name}"`); // name is ours: [a-z0-9_] only
   } finally {
     await client.end();
@@ -53,6 +59,7 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
     name,
     url: url.toString(),
     serverVersion,
+    autovacuum,
     async drop() {
       const admin = await connect(adminUrl);
       try {
@@ -62,4 +69,18 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
       }
     },
   };
+}
+
+/**
+ * A warning for a server that runs without autovacuum (`autovacuum = off`, as this project's VMs come): rows updated
+ * in place (an order's status at every shipment and return) leave dead versions no one removes, and the write
+ * scenarios slow down the longer they run (docs/benchmarks.md, "Reading the figures").
+ */
+export function autovacuumWarning(database: Pick<BenchDatabase, 'autovacuum'>): string | undefined {
+  if (database.autovacuum) return undefined;
+  return (
+    'Warning: autovacuum is off on this PostgreSQL server (its default is on, as in any store): scenarios that '
+    + 'update rows in place (create-shipment, receive-return, placements with a webhook) slow down as dead rows '
+    + "pile up. To measure as a store runs: psql -c 'alter system set autovacuum = on' -c 'select pg_reload_conf()'."
+  );
 }

@@ -35,9 +35,14 @@ export interface Machine {
   /** 1-minute load average before the run started (before the build): other work lowers every figure. */
   loadAverage1m: number;
   postgres: string | undefined;
+  /** Whether the PostgreSQL server runs autovacuum (undefined without a database). */
+  autovacuum: boolean | undefined;
 }
 
-export function machineInfo(postgres: string | undefined, loadAverage1m: number): Machine {
+export function machineInfo(
+  postgres: { version: string; autovacuum: boolean } | undefined,
+  loadAverage1m: number,
+): Machine {
   const cpus = os.cpus();
   return {
     node: process.version,
@@ -46,14 +51,15 @@ export function machineInfo(postgres: string | undefined, loadAverage1m: number)
     cpuModel: cpus[0]?.model.trim() ?? 'unknown',
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     loadAverage1m: Math.round(loadAverage1m * 100) / 100,
-    postgres,
+    postgres: postgres?.version,
+    autovacuum: postgres?.autovacuum,
   };
 }
 
 export function describeMachine(m: Machine): string {
   return (
     `Machine: node ${m.node}, ${m.cpuCount} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}`
-    + (m.postgres ? `\nPostgreSQL: ${m.postgres}` : '')
+    + (m.postgres ? `\nPostgreSQL: ${m.postgres}, autovacuum ${m.autovacuum ? 'on' : 'off'}` : '')
   );
 }
 
