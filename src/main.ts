@@ -3,6 +3,7 @@ import { dashboardNotice } from './auth/demo-admin.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { DatabaseOpenError } from './db/open-errors.js';
+import { readServerSettingWarnings } from './db/server-settings.js';
 import { purgeExpiredIdempotencyKeys } from './orders/idempotency.js';
 import { openRuntime } from './runtime.js';
 
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     throw err;
   }
   for (const message of skipped) app.log.info(message);
+  for (const warning of await readServerSettingWarnings(runtime.database)) app.log.warn(warning);
   app.log.info({ payment_plugins: runtime.payments.list().map((p) => p.id) }, 'payment plugins enabled');
   // Where emails go, never the credentials in SMTP_URL.
   const smtp = config.smtpUrl === undefined ? undefined : new URL(config.smtpUrl);
