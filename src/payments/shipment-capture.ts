@@ -37,11 +37,9 @@ export async function captureShipped(
   const ops = await deps.db.transaction(async (tx) => {
     const order = await lockOrderById(tx, change.order.id);
     if (!order) return [];
-    const [lines, fulfillments, { ledger, payments, pending }] = await Promise.all([
-      linesOf(tx, order.id),
-      fulfillmentsOf(tx, order.id),
-      ledgerOf(tx, order, { withPending: true }),
-    ]);
+    const lines = await linesOf(tx, order.id);
+    const fulfillments = await fulfillmentsOf(tx, order.id);
+    const { ledger, payments, pending } = await ledgerOf(tx, order, { withPending: true });
     const shipped = shippedValue({
       total: order.total,
       lines: lines.map((l) => ({ lineId: l.id, quantity: l.quantity, total: l.total })),

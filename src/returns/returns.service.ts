@@ -115,7 +115,8 @@ export async function recordReturnChange(
   change: { order: OrderRow; returnId: number; event: ReturnState },
 ): Promise<ReturnChange> {
   const { order } = change;
-  const [lines, returns] = await Promise.all([linesOf(tx, order.id), returnsOf(tx, order.id)]);
+  const lines = await linesOf(tx, order.id);
+  const returns = await returnsOf(tx, order.id);
   const ret = returnOf(returns, change.returnId, order.alias);
   await recordEvents(tx, deps.outbox, [returnEvent({ ret, order, lines, returns, event: change.event })]);
   return { ret, order, lines, returns };
@@ -130,7 +131,8 @@ async function earlierChange(
   const earlier = claim && (await storedResponse(tx, claim));
   if (!earlier) return undefined;
   const id = (earlier.body as { return_id: number }).return_id;
-  const [lines, returns] = await Promise.all([linesOf(tx, order.id), returnsOf(tx, order.id)]);
+  const lines = await linesOf(tx, order.id);
+  const returns = await returnsOf(tx, order.id);
   return { ret: returnOf(returns, id, order.alias), order, lines, returns };
 }
 
@@ -158,12 +160,11 @@ export function requestReturn(
     });
     const earlier = await earlierChange(tx, order, claim);
     if (earlier) return earlier;
-    const [lines, fulfillments, returns, reasons] = await Promise.all([
-      linesOf(tx, order.id),
-      fulfillmentsOf(tx, order.id),
-      returnsOf(tx, order.id),
-      returnReasonsList(tx, { activeOnly: true }),
-    ]);
+    // One after the other: a transaction's connection answers one query at a time (node-postgres deprecates queueing).
+    const lines = await linesOf(tx, order.id);
+    const fulfillments = await fulfillmentsOf(tx, order.id);
+    const returns = await returnsOf(tx, order.id);
+    const reasons = await returnReasonsList(tx, { activeOnly: true });
     const decision = decideReturn({
       lines: lines.map((l) => ({ lineId: l.id, alias: l.alias })),
       fulfillments: unitsOfFulfillments(fulfillments),
