@@ -11,7 +11,7 @@ import { buildAndStartApp } from './lib/app.js';
 import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { BenchError } from './lib/errors.js';
 import { measure } from './lib/load.js';
-import { autovacuumWarning, createBenchDatabase, settleTables } from './lib/postgres.js';
+import { autovacuumWarning, createBenchDatabase } from './lib/postgres.js';
 import type { Server } from './lib/processes.js';
 import { gitRevision, machineInfo, writeJson } from './lib/report.js';
 import { loadRequest, type RequestSpec, type SetupResult, scenarios, setupContext } from './scenarios.js';
@@ -144,7 +144,6 @@ async function startBuild(input: {
     const { method, path: urlPath, headers, body } = scenario;
     requests.set(name, { spec: { method, path: urlPath, headers, body, ...fields }, vary });
   }
-  await settleTables(sql);
   return { label, root: checkout, server, sql, autovacuum: database.autovacuum, requests };
 }
 

@@ -10,7 +10,7 @@ import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { measure } from './lib/load.js';
 import { type BenchOptions, readOptions, USAGE } from './lib/options.js';
 import { BenchError } from './lib/errors.js';
-import { autovacuumWarning, type BenchDatabase, createBenchDatabase, settleTables } from './lib/postgres.js';
+import { autovacuumWarning, type BenchDatabase, createBenchDatabase } from './lib/postgres.js';
 import { freePort, type Server, startServer } from './lib/processes.js';
 import {
   commandLine,
@@ -107,7 +107,6 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
         spec = { ...spec, ...fields };
         vary = varyFn;
       }
-      await settleTables(run.sql);
     }
   } catch (err) {
     throw new BenchError(`scenario ${scenario.name}: ${(err as Error).message}`);

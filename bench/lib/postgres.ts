@@ -85,12 +85,3 @@ export function autovacuumWarning(database: Pick<BenchDatabase, 'autovacuum'>): 
   );
 }
 
-/**
- * Leaves the bench database as a store's is between bursts of work: vacuumed and analyzed. Run after fixtures are
- * made, before measuring: rows made or changed in bulk (5,000 orders approved in one statement, 100,000 variants)
- * otherwise leave dead versions and tables without statistics, and autovacuum, where it runs, starts on them in the
- * middle of the measurement (place-3-lines fell to 845 req/s, p99 23.2 ms, in a run where it did).
- */
-export async function settleTables(sql: (text: string) => Promise<unknown>): Promise<void> {
-  await sql('vacuum (analyze)');
-}
