@@ -41,19 +41,22 @@ export async function listMarkets(db: Db): Promise<MarketRecord[]> {
 }
 
 async function recordOf(db: Db | Tx, row: MarketRow): Promise<MarketRecord> {
-  const [countries, plugins, methods] = await Promise.all([
-    db.select().from(marketCountries).where(eq(marketCountries.marketId, row.id)).orderBy(asc(marketCountries.country)),
-    db
-      .select()
-      .from(marketPaymentPlugins)
-      .where(eq(marketPaymentPlugins.marketId, row.id))
-      .orderBy(asc(marketPaymentPlugins.pluginId)),
-    db
-      .select()
-      .from(marketShippingMethods)
-      .where(eq(marketShippingMethods.marketId, row.id))
-      .orderBy(asc(marketShippingMethods.shippingMethodId)),
-  ]);
+  // One after the other: inside a market write's transaction, one connection answers one query at a time.
+  const countries = await db
+    .select()
+    .from(marketCountries)
+    .where(eq(marketCountries.marketId, row.id))
+    .orderBy(asc(marketCountries.country));
+  const plugins = await db
+    .select()
+    .from(marketPaymentPlugins)
+    .where(eq(marketPaymentPlugins.marketId, row.id))
+    .orderBy(asc(marketPaymentPlugins.pluginId));
+  const methods = await db
+    .select()
+    .from(marketShippingMethods)
+    .where(eq(marketShippingMethods.marketId, row.id))
+    .orderBy(asc(marketShippingMethods.shippingMethodId));
   return {
     row,
     countries: countries.map((c) => c.country),
