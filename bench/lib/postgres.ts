@@ -84,4 +84,3 @@ export function autovacuumWarning(database: Pick<BenchDatabase, 'autovacuum'>): 
     + "pile up. To measure as a store runs: psql -c 'alter system set autovacuum = on' -c 'select pg_reload_conf()'."
   );
 }
-
