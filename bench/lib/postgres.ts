@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { serverSettingWarnings } from '../../src/db/server-settings.js';
 import { BenchError } from './errors.js';
 
 export const START_POSTGRES_HINT = 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start';
@@ -72,15 +73,14 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
 }
 
 /**
- * A warning for a server that runs without autovacuum (`autovacuum = off`, as this project's VMs come): rows updated
- * in place (an order's status at every shipment and return) leave dead versions no one removes, and the write
- * scenarios slow down the longer they run (docs/benchmarks.md, "Reading the figures").
+ * The service's own warning about a server without autovacuum (`serverSettingWarnings`; this project's VMs come with
+ * it off), and what it does to a bench run (docs/benchmarks.md, "Reading the figures").
  */
 export function autovacuumWarning(database: Pick<BenchDatabase, 'autovacuum'>): string | undefined {
-  if (database.autovacuum) return undefined;
+  const [advice] = serverSettingWarnings({ autovacuum: database.autovacuum ? 'on' : 'off' });
   return (
-    'Warning: autovacuum is off on this PostgreSQL server (its default is on, as in any store): scenarios that '
-    + 'update rows in place (create-shipment, receive-return, placements with a webhook) slow down as dead rows '
-    + "pile up. To measure as a store runs: psql -c 'alter system set autovacuum = on' -c 'select pg_reload_conf()'."
+    advice
+    && `Warning: ${advice} In this run: create-shipment and receive-return, which update an order's row in place, `
+      + 'slow down the longer they run.'
   );
 }
