@@ -10,7 +10,13 @@ import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { measure } from './lib/load.js';
 import { type BenchOptions, readOptions, USAGE } from './lib/options.js';
 import { BenchError } from './lib/errors.js';
-import { autovacuumWarning, type BenchDatabase, createBenchDatabase } from './lib/postgres.js';
+import {
+  autovacuumWarning,
+  type BenchDatabase,
+  createBenchDatabase,
+  sequentialReads,
+  sequentialReadsBetween,
+} from './lib/postgres.js';
 import { freePort, type Server, startServer } from './lib/processes.js';
 import {
   commandLine,
@@ -119,11 +125,17 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
   );
   const pairedBaseline = run.baselineNow ? await run.baselineNow() : undefined;
   const pairedOther = run.otherNow ? await run.otherNow() : undefined;
+  const onDatabase = (scenario.target ?? 'app') === 'app';
+  const readsBefore = onDatabase ? await sequentialReads(run.sql) : undefined;
   const measurement = await measure(loadRequest(server.baseUrl, spec, vary), {
     connections,
     seconds: options.duration,
     warmup: options.warmup,
   });
+  const scanned = readsBefore ? sequentialReadsBetween(readsBefore, await sequentialReads(run.sql)) : [];
+  for (const t of scanned) {
+    console.log(`  sequential scans read ${t.rows.toLocaleString('en')} rows of ${t.table} (${t.scans} scans)`);
+  }
   let extra: Record<string, number | string> | undefined;
   try {
     extra = await scenario.teardown?.(ctx);
@@ -155,6 +167,7 @@ async function runScenario(scenario: Scenario, server: Server, run: RunContext):
       : {}),
     valid: measurement.non2xx === 0 && measurement.errors === 0 && measurement.requests > 0,
     ...(extra ? { extra } : {}),
+    ...(scanned.length > 0 ? { sequentialReads: scanned } : {}),
   };
 }
 

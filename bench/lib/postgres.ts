@@ -84,3 +84,47 @@ export function autovacuumWarning(database: Pick<BenchDatabase, 'autovacuum'>): 
       + 'slow down the longer they run.'
   );
 }
+
+/** Rows a table gave sequential scans, and how many scans (pg_stat_user_tables), by table name. */
+export type SequentialReads = Map<string, { scans: number; rows: number }>;
+
+/**
+ * Tables that gave this many rows to sequential scans during one measurement, this many per scan at least, are named
+ * in the report: a scan of a table of a few hundred rows is what the planner should choose.
+ */
+export const SEQUENTIAL_READS_WORTH_NAMING = { rows: 100_000, rowsPerScan: 300 };
+
+/**
+ * The bench database's sequential reads so far. Its server's statistics lag a second behind (a backend reports them
+ * at most once a second), which a 10-second measurement hardly notices.
+ */
+export async function sequentialReads(
+  sql: (text: string) => Promise<Record<string, unknown>[]>,
+): Promise<SequentialReads> {
+  const rows = await sql(
+    `select relname, seq_scan::text as scans, seq_tup_read::text as rows
+       from pg_stat_user_tables, pg_stat_clear_snapshot()`,
+  );
+  return new Map(rows.map((r) => [String(r.relname), { scans: Number(r.scans), rows: Number(r.rows) }]));
+}
+
+/**
+ * What sequential scans read between two readings, of the tables that gave many rows (`SEQUENTIAL_READS_WORTH_NAMING`),
+ * most first: a statement planned for a table smaller than it has grown (a prepared statement keeps its generic plan
+ * until the table's statistics change, which autovacuum's ANALYZE does).
+ */
+export function sequentialReadsBetween(
+  before: SequentialReads,
+  after: SequentialReads,
+): { table: string; scans: number; rows: number }[] {
+  return [...after]
+    .map(([table, now]) => {
+      const then = before.get(table) ?? { scans: 0, rows: 0 };
+      return { table, scans: now.scans - then.scans, rows: now.rows - then.rows };
+    })
+    .filter(
+      (t) =>
+        t.rows >= SEQUENTIAL_READS_WORTH_NAMING.rows && t.rows >= t.scans * SEQUENTIAL_READS_WORTH_NAMING.rowsPerScan,
+    )
+    .sort((a, b) => b.rows - a.rows);
+}

@@ -24,6 +24,11 @@ export interface ScenarioResult extends Measurement {
   valid: boolean;
   /** Figures the scenario's teardown measured besides the load (e.g. webhook deliveries per second). */
   extra?: Record<string, number | string>;
+  /**
+   * Tables whose sequential scans read many rows during the measurement (`sequentialReadsBetween`): a plan made for a
+   * smaller table.
+   */
+  sequentialReads?: { table: string; scans: number; rows: number }[];
 }
 
 export interface Machine {
