@@ -179,10 +179,17 @@ export function placeGuestOrder(t: App, payload: OrderInput): Promise<PlacedOrde
   return apiAs(t).post('/order/storefront/api/guest-user-order-create/', payload);
 }
 
-/** The types of an order's events, oldest first, as the admin event list answers them to `admin` (the newest 100). */
+/**
+ * The types of an order's events, oldest first, as the admin event list answers them to `admin` (the newest 100); throws
+ * unless they are numbered 1, 2, 3… in that order.
+ */
 export async function orderEventTypes(t: App, admin: SignedIn, orderAlias: string): Promise<string[]> {
   const page = await apiAs(t, admin).get(`/event/dashboard/api/events/?order_alias=${orderAlias}&limit=100`);
-  return (page.items as { type: string }[]).map((e) => e.type).reverse();
+  const events = (page.items as { type: string; sequence: number }[]).reverse();
+  // Every change numbers its events after the order's last: 1, 2, 3… in the order they were written.
+  const numbers = events.map((e) => e.sequence);
+  if (numbers.some((n, i) => n !== i + 1)) throw new Error(`order ${orderAlias}'s events are numbered ${numbers}`);
+  return events.map((e) => e.type);
 }
 
 /**

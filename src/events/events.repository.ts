@@ -76,9 +76,10 @@ export function recordEventsStatement(fanOuts: readonly SqlFanOut[]): Statement 
 }
 
 /**
- * Records events numbered by the caller, the events of orders their own change has just inserted ($1: JSON rows
- * `{order_id, events: [{id, type, seq}], data}`), and the fan-outs' jobs (`SqlFanOut`); answers one row saying how many
- * jobs these enqueued (`fan_out_jobs`).
+ * Records events numbered by the caller, of orders whose change has just inserted them or holds their rows locked ($1:
+ * JSON rows `{order_id, market_id, events: [{id, type, seq}], data}`, `market_id` the order's), and the fan-outs' jobs
+ * (`SqlFanOut`); answers one row saying how many jobs these enqueued (`fan_out_jobs`). It reads no order: a lookup of
+ * one planned while `orders` was small is a scan of it, which a prepared statement keeps as the table grows.
  */
 export function recordNumberedEventsStatement(fanOuts: readonly SqlFanOut[]): Statement {
   const fanOut = fanOutSql(fanOuts, 'recorded');
@@ -87,12 +88,9 @@ export function recordNumberedEventsStatement(fanOuts: readonly SqlFanOut[]): St
     text: `with recorded as (
       insert into events (id, type, order_id, seq, data)
         select e.id, e.type, n.order_id, e.seq, ${WITH_MARKET_CODE('n.data')}
-        from jsonb_to_recordset($1::jsonb) as n(order_id integer, events jsonb, data jsonb)
+        from jsonb_to_recordset($1::jsonb) as n(order_id integer, market_id integer, events jsonb, data jsonb)
         cross join lateral jsonb_to_recordset(n.events) as e(id uuid, type text, seq integer)
-        left join lateral (
-          select mk.code from orders o join markets mk on mk.id = o.market_id and not mk.is_default
-          where o.id = n.order_id
-        ) m on true
+        left join markets m on m.id = n.market_id and not m.is_default
         returning id, type, created_at
     )${fanOut.ctes}
     select ${fanOut.jobs} as fan_out_jobs`,

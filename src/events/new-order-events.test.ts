@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { JobQueue } from '../jobs/job-queue.js';
-import { type NewOrderEvents, newOrderEventStatements } from './new-order-events.js';
+import { lockedOrderEventStatements, type NewOrderEvents, newOrderEventStatements } from './new-order-events.js';
 import type { SqlFanOut } from './events.repository.js';
 import { type EventRef, Outbox } from './outbox.js';
 
 const placed = (id: number, paid: boolean): NewOrderEvents => ({
-  order: { id, alias: `order-${id}` },
+  order: { id, alias: `order-${id}`, marketId: null },
   events: paid
     ? [
         { type: 'order.placed', seq: 1 },
@@ -82,5 +82,37 @@ describe('the statements recording the events of new orders', () => {
     busy.committed([[{ fan_out_jobs: 1 }]]);
     expect(wakes).toBe(1);
     expect(heard).toEqual(['order.placed:order-7', 'order.placed:order-8']);
+  });
+});
+
+describe('the statements recording the events of a change of a locked order', () => {
+  it('number its events after the last the order had, each with its own data, and answer the last number', () => {
+    const outbox = new Outbox(new JobQueue());
+    const recording = lockedOrderEventStatements(outbox, { id: 7, alias: 'order-7', marketId: 3, eventSeq: 4 }, [
+      { type: 'fulfillment.created', data: { shipment: 1 } },
+      { type: 'order.status_changed', data: { status: 'processing' } },
+    ]);
+    expect(recording.eventSeq).toBe(6);
+    const rows = firstValue(recording.calls[0]);
+    expect(rows.map((r: { order_id: number; market_id: number }) => [r.order_id, r.market_id])).toEqual([
+      [7, 3],
+      [7, 3],
+    ]);
+    expect(
+      rows.map((r: { events: { type: string; seq: number }[]; data: unknown }) => [
+        r.events.map((e) => [e.type, e.seq]),
+        r.data,
+      ]),
+    ).toEqual([
+      [[['fulfillment.created', 5]], { shipment: 1 }],
+      [[['order.status_changed', 6]], { status: 'processing' }],
+    ]);
+  });
+
+  it('leave the number as it was, and send nothing, for a change with no events', () => {
+    const outbox = new Outbox(new JobQueue());
+    const recording = lockedOrderEventStatements(outbox, { id: 7, alias: 'order-7', marketId: 3, eventSeq: 4 }, []);
+    expect(recording.eventSeq).toBe(4);
+    expect(recording.calls.filter(Boolean)).toEqual([]);
   });
 });

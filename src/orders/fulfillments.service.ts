@@ -1,6 +1,7 @@
 import { lineRefusals } from './line-refusals.js';
 import type { Database, Transaction } from '../db/client.js';
-import { eventRecording, type NewEvent, type Outbox } from '../events/outbox.js';
+import { lockedOrderEventStatements } from '../events/new-order-events.js';
+import type { NewEvent, Outbox } from '../events/outbox.js';
 import { DomainError, invalidField } from '../shared/errors.js';
 import {
   decideFulfillment,
@@ -212,17 +213,18 @@ async function commitFulfillmentChange(
   ];
   // As every order event, the order without its shipments (those are in the fulfillment's event, just before).
   for (const step of moves) events.push(...orderEvents(['order.status_changed'], { ...after, status: step }, lines));
-  const recording = eventRecording(deps.outbox, events);
+  const recording = lockedOrderEventStatements(deps.outbox, order, events);
   const answers = await tx.commitWith<unknown[]>([
     ...change.writes,
-    unchanged
-      ? undefined
-      : { statement: saveOrderFulfillmentStatus, values: [order.id, fulfillmentStatus, status, now] },
-    recording.call,
+    {
+      statement: saveOrderFulfillmentStatus,
+      values: [order.id, fulfillmentStatus, status, after.updatedAt, recording.eventSeq],
+    },
+    ...recording.calls,
   ]);
   return {
-    change: { fulfillment: change.fulfillment, order: after },
-    committed: () => recording.committed(answers.at(-1) ?? []),
+    change: { fulfillment: change.fulfillment, order: { ...after, eventSeq: recording.eventSeq } },
+    committed: () => recording.committed(answers.slice(change.writes.length + 1)),
   };
 }
 

@@ -30,10 +30,14 @@ const linesOfOrderAlias: Statement = {
     where l.order_id = (select id from orders where alias = $1) order by l.id`,
 };
 
-/** Stores an order's fulfillment status, status and time of change (`$1` id, `$2`, `$3`, `$4`). */
+/**
+ * Stores what a change of a locked order's shipments or returns left on its row, in one update: fulfillment status,
+ * status, time of change and the number of its last event (`$1` id, `$2`, `$3`, `$4`, `$5`:
+ * `lockedOrderEventStatements`'s `eventSeq`).
+ */
 export const saveOrderFulfillmentStatus: Statement = {
   name: 'order_save_fulfillment_status',
-  text: 'update orders set fulfillment_status = $2, status = $3, updated_at = $4 where id = $1',
+  text: 'update orders set fulfillment_status = $2, status = $3, updated_at = $4, event_seq = $5 where id = $1',
 };
 
 /**

@@ -153,7 +153,7 @@ function placedOrderEvents(batch: readonly PlacementWrite[], rows: readonly Writ
     const w = batch[row.n];
     if (!w) return [];
     const { events, data } = withInsertedFields(w.events, row);
-    return [{ order: { id: Number(row.id), alias: w.order.alias }, events, data }];
+    return [{ order: { id: Number(row.id), alias: w.order.alias, marketId: w.order.marketId }, events, data }];
   });
 }
 

@@ -1,6 +1,7 @@
 import { lineRefusals } from '../orders/line-refusals.js';
 import type { Database, Transaction, Tx } from '../db/client.js';
-import { eventRecording, type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
+import { lockedOrderEventStatements } from '../events/new-order-events.js';
+import { type NewEvent, type Outbox, recordEvents } from '../events/outbox.js';
 import { fulfillmentStatusWithReturns } from '../orders/fulfillment.decide.js';
 import { fulfillmentsOf, fulfillmentsOfOrderAlias, fulfillmentsOfRows } from '../orders/fulfillments.repository.js';
 import { unitsOfFulfillments, unitsOfLines } from '../orders/fulfillments.service.js';
@@ -250,21 +251,22 @@ export async function moveReturn(
     );
     const moved = fulfillmentStatus !== order.fulfillmentStatus;
     const orderAfter: OrderRow = moved ? { ...order, fulfillmentStatus, updatedAt: now } : order;
-    const recording = eventRecording(deps.outbox, [
+    const recording = lockedOrderEventStatements(deps.outbox, order, [
       returnEvent({ ret, order: orderAfter, lines, returns: after, event: input.to }),
     ]);
-    const answers = await tx.commitWith<unknown[]>([
+    const writes = [
       ...restocked,
       { statement: saveReturnState, values: [JSON.stringify(ret)] },
-      moved
-        ? { statement: saveOrderFulfillmentStatus, values: [order.id, fulfillmentStatus, order.status, now] }
-        : undefined,
+      {
+        statement: saveOrderFulfillmentStatus,
+        values: [order.id, fulfillmentStatus, order.status, orderAfter.updatedAt, recording.eventSeq],
+      },
       ...(claim ? rememberResponseCalls(claim, { status: 200, body: { return_id: ret.id } }) : []),
-      recording.call,
-    ]);
+    ];
+    const answers = await tx.commitWith<unknown[]>([...writes, ...recording.calls]);
     return {
-      change: { ret, order: orderAfter, lines, returns: after },
-      committed: () => recording.committed(answers.at(-1) ?? []),
+      change: { ret, order: { ...orderAfter, eventSeq: recording.eventSeq }, lines, returns: after },
+      committed: () => recording.committed(answers.slice(writes.length)),
     };
   });
   done.committed?.();
