@@ -6,7 +6,7 @@ import {
   dropEvents,
   type EventMark,
   foundOf,
-  markEvents,
+  markCall,
   matchValues,
   type PendingRow,
   pendingMoneyOf,
@@ -86,7 +86,7 @@ async function decideBatch(database: Database, batch: readonly EventToDecide[]):
       return 'changes';
     });
     await tx.commitWith([
-      marks.length > 0 ? { statement: markEvents, values: [JSON.stringify(marks)] } : undefined,
+      ...marks.map(markCall),
       dropped.length > 0 ? { statement: dropEvents, values: [dropped] } : undefined,
     ]);
     return outcomes;

@@ -65,17 +65,21 @@ export const pendingOfEventPayment: Statement = {
 };
 
 /**
- * Marks stored events (`$1`, JSON records): the payment each was applied to (null when none), whether it changed it,
- * and the gateway payment id it waits for (an event kept until a payment learns that id; null otherwise).
+ * Marks a stored event (`$1` its row): the payment it was applied to (`$2`, null when none), whether it changed it
+ * (`$3`), and the gateway payment id it waits for (`$4`: an event kept until a payment learns that id; null otherwise).
+ * One event by its key, one statement each (`markCall`): a join with a JSON list of them was planned as a scan of
+ * payment_events while that table was small, which the prepared statement kept as it grew.
  */
-export const markEvents: Statement = {
-  name: 'payment_events_mark',
-  text: `update payment_events e
-    set payment_id = x.payment_id, applied = x.applied, pending_gateway_payment_ref = x.pending_gateway_payment_ref
-    from jsonb_to_recordset($1::jsonb)
-      as x(id integer, payment_id integer, applied boolean, pending_gateway_payment_ref text)
-    where e.id = x.id`,
+export const markEvent: Statement = {
+  name: 'payment_event_mark',
+  text: `update payment_events set payment_id = $2, applied = $3, pending_gateway_payment_ref = $4 where id = $1`,
 };
+
+/** The call of `markEvent` that stores a mark. */
+export const markCall = (mark: EventMark) => ({
+  statement: markEvent,
+  values: [mark.id, mark.payment_id, mark.applied, mark.pending_gateway_payment_ref],
+});
 
 /**
  * Removes events this transaction stored (`$1`, their ids) that change their payment: the transaction that applies
@@ -100,7 +104,7 @@ export interface PendingRow {
   refund: string;
 }
 
-/** One event's mark, as `markEvents` reads it. */
+/** One event's mark, as `markEvent` stores it. */
 export interface EventMark {
   id: number;
   payment_id: number | null;

@@ -8,7 +8,7 @@ import { type EventFold, eventEffect } from './gateway-event-fold.js';
 import {
   type EventMark,
   foundOf,
-  markEvents,
+  markCall,
   recordEventAndLock,
   type RecordedRow,
   recordValues,
@@ -40,8 +40,11 @@ export type EventOutcome = 'duplicate' | 'unmatched' | 'applied' | 'ignored';
 
 type EventDeps = Pick<PaymentsDeps, 'gatewayEvents' | 'db' | 'outbox' | 'autoApprovePaidOrders'>;
 
-/** Marks stored events, through Drizzle. */
-const mark = (tx: Tx, marks: EventMark[]) => runStatement(tx, markEvents, [JSON.stringify(marks)]);
+/** Marks a stored event, through Drizzle. */
+async function mark(tx: Tx, event: EventMark): Promise<void> {
+  const { statement, values } = markCall(event);
+  await runStatement(tx, statement, values);
+}
 
 /**
  * Applies one normalised event, with the events it causes (payment.succeeded, .failed, .refunded, order.paid). An
@@ -72,7 +75,7 @@ async function applyInFull(
   const found = foundOf(row, event);
   if (found.is === 'unmatched') {
     const kept = unmatchedMark(found.eventRow, event);
-    if (kept) await mark(tx, [kept]);
+    if (kept) await mark(tx, kept);
     return 'unmatched';
   }
   if (found.is !== 'matched') return found.is;
@@ -92,7 +95,7 @@ async function applyToPayment(
   const { ledger, pending } = await ledgerOf(tx, order, { withPending: true });
   const before = figuresOf(payment);
   const { fold, changed, learnt } = eventEffect(payment, pending.get(payment.id) ?? NOTHING_PENDING, event);
-  await mark(tx, [{ id: input.eventRow, payment_id: payment.id, applied: changed, pending_gateway_payment_ref: null }]);
+  await mark(tx, { id: input.eventRow, payment_id: payment.id, applied: changed, pending_gateway_payment_ref: null });
   const caughtUp = learnt !== undefined && (await applyKeptEvents(tx, { pluginId: input.pluginId, learnt, fold }));
   // Money the gateway reports moved that the ledger did not ask for (or has not heard back about): its records.
   const { captured, refunded } = fold;
@@ -118,7 +121,7 @@ async function applyKeptEvents(tx: Tx, input: { pluginId: string; learnt: string
   let changed = false;
   for (const kept of await pendingEventsFor(tx, input.pluginId, input.learnt)) {
     const applied = input.fold.apply(kept.kind as GatewayEventKind, kept.amount ?? undefined, kept.currency);
-    await mark(tx, [{ id: kept.id, payment_id: input.fold.paymentId, applied, pending_gateway_payment_ref: null }]);
+    await mark(tx, { id: kept.id, payment_id: input.fold.paymentId, applied, pending_gateway_payment_ref: null });
     changed ||= applied;
   }
   return changed;
