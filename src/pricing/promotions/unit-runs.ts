@@ -97,6 +97,8 @@ export function spreadOverLine(lines: readonly LineLeft[], take: { line: number;
 export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitTake[]): LineLeft[] {
   // Only the lines taken from are rebuilt; the others are passed on as they are.
   const touched: (EditableRuns | undefined)[] = new Array(lines.length);
+  // Each touched line's takes, in order, for its claimed units.
+  const takesOf: UnitTake[][] = new Array(lines.length);
   const added: { line: number; valueMinor: number; count: number }[] = [];
   for (const take of takes) {
     const line = lines[take.line];
@@ -104,7 +106,9 @@ export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitT
     if (line && !runs) {
       runs = editableRuns(line);
       touched[take.line] = runs;
+      takesOf[take.line] = [];
     }
+    takesOf[take.line]?.push(take);
     const at = runs ? runs.values.indexOf(take.valueMinor) : -1;
     const have = runs && at >= 0 ? (runs.counts[at] ?? 0) : 0;
     if (!runs) throw overTaken(take, have);
@@ -125,13 +129,7 @@ export function applyUnitTakes(lines: readonly LineLeft[], takes: readonly UnitT
       quantity: line.quantity,
       units: toRuns(runs),
       // Units a buy-get used stay used at their new value (claimed-units.ts); no buy-get yet, nothing to carry.
-      claimed:
-        line.claimed.length === 0
-          ? line.claimed
-          : claimedAfterTakes(
-              line.claimed,
-              takes.filter((take) => take.line === i),
-            ),
+      claimed: line.claimed.length === 0 ? line.claimed : claimedAfterTakes(line.claimed, takesOf[i] ?? []),
     };
   });
 }
