@@ -43,9 +43,11 @@ const WITH_MARKET_CODE = (data: string) =>
 
 /**
  * Records events ($1: JSON rows with their position `n` in the call) and enqueues jobs ($2, see
- * `insertJobsFromJson`), in one statement: each order's `event_seq` goes up by its number of events, and its events
- * take the numbers in between, in the call's order. The fan-outs enqueue their jobs with them (`SqlFanOut`); every
- * row answered says how many (`fan_out_jobs`).
+ * `insertJobsFromJson`), in one statement: the events are of one order at most ($3, its id, or null) besides events of
+ * no order. That order's `event_seq` goes up by its number of events ($4), and its events take the numbers in between,
+ * in the call's order. The order is updated by its key: a join with the list of events was planned as a scan of
+ * `orders` while the table was small, which a prepared statement keeps as it grows (decision 0041). The fan-outs
+ * enqueue their jobs with them (`SqlFanOut`); every row answered says how many (`fan_out_jobs`).
  */
 export function recordEventsStatement(fanOuts: readonly SqlFanOut[]): Statement {
   const fanOut = fanOutSql(fanOuts, 'recorded');
@@ -54,11 +56,9 @@ export function recordEventsStatement(fanOuts: readonly SqlFanOut[]): Statement 
     text: `with input as (
       select * from jsonb_to_recordset($1::jsonb)
         as e(n integer, id uuid, type text, order_id integer, payment_id integer, data jsonb)
-    ), counts as (
-      select order_id, count(*)::integer as k from input where order_id is not null group by order_id
     ), bumped as (
-      update orders o set event_seq = o.event_seq + c.k from counts c where o.id = c.order_id
-      returning o.id, o.event_seq - c.k as base, o.market_id
+      update orders o set event_seq = o.event_seq + $4::integer where o.id = $3::integer
+      returning o.id, o.event_seq - $4::integer as base, o.market_id
     ), recorded as (
       insert into events (id, type, order_id, payment_id, seq, data)
         select i.id, i.type, i.order_id, i.payment_id,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { JobQueue } from '../jobs/job-queue.js';
-import { type EventRef, Outbox } from './outbox.js';
+import { type EventRef, eventRecording, Outbox } from './outbox.js';
 
 const event = (type: EventRef['type']): EventRef => ({
   id: `evt-${type}`,
@@ -40,5 +40,34 @@ describe('the listeners of committed events', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe('the statement recording the events of a change', () => {
+  const order = { id: 7, alias: 'order-7' };
+
+  it("bumps the one order's number by its events, by the order's key; events of no order take none", () => {
+    const outbox = new Outbox(new JobQueue());
+    const recording = eventRecording(outbox, [
+      { type: 'payment.succeeded', order, paymentId: 3, data: {} },
+      { type: 'order.paid', order, data: {} },
+      { type: 'payment.succeeded', order: null, paymentId: 4, data: {} },
+    ]);
+    expect(recording.call?.values.slice(2)).toEqual([7, 2]);
+    expect(eventRecording(outbox, [{ type: 'payment.failed', order: null, data: {} }]).call?.values.slice(2)).toEqual([
+      null,
+      0,
+    ]);
+    expect(eventRecording(outbox, []).call).toBeUndefined();
+  });
+
+  it('refuses the events of two orders in one change', () => {
+    const outbox = new Outbox(new JobQueue());
+    expect(() =>
+      eventRecording(outbox, [
+        { type: 'order.paid', order, data: {} },
+        { type: 'order.paid', order: { id: 8, alias: 'order-8' }, data: {} },
+      ]),
+    ).toThrow('events of 2 orders recorded together');
   });
 });

@@ -159,8 +159,9 @@ export interface EventRecording {
 /**
  * The statement that records events in the transaction of the change they report, with the jobs their subscribers
  * ask for: each takes its order's next sequence number (the order's row is updated, so concurrent changes of one order
- * are numbered one after the other; the callers hold the row's lock already). No I/O: `recordEvents` runs it on a
- * Drizzle transaction; a change written through `Database.transaction` sends it with its own statements.
+ * are numbered one after the other; the callers hold the row's lock already). The events of one change are of one
+ * order at most, besides events of no order (it throws otherwise). No I/O: `recordEvents` runs it on a Drizzle
+ * transaction; a change written through `Database.transaction` sends it with its own statements.
  */
 export function eventRecording(outbox: Outbox, events: readonly NewEvent[]): EventRecording {
   const rows = events.map((e, n) => ({
@@ -179,11 +180,18 @@ export function eventRecording(outbox: Outbox, events: readonly NewEvent[]): Eve
     data: r.data,
   }));
   const jobs = outbox.jobsFor(refs);
+  const orderIds = new Set(rows.flatMap((r) => (r.order_id === null ? [] : [r.order_id])));
+  if (orderIds.size > 1) throw new Error(`events of ${orderIds.size} orders recorded together: one order per change`);
+  const [orderId = null] = orderIds;
+  const ofOrder = rows.filter((r) => r.order_id !== null).length;
   return {
     call:
       rows.length === 0
         ? undefined
-        : { statement: outbox.recordStatement(), values: [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow))] },
+        : {
+            statement: outbox.recordStatement(),
+            values: [JSON.stringify(rows), JSON.stringify(jobs.map(jobRow)), orderId, ofOrder],
+          },
     events: rows,
     committed(recorded) {
       if (jobs.length > 0 || (recorded as { fan_out_jobs: number }[]).some((r) => r.fan_out_jobs > 0))
