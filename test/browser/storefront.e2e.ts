@@ -93,6 +93,13 @@ describe('the storefront in a browser', () => {
     await page.getByRole('button', { name: 'Place order' }).click();
     await page.waitForURL(/\/orders\/[0-9a-f-]{36}$/);
     await page.getByRole('heading', { level: 1, name: 'Thank you for your order' }).waitFor();
+    // The order's page opened again later, in another tab of this browser (which keeps the guest's order token), shows
+    // the order without thanking again.
+    const later = await page.context().newPage();
+    await later.goto(page.url());
+    await later.getByRole('heading', { level: 1, name: 'Your order' }).waitFor();
+    await poll(() => later.getByText('67.52 USD').count()).toBeGreaterThan(0);
+    await later.close();
     await page.getByRole('radio', { name: /Sandbox/ }).check();
     await page.getByRole('button', { name: 'Pay' }).click();
     // The sandbox's own page, served by the service.

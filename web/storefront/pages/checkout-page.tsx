@@ -12,6 +12,7 @@ import { useCountryMarket } from '../checkout/use-country-market';
 import { useEstimate } from '../checkout/use-estimate';
 import { OrderFigures } from '../components/order-figures';
 import { useCart, useSession, useShop } from '../context';
+import { notePlaced } from '../placed-orders';
 
 /**
  * What the checkout sends: the order to estimate and place (its lines, where it goes, the shipping method and code
@@ -149,6 +150,7 @@ export function CheckoutPage() {
         payload: { ...payload, expected_total: expected },
         idempotencyKey: idempotencyKey.current,
       });
+      notePlaced(placed.order_alias);
       route(`/orders/${placed.order_alias}`);
       return;
     } catch (err) {

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../shared/ui';
 import { OrderView } from '../components/order-view';
 import { PaymentNextStep } from '../components/payment-next-step';
 import { keepOrderLinkToken } from '../order-tokens';
+import { placedHere } from '../placed-orders';
 import { useOrder } from '../use-order';
 
 /** What the gateway said when it sent the shopper back (`payment_status` in the return URL), in words. */
@@ -37,7 +38,8 @@ function useOrderLink(alias: string): boolean {
 /**
  * Where the shopper lands after placing an order, after paying, and on Back from the gateway's page: it offers to pay
  * (or to continue the payment started), and follows the order for a while when a gateway may still report. A guest
- * from an order email's link lands here too, and follows shipments, returns items and pays what is due.
+ * from an order email's link lands here too, and follows shipments, returns items and pays what is due. It thanks the
+ * shopper in the tab that placed the order (`placedHere`); any other visit shows the order.
  */
 export function OrderConfirmation() {
   const { params } = useRoute();
@@ -54,7 +56,7 @@ export function OrderConfirmation() {
   const returned = query.payment_status ? RETURNED[query.payment_status] : undefined;
   return (
     <>
-      <h1>{cameByLink ? 'Your order' : 'Thank you for your order'}</h1>
+      <h1>{!cameByLink && placedHere(alias) ? 'Thank you for your order' : 'Your order'}</h1>
       {returned && <p role="status">{returned}</p>}
       {problem && (
         <>
