@@ -180,8 +180,8 @@ export function placeGuestOrder(t: App, payload: OrderInput): Promise<PlacedOrde
 }
 
 /**
- * The types of an order's events, oldest first, as the admin event list answers them to `admin` (the newest 100); throws
- * unless they are numbered 1, 2, 3… in that order.
+ * The types of an order's events, oldest first, as the admin event list answers them to `admin` (the newest 100);
+ * throws unless they are numbered 1, 2, 3… in that order.
  */
 export async function orderEventTypes(t: App, admin: SignedIn, orderAlias: string): Promise<string[]> {
   const page = await apiAs(t, admin).get(`/event/dashboard/api/events/?order_alias=${orderAlias}&limit=100`);

@@ -71,8 +71,8 @@ export interface LockedOrderEventStatements extends NewOrderEventStatements {
  * The statements that record the events of a change of an order whose row the change has locked (so `eventSeq`, its
  * last event's number as read under the lock, is the order's) and updates itself: numbered after `eventSeq`, in the
  * call's order, each with its own data. The change sets the order's `event_seq` to the answer's `eventSeq` in its own
- * update, so the row gets one new version, not a second for the numbers (`recordEvents` bumps it for callers that do not
- * write the order's row).
+ * update, so the row gets one new version, not a second for the numbers (`recordEvents` bumps it for callers that do
+ * not write the order's row).
  */
 export function lockedOrderEventStatements(
   outbox: Outbox,
