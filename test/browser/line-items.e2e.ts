@@ -32,6 +32,8 @@ describe('line items with their options and images', () => {
     await page.goto('/cart');
     const row = page.getByRole('row', { name: /Pullover Hoodie/ });
     await poll(() => row.textContent()).toContain('Size: L · Colour: Black');
+    // Its variant's name, "L / Black", says nothing more than its option values.
+    expect(await row.textContent()).not.toContain('L / Black');
     const thumbnail = row.locator('img.line-image');
     await poll(() => thumbnail.evaluate(loaded)).toBe(true);
     expect(await thumbnail.getAttribute('alt')).toBeTruthy();
@@ -42,13 +44,21 @@ describe('line items with their options and images', () => {
     expect(running.browser.errors).toEqual([]);
   });
 
-  it("shows the order page's lines with the images they were sold with, nothing cut off at 390 px", async () => {
+  it("shows the order page's lines with the images they were sold with and its address, nothing cut off at 390 px", async () => {
     const order = await placeDemoOrder(running.shop);
     const page = await guestOrderPage(running.browser, order, phone);
     const images = page.locator('main img.line-image');
     await poll(() => images.count(), SLOW).toBe(2);
     await poll(() => images.first().evaluate(loaded), SLOW).toBe(true);
     expect(await images.first().getAttribute('alt')).toBeTruthy();
+    // The address as a US parcel has it: city, state and ZIP code on one line, then the country by name.
+    const address = page.locator('main address');
+    expect(await address.locator('div').allTextContents()).toEqual([
+      'Ada Lovelace',
+      '1 Main St',
+      'Los Angeles, CA 90001',
+      'United States',
+    ]);
     expect(await nothingCutOff(page, phone.width)).toBe(true);
     expect(running.browser.errors).toEqual([]);
   });

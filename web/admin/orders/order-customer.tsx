@@ -1,3 +1,4 @@
+import { addressLines } from '../../shared/address-lines';
 import type { Address, Order } from './types';
 
 function AddressCard(props: { title: string; address: Address | null }) {
@@ -9,8 +10,8 @@ function AddressCard(props: { title: string; address: Address | null }) {
         <p class="muted">None</p>
       ) : (
         <address class="break">
-          {[`${a.first_name} ${a.last_name}`.trim(), a.street_address, `${a.postal_code} ${a.city}`.trim()]
-            .concat([a.state, a.country, a.email, a.phone_number])
+          {addressLines(a)
+            .concat([a.email, a.phone_number])
             .filter((part) => part !== '')
             .map((part) => (
               <div key={part}>{part}</div>

@@ -1,4 +1,5 @@
 import { Fragment } from 'preact';
+import { lineNaming, soldLine } from '../../shared/line-naming';
 import { Money } from '../../shared/ui';
 import { words } from '../format';
 import type { Order } from './types';
@@ -45,64 +46,67 @@ export function OrderLines(props: { order: Order; onEdit?: (() => void) | undefi
             </tr>
           </thead>
           <tbody>
-            {order.lines.map((line) => (
-              <tr key={line.alias}>
-                <td data-label="Item">
-                  <div>
-                    {line.name}
-                    {line.options.length > 0 && (
-                      <>
-                        <br />
-                        <small>{line.options.map((o) => `${o.name}: ${o.value}`).join(' · ')}</small>
-                      </>
-                    )}
-                    <br />
-                    <small class="muted break">
-                      {line.alias}
-                      {line.sku && ` · SKU ${line.sku}`}
-                    </small>
-                  </div>
-                </td>
-                <td data-label="Quantity" class="num">
-                  {line.quantity}
-                </td>
-                <td data-label="Unit price" class="num">
-                  {money(line.unit_price)}
-                </td>
-                <td data-label="Subtotal" class="num">
-                  {money(line.subtotal)}
-                </td>
-                <td data-label="Discount">
-                  <div>
-                    {money(line.discount)}
-                    {line.adjustments.length > 0 && (
-                      <ul class="plain">
-                        {line.adjustments.map((a) => (
-                          <li key={a.promotion_id}>
-                            <small>
-                              {promotionName(a.promotion_id)}: {money(a.amount)}
-                            </small>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </div>
-                </td>
-                <td data-label="Tax" class="num">
-                  <div>
-                    {money(line.tax)}
-                    <br />
-                    <small class="muted">
-                      {line.tax_class && `${line.tax_class} `}
-                      {line.tax_rate} %
-                    </small>
-                  </div>
-                </td>
-                <td data-label="Total" class="num">
-                  {money(line.total)}
-                </td>
-              </tr>
-            ))}
+            {order.lines.map((line) => {
+              const naming = lineNaming(soldLine(line));
+              return (
+                <tr key={line.alias}>
+                  <td data-label="Item">
+                    <div>
+                      {naming.name}
+                      {naming.options !== null && (
+                        <>
+                          <br />
+                          <small>{naming.options}</small>
+                        </>
+                      )}
+                      <br />
+                      <small class="muted break">
+                        {line.alias}
+                        {line.sku && ` · SKU ${line.sku}`}
+                      </small>
+                    </div>
+                  </td>
+                  <td data-label="Quantity" class="num">
+                    {line.quantity}
+                  </td>
+                  <td data-label="Unit price" class="num">
+                    {money(line.unit_price)}
+                  </td>
+                  <td data-label="Subtotal" class="num">
+                    {money(line.subtotal)}
+                  </td>
+                  <td data-label="Discount">
+                    <div>
+                      {money(line.discount)}
+                      {line.adjustments.length > 0 && (
+                        <ul class="plain">
+                          {line.adjustments.map((a) => (
+                            <li key={a.promotion_id}>
+                              <small>
+                                {promotionName(a.promotion_id)}: {money(a.amount)}
+                              </small>
+                            </li>
+                          ))}
+                        </ul>
+                      )}
+                    </div>
+                  </td>
+                  <td data-label="Tax" class="num">
+                    <div>
+                      {money(line.tax)}
+                      <br />
+                      <small class="muted">
+                        {line.tax_class && `${line.tax_class} `}
+                        {line.tax_rate} %
+                      </small>
+                    </div>
+                  </td>
+                  <td data-label="Total" class="num">
+                    {money(line.total)}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { lineNaming } from '../../shared/line-naming';
 import { asProblem, type Problem } from '../../shared/problem';
 import { LineThumbnail } from '../../shared/picture';
 import { Money } from '../../shared/ui';
@@ -14,6 +15,7 @@ export function CartLineRow(props: { line: CartLine; currency: string }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem>();
   const label = `${line.product_name} (${line.name})`;
+  const naming = lineNaming({ product: line.product_name, variant: line.name, options: line.options });
   const errorId = `line-${line.product_variant_id}-error`;
 
   useEffect(() => setQuantity(String(line.quantity)), [line.quantity]);
@@ -45,12 +47,14 @@ export function CartLineRow(props: { line: CartLine; currency: string }) {
         <div class="line-item">
           <LineThumbnail image={line.image} />
           <div>
-            {line.product_name}
-            <br />
-            <span class="muted">{line.name}</span>
-            {line.options.length > 0 && (
-              <div class="detail">{line.options.map((o) => `${o.name}: ${o.value}`).join(' · ')}</div>
+            {naming.title}
+            {naming.variant !== null && (
+              <>
+                <br />
+                <span class="muted">{naming.variant}</span>
+              </>
             )}
+            {naming.options !== null && <div class="detail">{naming.options}</div>}
             {!line.available && <p class="error">No longer available in this quantity</p>}
           </div>
         </div>

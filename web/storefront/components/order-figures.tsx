@@ -1,4 +1,5 @@
 import type { Answer } from '../../api/client';
+import { lineNaming, soldLine } from '../../shared/line-naming';
 import { LineThumbnail } from '../../shared/picture';
 import { Money } from '../../shared/ui';
 import { useShop } from '../context';
@@ -48,16 +49,15 @@ export function OrderFigures(props: {
           <tbody>
             {figures.lines.map((line, index) => {
               const error = props.lineError?.(line.alias, index);
+              const naming = lineNaming(soldLine(line));
               return (
                 <tr key={line.alias}>
                   <th scope="row">
                     <div class="line-item">
                       <LineThumbnail image={line.image} />
                       <div>
-                        {line.name}
-                        {line.options.length > 0 && (
-                          <div class="detail">{line.options.map((o) => `${o.name}: ${o.value}`).join(' · ')}</div>
-                        )}
+                        {naming.name}
+                        {naming.options !== null && <div class="detail">{naming.options}</div>}
                         {line.sku && <div class="detail">SKU {line.sku}</div>}
                         <div class="detail">{money(line.unit_price)} each</div>
                         {line.adjustments.map((a) => (

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { addressLines, type PostalAddress } from '../../shared/address-lines';
 import { Money } from '../../shared/ui';
 import { dateTimeText, fulfilmentStatusText, orderStatusText, paymentStatusText } from '../order-words';
 import type { Order, Payment, PaymentPlugin } from '../use-order';
@@ -7,19 +8,10 @@ import { OrderPayments } from './order-payments';
 import { OrderReturns } from './order-returns';
 import { OrderShipments } from './order-shipments';
 
-type Address = NonNullable<Order['shipping_address']>;
-
-function AddressLines(props: { address: Address }) {
-  const a = props.address;
-  const lines = [
-    `${a.first_name} ${a.last_name}`.trim(),
-    a.street_address,
-    [a.postal_code, a.city].filter(Boolean).join(' '),
-    [a.state, a.country].filter(Boolean).join(', '),
-  ].filter(Boolean);
+function AddressLines(props: { address: PostalAddress }) {
   return (
     <address>
-      {lines.map((line) => (
+      {addressLines(props.address).map((line) => (
         <div key={line}>{line}</div>
       ))}
     </address>
