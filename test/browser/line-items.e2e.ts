@@ -44,7 +44,7 @@ describe('line items with their options and images', () => {
     expect(running.browser.errors).toEqual([]);
   });
 
-  it("shows the order page's lines with the images they were sold with and its address, nothing cut off at 390 px", async () => {
+  it("shows the order page's lines with their images and its address, nothing cut off at 390 px", async () => {
     const order = await placeDemoOrder(running.shop);
     const page = await guestOrderPage(running.browser, order, phone);
     const images = page.locator('main img.line-image');
