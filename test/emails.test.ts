@@ -179,7 +179,9 @@ describe('customer emails over SMTP', () => {
     const text = email.text ?? '';
     expect(email.headers.get('subject')).toBe(`${STORE}: Order ${order.alias} received`);
     expect(text).toContain('Discount (Promo code SAVE10): -$2.47');
-    expect(text).toContain(`Shipping to:\n${SHOPPER.first_name} ${SHOPPER.last_name}\n5 Elm St\n73301 Austin\nTX, US`);
+    expect(text).toContain(
+      `Shipping to:\n${SHOPPER.first_name} ${SHOPPER.last_name}\n5 Elm St\nAustin, TX 73301\nUnited States`,
+    );
 
     const [link, ...otherLinks] = textLinks(text);
     expect(otherLinks).toEqual([]);

@@ -1,3 +1,4 @@
+import { addressLines } from '../addresses/address-lines.js';
 import type { AddressSnapshot } from '../db/schema.js';
 import { escapeHtml, htmlDocument } from '../http/html.js';
 import type { PaymentOutcome } from '../payments/payment-states.js';
@@ -69,11 +70,7 @@ function shipmentsHtml(shipments: readonly FulfillmentWithLines[]): string {
 const words = (value: string) => value.replace(/_/g, ' ');
 
 function addressHtml(address: AddressSnapshot): string {
-  const name = `${address.first_name} ${address.last_name}`.trim();
-  const place = [address.postal_code, address.city].filter((s) => s).join(' ');
-  const region = [address.state, address.country].filter((s) => s).join(', ');
-  return [name, address.street_address, place, region]
-    .filter((s) => s)
+  return addressLines(address)
     .map((s) => escapeHtml(s))
     .join('<br>');
 }

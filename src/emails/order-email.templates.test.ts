@@ -219,7 +219,7 @@ describe('order emails', () => {
       lines: [line],
       link,
     });
-    expect(email.text).toContain('\n1-2-3 Ginza line two\n104-0061 Tokyo\nJP\n');
+    expect(email.text).toContain('\n1-2-3 Ginza line two\n104-0061 Tokyo\nJapan\n');
   });
 
   it('names the discount by its code when pricing gave it no name', () => {

@@ -1,3 +1,4 @@
+import { addressLines } from '../addresses/address-lines.js';
 import type { AddressSnapshot, LineImageRow } from '../db/schema.js';
 import { IMAGE_WIDTHS, imagePath } from '../media/media.values.js';
 import { ledgerOfOrder } from '../orders/order-ledger.js';
@@ -201,13 +202,6 @@ export const carriesOrderLink = (kind: OrderEmailKind): boolean => KINDS[kind].l
 
 /** A customer's value on one line of the text part: line breaks and control characters become spaces. */
 const oneLine = (value: string): string => value.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
-
-function addressLines(address: AddressSnapshot): string[] {
-  const name = `${address.first_name} ${address.last_name}`;
-  const place = [address.postal_code, address.city].filter((s) => s).join(' ');
-  const region = [address.state, address.country].filter((s) => s).join(', ');
-  return [name, address.street_address, place, region].map(oneLine).filter((s) => s !== '');
-}
 
 interface Figures {
   /**
@@ -426,7 +420,12 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   };
   const says = kind.says(input.order, amountIn(input.order)(input.order.total), returned);
   const shippingAddress = input.order.shippingAddress as AddressSnapshot | null;
-  const address = kind.address && shippingAddress ? addressLines(shippingAddress) : [];
+  const address =
+    kind.address && shippingAddress
+      ? addressLines(shippingAddress)
+          .map(oneLine)
+          .filter((l) => l !== '')
+      : [];
   const link = kind.link ? input.link : undefined;
   const parcels = (input.kind === 'order_shipped' ? (input.shipments ?? []) : []).map(shipmentPart);
   if (returned)

@@ -1,4 +1,4 @@
-import { addressLines } from '../../shared/address-lines';
+import { addressLines } from '../../../src/addresses/address-lines.js';
 import type { Address, Order } from './types';
 
 function AddressCard(props: { title: string; address: Address | null }) {
@@ -10,7 +10,7 @@ function AddressCard(props: { title: string; address: Address | null }) {
         <p class="muted">None</p>
       ) : (
         <address class="break">
-          {addressLines(a)
+          {addressLines(a, document.documentElement.lang || 'en')
             .concat([a.email, a.phone_number])
             .filter((part) => part !== '')
             .map((part) => (

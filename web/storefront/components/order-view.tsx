@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { addressLines, type PostalAddress } from '../../shared/address-lines';
+import { addressLines, type PostalAddress } from '../../../src/addresses/address-lines.js';
 import { Money } from '../../shared/ui';
 import { dateTimeText, fulfilmentStatusText, orderStatusText, paymentStatusText } from '../order-words';
 import type { Order, Payment, PaymentPlugin } from '../use-order';
@@ -11,7 +11,7 @@ import { OrderShipments } from './order-shipments';
 function AddressLines(props: { address: PostalAddress }) {
   return (
     <address>
-      {addressLines(props.address).map((line) => (
+      {addressLines(props.address, document.documentElement.lang || 'en').map((line) => (
         <div key={line}>{line}</div>
       ))}
     </address>

@@ -1,4 +1,7 @@
-/** An address as the API answers it (an order's shipping or billing address). */
+// How an address is written on a parcel: one rule for the order emails, the shop's order page and the dashboard (the
+// web apps import this file; it reads nothing but its input).
+
+/** An address as orders keep it and the API answers it (a shipping or billing address). */
 export interface PostalAddress {
   first_name: string;
   last_name: string;
@@ -25,28 +28,25 @@ const POSTAL_FIRST: Locality = (a) => [join(' ', a.postal, a.city), a.state];
 
 /**
  * An address as it is written on a parcel in its country, one entry per line: the name, the street, the city with its
- * state and postal code ("San Francisco, CA 94105", "10115 Berlin", "London" then "SW1A 1AA"), the country's name.
- * Empty parts leave no gap.
+ * state and postal code ("San Francisco, CA 94105", "10115 Berlin", "London" then "SW1A 1AA"), the country's name in
+ * `language` (a BCP 47 tag; English unless told). Empty parts leave no gap.
  */
-export function addressLines(a: PostalAddress): string[] {
+export function addressLines(a: PostalAddress, language = 'en'): string[] {
   const locality = LOCALITIES[a.country.toUpperCase()] ?? POSTAL_FIRST;
   return [
     join(' ', a.first_name, a.last_name),
-    a.street_address,
+    a.street_address.trim(),
     ...locality({ city: a.city.trim(), state: a.state.trim(), postal: a.postal_code.trim() }).map((l) => l.trim()),
-    a.country === '' ? '' : countryName(a.country),
+    a.country.trim() === '' ? '' : countryName(a.country.trim(), language),
   ].filter((line) => line !== '');
 }
 
-/** A country's name ("United States") in the page's language (English outside a page); the code if none is known. */
-function countryName(code: string): string {
-  // Typed loosely: the module is also tested outside a browser, where there is no document.
-  const page = (globalThis as { document?: { documentElement: { lang: string } } }).document;
-  const language = page?.documentElement.lang || 'en';
+/** A country's name ("United States") in `language`; the code itself when none is known. */
+function countryName(code: string, language: string): string {
   try {
     return new Intl.DisplayNames([language], { type: 'region' }).of(code.toUpperCase()) ?? code;
   } catch {
-    return code; // not a region code the browser knows
+    return code; // not a region code, or not a language tag, that Intl knows
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addressLines } from '../web/shared/address-lines.js';
+import { addressLines } from './address-lines.js';
 
-// An order's address as the shop's order page and the dashboard print it (web/shared/address-lines.ts).
+// An order's address as the emails, the shop's order page and the dashboard print it (address-lines.ts).
 
 const person = { first_name: 'Ada', last_name: 'Lovelace', state: '' };
 
@@ -19,6 +19,7 @@ describe('an address printed as its country writes it', () => {
   it('puts the postal code before the city in most of the world', () => {
     const de = { ...person, street_address: 'Invalidenstraße 1', postal_code: '10115', city: 'Berlin', country: 'DE' };
     expect(addressLines(de)).toEqual(['Ada Lovelace', 'Invalidenstraße 1', '10115 Berlin', 'Germany']);
+    expect(addressLines(de, 'de').at(-1)).toBe('Deutschland');
   });
 
   it('gives a British postcode a line of its own', () => {
