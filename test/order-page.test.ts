@@ -136,7 +136,9 @@ describe('a guest back from paying', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
     expect(html).toMatch(/<td class="num">2<\/td>\s*<td class="num">12\.34 USD<\/td><td class="num">24\.68 USD<\/td>/);
     expect(html).toContain('<dt><strong>Total</strong></dt><dd><strong>24.68 USD</strong></dd>');
-    expect(html).toContain('&lt;b&gt;Sam&lt;/b&gt; O&#39;Guest<br>1 Test Way &amp; Sons<br>Austin, TX 73301<br>United States');
+    expect(html).toContain(
+      '&lt;b&gt;Sam&lt;/b&gt; O&#39;Guest<br>1 Test Way &amp; Sons<br>Austin, TX 73301<br>United States',
+    );
     expect(html).not.toMatch(/<script|<b>|javascript:/i);
   });
 
