@@ -213,9 +213,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     orderEditRoutes({ db, outbox, storeCurrency: config.storeCurrency, roundingMode: config.roundingMode, markets }),
   );
-  await app.register(returnStorefrontRoutes({ database, outbox, tokens }));
+  await app.register(
+    returnStorefrontRoutes({ database, outbox, tokens, returnInstructions: config.returnInstructions }),
+  );
   const refundReturned: RefundReturn = (input) => refundReturn({ ...payments, database, outbox }, input);
-  await app.register(returnAdminRoutes({ database, outbox, refundReturn: refundReturned }));
+  await app.register(
+    returnAdminRoutes({
+      database,
+      outbox,
+      refundReturn: refundReturned,
+      returnInstructions: config.returnInstructions,
+    }),
+  );
   await app.register(eventAdminRoutes({ db }));
   await app.register(orderPageRoutes({ db, tokens, shopServed: webApps !== undefined }));
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));

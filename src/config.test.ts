@@ -205,6 +205,13 @@ describe('loadConfig: customer emails', () => {
     });
   });
 
+  it('reads RETURN_INSTRUCTIONS as given, none when unset or blank', () => {
+    const given = 'Send it to Lamps Returns, 1 Dock Rd, Oakland, CA 94607, with your order number inside.';
+    expect(loadConfig({ RETURN_INSTRUCTIONS: `  ${given} ` }).returnInstructions).toBe(given);
+    expect(loadConfig({}).returnInstructions).toBeNull();
+    expect(loadConfig({ RETURN_INSTRUCTIONS: '   ' }).returnInstructions).toBeNull();
+  });
+
   it('sends from no-reply at the public host, named after the store, unless MAIL_FROM says otherwise', () => {
     const env = { PUBLIC_BASE_URL: 'https://shop.example', STORE_NAME: 'Lamps' };
     expect(loadConfig(env).mailFrom).toEqual({ name: 'Lamps', address: 'no-reply@shop.example' });
@@ -223,6 +230,8 @@ describe('loadConfig: customer emails', () => {
     [{ MAIL_FROM: 'a@shop.example, b@shop.example' }, 'MAIL_FROM'],
     [{ STORE_NAME: 'Lamps\r\nBcc: x@evil.example' }, 'STORE_NAME'],
     [{ STORE_NAME: 'x'.repeat(101) }, 'STORE_NAME'],
+    [{ RETURN_INSTRUCTIONS: 'Send it to us\nBcc: x@evil.example' }, 'RETURN_INSTRUCTIONS'],
+    [{ RETURN_INSTRUCTIONS: 'x'.repeat(1001) }, 'RETURN_INSTRUCTIONS'],
     [{ ORDER_EMAIL_LINK_DAYS: '0' }, 'ORDER_EMAIL_LINK_DAYS'],
     [{ ORDER_EMAIL_LINK_DAYS: '91' }, 'ORDER_EMAIL_LINK_DAYS'],
   ])('refuses %o naming %s', (env, variable) => {

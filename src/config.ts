@@ -64,6 +64,11 @@ export interface Config {
   /** The store's name in customer emails. */
   storeName: string;
   /**
+   * RETURN_INSTRUCTIONS: how a customer sends a return back (where to, what to put in the parcel), shown with a
+   * requested return on the order page and in its email; null: the store gives none.
+   */
+  returnInstructions: string | null;
+  /**
    * `smtp://user:pass@host:port` (or `smtps://`) customer emails go through; undefined: they are logged as not sent.
    */
   smtpUrl: string | undefined;
@@ -377,6 +382,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('WEBHOOK_RETRY_MAX_DELAY_MS', 'must not be less than WEBHOOK_RETRY_BASE_MS');
   }
   const storeName = line(env, 'STORE_NAME', { fallback: 'Storefront', max: 100 });
+  const returnInstructions = line(env, 'RETURN_INSTRUCTIONS', { fallback: '', max: 1000 }) || null;
 
   const logLevel = oneOf(env, 'LOG_LEVEL', {
     allowed: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
@@ -425,6 +431,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobsConcurrency: integer(env, 'JOBS_CONCURRENCY', { fallback: 8, min: 1, max: 1_000 }),
     webhooks,
     storeName,
+    returnInstructions,
     smtpUrl: smtpUrl(env),
     mailFrom: mailFrom(env, { storeName, publicBaseUrl }),
     orderEmailLinkDays: integer(env, 'ORDER_EMAIL_LINK_DAYS', { fallback: 7, min: 1, max: 90 }),

@@ -12,10 +12,14 @@ let t: TestApp;
 let admin: SignedIn;
 let sink: SmtpSink;
 let methodId: number;
+/** How this store has returns sent back (RETURN_INSTRUCTIONS). */
+const SEND_BACK = 'Send it to Mug Co Returns, 1 Dock Rd, Oakland, CA 94607, with the order number inside.';
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await buildTestApp({ config: { smtpUrl: sink.url, jobsPollMs: 50, paymentPlugins: ['sandbox'] } });
+  t = await buildTestApp({
+    config: { smtpUrl: sink.url, jobsPollMs: 50, paymentPlugins: ['sandbox'], returnInstructions: SEND_BACK },
+  });
   admin = await signInAdmin(t);
   const api = adminApi(t, admin);
   const goods = await api.taxClass({ name: 'Goods' });
@@ -100,7 +104,7 @@ async function emailsTo(email: string, subject: string, count = 1) {
 }
 
 describe('a customer returns one mug from the order page', () => {
-  it('is requested, received with its stock back, and refunded exactly its share, by the plugin', async () => {
+  it('is requested (saying how to send it back), received with its stock back, and refunded its share', async () => {
     const order = await paidOrder();
     const placed = await adminOrder(order);
     // As placed: goods 46.00, SAVE10 4.60, tax on what is left 4.14 (+ shipping's), shipping 5.00.
@@ -120,6 +124,7 @@ describe('a customer returns one mug from the order page', () => {
       'changed_mind',
       'other',
     ]);
+    expect(offer.return_instructions).toBe(SEND_BACK);
 
     const asked = await asCustomer(order, shopReturns(order), {
       lines: [{ alias: 'mug-blue', quantity: 1, reason: 'damaged' }],
@@ -182,6 +187,7 @@ describe('a customer returns one mug from the order page', () => {
     ]);
     const [requestedEmail] = await emailsTo(order.email, 'Return requested');
     expect(requestedEmail?.text).toContain('1 × Mug — Blue');
+    expect(requestedEmail?.text).toContain(`How to send them back\n${SEND_BACK}`);
     const [refundEmail] = await emailsTo(order.email, 'Refund for your return');
     expect(refundEmail?.text).toContain('We have refunded $7.92 for the 1 item');
   });

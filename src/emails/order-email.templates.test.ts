@@ -291,6 +291,19 @@ describe('order emails', () => {
     expect(`${paid}${render('payment_received').html}`).not.toMatch(/USD|JPY|\b8\.94\b/);
   });
 
+  it('tells how to send a requested return back, as the store gives it, only in the return-requested email', () => {
+    const returned = { id: 7, lines: [{ name: 'Sencha <50g>', quantity: 1 }], amount: null, rejectReason: null };
+    const instructions = 'Send it to Ocha Returns, 1-2 Kanda, Tokyo 101-0021 & put <this> note inside.';
+    const render = (kind: OrderEmailKind, returnInstructions: string | null) =>
+      renderOrderEmail({ kind, storeName: 'Ocha', order: orderIn('JPY'), lines: [line], returned, returnInstructions });
+    const requested = render('return_requested', instructions);
+    expect(requested.text).toContain(`Items returned\n1 × Sencha <50g>\n\nHow to send them back\n${instructions}\n`);
+    expect(requested.html).toContain('How to send them back</h2>');
+    expect(requested.html).toContain('1-2 Kanda, Tokyo 101-0021 &amp; put &lt;this&gt; note inside.');
+    expect(render('return_requested', null).text).not.toContain('How to send them back');
+    expect(render('return_received', instructions).text).not.toContain(instructions);
+  });
+
   it('gives every kind its own subject and heading', () => {
     const rendered = orderEmailKinds.map((kind) =>
       renderOrderEmail({ kind, storeName: 'S', order: orderIn('USD'), lines: [line], link }),

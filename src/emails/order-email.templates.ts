@@ -41,6 +41,8 @@ export interface OrderEmailInput {
   shipments?: readonly Shipment[];
   /** The return a return email is about, as its event showed it. */
   returned?: ReturnedItems;
+  /** How the store has returns sent back (RETURN_INSTRUCTIONS): the return-requested email says it. */
+  returnInstructions?: string | null;
   /**
    * The service's public address (PUBLIC_BASE_URL, no trailing slash): a line's image is an absolute URL under it,
    * since a mail client has no page to resolve a path against. Absent: the lines show no images.
@@ -290,8 +292,8 @@ interface Parts {
   address: string[];
   link: OrderEmailInput['link'];
   /**
-   * One entry per parcel the email tells of (a shipment, or the return): its heading ("Shipment: UPS 1Z…", "Items
-   * returned"), its tracking link if any, and its items.
+   * One entry per part the email tells of (a shipment, the return, how to send it back): its heading ("Shipment: UPS
+   * 1Z…", "Items returned"), its tracking link if any, and its items.
    */
   parcels: { heading: string; url: string | null; items: string[] }[];
 }
@@ -434,6 +436,8 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
       url: null,
       items: returned.lines.map((l) => `${l.quantity} × ${oneLine(l.name)}`),
     });
+  if (input.kind === 'return_requested' && input.returnInstructions)
+    parcels.push({ heading: 'How to send them back', url: null, items: [oneLine(input.returnInstructions)] });
   const parts: Parts = { subject, heading: kind.heading, says, storeName, figures: f, address, link, parcels };
   return { subject, text: renderText(parts), html: renderHtml(parts) };
 }

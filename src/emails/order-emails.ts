@@ -28,7 +28,7 @@ export interface OrderEmailDeps {
   tokens: TokenService;
   mailer: Mailer;
   log: FastifyBaseLogger;
-  config: Pick<Config, 'storeName' | 'publicBaseUrl' | 'orderEmailLinkDays'>;
+  config: Pick<Config, 'storeName' | 'publicBaseUrl' | 'orderEmailLinkDays' | 'returnInstructions'>;
 }
 
 export interface OrderEmailJob {
@@ -106,6 +106,7 @@ export async function sendOrderEmail(deps: OrderEmailDeps, job: OrderEmailJob): 
     link,
     shipments,
     returned,
+    returnInstructions: deps.config.returnInstructions,
     publicBaseUrl: deps.config.publicBaseUrl,
   });
   const messageId = messageIdFor({

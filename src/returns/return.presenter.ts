@@ -127,8 +127,8 @@ export function presentReturn(
 }
 
 /**
- * An order's returns, what each of its lines may still return, and the reasons a return may give: what the order
- * page needs to show its returns and offer a new one.
+ * An order's returns, what each of its lines may still return, the reasons a return may give, and how the store has
+ * returns sent back: what the order page needs to show its returns and offer a new one.
  */
 export function presentOrderReturns(input: {
   order: OrderRow;
@@ -136,6 +136,7 @@ export function presentOrderReturns(input: {
   fulfillments: Parameters<typeof returnableByLine>[1];
   returns: readonly ReturnWithLines[];
   reasons: readonly ReturnReasonRow[];
+  instructions: string | null;
 }) {
   const { order, lines, returns } = input;
   const returnable = returnableByLine(
@@ -153,6 +154,7 @@ export function presentOrderReturns(input: {
       returnable: returnable.get(l.id) ?? 0,
     })),
     reasons: input.reasons.map(presentReason),
+    return_instructions: input.instructions,
   };
 }
 

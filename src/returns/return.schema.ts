@@ -89,6 +89,13 @@ export const OrderReturns = Type.Object({
     }),
   ),
   reasons: Type.Array(ReturnReason, { description: 'The reasons a new return may give (active ones)' }),
+  return_instructions: Nullable(
+    Type.String({
+      description:
+        "How to send a return's items back (where to, what to put in the parcel), as the store gives it "
+        + '(RETURN_INSTRUCTIONS); null: the store gives none',
+    }),
+  ),
 });
 
 /** A return in the store's list of returns. */

@@ -75,8 +75,11 @@ async function moveAsked(
   );
 }
 
+/** What the routes of returns need: the service's, and how the store has returns sent back (RETURN_INSTRUCTIONS). */
+type ReturnRouteDeps = ReturnDeps & { returnInstructions: string | null };
+
 /** An order's returns, what it may still return, and the reasons offered (an order the caller may see). */
-async function orderReturns(deps: ReturnDeps, order: OrderRow) {
+async function orderReturns(deps: ReturnRouteDeps, order: OrderRow) {
   const [lines, fulfillments, returns, reasons] = await Promise.all([
     linesOf(deps.database.db, order.id),
     fulfillmentsOf(deps.database.db, order.id),
@@ -89,11 +92,12 @@ async function orderReturns(deps: ReturnDeps, order: OrderRow) {
     fulfillments: unitsOfFulfillments(fulfillments),
     returns,
     reasons,
+    instructions: deps.returnInstructions,
   });
 }
 
 /** The customers' routes also check the order links guests send (decision 0030). */
-type StorefrontReturnDeps = ReturnDeps & { tokens: TokenService };
+type StorefrontReturnDeps = ReturnRouteDeps & { tokens: TokenService };
 
 /**
  * The order the request may see: its owner's, an admin's, or that of the holder of its X-Order-Token (an order token
@@ -197,7 +201,7 @@ function presentSummary(r: ReturnListRow) {
  * the moves: receive (with restock per line), refund (through the payment plugins), reject, cancel. And the list of
  * reasons the store offers.
  */
-export function returnAdminRoutes(deps: ReturnDeps & { refundReturn: RefundReturn }): FastifyPluginAsyncTypebox {
+export function returnAdminRoutes(deps: ReturnRouteDeps & { refundReturn: RefundReturn }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['returns (admin)'], security: bearerAuth };
     const base = '/order/dashboard/api/orders/:order_alias/returns/';

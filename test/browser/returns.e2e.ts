@@ -25,6 +25,8 @@ const PHONE = { width: 390, height: 844 };
 const SLOW = { timeout: 10_000 };
 const TSHIRT = 'Organic Cotton T-Shirt — Small';
 const MUG = 'Ceramic Coffee Mug — White';
+/** How the shop has returns sent back (RETURN_INSTRUCTIONS), with an address too long for a phone's line. */
+const SEND_BACK = 'Post it to Demo Returns, 1 Dock Rd, Oakland, CA 94607; questions: returns-desk@demo-store.example';
 
 const nothingCutOff = (page: Page) => cutOffNothing(page, PHONE.width);
 const section = (page: Page, heading: string) =>
@@ -77,9 +79,9 @@ async function customerOrderPage(browser: BrowserSession, order: PlacedOrder, fu
 }
 
 describe('returns on the order page and in the dashboard', () => {
-  const running = shopAndBrowser();
+  const running = shopAndBrowser({ RETURN_INSTRUCTIONS: SEND_BACK });
 
-  it('a customer returns one T-shirt from the order page and sees it requested', async () => {
+  it('a customer returns one T-shirt from the order page and sees it requested, with how to send it back', async () => {
     const order = await shippedOrder(running.shop);
     const page = await customerOrderPage(running.browser, order);
     const returns = section(page, 'Returns');
@@ -110,6 +112,10 @@ describe('returns on the order page and in the dashboard', () => {
       .toMatch(/Return 1: Requested: waiting for the items to reach the shop/);
     expect(await returns.textContent()).toMatch(`1 × ${TSHIRT} (Wrong size or fit)`);
     expect(await returns.textContent()).toMatch(/Estimated refund: \d+\.\d\d USD/);
+    expect(await statusText(page)).toMatch(/How to send them back is under the return\./);
+    expect(await returns.getByText('How to send it back:').count()).toBe(1);
+    expect(await returns.textContent()).toContain(`How to send it back: ${SEND_BACK}`);
+    expect(await nothingCutOff(page)).toBe(true);
     // What is left can still be returned.
     expect(await returns.textContent()).toMatch(/Organic Cotton T-Shirt — Small \(1 of 2 can be returned\)/);
 
@@ -123,6 +129,8 @@ describe('returns on the order page and in the dashboard', () => {
     expect(await returns.textContent()).toMatch(/Cancel this return\? You keep the items/);
     await returns.getByRole('button', { name: 'Yes, cancel return 2' }).click();
     await expect.poll(() => returns.textContent(), SLOW).toMatch(/Return 2: Cancelled/);
+    // Only the return still requested says how to send it back.
+    expect(await returns.getByText('How to send it back:').count()).toBe(1);
     expect(await statusText(page)).toMatch(/Return cancelled\./);
     expect(await returns.textContent()).toMatch(/Ceramic Coffee Mug — White \(1 of 1 can be returned\)/);
     expect(await nothingCutOff(page)).toBe(true);

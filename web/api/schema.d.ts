@@ -5107,6 +5107,7 @@ export type paths = {
                                 /** @description Where it comes in the list */
                                 position: number;
                             }[];
+                            return_instructions: string | null;
                             returnable: {
                                 alias: string;
                                 name: string;
@@ -7848,6 +7849,7 @@ export type paths = {
                                 /** @description Where it comes in the list */
                                 position: number;
                             }[];
+                            return_instructions: string | null;
                             returnable: {
                                 alias: string;
                                 name: string;

@@ -24,7 +24,8 @@ function RefundLine(props: { ret: Return }) {
 
 /**
  * The order's returns, in words (requested, received, refunded, not accepted, cancelled), each with its items and
- * what it refunded (or is estimated to); a requested one can be cancelled after a confirmation. Below them, the form
+ * what it refunded (or is estimated to); a requested one says how to send it back (when the store says) and can be
+ * cancelled after a confirmation. Below them, the form
  * to return shipped items, when something can still be returned.
  */
 export function OrderReturns(props: { order: Order }) {
@@ -52,7 +53,8 @@ export function OrderReturns(props: { order: Order }) {
     const estimate = made.estimated_refund
       ? ` Estimated refund: ${made.estimated_refund.amount} ${made.currency}.`
       : '';
-    setSaid(`Return requested: we will refund you once the items reach the shop.${estimate}`);
+    const how = returns.data?.return_instructions ? ' How to send them back is under the return.' : '';
+    setSaid(`Return requested: we will refund you once the items reach the shop.${estimate}${how}`);
     setFormKey((k) => k + 1);
     await returns.reload();
   }
@@ -95,6 +97,11 @@ export function OrderReturns(props: { order: Order }) {
               ))}
             </ul>
             {r.reject_reason && <p>Why: {r.reject_reason}</p>}
+            {r.status === 'requested' && data.return_instructions && (
+              <p class="break">
+                <strong>How to send it back:</strong> {data.return_instructions}
+              </p>
+            )}
             <RefundLine ret={r} />
             {r.next_statuses.includes('cancelled') && cancelling !== r.id && (
               <button type="button" class="secondary" onClick={() => setCancelling(r.id)}>
