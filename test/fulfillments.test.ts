@@ -179,7 +179,7 @@ describe('an order shipped in two parcels', () => {
     const emails = shippedEmails();
     expect(emails).toHaveLength(1);
     expect(emails[0]?.headers.get('subject')).toContain('has shipped');
-    expect(emails[0]?.text).toContain('Shipment: ups TRACK-42');
+    expect(emails[0]?.text).toContain('Shipment: UPS TRACK-42');
     expect(emails[0]?.text).toContain('Track it: https://ups.example/track?n=TRACK-42');
     expect(emails[0]?.html).toContain('href="https://ups.example/track?n=TRACK-42"');
     // The email's link opens the order's page, which lists the shipment and its tracking link too.
@@ -187,7 +187,7 @@ describe('an order shipped in two parcels', () => {
     const page = await t.app.inject({ method: 'GET', url: pageUrl.pathname + pageUrl.search });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('data-fulfillment-status="shipped"');
-    expect(page.body).toContain('<li data-shipment-status="shipped"><strong>shipped</strong> · ups TRACK-42');
+    expect(page.body).toContain('<li data-shipment-status="shipped"><strong>On its way</strong> · UPS TRACK-42');
     expect(page.body).toContain('<a href="https://ups.example/track?n=TRACK-42" rel="noopener noreferrer">');
   });
 

@@ -132,7 +132,11 @@ describe('a guest back from paying', () => {
     // Paid: nothing due. No shop served here (an API-only service): no link to a shop page.
     expect(html).not.toContain('data-balance-due');
     expect(html).not.toContain('Open this order in the shop');
-    expect(html).toContain('data-order-status="approved"');
+    // Each status in the shop's words, the date as the shop writes it.
+    expect(html).toContain('data-order-status="approved">Confirmed</dd>');
+    expect(html).toContain('data-payment-status="paid">Paid</dd>');
+    expect(html).toContain('data-fulfillment-status="unfulfilled">Not shipped yet</dd>');
+    expect(html).toMatch(/Placed [A-Z][a-z]{2} \d{1,2}, \d{4}</);
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
     expect(html).toMatch(/<td class="num">2<\/td>\s*<td class="num">12\.34 USD<\/td><td class="num">24\.68 USD<\/td>/);
     expect(html).toContain('<dt><strong>Total</strong></dt><dd><strong>24.68 USD</strong></dd>');

@@ -3,6 +3,13 @@ import type { AddressSnapshot } from '../db/schema.js';
 import { escapeHtml, htmlDocument } from '../http/html.js';
 import type { PaymentOutcome } from '../payments/payment-states.js';
 import { currencyFormat } from '../shared/money.js';
+import {
+  carrierText,
+  fulfilmentStatusText,
+  orderStatusText,
+  paymentStatusText,
+  shipmentStatusText,
+} from '../orders/customer-words.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import { ledgerOfOrder } from '../orders/order-ledger.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
@@ -18,7 +25,7 @@ const STYLE = `
   body { font: 16px/1.5 system-ui, sans-serif; background: #f4f4f5; color: #18181b; margin: 0; }
   main { max-width: 40rem; margin: 2rem auto; background: #fff; border-radius: .5rem; padding: 1.5rem; }
   h1 { font-size: 1.25rem; margin: 0 0 .25rem; } h2 { font-size: 1rem; margin: 1.5rem 0 .5rem; }
-  .note { color: #71717a; font-size: .875rem; margin: 0; word-break: break-all; }
+  .note { color: #71717a; font-size: .875rem; margin: 0; overflow-wrap: anywhere; }
   .outcome { padding: .75rem 1rem; border-radius: .375rem; margin: 1rem 0; font-weight: 600; }
   .succeeded { background: #dcfce7; } .failed, .cancelled { background: #fee2e2; } .pending { background: #fef9c3; }
   table { width: 100%; border-collapse: collapse; } th, td { padding: .25rem .5rem .25rem 0; text-align: left; }
@@ -26,6 +33,9 @@ const STYLE = `
   dl { display: grid; grid-template-columns: auto 1fr; gap: .25rem 1rem; margin: 0; }
   dt { color: #71717a; } dd { margin: 0; } address { font-style: normal; }
   .shop { margin: 1rem 0 0; padding: .75rem 1rem; border-radius: .375rem; background: #e0f2fe; }`;
+
+/** "Nov 29, 2026", as the shop writes a date (in UTC: the page does not know the reader's zone). */
+const PLACED_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 const OUTCOME_TEXT: Record<PaymentOutcome, string> = {
   succeeded: 'Payment received. Thank you!',
@@ -53,21 +63,21 @@ function shipmentsHtml(shipments: readonly FulfillmentWithLines[]): string {
   const shown = shipments.filter((f) => f.status !== 'cancelled');
   if (shown.length === 0) return '';
   const items = shown.map((f) => {
-    const title = [f.carrier, f.trackingNumber].filter((v): v is string => v !== null && v !== '');
+    const title = [f.carrier && carrierText(f.carrier), f.trackingNumber].filter(
+      (v): v is string => v !== null && v !== '',
+    );
     const track = f.trackingUrl
       ? ` · <a href="${escapeHtml(f.trackingUrl)}" rel="noopener noreferrer">Track this shipment</a>`
       : '';
     const units = f.lines.map((l) => `${l.quantity} × ${escapeHtml(lineDisplayName(l))}`).join(', ');
     return (
-      `<li data-shipment-status="${escapeHtml(f.status)}"><strong>${escapeHtml(words(f.status))}</strong>`
+      `<li data-shipment-status="${escapeHtml(f.status)}"><strong>${escapeHtml(shipmentStatusText(f.status))}</strong>`
       + `${title.length > 0 ? ` · ${escapeHtml(title.join(' '))}` : ''}${track}<br>`
       + `<span class="note">${units}</span></li>`
     );
   });
   return `<h2>Shipments</h2>\n<ul>\n${items.join('\n')}\n</ul>`;
 }
-
-const words = (value: string) => value.replace(/_/g, ' ');
 
 function addressHtml(address: AddressSnapshot): string {
   return addressLines(address)
@@ -81,6 +91,10 @@ function balanceHtml(order: OrderRow, amount: (minor: number) => string): string
   if (balanceDue <= 0) return '';
   return `<dt>Balance due</dt><dd data-balance-due><strong>${amount(balanceDue)}</strong></dd>`;
 }
+
+/** A status as the customer reads it, its code kept in a data attribute (for scripts and tests). */
+const fact = (name: string, code: string, text: (code: string) => string) =>
+  `<dd data-${name}="${escapeHtml(code)}">${escapeHtml(text(code))}</dd>`;
 
 /** The way to the shop's page of the order: returns and payment happen there. */
 function shopLinkHtml(link: string | undefined): string {
@@ -99,7 +113,7 @@ export function renderOrderPage({ order, lines, outcome, shipments = [], shopLin
       (l) =>
         `<tr><td>${escapeHtml(lineDisplayName(l))}${l.sku ? `<br><span class="note">SKU ${escapeHtml(l.sku)}</span>` : ''}</td>`
         + `<td class="num">${l.quantity}</td>`
-        + `<td class="num">${amount(l.unitPrice)}</td><td class="num">${amount(l.total)}</td></tr>`,
+        + `<td class="num">${amount(l.unitPrice)}</td><td class="num">${amount(l.subtotal)}</td></tr>`,
     )
     .join('\n');
   const totals: [string, string][] = [['Subtotal', amount(order.subtotal)]];
@@ -117,14 +131,12 @@ export function renderOrderPage({ order, lines, outcome, shipments = [], shopLin
     : '';
 
   const body = `<h1>Order ${escapeHtml(order.alias)}</h1>
-<p class="note">Placed ${escapeHtml(order.createdAt.toISOString().slice(0, 10))}</p>
+<p class="note">Placed ${escapeHtml(PLACED_DATE.format(order.createdAt))}</p>
 ${banner}
 <dl>
-<dt>Status</dt><dd data-order-status="${escapeHtml(order.status)}">${escapeHtml(words(order.status))}</dd>
-<dt>Payment</dt>
-<dd data-payment-status="${escapeHtml(order.paymentStatus)}">${escapeHtml(words(order.paymentStatus))}</dd>
-<dt>Shipping</dt>
-<dd data-fulfillment-status="${escapeHtml(order.fulfillmentStatus)}">${escapeHtml(words(order.fulfillmentStatus))}</dd>
+<dt>Status</dt>${fact('order-status', order.status, orderStatusText)}
+<dt>Payment</dt>${fact('payment-status', order.paymentStatus, paymentStatusText)}
+<dt>Shipping</dt>${fact('fulfillment-status', order.fulfillmentStatus, fulfilmentStatusText)}
 ${balanceHtml(order, amount)}
 </dl>
 ${shopLinkHtml(shopLink)}
@@ -141,7 +153,6 @@ ${totals.map(([label, value]) => `<dt>${label}</dt><dd>${value}</dd>`).join('\n'
 </dl>
 ${shipmentsHtml(shipments)}
 ${address ? `<h2>Shipping to</h2>\n<address>${addressHtml(address)}</address>` : ''}
-<p class="note">The link to this page stops working after a while; your order number is
-${escapeHtml(order.alias)}.</p>`;
+<p class="note">The link to this page works for a limited time; your order number is ${escapeHtml(order.alias)}.</p>`;
   return htmlDocument({ title: `Order ${order.alias}`, style: STYLE, body });
 }

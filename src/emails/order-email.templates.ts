@@ -2,6 +2,7 @@ import { addressLines } from '../addresses/address-lines.js';
 import type { AddressSnapshot, LineImageRow } from '../db/schema.js';
 import { IMAGE_WIDTHS, imagePath } from '../media/media.values.js';
 import { ledgerOfOrder } from '../orders/order-ledger.js';
+import { carrierText } from '../orders/customer-words.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import { currencyFormat } from '../shared/money.js';
@@ -399,7 +400,9 @@ const joinLines = (lines: string[]): SafeHtml[] => lines.map((l, i) => (i === 0 
 
 /** A shipment's part of the shipped email: carrier and number as its title, its items, its tracking link. */
 function shipmentPart(s: Shipment): Parts['parcels'][number] {
-  const title = [s.carrier, s.trackingNumber].filter((v): v is string => v !== null && v !== '').map(oneLine);
+  const title = [s.carrier && carrierText(s.carrier), s.trackingNumber]
+    .filter((v): v is string => v !== null && v !== '')
+    .map(oneLine);
   return {
     heading: `Shipment: ${title.length > 0 ? title.join(' ') : 'no tracking number'}`,
     url: s.trackingUrl,

@@ -1,5 +1,5 @@
 import { Money } from '../../shared/ui';
-import { dateTimeText } from '../order-words';
+import { dateTimeText } from '../../../src/orders/customer-words.js';
 import { isZeroAmount } from '../payment-step';
 import type { Payment, PaymentPlugin } from '../use-order';
 

@@ -3,7 +3,7 @@ import { ok } from '../../api/client';
 import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Money } from '../../shared/ui';
 import { useShop } from '../context';
-import { dateTimeText, returnStatusText } from '../order-words';
+import { dateTimeText, returnStatusText } from '../../../src/orders/customer-words.js';
 import { orderTokenHeader } from '../order-tokens';
 import { returnProblemMessage } from '../shopper-messages';
 import type { Order } from '../use-order';

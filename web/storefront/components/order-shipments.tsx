@@ -1,11 +1,11 @@
-import { dateTimeText, shipmentStatusText } from '../order-words';
+import { carrierText, dateTimeText, shipmentStatusText } from '../../../src/orders/customer-words.js';
 import type { Order } from '../use-order';
 
 type Shipment = Order['fulfillments'][number];
 
-/** When the shipment last moved: delivered, shipped, or packed. */
+/** When the shipment last moved: delivered (its state says so already), shipped, or packed. */
 function lastDate(s: Shipment): string {
-  if (s.delivered_at) return `delivered ${dateTimeText(s.delivered_at)}`;
+  if (s.delivered_at) return dateTimeText(s.delivered_at);
   if (s.shipped_at) return `shipped ${dateTimeText(s.shipped_at)}`;
   return `since ${dateTimeText(s.created_at)}`;
 }
@@ -38,7 +38,7 @@ export function OrderShipments(props: { order: Order }) {
             </ul>
             {s.tracking_number && (
               <p class="break">
-                {s.carrier && `${s.carrier}, `}tracking number{' '}
+                {s.carrier && `${carrierText(s.carrier)}, `}tracking number{' '}
                 {s.tracking_url ? (
                   <a href={s.tracking_url} target="_blank" rel="noopener">
                     {s.tracking_number}

@@ -1,7 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { addressLines, type PostalAddress } from '../../../src/addresses/address-lines.js';
 import { Money } from '../../shared/ui';
-import { dateTimeText, fulfilmentStatusText, orderStatusText, paymentStatusText } from '../order-words';
+import {
+  dateTimeText,
+  fulfilmentStatusText,
+  orderStatusText,
+  paymentStatusText,
+} from '../../../src/orders/customer-words.js';
 import type { Order, Payment, PaymentPlugin } from '../use-order';
 import { OrderFigures } from './order-figures';
 import { OrderPayments } from './order-payments';

@@ -4,7 +4,7 @@ import { asProblem, type Problem } from '../../shared/problem';
 import { ErrorMessage, Money, Pager } from '../../shared/ui';
 import { SignInFirst } from '../components/sign-in-first';
 import { useSession, useShop } from '../context';
-import { dateTimeText, orderStatusText, paymentStatusText } from '../order-words';
+import { dateTimeText, orderStatusText, paymentStatusText } from '../../../src/orders/customer-words.js';
 
 type OrderSummary = Answer<'/order/storefront/api/orders/', 'get'>['items'][number];
 

@@ -1,4 +1,5 @@
-// An order's status and payment status in the shopper's words.
+// An order's status, payment status, shipments and returns in the customer's words: the shop's pages and the
+// service's own order page (src/checkout/order-page.ts) say them alike.
 
 const STATUS: Record<string, string> = {
   pending: 'Received',
@@ -71,4 +72,13 @@ const RETURN: Record<string, string> = {
 /** A return's state in words. */
 export function returnStatusText(status: string): string {
   return RETURN[status] ?? status;
+}
+
+/** The carriers whose short names people write otherwise ("ups" is UPS); a carrier not here is written as given. */
+const CARRIERS: Record<string, string> = { ups: 'UPS', usps: 'USPS', fedex: 'FedEx', dhl: 'DHL' };
+
+/** A shipment's carrier as people write it: "UPS" for "ups" or "Ups", "Royal Mail" as given. */
+export function carrierText(carrier: string): string {
+  const trimmed = carrier.trim();
+  return CARRIERS[trimmed.toLowerCase()] ?? trimmed;
 }
