@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { awaitsGateway, isZeroAmount, type OrderMoney, paymentStep } from '../web/storefront/payment-step.js';
 
-const ledger = { to_pay: '0.00', refund_due: '0.00', refunded: '0.00', capturable: '0.00' };
+const ledger = { to_pay: '0.00', refund_due: '0.00', refunded: '0.00', capturable: '0.00', captured: '0.00' };
 const order = (
   over: Partial<Omit<OrderMoney, 'ledger'>> & { ledger?: Partial<OrderMoney['ledger']> } = {},
 ): OrderMoney => ({
@@ -53,6 +53,15 @@ describe('the payment step of an order page', () => {
     });
     expect(step).toMatchObject({ kind: 'pay', open: { pluginId: 'cash_on_delivery', manual: true } });
     expect(awaitsGateway(step)).toBe(false);
+  });
+
+  it('says what was paid already when a balance is left to pay (the order changed after it was paid)', () => {
+    const changed = order({ payment_status: 'partially_paid', ledger: { to_pay: '8.99', captured: '51.78' } });
+    expect(paymentStep({ order: changed, attempts: [], methods })).toEqual({
+      kind: 'pay',
+      toPay: '8.99',
+      paid: '51.78',
+    });
   });
 
   it('offers nothing to pay on a cancelled order, even with an attempt left open', () => {

@@ -8,6 +8,7 @@ import { type Receiver, startReceiver } from '../webhook-receiver.js';
 import {
   ADMIN,
   type BrowserSession,
+  guestOrderPage,
   launchBrowser,
   payWithSandbox,
   placeDemoOrder,
@@ -268,7 +269,7 @@ describe('the dashboard: orders and webhooks', () => {
     expect(browser.errors).toEqual([]);
   });
 
-  it("edits a paid order's lines after a preview stating the new total: the customer owes the difference", async () => {
+  it("edits a paid order's lines after a preview, kept in its history: the customer owes the difference", async () => {
     const order = await placeDemoOrder(shop, 'edit.me@example.com');
     await payWithSandbox(shop, order);
     const page = await signedIn(browser, `/admin/orders/${order.alias}`, { viewport: { width: 390, height: 800 } });
@@ -305,6 +306,14 @@ describe('the dashboard: orders and webhooks', () => {
     await expect.poll(() => dialog.count()).toBe(0);
     const lines = page.locator('section', { has: page.getByRole('heading', { name: 'Lines' }) });
     await expect.poll(() => lines.textContent()).toMatch(new RegExp(`Total\\s*${after.replace('.', '\\.')} USD`));
+    expect(await lines.getByRole('status').textContent()).toBe(`Saved: the order's total is now ${after} USD.`);
+    // The edit is in the order's history: when, the total before and after, what changed and why.
+    const edits = page.locator('section', { has: page.getByRole('heading', { name: 'Edits' }) });
+    await expect
+      .poll(() => edits.textContent())
+      .toMatch(new RegExp(`Total 67\\.52 USD → ${after.replace('.', '\\.')} USD`));
+    expect(await edits.textContent()).toMatch(/Mug.*: 1 → 2/);
+    expect(await edits.textContent()).toContain('Note: Phone call: a second mug');
     const payments = page.locator('section', { has: page.getByRole('heading', { name: 'Payments' }) });
     await expect
       .poll(() => payments.textContent())
@@ -313,6 +322,12 @@ describe('the dashboard: orders and webhooks', () => {
     const events = page.locator('section', { has: page.getByRole('heading', { name: 'Events' }) });
     await expect.poll(() => events.textContent()).toMatch(/order\.edited/);
     expect(await scrollsSideways(page)).toBe(false);
+    // The customer's order page says what was paid and what is left, above the Pay form.
+    const shopPage = await guestOrderPage(browser, order, { width: 390, height: 800 });
+    await expect
+      .poll(() => shopPage.getByTestId('balance-due').textContent(), { timeout: 10_000 })
+      .toBe(`You have paid 67.52 USD of this order; ${more} USD is still to pay.`);
+    expect(await shopPage.getByRole('button', { name: `Pay ${more} USD` }).count()).toBe(1);
     expect(browser.errors).toEqual([]);
   });
 

@@ -113,7 +113,7 @@ describe('shipments in the dashboard and on the order page', () => {
     await ship.getByRole('button', { name: 'Yes, mark it shipped' }).click();
     await expect
       .poll(() => statusText(page), SLOW)
-      .toMatch(/Shipment \d+ shipped: 2 × .*, with ups, tracking number 1Z999AA10123456784\. The customer is emailed/);
+      .toMatch(/Shipment \d+ shipped: 2 × .*, with ups, tracking number 1Z999AA10123456784\. The shipped email gives/);
     await expect.poll(() => orderFacts(page), SLOW).toMatch(/processing · payment paid · fulfilment partially shipped/);
     await expect.poll(() => shipments.getByRole('button', { name: /^Mark delivered/ }).count(), SLOW).toBe(1);
     expect(await nothingCutOff(page)).toBe(true);

@@ -170,11 +170,12 @@ describe('returns on the order page and in the dashboard', () => {
 
     await returns.getByRole('button', { name: `Receive return ${id}` }).click();
     const receive = page.getByRole('dialog', { name: `Receive return ${id}` });
-    expect(await receive.textContent()).toMatch(/1 unit goes back into stock\./);
+    // The customer said it arrived damaged: it is not offered for sale again unless the admin who unpacks it says so.
     const restock = receive.getByRole('checkbox', { name: new RegExp(`Back into stock: 1 × ${TSHIRT}`) });
-    await restock.uncheck();
+    expect(await restock.isChecked()).toBe(false);
     expect(await receive.textContent()).toMatch(/No unit goes back into stock\./);
     await restock.check();
+    expect(await receive.textContent()).toMatch(/1 unit goes back into stock\./);
     expect(await nothingCutOff(page)).toBe(true);
     await receive.getByRole('button', { name: 'Yes, mark it received' }).click();
     await expect.poll(() => receive.count(), SLOW).toBe(0);

@@ -7,7 +7,7 @@ export interface OrderMoney {
   status: string;
   payment_status: string;
   currency: string;
-  ledger: { to_pay: string; refund_due: string; refunded: string; capturable: string };
+  ledger: { to_pay: string; refund_due: string; refunded: string; capturable: string; captured: string };
 }
 
 /** The part of a payment attempt (GET /payment/storefront/api/orders/{alias}/payments/) this needs. */
@@ -37,8 +37,11 @@ export interface OpenAttempt {
 }
 
 export type PaymentStep =
-  /** Something is to pay: the Pay form, and the attempt already open if there is one. */
-  | { kind: 'pay'; toPay: string; open?: OpenAttempt }
+  /**
+   * Something is to pay: the Pay form, and the attempt already open if there is one; `paid`, what was taken already
+   * when some was (a balance after the order changed, or the rest of a partial payment).
+   */
+  | { kind: 'pay'; toPay: string; open?: OpenAttempt; paid?: string }
   /** The money is held; it is taken when the order ships. */
   | { kind: 'authorized'; amount: string }
   /** More was taken than the order charges (or a paid order was cancelled): the shop owes this back. */
@@ -79,7 +82,12 @@ export function paymentStep(input: {
   const { ledger } = order;
   if (order.status !== 'cancelled' && !isZeroAmount(ledger.to_pay)) {
     const open = openAttempt(input.attempts, input.methods);
-    return open ? { kind: 'pay', toPay: ledger.to_pay, open } : { kind: 'pay', toPay: ledger.to_pay };
+    return {
+      kind: 'pay',
+      toPay: ledger.to_pay,
+      ...(open && { open }),
+      ...(!isZeroAmount(ledger.captured) && { paid: ledger.captured }),
+    };
   }
   switch (order.payment_status) {
     case 'authorized':

@@ -152,8 +152,8 @@ export function FulfilDialog(props: {
           </p>
           <p class="muted">
             {shipNow
-              ? 'It is marked shipped at once: the shipped email gives the customer its tracking link (where the store'
-                + ' sends email, SMTP_URL), and a store that captures on shipment captures what these units are worth.'
+              ? 'It is marked shipped at once: the customer gets the shipped email with its tracking link (when the'
+                + ' store sends emails), and a store that captures on shipment captures what these units are worth.'
               : 'It waits as pending until you mark it shipped; until then it can be cancelled.'}
           </p>
           <ErrorMessage problem={problem} />

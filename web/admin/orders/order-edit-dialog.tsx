@@ -42,7 +42,12 @@ function lineChangeText(line: Preview['lines'][number], currency: string): strin
  * total and what it means for the money; saving sends the previewed total as `expected_total`, so a total that
  * changed meanwhile is refused rather than saved. Any change to the inputs asks for a new preview.
  */
-export function OrderEditDialog(props: { order: Order; onClose: () => void; onChanged: () => Promise<void> }) {
+export function OrderEditDialog(props: {
+  order: Order;
+  onClose: () => void;
+  /** After the edit is saved, with what to say of it (its new total). */
+  onSaved: (said: string) => Promise<void>;
+}) {
   const { order } = props;
   const { api } = useDashboard();
   const write = useWrite();
@@ -84,12 +89,11 @@ export function OrderEditDialog(props: { order: Order; onClose: () => void; onCh
 
   async function save(seen: Preview) {
     const body = { lines: changes(), note, expected_total: seen.total_after };
-    const answer = await write.run(
-      () => ok(api.POST('/order/dashboard/api/orders/{order_alias}/edits/', { params: { path }, body })),
-      (a) => `Saved: the order's total is now ${a.total_after} ${order.currency}.`,
+    const answer = await write.run(() =>
+      ok(api.POST('/order/dashboard/api/orders/{order_alias}/edits/', { params: { path }, body })),
     );
     if (answer) {
-      await props.onChanged();
+      await props.onSaved(`Saved: the order's total is now ${answer.total_after} ${order.currency}.`);
       props.onClose();
     }
   }

@@ -2,13 +2,19 @@ import { Fragment } from 'preact';
 import { lineNaming, soldLine } from '../../shared/line-naming';
 import { Money } from '../../shared/ui';
 import { words } from '../format';
+import { Outcome } from '../outcome';
 import type { Order } from './types';
 
 /**
  * What was ordered: each line with what each promotion took off it, the promotions, then the totals; `onEdit`
  * offers an edit of the lines.
  */
-export function OrderLines(props: { order: Order; onEdit?: (() => void) | undefined }) {
+export function OrderLines(props: {
+  order: Order;
+  onEdit?: (() => void) | undefined;
+  /** What the last edit of the lines saved, if one was just saved. */
+  said?: string | undefined;
+}) {
   const { order } = props;
   const money = (amount: string) => <Money amount={amount} currency={order.currency} />;
   const promotionName = (id: number) => order.promotions.find((p) => p.id === id)?.name ?? `Promotion ${id}`;
@@ -22,6 +28,7 @@ export function OrderLines(props: { order: Order; onEdit?: (() => void) | undefi
           </button>
         </p>
       )}
+      <Outcome done={props.said} />
       <div class="table-wrap">
         <table class="reflow">
           <thead>

@@ -47,7 +47,7 @@ function Figures(props: { ret: Return }) {
         Estimated {money(amount)}
         {withShipping !== amount && (
           <div>
-            <small class="muted">with shipping {withShipping}</small>
+            <small class="muted">with shipping {money(withShipping)}</small>
           </div>
         )}
       </div>

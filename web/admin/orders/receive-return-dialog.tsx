@@ -8,10 +8,14 @@ import { newOperationKey } from './operation-key';
 import { receivedText, restockText } from './return-words';
 import type { Return } from './types';
 
+/** The reason a customer gives for units that came back broken: the dialog does not offer them for sale again. */
+const DAMAGED = 'damaged';
+
 /**
- * Mark a requested return received, in a dialog: per line whether its units go back into stock (yes unless unticked:
- * a damaged one may not), and the total that does. A return is received once (the API refuses a second, 409), so
- * stock goes back once; the Idempotency-Key made when the dialog opens makes a retry after a lost answer the same.
+ * Mark a requested return received, in a dialog: per line whether its units go back into stock (ticked unless the
+ * customer said they arrived damaged; the admin who unpacks them decides), and the total that does. A return is
+ * received once (the API refuses a second, 409), so stock goes back once; the Idempotency-Key made when the dialog
+ * opens makes a retry after a lost answer the same.
  */
 export function ReceiveReturnDialog(props: OrderDialogProps & { ret: Return }) {
   const { order, ret } = props;
@@ -19,7 +23,7 @@ export function ReceiveReturnDialog(props: OrderDialogProps & { ret: Return }) {
   const write = useWrite();
   const key = useRef(newOperationKey());
   const [restock, setRestock] = useState<Record<string, boolean>>(() =>
-    Object.fromEntries(ret.lines.map((l) => [l.alias, true])),
+    Object.fromEntries(ret.lines.map((l) => [l.alias, l.reason.code !== DAMAGED])),
   );
   const units = ret.lines.filter((l) => restock[l.alias]).reduce((sum, l) => sum + l.quantity, 0);
 

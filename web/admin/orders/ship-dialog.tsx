@@ -45,8 +45,8 @@ export function ShipDialog(props: OrderDialogProps & { shipment: Shipment }) {
       onClose={props.onClose}
     >
       <p>
-        <strong>{unitsText(shipment.lines)}</strong> leave now. The shipped email gives the customer the tracking link
-        (where the store sends email, SMTP_URL).
+        Going out now: <strong>{unitsText(shipment.lines)}</strong>. The customer gets the shipped email with its
+        tracking link (when the store sends emails).
       </p>
       {isPositive(order.ledger.capturable) && (
         <p class="muted">

@@ -31,7 +31,7 @@ export function capturesText(answer: Pick<ShippedShipment, 'captures'>, currency
 
 /** The sentence after a shipment was marked shipped. */
 export function shippedText(answer: ShippedShipment, order: Pick<Order, 'currency'>): string {
-  const link = answer.tracking_url ? ' The customer is emailed the tracking link.' : '';
+  const link = answer.tracking_url ? ' The shipped email gives the customer its tracking link.' : '';
   return (
     `Shipment ${answer.id} shipped: ${unitsText(answer.lines)}, ${trackingText(answer)}.${link}`
     + capturesText(answer, order.currency)

@@ -6,6 +6,7 @@ import { useDashboard } from '../context';
 import { When, words } from '../format';
 import { OrderCustomer } from '../orders/order-customer';
 import { editable, OrderEditDialog } from '../orders/order-edit-dialog';
+import { OrderEditHistory } from '../orders/order-edit-history';
 import { OrderEvents } from '../orders/order-events';
 import { OrderLines } from '../orders/order-lines';
 import { OrderPayments } from '../orders/order-payments';
@@ -17,7 +18,8 @@ import { useLoaded, usePages } from '../use-loaded';
 
 /**
  * One order: its status and the moves it allows, payments (capture, refund), shipments (fulfil, ship, deliver,
- * cancel), returns (open, receive, refund, reject, cancel), customer, lines (and their edit), totals and events.
+ * cancel), returns (open, receive, refund, reject, cancel), customer, lines (and their edit), totals, the edits made
+ * and events.
  */
 export function OrderDetail() {
   const { api } = useDashboard();
@@ -36,6 +38,10 @@ export function OrderDetail() {
     () => ok(api.GET('/order/dashboard/api/orders/{order_alias}/returns/', { params: { path } })),
     alias,
   );
+  const edits = useLoaded(
+    () => ok(api.GET('/order/dashboard/api/orders/{order_alias}/edits/', { params: { path } })),
+    alias,
+  );
   const plugins = useLoaded(() => ok(api.GET('/payment/storefront/api/plugins/')), 'plugins');
   const events = usePages(
     (cursor) =>
@@ -43,16 +49,26 @@ export function OrderDetail() {
     alias,
   );
   const [editing, setEditing] = useState(false);
+  /** What the last edit saved, said under the lines once its dialog has closed. */
+  const [editSaid, setEditSaid] = useState<string>();
   const { reload: reloadOrder } = order;
   const { reload: reloadPayments } = payments;
   const { reload: reloadShipments } = shipments;
   const { reload: reloadReturns } = returns;
   const { reload: reloadEvents } = events;
-  /** After a write: the order, its payments, shipments, returns and events as they are now. */
+  const { reload: reloadEdits } = edits;
+  /** After a write: the order, its payments, shipments, returns, edits and events as they are now. */
   const refresh = useCallback(
     async () =>
-      void (await Promise.all([reloadOrder(), reloadPayments(), reloadShipments(), reloadReturns(), reloadEvents()])),
-    [reloadOrder, reloadPayments, reloadShipments, reloadReturns, reloadEvents],
+      void (await Promise.all([
+        reloadOrder(),
+        reloadPayments(),
+        reloadShipments(),
+        reloadReturns(),
+        reloadEdits(),
+        reloadEvents(),
+      ])),
+    [reloadOrder, reloadPayments, reloadShipments, reloadReturns, reloadEdits, reloadEvents],
   );
 
   const o = order.data;
@@ -94,8 +110,18 @@ export function OrderDetail() {
       <OrderShipments order={o} shipments={shipments.data?.items} problem={shipments.problem} onChanged={refresh} />
       <OrderReturns order={o} returns={returns.data} problem={returns.problem} onChanged={refresh} />
       <OrderCustomer order={o} />
-      <OrderLines order={o} onEdit={editable(o) ? () => setEditing(true) : undefined} />
-      {editing && <OrderEditDialog order={o} onClose={() => setEditing(false)} onChanged={refresh} />}
+      <OrderLines order={o} onEdit={editable(o) ? () => setEditing(true) : undefined} said={editSaid} />
+      {editing && (
+        <OrderEditDialog
+          order={o}
+          onClose={() => setEditing(false)}
+          onSaved={async (said) => {
+            setEditSaid(said);
+            await refresh();
+          }}
+        />
+      )}
+      <OrderEditHistory history={edits.data} problem={edits.problem} />
       <OrderEvents events={events} />
     </>
   );

@@ -45,6 +45,11 @@ export function PaymentNextStep(props: { state: OrderState }) {
     <section aria-labelledby="pay">
       {/* Cash on delivery chosen: nothing to do now, the form is there to pay online instead. */}
       <h2 id="pay">{open?.manual ? 'Pay now instead' : 'Pay'}</h2>
+      {step.paid !== undefined && (
+        <p data-testid="balance-due">
+          You have paid {money(step.paid)} of this order; {money(step.toPay)} is still to pay.
+        </p>
+      )}
       {open && !open.manual && (
         <>
           <p>
