@@ -150,7 +150,7 @@ describe('the dashboard: orders and webhooks', () => {
     await status.getByRole('button', { name: 'Mark as delivered' }).click();
     await expect.poll(() => statusText(page)).toMatch(/now delivered/);
     await expect.poll(offered).toEqual([]);
-    await expect.poll(() => status.textContent()).toMatch(/changes no more/);
+    await expect.poll(() => status.textContent()).toMatch(/has no further status to move to/);
     expect(browser.errors).toEqual([]);
   });
 

@@ -101,7 +101,7 @@ describe('resuming or switching a payment after Back from the gateway', () => {
     expect(await page.getByRole('region', { name: 'Pay', exact: true }).count()).toBe(0);
     // The attempt continued is the one started: one payment, paid.
     const payments = page.getByRole('region', { name: 'Payments and refunds' }).getByRole('listitem');
-    await poll(() => payments.allTextContents()).toEqual([expect.stringMatching(new RegExp(`^Paid: ${total}`))]);
+    await poll(() => payments.allTextContents()).toEqual([expect.stringMatching(new RegExp(`^${total} · Paid · `))]);
     expect(browser.errors).toEqual([]);
   });
 
@@ -141,8 +141,8 @@ describe('resuming or switching a payment after Back from the gateway', () => {
     expect(await page.getByRole('link', { name: /Continue paying/ }).count()).toBe(0);
     const payments = page.getByRole('region', { name: 'Payments and refunds' }).getByRole('listitem');
     await poll(() => payments.allTextContents()).toEqual([
-      expect.stringMatching(new RegExp(`^Replaced by another method: ${total} \\(${SANDBOX.replace(/[()]/g, '\\$&')}`)),
-      expect.stringMatching(new RegExp(`^To pay on delivery: ${total} \\(Cash on delivery`)),
+      expect.stringMatching(new RegExp(`^${total} · Replaced by another method · ${SANDBOX.replace(/[()]/g, '\\$&')}`)),
+      expect.stringMatching(new RegExp(`^${total} · To pay on delivery · Cash on delivery`)),
     ]);
     expect(await page.getByTestId('payment-status').textContent()).toBe('Not paid yet');
     // Cash waits for the shop, not for a gateway: the page neither follows the order nor says it waits.

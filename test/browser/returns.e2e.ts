@@ -97,7 +97,7 @@ describe('returns on the order page and in the dashboard', () => {
     await tshirts.fill('1');
     await returns.getByRole('button', { name: 'Continue' }).click();
     expect(await returns.textContent()).toMatch(/Choose why you return it/);
-    await returns.getByLabel(`Why you return ${TSHIRT}`).selectOption('size_fit');
+    await returns.getByLabel(`Reason for returning ${TSHIRT}`).selectOption('size_fit');
     await returns.getByLabel('Anything to add (optional)').fill('Too small');
     await returns.getByRole('button', { name: 'Continue' }).click();
     expect(await returns.textContent()).toMatch(`Return 1 × ${TSHIRT} (Wrong size or fit)?`);
@@ -121,7 +121,7 @@ describe('returns on the order page and in the dashboard', () => {
 
     // The mug too, then changed their mind: cancelled, it can be returned again.
     await returns.getByLabel(`How many ${MUG} to return`).fill('1');
-    await returns.getByLabel(`Why you return ${MUG}`).selectOption('changed_mind');
+    await returns.getByLabel(`Reason for returning ${MUG}`).selectOption('changed_mind');
     await returns.getByRole('button', { name: 'Continue' }).click();
     await returns.getByRole('button', { name: 'Yes, return 1 item' }).click();
     await expect.poll(() => returns.getByRole('button', { name: 'Cancel return 2' }).count(), SLOW).toBe(1);
@@ -141,7 +141,7 @@ describe('returns on the order page and in the dashboard', () => {
       body: { lines: [{ alias: 'demo-tshirt-s', quantity: 1, reason: 'other' }] },
     });
     await tshirts.fill('1');
-    await returns.getByLabel(`Why you return ${TSHIRT}`).selectOption('damaged');
+    await returns.getByLabel(`Reason for returning ${TSHIRT}`).selectOption('damaged');
     await returns.getByRole('button', { name: 'Continue' }).click();
     await returns.getByRole('button', { name: 'Yes, return 1 item' }).click();
     await expect.poll(() => tshirts.getAttribute('aria-invalid'), SLOW).toBe('true');
@@ -273,7 +273,7 @@ describe("a guest opens the shipped email's link in a browser that never saw the
     const returns = section(page, 'Returns');
     await expect.poll(() => returns.textContent(), SLOW).toMatch(/No return yet\..*Return items/);
     await returns.getByLabel(`How many ${TSHIRT} to return`).fill('1');
-    await returns.getByLabel(`Why you return ${TSHIRT}`).selectOption('damaged');
+    await returns.getByLabel(`Reason for returning ${TSHIRT}`).selectOption('damaged');
     await returns.getByRole('button', { name: 'Continue' }).click();
     expect(await returns.textContent()).toMatch(`Return 1 × ${TSHIRT} (Arrived damaged or defective)?`);
     expect(await nothingCutOff(page)).toBe(true);

@@ -43,7 +43,9 @@ export function OrderLines(props: {
               <th scope="col" class="num">
                 Subtotal
               </th>
-              <th scope="col">Discount</th>
+              <th scope="col" class="num">
+                Discount
+              </th>
               <th scope="col" class="num">
                 Tax
               </th>
@@ -82,7 +84,7 @@ export function OrderLines(props: {
                   <td data-label="Subtotal" class="num">
                     {money(line.subtotal)}
                   </td>
-                  <td data-label="Discount">
+                  <td data-label="Discount" class="num">
                     <div>
                       {money(line.discount)}
                       {line.adjustments.length > 0 && (

@@ -59,7 +59,7 @@ export function OrderStatusActions(props: { order: Order; onChanged: () => Promi
       {next.length === 0 && !canCancel && (
         <p class="muted">
           This order is {order.status}
-          {followsShipments(order) ? ': its status follows its shipments.' : ': its status changes no more.'}
+          {followsShipments(order) ? ': its status follows its shipments.' : ': it has no further status to move to.'}
         </p>
       )}
       <div class="row">

@@ -22,7 +22,7 @@ function statusText(payment: Payment, plugin: PaymentPlugin | undefined): string
   return STATUS[payment.status] ?? payment.status;
 }
 
-/** The order's payment attempts: what each took and what was refunded of it. */
+/** The order's payment attempts: each one's amount, how it went, its method and date, and what was refunded of it. */
 export function OrderPayments(props: { payments?: Payment[]; plugins: PaymentPlugin[] }) {
   const { payments, plugins } = props;
   return (
@@ -36,9 +36,12 @@ export function OrderPayments(props: { payments?: Payment[]; plugins: PaymentPlu
             const plugin = plugins.find((m) => m.id === p.plugin_id);
             return (
               <li key={p.id}>
-                <strong>{statusText(p, plugin)}</strong>: <Money amount={p.amount} currency={p.currency} />{' '}
+                <strong>
+                  <Money amount={p.amount} currency={p.currency} />
+                </strong>{' '}
+                · {statusText(p, plugin)}{' '}
                 <span class="muted">
-                  ({plugin?.name ?? p.plugin_id.replace(/_/g, ' ')}, {dateTimeText(p.created_at)})
+                  · {plugin?.name ?? p.plugin_id.replace(/_/g, ' ')} · {dateTimeText(p.created_at)}
                 </span>
                 {!isZeroAmount(p.amount_refunded) && (
                   <div>

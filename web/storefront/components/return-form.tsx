@@ -136,7 +136,7 @@ export function ReturnForm(props: {
                   error={lineError(line.alias, 'quantity')}
                 />
                 <SelectField
-                  label={`Why you return ${line.name}`}
+                  label={`Reason for returning ${line.name}`}
                   value={typed[line.alias]?.reason ?? ''}
                   onChange={(e) => set(line.alias, 'reason', e.currentTarget.value)}
                   error={lineError(line.alias, 'reason')}

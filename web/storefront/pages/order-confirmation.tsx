@@ -9,7 +9,7 @@ import { useOrder } from '../use-order';
 
 /** What the gateway said when it sent the shopper back (`payment_status` in the return URL), in words. */
 const RETURNED: Record<string, string> = {
-  succeeded: 'Thank you: your payment went through.',
+  succeeded: 'Your payment went through.',
   pending: 'Your payment is being confirmed. If you chose to pay on delivery, there is nothing more to do now.',
   failed: 'The payment was declined. You can try again.',
   cancelled: 'The payment was cancelled. You can try again.',
