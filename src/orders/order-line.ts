@@ -1,6 +1,7 @@
 import { DEFAULT_OPTION } from '../catalog/options.rules.js';
 import type { LineImageRow, LineOptionRow } from '../db/schema.js';
 import { presentStoredImage } from '../media/media.values.js';
+import { lineNaming } from './line-naming.js';
 
 /**
  * What an order line keeps of the item sold, as it was at placement: the catalog may rename or delete the product
@@ -51,11 +52,7 @@ export function optionsAsSold(read: readonly (readonly [string, string])[] | nul
  * variant's alone when the product's name is not known.
  */
 export function lineDisplayName(item: { productName: string | null; variantName: string }): string {
-  const product = item.productName?.trim() ?? '';
-  const variant = item.variantName.trim();
-  if (product === '') return variant;
-  if (variant === '' || variant.toLowerCase() === product.toLowerCase()) return product;
-  return `${product} — ${variant}`;
+  return lineNaming({ product: item.productName, variant: item.variantName, options: [] }).name;
 }
 
 /** A line's image as answers show it (`LineImage`): its URLs and size, or null. */

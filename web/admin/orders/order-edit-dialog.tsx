@@ -5,6 +5,7 @@ import { Field, Money } from '../../shared/ui';
 import { useDashboard } from '../context';
 import { Outcome } from '../outcome';
 import { useWrite } from '../use-write';
+import { editLineText } from './edit-words';
 import { ModalDialog } from './modal-dialog';
 import type { Order } from './types';
 import { useVariantSuggestions } from './variant-suggestions';
@@ -31,9 +32,7 @@ function lineChangeText(line: Preview['lines'][number], currency: string): strin
   const units = (n: number) => `${n} unit${n === 1 ? '' : 's'}`;
   const change = line.after - line.before;
   const stock = change > 0 ? `${units(change)} taken from stock` : `${units(-change)} back in stock`;
-  if (line.before === 0) return `${line.name}: added, ${line.after} × ${line.unit_price} ${currency} (${stock})`;
-  if (line.after === 0) return `${line.name}: removed (${stock})`;
-  return `${line.name}: ${line.before} → ${line.after} (${stock})`;
+  return `${editLineText(line, currency)} (${stock})`;
 }
 
 /**

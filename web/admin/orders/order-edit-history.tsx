@@ -2,16 +2,9 @@ import type { Answer } from '../../api/client';
 import type { Problem } from '../../shared/problem';
 import { ErrorMessage, Money } from '../../shared/ui';
 import { When } from '../format';
+import { editLineText } from './edit-words';
 
 export type EditHistory = Answer<'/order/dashboard/api/orders/{order_alias}/edits/', 'get'>;
-type EditLine = EditHistory['items'][number]['lines'][number];
-
-/** A line's change: "Mug — Blue: 1 → 2", "added 1", "removed". */
-function changeText(line: EditLine): string {
-  if (line.before === 0) return `${line.name}: added ${line.after} at ${line.unit_price} each`;
-  if (line.after === 0) return `${line.name}: removed (${line.before})`;
-  return `${line.name}: ${line.before} → ${line.after}`;
-}
 
 /**
  * The order's edits, newest first (shown once there is one): when, by which admin, why (the note given), what each
@@ -39,7 +32,7 @@ export function OrderEditHistory(props: { history: EditHistory | undefined; prob
             </p>
             <ul>
               {edit.lines.map((line) => (
-                <li key={line.alias}>{changeText(line)}</li>
+                <li key={line.alias}>{editLineText(line, history.currency)}</li>
               ))}
             </ul>
             {edit.note !== '' && <p class="break">Note: {edit.note}</p>}

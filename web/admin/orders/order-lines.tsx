@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { lineNaming, soldLine } from '../../shared/line-naming';
+import { lineNaming, soldLine } from '../../../src/orders/line-naming.js';
 import { Money } from '../../shared/ui';
 import { words } from '../format';
 import { Outcome } from '../outcome';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { lineNaming } from '../../shared/line-naming';
+import { lineNaming } from '../../../src/orders/line-naming.js';
 import { asProblem, type Problem } from '../../shared/problem';
 import { LineThumbnail } from '../../shared/picture';
 import { Money } from '../../shared/ui';

@@ -1,5 +1,5 @@
 import type { Answer } from '../../api/client';
-import { lineNaming, soldLine } from '../../shared/line-naming';
+import { lineNaming, soldLine } from '../../../src/orders/line-naming.js';
 import { LineThumbnail } from '../../shared/picture';
 import { Money } from '../../shared/ui';
 import { useShop } from '../context';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { lineNaming } from '../web/shared/line-naming.js';
+import { lineNaming } from './line-naming.js';
 
-// How the shop and the dashboard name a line (web/shared/line-naming.ts): the variant's name only where it says more.
+// How a line is named (line-naming.ts): the variant's name only where it says more.
 
 const hoodie = [
   { name: 'Size', value: 'L' },

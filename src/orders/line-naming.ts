@@ -1,4 +1,6 @@
-// How the shop and the dashboard name a line of a cart or an order: the product, then what tells its variant apart.
+// How a line of a cart or an order is named: the product, then what tells its variant apart. One rule for the
+// answers' `name` (lineDisplayName), the shop and the dashboard (the web apps import this file; it reads nothing but
+// its input).
 
 /** What a line of a cart, an estimate or an order says of the variant it sells (the API's fields). */
 export interface NamedLine {
@@ -35,7 +37,7 @@ export function lineNaming(line: NamedLine): {
   if (product === '') return { title: variant, variant: null, options, name: variant };
   const restates =
     variant === ''
-    || words(variant) === words(product)
+    || variant.toLowerCase() === product.toLowerCase()
     || (line.options.length > 0 && words(variant) === words(line.options.map((o) => o.value).join(' ')));
   return restates
     ? { title: product, variant: null, options, name: product }
