@@ -222,7 +222,7 @@ describe('customer emails over SMTP', () => {
     try {
       const before = sink.received.length;
       await send('order_shipped', order.alias);
-      expect(onlyEmail(before).text).toContain(`2 × Lamp See https://evil.example — ${PRODUCT} ($12.34 each)`);
+      expect(onlyEmail(before).text).toContain(`2 × Lamp See https://evil.example - ${PRODUCT} ($12.34 each)`);
     } finally {
       await t.database.db.execute(
         sql`update order_lines set product_name = ${PRODUCT}
@@ -477,7 +477,7 @@ describe('a store in KWD', () => {
       storeMailer.close();
     }
     const email = onlyEmail(before);
-    expect(email.text).toContain(`2 × Dinar lamp — Lamp (${unit} each): ${line}`);
+    expect(email.text).toContain(`2 × Dinar lamp - Lamp (${unit} each): ${line}`);
     expect(email.text).toContain(`Total: ${line}`);
     expect(email.html).toContain(`<strong>${line}</strong>`);
     // A name beyond ASCII arrives intact in the headers (encoded words) and both parts.

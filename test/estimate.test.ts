@@ -195,7 +195,7 @@ describe('estimate', () => {
         {
           alias: 'est-a',
           product_variant_id: expect.any(Number),
-          name: 'Est A — est-a',
+          name: 'Est A - est-a',
           product_name: 'Est A',
           variant_name: 'est-a',
           sku: null,
@@ -214,7 +214,7 @@ describe('estimate', () => {
         {
           alias: 'est-b',
           product_variant_id: expect.any(Number),
-          name: 'Est B — est-b',
+          name: 'Est B - est-b',
           product_name: 'Est B',
           variant_name: 'est-b',
           sku: null,

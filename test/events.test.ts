@@ -161,7 +161,7 @@ describe('events of placement', () => {
       order_id: order.order_id,
       status: 'pending',
       email: guestAddress.email,
-      lines: [{ name: 'Evented — One', product_name: 'Evented', variant_name: 'One', options: [] }],
+      lines: [{ name: 'Evented - One', product_name: 'Evented', variant_name: 'One', options: [] }],
     });
     expect(placed?.created_at).toBe(placed?.data.created_at);
     expect(await apiAs(t, admin).get(`${eventsUrl}${placed?.id}/`)).toEqual(placed);

@@ -84,7 +84,7 @@ describe('an order shipped in two parcels', () => {
       carrier: 'UPS',
       tracking_number: '1Z 999',
       tracking_url: 'https://ups.example/track?n=1Z%20999',
-      lines: [{ alias: 'mug-blue', name: 'Mug — Blue', quantity: 2 }],
+      lines: [{ alias: 'mug-blue', name: 'Mug - Blue', quantity: 2 }],
       next_statuses: ['shipped', 'cancelled'],
       order: { status: 'processing', fulfillment_status: 'partially_fulfilled' },
     });

@@ -102,7 +102,7 @@ describe('editing an order before it ships', () => {
       refund_due: '0.00',
       lines: [
         { alias: 'oe-mug', unit_price: '10.00', before: 2, after: 3 },
-        { alias: 'oe-plate', name: 'Tableware — Plate', unit_price: '4.00', before: 0, after: 2 },
+        { alias: 'oe-plate', name: 'Tableware - Plate', unit_price: '4.00', before: 0, after: 2 },
       ],
     });
     // A preview writes nothing.

@@ -333,7 +333,7 @@ describe('order lines', () => {
       variants: [{ alias: 'lines-shirt-s', name: 'Small', sku: 'LINES-S', price: '25.00', stock: 10 }],
     });
     const sold = {
-      name: 'Organic Cotton T-Shirt — Small',
+      name: 'Organic Cotton T-Shirt - Small',
       product_name: 'Organic Cotton T-Shirt',
       variant_name: 'Small',
       sku: 'LINES-S',
@@ -368,7 +368,7 @@ describe('order lines', () => {
       shipping_address: address,
     });
     expect(next.lines).toEqual([
-      expect.objectContaining({ name: 'Recycled T-Shirt — S', sku: 'LINES-S2', tax_class: null }),
+      expect.objectContaining({ name: 'Recycled T-Shirt - S', sku: 'LINES-S2', tax_class: null }),
     ]);
   });
 });

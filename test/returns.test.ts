@@ -113,7 +113,7 @@ describe('a customer returns one mug from the order page', () => {
     const offer = json(await asCustomer(order, shopReturns(order)));
     expect(offer.items).toEqual([]);
     expect(offer.returnable).toMatchObject([
-      { alias: 'mug-blue', name: 'Mug — Blue', quantity: 2, returnable: 2 },
+      { alias: 'mug-blue', name: 'Mug - Blue', quantity: 2, returnable: 2 },
       { alias: 'teapot', quantity: 1, returnable: 1 },
     ]);
     expect(offer.reasons.map((r: { code: string }) => r.code)).toEqual([
@@ -186,7 +186,7 @@ describe('a customer returns one mug from the order page', () => {
       'return.refunded',
     ]);
     const [requestedEmail] = await emailsTo(order.email, 'Return requested');
-    expect(requestedEmail?.text).toContain('1 × Mug — Blue');
+    expect(requestedEmail?.text).toContain('1 × Mug - Blue');
     expect(requestedEmail?.text).toContain(`How to send them back\n${SEND_BACK}`);
     const [refundEmail] = await emailsTo(order.email, 'Refund for your return');
     expect(refundEmail?.text).toContain('We have refunded $7.92 for the 1 item');

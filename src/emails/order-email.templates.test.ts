@@ -105,7 +105,7 @@ describe('order emails', () => {
     expect(email.html).toContain('<strong>¥2,223</strong>');
   });
 
-  it('names each line "Product — Variant" as it was sold, with its SKU', () => {
+  it('names each line "Product - Variant" as it was sold, with its SKU', () => {
     const shirt: OrderLineRow = {
       ...line,
       productName: 'Organic Cotton T-Shirt',
@@ -122,8 +122,8 @@ describe('order emails', () => {
       lines: [shirt],
       link,
     });
-    expect(email.text).toContain('1 × Organic Cotton T-Shirt — Small (SKU TSHIRT-S) ($25.00 each): $25.00');
-    expect(email.html).toContain('Organic Cotton T-Shirt — Small<br><span');
+    expect(email.text).toContain('1 × Organic Cotton T-Shirt - Small (SKU TSHIRT-S) ($25.00 each): $25.00');
+    expect(email.html).toContain('Organic Cotton T-Shirt - Small<br><span');
     expect(email.html).toContain('SKU TSHIRT-S</span>');
   });
 
@@ -147,7 +147,7 @@ describe('order emails', () => {
       link,
       publicBaseUrl: 'https://shop.example',
     });
-    expect(email.text).toContain('2 × Tee — M / Black (Size: M, Colour: Black) ($12.35 each): $24.70');
+    expect(email.text).toContain('2 × Tee - M / Black (Size: M, Colour: Black) ($12.35 each): $24.70');
     expect(email.html).toContain(
       `<img src="https://shop.example/media/${key}/160.jpg" alt="The &quot;black&quot; tee &lt;worn&gt;" `
         + 'width="64" height="48"',

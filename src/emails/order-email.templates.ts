@@ -208,7 +208,7 @@ const oneLine = (value: string): string => value.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/
 
 interface Figures {
   /**
-   * `name`: "Product — Variant" (lineDisplayName); `options`: "Size: M, Colour: Black" (empty: none); `sku`: null when
+   * `name`: "Product - Variant" (lineDisplayName); `options`: "Size: M, Colour: Black" (empty: none); `sku`: null when
    * the variant has none; `image`: its thumbnail (absolute URL), null when none.
    */
   lines: {

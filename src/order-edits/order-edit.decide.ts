@@ -33,7 +33,7 @@ export interface EditedVariant extends ArchiveFacts {
   id: number;
   alias: string;
   productId: number;
-  /** "Product — Variant", as order lines name what they sell. */
+  /** "Product - Variant", as order lines name what they sell. */
   name: string;
   /** What a line added for it keeps of the item (`soldItem`). */
   productName: string;

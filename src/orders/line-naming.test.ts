@@ -21,7 +21,7 @@ describe('a line named in the shop and the dashboard', () => {
 
   it('keeps a variant name that says more than its option values, or other values', () => {
     const limited = lineNaming({ product: 'Pullover Hoodie', variant: 'Limited edition / L', options: hoodie });
-    expect(limited).toMatchObject({ variant: 'Limited edition / L', name: 'Pullover Hoodie — Limited edition / L' });
+    expect(limited).toMatchObject({ variant: 'Limited edition / L', name: 'Pullover Hoodie - Limited edition / L' });
     expect(lineNaming({ product: 'Pullover Hoodie', variant: 'Black / L', options: hoodie }).variant).toBe('Black / L');
   });
 
@@ -30,7 +30,7 @@ describe('a line named in the shop and the dashboard', () => {
       title: 'Organic Cotton T-Shirt',
       variant: 'Small',
       options: null,
-      name: 'Organic Cotton T-Shirt — Small',
+      name: 'Organic Cotton T-Shirt - Small',
     });
   });
 

@@ -23,7 +23,7 @@ export const soldLine = (line: {
  * A line's title and the two small lines that may follow it: the variant's own name, only when it says more than the
  * title and the option values do ("L / Black" beside "Size: L · Colour: Black" says nothing more), and the option
  * values ("Size: L · Colour: Black"), null without options. `name` is the title and the variant's name on one line:
- * "Organic Cotton T-Shirt — Small", or "Pullover Hoodie" when its options say the rest.
+ * "Organic Cotton T-Shirt - Small", or "Pullover Hoodie" when its options say the rest.
  */
 export function lineNaming(line: NamedLine): {
   title: string;
@@ -41,7 +41,7 @@ export function lineNaming(line: NamedLine): {
     || (line.options.length > 0 && words(variant) === words(line.options.map((o) => o.value).join(' ')));
   return restates
     ? { title: product, variant: null, options, name: product }
-    : { title: product, variant, options, name: `${product} — ${variant}` };
+    : { title: product, variant, options, name: `${product} - ${variant}` };
 }
 
 /** A name's words, lower case, whatever separates them ("L / Black" and "l, black" are the same words). */

@@ -4,7 +4,7 @@ import { lineDisplayName, optionsAsSold, soldItem } from './order-line.js';
 describe('lineDisplayName', () => {
   it('names a line by its product and its variant', () => {
     expect(lineDisplayName({ productName: 'Organic Cotton T-Shirt', variantName: 'Small' })).toBe(
-      'Organic Cotton T-Shirt — Small',
+      'Organic Cotton T-Shirt - Small',
     );
   });
 

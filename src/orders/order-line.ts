@@ -47,7 +47,7 @@ export function optionsAsSold(read: readonly (readonly [string, string])[] | nul
 }
 
 /**
- * What a line is called wherever one name is shown (answers' `name`, emails, the order page): "Product — Variant",
+ * What a line is called wherever one name is shown (answers' `name`, emails, the order page): "Product - Variant",
  * or the product's name alone when the variant has no name of its own (empty, or the product's name again), or the
  * variant's alone when the product's name is not known.
  */

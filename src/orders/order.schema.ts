@@ -33,7 +33,7 @@ export const PaymentStatusField = StringEnum(paymentStatuses);
 export const soldItemFields = {
   name: Type.String({
     description:
-      'What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product\'s name alone when '
+      'What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product\'s name alone when '
       + "the variant's name is empty or the same, the variant's alone when the product's is unknown",
   }),
   product_name: Nullable(

@@ -34,7 +34,7 @@ export interface PricingLine {
   variantId: number;
   /** Promotions scoped to products match on this. */
   productId: number;
-  /** What the line is called (passed through to the result's `name`): the orders domain says "Product — Variant". */
+  /** What the line is called (passed through to the result's `name`): the orders domain says "Product - Variant". */
   name: string;
   /** A positive whole number. */
   quantity: number;

@@ -21,8 +21,8 @@ import {
 const PHONE = { width: 390, height: 844 };
 /** For what waits on the service (two shared cores): a page's first load, a write and the reload after it. */
 const SLOW = { timeout: 10_000 };
-const TSHIRT = /Organic Cotton T-Shirt — Small/;
-const MUG = /Ceramic Coffee Mug — White/;
+const TSHIRT = /Organic Cotton T-Shirt - Small/;
+const MUG = /Ceramic Coffee Mug - White/;
 
 /** The admin ships the order's two T-shirts with UPS through the API (docs/api.md's example). */
 async function shipTshirtsByApi(shop: Shop, order: PlacedOrder): Promise<void> {
@@ -94,17 +94,17 @@ describe('shipments in the dashboard and on the order page', () => {
     await url.fill('');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     expect(await dialog.textContent()).toMatch(
-      /Put 2 × Organic Cotton T-Shirt — Small in a new shipment, with ups, tracking number 1Z999AA10123456784\?/,
+      /Put 2 × Organic Cotton T-Shirt - Small in a new shipment, with ups, tracking number 1Z999AA10123456784\?/,
     );
     await dialog.getByRole('button', { name: 'Yes, fulfil 2 units' }).click();
     await expect.poll(() => dialog.count(), SLOW).toBe(0);
-    await expect.poll(() => statusText(page), SLOW).toMatch(/Shipment \d+ created: 2 × Organic Cotton T-Shirt — Small/);
+    await expect.poll(() => statusText(page), SLOW).toMatch(/Shipment \d+ created: 2 × Organic Cotton T-Shirt - Small/);
     await expect
       .poll(() => orderFacts(page), SLOW)
       .toMatch(/processing · payment paid · fulfilment partially fulfilled/);
     const link = shipments.getByRole('link', { name: '1Z999AA10123456784' });
     expect(await link.getAttribute('href')).toBe('https://www.ups.com/track?tracknum=1Z999AA10123456784');
-    expect(await shipments.textContent()).toMatch(/Left to fulfil: 1 × Ceramic Coffee Mug — White/);
+    expect(await shipments.textContent()).toMatch(/Left to fulfil: 1 × Ceramic Coffee Mug - White/);
 
     await shipments.getByRole('button', { name: /^Mark shipped \(shipment \d+\)$/ }).click();
     const ship = page.getByRole('dialog', { name: /^Mark shipment \d+ shipped$/ });
@@ -121,7 +121,7 @@ describe('shipments in the dashboard and on the order page', () => {
     const customer = await customerOrderPage(running.browser, order);
     const parcels = section(customer, 'Shipments');
     await expect.poll(() => parcels.textContent(), SLOW).toMatch(/Parcel 1: On its way/);
-    expect(await parcels.textContent()).toMatch(/2 × Organic Cotton T-Shirt — Small/);
+    expect(await parcels.textContent()).toMatch(/2 × Organic Cotton T-Shirt - Small/);
     const tracking = parcels.getByRole('link', { name: '1Z999AA10123456784' });
     expect(await tracking.getAttribute('href')).toBe('https://www.ups.com/track?tracknum=1Z999AA10123456784');
     expect(await tracking.getAttribute('target')).toBe('_blank');
@@ -137,7 +137,7 @@ describe('shipments in the dashboard and on the order page', () => {
     await shipTshirtsByApi(running.shop, order);
     const page = await adminOrderPage(running.browser, order);
     const shipments = section(page, 'Shipments');
-    await expect.poll(() => shipments.textContent(), SLOW).toMatch(/Left to fulfil: 1 × Ceramic Coffee Mug — White\./);
+    await expect.poll(() => shipments.textContent(), SLOW).toMatch(/Left to fulfil: 1 × Ceramic Coffee Mug - White\./);
 
     await shipments.getByRole('button', { name: 'Fulfil' }).click();
     const dialog = page.getByRole('dialog', { name: `Fulfil order ${order.alias}` });
@@ -146,7 +146,7 @@ describe('shipments in the dashboard and on the order page', () => {
     expect(await dialog.getByLabel(MUG).inputValue()).toBe('1');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     expect(await dialog.textContent()).toMatch(
-      /Put 1 × Ceramic Coffee Mug — White in a new shipment, without tracking\?/,
+      /Put 1 × Ceramic Coffee Mug - White in a new shipment, without tracking\?/,
     );
     await dialog.getByRole('button', { name: 'Yes, fulfil 1 unit' }).click();
     await expect.poll(() => shipments.textContent(), SLOW).toMatch(/Every unit is in a shipment\./);
@@ -155,13 +155,13 @@ describe('shipments in the dashboard and on the order page', () => {
     await shipments.getByRole('button', { name: /^Cancel shipment \d+$/ }).click();
     await expect
       .poll(() => shipments.textContent(), SLOW)
-      .toMatch(/Cancel shipment \d+\? Its units \(1 × Ceramic Coffee Mug — White\) go back to what is left to fulfil/);
+      .toMatch(/Cancel shipment \d+\? Its units \(1 × Ceramic Coffee Mug - White\) go back to what is left to fulfil/);
     expect(await nothingCutOff(page)).toBe(true);
     await shipments.getByRole('button', { name: /^Yes, cancel shipment \d+$/ }).click();
     await expect
       .poll(() => statusText(page), SLOW)
-      .toMatch(/Shipment \d+ cancelled: 1 × Ceramic Coffee Mug — White can be fulfilled again\./);
-    await expect.poll(() => shipments.textContent(), SLOW).toMatch(/Left to fulfil: 1 × Ceramic Coffee Mug — White\./);
+      .toMatch(/Shipment \d+ cancelled: 1 × Ceramic Coffee Mug - White can be fulfilled again\./);
+    await expect.poll(() => shipments.textContent(), SLOW).toMatch(/Left to fulfil: 1 × Ceramic Coffee Mug - White\./);
     expect(await shipments.locator('td[data-label="Status"]', { hasText: /^cancelled$/ }).count()).toBe(1);
 
     // The mug again, leaving at once, with a courier's own tracking page.
@@ -172,11 +172,11 @@ describe('shipments in the dashboard and on the order page', () => {
     await dialog.getByLabel('Tracking URL (optional)').fill('https://courier.example/track/C-7');
     await dialog.getByLabel(/It leaves now/).check();
     await dialog.getByRole('button', { name: 'Continue' }).click();
-    expect(await dialog.textContent()).toMatch(/Ship 1 × Ceramic Coffee Mug — White in a new shipment, with Courier/);
+    expect(await dialog.textContent()).toMatch(/Ship 1 × Ceramic Coffee Mug - White in a new shipment, with Courier/);
     await dialog.getByRole('button', { name: 'Yes, ship 1 unit' }).click();
     await expect
       .poll(() => statusText(page), SLOW)
-      .toMatch(/Shipment \d+ shipped: 1 × Ceramic Coffee Mug — White, with Courier/);
+      .toMatch(/Shipment \d+ shipped: 1 × Ceramic Coffee Mug - White, with Courier/);
     await expect.poll(() => orderFacts(page), SLOW).toMatch(/^shipped · payment paid · fulfilment shipped/);
     // The order's status follows its shipments: it is not moved by hand any more.
     expect(await section(page, 'Status').getByRole('button', { name: 'Mark as delivered' }).count()).toBe(0);

@@ -50,13 +50,13 @@ describe('a purchase and a refund, from the storefront to the dashboard and back
     const summary = shopper.getByRole('region', { name: 'Order summary' });
     await poll(() => summary.getByText('Save 10 %').first().count()).toBe(1);
     // Every page names a line "Product — Variant", as the API does.
-    const shirt = /Organic Cotton T-Shirt — Small/;
+    const shirt = /Organic Cotton T-Shirt - Small/;
     await poll(() => summary.getByRole('row', { name: shirt }).count()).toBe(1);
     await shopper.getByRole('button', { name: 'Place order' }).click();
     await shopper.waitForURL(/\/orders\/[0-9a-f-]{36}$/);
     const alias = new URL(shopper.url()).pathname.split('/').pop() ?? '';
     await poll(() => shopper.getByRole('row', { name: shirt }).textContent()).toMatch(/SKU TSHIRT-S/);
-    await poll(() => shopper.getByRole('row', { name: /Ceramic Coffee Mug — White/ }).count()).toBe(1);
+    await poll(() => shopper.getByRole('row', { name: /Ceramic Coffee Mug - White/ }).count()).toBe(1);
     await shopper.getByRole('radio', { name: /Sandbox/ }).check();
     await shopper.getByRole('button', { name: 'Pay' }).click();
     await shopper.getByRole('heading', { name: 'Sandbox payment' }).waitFor();

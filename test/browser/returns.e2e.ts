@@ -23,8 +23,8 @@ import {
 const PHONE = { width: 390, height: 844 };
 /** For what waits on the service (two shared cores): a page's first load, a write and the reload after it. */
 const SLOW = { timeout: 10_000 };
-const TSHIRT = 'Organic Cotton T-Shirt — Small';
-const MUG = 'Ceramic Coffee Mug — White';
+const TSHIRT = 'Organic Cotton T-Shirt - Small';
+const MUG = 'Ceramic Coffee Mug - White';
 /** How the shop has returns sent back (RETURN_INSTRUCTIONS), with an address too long for a phone's line. */
 const SEND_BACK = 'Post it to Demo Returns, 1 Dock Rd, Oakland, CA 94607; questions: returns-desk@demo-store.example';
 
@@ -86,7 +86,7 @@ describe('returns on the order page and in the dashboard', () => {
     const page = await customerOrderPage(running.browser, order);
     const returns = section(page, 'Returns');
     await expect.poll(() => returns.textContent(), SLOW).toMatch(/No return yet\..*Return items/);
-    expect(await returns.textContent()).toMatch(/Organic Cotton T-Shirt — Small \(2 of 2 can be returned\)/);
+    expect(await returns.textContent()).toMatch(/Organic Cotton T-Shirt - Small \(2 of 2 can be returned\)/);
     expect(await nothingCutOff(page)).toBe(true);
 
     // Checked before anything is sent: a unit needs a reason, and no more than shipped.
@@ -117,7 +117,7 @@ describe('returns on the order page and in the dashboard', () => {
     expect(await returns.textContent()).toContain(`How to send it back: ${SEND_BACK}`);
     expect(await nothingCutOff(page)).toBe(true);
     // What is left can still be returned.
-    expect(await returns.textContent()).toMatch(/Organic Cotton T-Shirt — Small \(1 of 2 can be returned\)/);
+    expect(await returns.textContent()).toMatch(/Organic Cotton T-Shirt - Small \(1 of 2 can be returned\)/);
 
     // The mug too, then changed their mind: cancelled, it can be returned again.
     await returns.getByLabel(`How many ${MUG} to return`).fill('1');
@@ -132,7 +132,7 @@ describe('returns on the order page and in the dashboard', () => {
     // Only the return still requested says how to send it back.
     expect(await returns.getByText('How to send it back:').count()).toBe(1);
     expect(await statusText(page)).toMatch(/Return cancelled\./);
-    expect(await returns.textContent()).toMatch(/Ceramic Coffee Mug — White \(1 of 1 can be returned\)/);
+    expect(await returns.textContent()).toMatch(/Ceramic Coffee Mug - White \(1 of 1 can be returned\)/);
     expect(await nothingCutOff(page)).toBe(true);
 
     // Meanwhile the last T-shirt went into a return from another tab: the API's refusal is said beside its line.

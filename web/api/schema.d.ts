@@ -3459,7 +3459,7 @@ export type paths = {
                                     /** @description The original's width in pixels (with height: the box to reserve) */
                                     width: number;
                                 } | null;
-                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                /** @description What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
                                 /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
@@ -3703,7 +3703,7 @@ export type paths = {
                                     /** @description The original's width in pixels (with height: the box to reserve) */
                                     width: number;
                                 } | null;
-                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                /** @description What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
                                 /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
@@ -4094,7 +4094,7 @@ export type paths = {
                                         /** @description The original's width in pixels (with height: the box to reserve) */
                                         width: number;
                                     } | null;
-                                    /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                    /** @description What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                     name: string;
                                     /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                     options: {
@@ -6483,7 +6483,7 @@ export type paths = {
                                     /** @description The original's width in pixels (with height: the box to reserve) */
                                     width: number;
                                 } | null;
-                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                /** @description What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
                                 /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
@@ -6695,7 +6695,7 @@ export type paths = {
                                     /** @description The original's width in pixels (with height: the box to reserve) */
                                     width: number;
                                 } | null;
-                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                /** @description What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
                                 /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
@@ -6972,7 +6972,7 @@ export type paths = {
                                     /** @description The original's width in pixels (with height: the box to reserve) */
                                     width: number;
                                 } | null;
-                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                /** @description What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
                                 /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
@@ -7269,7 +7269,7 @@ export type paths = {
                                     /** @description The original's width in pixels (with height: the box to reserve) */
                                     width: number;
                                 } | null;
-                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                /** @description What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
                                 /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
@@ -7639,7 +7639,7 @@ export type paths = {
                                     /** @description The original's width in pixels (with height: the box to reserve) */
                                     width: number;
                                 } | null;
-                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                /** @description What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
                                 /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {
@@ -8367,7 +8367,7 @@ export type paths = {
                                     /** @description The original's width in pixels (with height: the box to reserve) */
                                     width: number;
                                 } | null;
-                                /** @description What to call the line: "Product — Variant" ("Organic Cotton T-Shirt — Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
+                                /** @description What to call the line: "Product - Variant" ("Organic Cotton T-Shirt - Small"), the product's name alone when the variant's name is empty or the same, the variant's alone when the product's is unknown */
                                 name: string;
                                 /** @description The option values of the variant at placement ("Size": "Small"), in the options' order; empty when the product has no options of its own (only the stand-in "Title") or the line was placed before lines kept them */
                                 options: {

@@ -6,7 +6,7 @@ export type EditLine = Answer<
   'get'
 >['items'][number]['lines'][number];
 
-/** A line's change in words: "Mug — Blue: 1 → 2", "Notebook: added, 1 × 18.99 USD", "Mug — Blue: removed". */
+/** A line's change in words: "Mug - Blue: 1 → 2", "Notebook: added, 1 × 18.99 USD", "Mug - Blue: removed". */
 export function editLineText(line: EditLine, currency: string): string {
   if (line.before === 0) return `${line.name}: added, ${line.after} × ${line.unit_price} ${currency}`;
   if (line.after === 0) return `${line.name}: removed`;

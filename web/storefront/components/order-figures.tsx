@@ -15,7 +15,7 @@ export type Figures =
 const FROM_ADDRESS = 'Calculated from your address';
 
 /**
- * An order's lines (each named "Product — Variant" by the API, with its SKU, option values and what every promotion
+ * An order's lines (each named "Product - Variant" by the API, with its SKU, option values and what every promotion
  * took off it) and its totals: subtotal, each promotion by name, shipping and its discount, tax, total. `lineError`
  * puts an error (e.g. not enough stock) beside its line. Where the prices include tax (a VAT market), the tax is said
  * to be included in the total, not added to it.
