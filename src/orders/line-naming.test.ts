@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineNaming } from './line-naming.js';
 
@@ -46,5 +47,17 @@ describe('a line named in the shop and the dashboard', () => {
       options: 'Size: L · Colour: Black',
       name: 'L / Black',
     });
+  });
+
+  it('adds no character beyond Latin-1 to names without one: answers stay one-byte strings (decision 0042)', () => {
+    const latin1 = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((code) => String.fromCharCode(code)) });
+    fc.assert(
+      fc.property(fc.option(latin1, { nil: null }), latin1, (product, variant) => {
+        expect(lineNaming({ product, variant, options: [] }).name).toMatch(/^[ -\xff]*$/);
+      }),
+    );
+    expect(lineNaming({ product: 'Organic Cotton T-Shirt', variant: 'Small', options: [] }).name).toBe(
+      'Organic Cotton T-Shirt - Small',
+    );
   });
 });
