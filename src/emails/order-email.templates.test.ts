@@ -143,11 +143,14 @@ describe('order emails', () => {
       kind: 'order_confirmation',
       storeName: 'S',
       order: orderIn('USD'),
-      lines: [tee, { ...line, alias: 'plain' }],
+      lines: [tee, { ...line, alias: 'plain' }, { ...tee, alias: 'limited', variantName: 'Limited / M', image: null }],
       link,
       publicBaseUrl: 'https://shop.example',
     });
-    expect(email.text).toContain('2 × Tee - M / Black (Size: M, Colour: Black) ($12.35 each): $24.70');
+    // "M / Black" says no more than its option values: the line is named as the shop names it.
+    expect(email.text).toContain('2 × Tee (Size: M, Colour: Black) ($12.35 each): $24.70');
+    // A variant name that says more keeps its place.
+    expect(email.text).toContain('2 × Tee - Limited / M (Size: M, Colour: Black)');
     expect(email.html).toContain(
       `<img src="https://shop.example/media/${key}/160.jpg" alt="The &quot;black&quot; tee &lt;worn&gt;" `
         + 'width="64" height="48"',
