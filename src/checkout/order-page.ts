@@ -10,6 +10,7 @@ import {
   paymentStatusText,
   shipmentStatusText,
 } from '../orders/customer-words.js';
+import { lineNaming } from '../orders/line-naming.js';
 import { lineDisplayName } from '../orders/order-line.js';
 import { ledgerOfOrder } from '../orders/order-ledger.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
@@ -108,13 +109,17 @@ function shopLinkHtml(link: string | undefined): string {
 export function renderOrderPage({ order, lines, outcome, shipments = [], shopLink }: OrderPageInput): string {
   const money = currencyFormat(order.currency);
   const amount = (minor: number) => escapeHtml(`${money.format(minor)} ${order.currency}`);
+  const note = (text: string | null) => (text ? `<br><span class="note">${escapeHtml(text)}</span>` : '');
   const rows = lines
-    .map(
-      (l) =>
-        `<tr><td>${escapeHtml(lineDisplayName(l))}${l.sku ? `<br><span class="note">SKU ${escapeHtml(l.sku)}</span>` : ''}</td>`
+    .map((l) => {
+      // Named as the shop names it: the variant's own name only where its option values do not say it.
+      const naming = lineNaming({ product: l.productName, variant: l.variantName, options: l.options });
+      return (
+        `<tr><td>${escapeHtml(naming.name)}${note(naming.options)}${note(l.sku ? `SKU ${l.sku}` : null)}</td>`
         + `<td class="num">${l.quantity}</td>`
-        + `<td class="num">${amount(l.unitPrice)}</td><td class="num">${amount(l.subtotal)}</td></tr>`,
-    )
+        + `<td class="num">${amount(l.unitPrice)}</td><td class="num">${amount(l.subtotal)}</td></tr>`
+      );
+    })
     .join('\n');
   const totals: [string, string][] = [['Subtotal', amount(order.subtotal)]];
   const named = (label: string, name: string | null) => (name ? `${label} (${escapeHtml(name)})` : label);
