@@ -238,6 +238,32 @@ const WORKER_OFF = process.env.BENCH_WEBHOOK_WORKER === 'off';
 /** Deliveries the capacity measurement makes at once, for a receiver that answers at once. */
 const BACKLOG = 2_000;
 
+/** Deliveries a store that has sent webhooks for a while keeps (succeeded, of an endpoint switched off since). */
+const WEBHOOK_HISTORY = 20_000;
+
+/**
+ * A store that has sent webhooks before (decision 0041): WEBHOOK_HISTORY settled deliveries of another endpoint, and
+ * the statistics autovacuum's ANALYZE would keep, before the app first plans its delivery statements. Prepared on a
+ * table of a few rows, their generic plans scanned `webhook_deliveries` whole on some connections as it grew.
+ */
+async function sentWebhooksBefore(ctx: SetupContext, url: string): Promise<void> {
+  const before = await adminPost(ctx, '/webhook/dashboard/api/endpoints/', {
+    url,
+    events: ['order.placed'],
+    description: 'bench: an endpoint of the past',
+  });
+  await ctx.sql('update webhook_endpoints set is_active = false where id = $1', [before.id]);
+  await ctx.sql(
+    `insert into webhook_deliveries (endpoint_id, event_id, event_type, message_id, payload, status, attempts,
+        first_attempt_at, next_attempt_at, last_response_code)
+      select $1, gen_random_uuid()::text, 'order.placed', 'msg_before_' || g, '{}'::jsonb, 'succeeded', 1, now(),
+        null, 200
+      from generate_series(1, $2::integer) g`,
+    [before.id, WEBHOOK_HISTORY],
+  );
+  await ctx.sql('vacuum (analyze) webhook_deliveries');
+}
+
 /**
  * place-3-lines with an endpoint subscribed to order.placed on a receiver in the bench's process: each placement
  * batch also enqueues the job that schedules its orders' deliveries, which the app's job worker runs meanwhile, and
@@ -284,6 +310,7 @@ function placeWithWebhookScenario(): Scenario {
         description: 'bench receiver',
       });
       endpointId = endpoint.id as number;
+      await sentWebhooksBefore(ctx, `${hook.url}before`);
       const body = {
         variants: variants.slice(0, 3).map((v) => ({ alias: v.alias, quantity: 1 })),
         shipping_address: CA,
