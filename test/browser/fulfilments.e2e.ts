@@ -200,6 +200,10 @@ describe('shipments in the dashboard and on the order page', () => {
     const customer = await customerOrderPage(running.browser, order);
     const parcels = section(customer, 'Shipments');
     await expect.poll(() => parcels.textContent(), SLOW).toMatch(/Parcel 1: Delivered.*Parcel 2: Delivered/);
+    // "Delivered" once among the order's facts: the status says no more than the shipping status.
+    const facts = (await customer.locator('dl.facts').textContent()) ?? '';
+    expect(facts).toMatch(/Shipping status\s*Delivered/);
+    expect(facts.match(/Delivered/g)).toHaveLength(1);
     // The cancelled shipment is not the customer's business.
     expect(
       await parcels

@@ -35,6 +35,10 @@ export function OrderView(props: {
   children?: ComponentChildren;
 }) {
   const { order } = props;
+  const status = orderStatusText(order.status);
+  // What has gone out, once the order is confirmed; when it says what the status says ("Delivered"), it alone is shown.
+  const shipping =
+    order.status !== 'cancelled' && order.status !== 'pending' ? fulfilmentStatusText(order.fulfillment_status) : null;
   return (
     <>
       <dl class="facts">
@@ -42,16 +46,20 @@ export function OrderView(props: {
         <dd>{order.order_alias}</dd>
         <dt>Placed</dt>
         <dd>{dateTimeText(order.created_at)}</dd>
-        <dt>Status</dt>
-        <dd>{orderStatusText(order.status)}</dd>
+        {shipping !== status && (
+          <>
+            <dt>Status</dt>
+            <dd>{status}</dd>
+          </>
+        )}
         <dt>Payment</dt>
         <dd aria-live="polite">
           <strong data-testid="payment-status">{paymentStatusText(order.payment_status)}</strong>
         </dd>
-        {order.status !== 'cancelled' && order.status !== 'pending' && (
+        {shipping !== null && (
           <>
             <dt>Shipping status</dt>
-            <dd data-testid="fulfilment-status">{fulfilmentStatusText(order.fulfillment_status)}</dd>
+            <dd data-testid="fulfilment-status">{shipping}</dd>
           </>
         )}
         <dt>Total</dt>
