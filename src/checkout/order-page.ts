@@ -10,8 +10,7 @@ import {
   paymentStatusText,
   shipmentStatusText,
 } from '../orders/customer-words.js';
-import { lineNaming } from '../orders/line-naming.js';
-import { lineDisplayName } from '../orders/order-line.js';
+import { lineDisplayName, lineNamingAsSold } from '../orders/order-line.js';
 import { ledgerOfOrder } from '../orders/order-ledger.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import type { FulfillmentWithLines } from '../orders/fulfillments.repository.js';
@@ -112,8 +111,7 @@ export function renderOrderPage({ order, lines, outcome, shipments = [], shopLin
   const note = (text: string | null) => (text ? `<br><span class="note">${escapeHtml(text)}</span>` : '');
   const rows = lines
     .map((l) => {
-      // Named as the shop names it: the variant's own name only where its option values do not say it.
-      const naming = lineNaming({ product: l.productName, variant: l.variantName, options: l.options });
+      const naming = lineNamingAsSold(l);
       return (
         `<tr><td>${escapeHtml(naming.name)}${note(naming.options)}${note(l.sku ? `SKU ${l.sku}` : null)}</td>`
         + `<td class="num">${l.quantity}</td>`

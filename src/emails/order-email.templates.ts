@@ -3,7 +3,7 @@ import type { AddressSnapshot, LineImageRow } from '../db/schema.js';
 import { IMAGE_WIDTHS, imagePath } from '../media/media.values.js';
 import { ledgerOfOrder } from '../orders/order-ledger.js';
 import { carrierText } from '../orders/customer-words.js';
-import { lineNaming } from '../orders/line-naming.js';
+import { lineNamingAsSold } from '../orders/order-line.js';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.js';
 import { currencyFormat } from '../shared/money.js';
 import { moneyDisplay } from '../shared/money-display.js';
@@ -208,8 +208,8 @@ const oneLine = (value: string): string => value.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/
 
 interface Figures {
   /**
-   * `name`: "Product - Variant", or the product alone where the option values say the variant (`lineNaming`, as the
-   * shop and the dashboard name a line); `options`: "Size: M, Colour: Black" (empty: none); `sku`: null when the
+   * `name`: "Product - Variant", or the product alone where the option values say the variant (`lineNamingAsSold`, as
+   * the shop and the dashboard name a line); `options`: "Size: M, Colour: Black" (empty: none); `sku`: null when the
    * variant has none; `image`: its thumbnail (absolute URL), null when none.
    */
   lines: {
@@ -274,7 +274,7 @@ function figures(order: OrderRow, lines: OrderLineRow[], publicBaseUrl?: string)
   return {
     lines: lines.map((l) => ({
       quantity: l.quantity,
-      name: oneLine(lineNaming({ product: l.productName, variant: l.variantName, options: l.options }).name),
+      name: oneLine(lineNamingAsSold(l).name),
       options: l.options.map((o) => `${oneLine(o.name)}: ${oneLine(o.value)}`).join(', '),
       image: thumbnailOf(l.image, publicBaseUrl),
       sku: l.sku === null || l.sku.trim() === '' ? null : oneLine(l.sku),

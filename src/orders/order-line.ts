@@ -55,6 +55,18 @@ export function lineDisplayName(item: { productName: string | null; variantName:
   return lineNaming({ product: item.productName, variant: item.variantName, options: [] }).name;
 }
 
+/**
+ * How a line as sold is named where its option values are shown beside it (the emails, the order page), by
+ * `lineNaming`: "Pullover Hoodie" with "Size: L · Colour: Black", the variant's own name only where it says more.
+ */
+export function lineNamingAsSold(item: {
+  productName: string | null;
+  variantName: string;
+  options: readonly LineOptionRow[];
+}): ReturnType<typeof lineNaming> {
+  return lineNaming({ product: item.productName, variant: item.variantName, options: item.options });
+}
+
 /** A line's image as answers show it (`LineImage`): its URLs and size, or null. */
 export const presentLineImage = (image: LineImageRow | null) => (image === null ? null : presentStoredImage(image));
 
