@@ -265,7 +265,7 @@ async function sentWebhooksBefore(ctx: SetupContext, url: string): Promise<void>
 }
 
 /**
- * place-3-lines with an endpoint subscribed to order.placed on a receiver in the bench's process: each placement
+ * place-3-lines with an endpoint subscribed to order.placed on a receiver in a process of its own: each placement
  * batch also enqueues the job that schedules its orders' deliveries, which the app's job worker runs meanwhile, and
  * then attempts each delivery. Compared with
  * place-3-lines, measured just before (issue #16: at least 0.85 × it). The teardown lets the deliveries catch up,
@@ -327,7 +327,7 @@ function placeWithWebhookScenario(): Scenario {
           },
           5_000,
         );
-      else await waitFor('the first delivery', () => hook.count() >= 1, 30_000);
+      else await waitFor('the first delivery', async () => (await hook.counts()).count >= 1, 30_000);
       return { body };
     },
     async teardown(ctx): Promise<Record<string, string | number>> {
@@ -347,7 +347,7 @@ function placeWithWebhookScenario(): Scenario {
           300_000,
         );
         const settled = await counts(ctx);
-        hook.reset();
+        await hook.reset();
         const [made] = await ctx.sql(
           `with input as (
             select gen_random_uuid() as id, 'order.placed'::text as type, now() as created_at,
@@ -358,8 +358,9 @@ function placeWithWebhookScenario(): Scenario {
           [BACKLOG],
         );
         if (Number(made?.n) !== BACKLOG) throw new Error(`made ${String(made?.n)} deliveries, not ${BACKLOG}`);
-        await waitFor(`${BACKLOG} deliveries`, () => hook.count() >= BACKLOG, 600_000);
-        const spanMs = (hook.lastAt() ?? 0) - (hook.firstAt() ?? 0);
+        await waitFor(`${BACKLOG} deliveries`, async () => (await hook.counts()).count >= BACKLOG, 600_000);
+        const arrived = await hook.counts();
+        const spanMs = (arrived.lastAt ?? 0) - (arrived.firstAt ?? 0);
         return {
           deliveries_during_load: settled.total,
           pending_when_load_ended: afterLoad.pending + afterLoad.unscheduled,
