@@ -1,6 +1,6 @@
 import type { PaymentRegistry } from '../src/payments/plugin-registry.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -28,10 +28,25 @@ function withDatabaseName(url: string, name: string): string {
   return parsed.toString();
 }
 
+/**
+ * The migrated empty embedded database test/global-setup.ts made for this run, read once per test file; undefined
+ * outside such a run (each database is then created and migrated).
+ */
+let image: Promise<Blob | undefined> | undefined;
+function migratedImage(): Promise<Blob | undefined> {
+  image ??= (async () => {
+    // Imported here: the scripts that start a shop (lighthouse, screenshots) load this file outside vitest.
+    const { inject } = await import('vitest');
+    const file = inject('pgliteImagePath');
+    return file === undefined ? undefined : new Blob([await readFile(file)]);
+  })();
+  return image;
+}
+
 /** A new, empty, migrated database of its own: in-memory PGlite, or a fresh PostgreSQL database. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!onPostgres || !testDatabaseUrl) {
-    const database = await openDatabase({ kind: 'pglite-memory' });
+    const database = await openDatabase({ kind: 'pglite-memory', image: await migratedImage() });
     return { database, url: undefined, drop: () => database.close() };
   }
   const name = `sf_test_${process.pid}_${randomBytes(4).toString('hex')}`;

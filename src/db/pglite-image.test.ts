@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase, pgliteImage } from './client.js';
+
+// Every sequence of the schema with its state, and the migrations applied: what a database started from the image
+// must share with a new one (the tests start from it, and some name the ids a new store gives).
+const sequences = {
+  name: 'test_sequences_state',
+  text: `select s.sequencename as name, s.last_value::int8::text as last_value from pg_sequences s
+    where s.schemaname = 'public' order by s.sequencename`,
+};
+const migrations = {
+  name: 'test_migrations_applied',
+  text: 'select count(*)::int as n from drizzle.__drizzle_migrations',
+};
+
+async function stateOf(target: Parameters<typeof openDatabase>[0]) {
+  const database = await openDatabase(target);
+  try {
+    const [applied] = await database.run<{ n: number }>(migrations, []);
+    return { sequences: await database.run(sequences, []), migrations: applied?.n };
+  } finally {
+    await database.close();
+  }
+}
+
+describe('an embedded database started from pgliteImage', () => {
+  it('has the migrations and the sequences of a new one, so its next rows get the ids a new store gives', async () => {
+    const fresh = await stateOf({ kind: 'pglite-memory' });
+    const loaded = await stateOf({ kind: 'pglite-memory', image: await pgliteImage() });
+    expect(fresh.migrations).toBeGreaterThan(30);
+    expect(fresh.sequences.length).toBeGreaterThan(10);
+    expect(loaded).toEqual(fresh);
+  });
+
+  it('numbers its next market as a new database does', async () => {
+    const nextMarket = { name: 'test_next_market', text: "select nextval('markets_id_seq')::int as id" };
+    const ids = [];
+    for (const target of [
+      { kind: 'pglite-memory' as const },
+      { kind: 'pglite-memory' as const, image: await pgliteImage() },
+    ]) {
+      const database = await openDatabase(target);
+      ids.push((await database.run<{ id: number }>(nextMarket, []))[0]?.id);
+      await database.close();
+    }
+    expect(ids[0]).toBeDefined();
+    expect(ids[1]).toBe(ids[0]);
+  });
+});
