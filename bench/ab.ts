@@ -147,12 +147,21 @@ async function startBuild(input: {
   return { label, root: checkout, server, sql, autovacuum: database.autovacuum, requests };
 }
 
-/** Due jobs of the build (queued and due, or running); 0 for a build without a jobs table (before issue #16). */
+/**
+ * Background work the build has due: jobs queued and due or running, and webhook deliveries pending (the dispatcher's
+ * queue since decision 0044; in builds before it each also has a job). 0 for a build without a jobs table (before
+ * issue #16).
+ */
 async function dueJobs(build: Build): Promise<number> {
-  const [table] = await build.sql(`select to_regclass('jobs') is not null as present`);
-  if (table?.present !== true) return 0;
+  const [tables] = await build.sql(
+    `select to_regclass('jobs') is not null as jobs, to_regclass('webhook_deliveries') is not null as deliveries`,
+  );
+  if (tables?.jobs !== true) return 0;
+  const pending = `(select count(*) from webhook_deliveries where status = 'pending')`;
+  const deliveries = tables.deliveries === true ? pending : '0';
   const [row] = await build.sql(
-    `select count(*)::integer as n from jobs where (status = 'queued' and run_at <= now()) or status = 'running'`,
+    `select (select count(*) from jobs where (status = 'queued' and run_at <= now()) or status = 'running')::integer
+      + ${deliveries}::integer as n`,
   );
   return Number(row?.n ?? 0);
 }

@@ -229,9 +229,10 @@ async function waitFor(what: string, done: () => boolean | Promise<boolean>, ms:
 }
 
 /**
- * BENCH_WEBHOOK_WORKER=off: the app runs no job worker (start it with JOBS_ENABLED=false, e.g. AB_ENV_<label>), so
- * place-3-lines-webhook measures what subscribing costs placement itself (the `webhook.schedule` job written with
- * each batch), with deliveries left to workers elsewhere; the teardown counts the events left to schedule.
+ * BENCH_WEBHOOK_WORKER=off: the app runs no job worker nor dispatcher (start it with JOBS_ENABLED=false, e.g.
+ * AB_ENV_<label>), so place-3-lines-webhook measures what subscribing costs placement itself (the `webhook.schedule`
+ * job written with each batch), with deliveries left to workers elsewhere; the teardown counts the events left to
+ * schedule.
  */
 const WORKER_OFF = process.env.BENCH_WEBHOOK_WORKER === 'off';
 
@@ -267,7 +268,7 @@ async function sentWebhooksBefore(ctx: SetupContext, url: string): Promise<void>
 /**
  * place-3-lines with an endpoint subscribed to order.placed on a receiver in a process of its own: each placement
  * batch also enqueues the job that schedules its orders' deliveries, which the app's job worker runs meanwhile, and
- * then attempts each delivery. Compared with
+ * the app's delivery dispatcher attempts each delivery (decision 0044). Compared with
  * place-3-lines, measured just before (issue #16: at least 0.85 × it). The teardown lets the deliveries catch up,
  * then measures how fast the app delivers a backlog of BACKLOG deliveries made at once (deliveries per second, from
  * the first arrival to the last), and switches the endpoint off so later scenarios make no deliveries.
@@ -353,8 +354,8 @@ function placeWithWebhookScenario(): Scenario {
             select gen_random_uuid() as id, 'order.placed'::text as type, now() as created_at,
               jsonb_build_object('bench', g) as data
             from generate_series(1, $1::integer) g
-          ), ${scheduleDeliveriesSql('input', { jobs: true })}
-          select count(*)::int as n from webhook_jobs`,
+          ), ${scheduleDeliveriesSql('input')}
+          select count(*)::int as n from webhook_scheduled`,
           [BACKLOG],
         );
         if (Number(made?.n) !== BACKLOG) throw new Error(`made ${String(made?.n)} deliveries, not ${BACKLOG}`);

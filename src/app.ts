@@ -230,10 +230,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(paymentRoutes({ ...payments, webhookRateLimitPerMinute: config.webhookRateLimitPerMinute }));
   await app.register(paymentReturnRoutes({ db, tokens, publicBaseUrl }));
   await app.register(paymentAdminRoutes(payments));
-  await app.register(webhookAdminRoutes({ db, settings: config.webhooks, jobs }));
+  const { webhooks: settings, jobsConcurrency: concurrency, jobsEnabled, jobsPollMs: pollMs } = config;
+  const deliveries = registerWebhookDeliveries(app, {
+    database,
+    outbox,
+    settings,
+    concurrency,
+    pollMs,
+    dispatch: jobsEnabled,
+  });
+  await app.register(webhookAdminRoutes({ db, settings, wakeDeliveries: deliveries.wake }));
 
-  const { webhooks: settings, jobsConcurrency: concurrency, jobsEnabled } = config;
-  registerWebhookDeliveries(app, { database, outbox, settings, concurrency });
   registerCustomerEmails(app, { db, tokens, outbox, config });
   const expiry = { ttlMinutes: config.unpaidOrderTtlMinutes, exemptPluginIds: manualCapturePluginIds(deps.payments) };
   expireUnpaidOrdersInBackground(app, { db, outbox, ...expiry, jobsEnabled });

@@ -495,7 +495,7 @@ describe('webhook deliveries of recorded events', () => {
     ).toEqual([...ids].sort().map((id) => ({ status: 'queued', eventIds: [id] })));
     expect(await deliveriesOf(ids)).toEqual([]);
 
-    // The job's work: one delivery per event for the endpoint, each with its attempt's job; run again, nothing more.
+    // The job's work: one delivery per event for the endpoint, due at once; run again, nothing more.
     expect(await scheduleEventDeliveries(w.database, ids)).toBe(2);
     expect(await scheduleEventDeliveries(w.database, ids)).toBe(0);
     expect((await deliveriesOf(ids)).sort()).toEqual(ids.map((id) => [id, hook.id]).sort());
@@ -504,7 +504,7 @@ describe('webhook deliveries of recorded events', () => {
 
   it('refuse for good a schedule job that names no event ids (no retries of what can never succeed)', async () => {
     const queue = new JobQueue();
-    registerWebhookJobs(queue, { database: w.database, settings: w.config.webhooks });
+    registerWebhookJobs(queue, { database: w.database });
     const schedule = queue.handlerOf(WEBHOOK_SCHEDULE_JOB);
     expect(schedule?.policy).toMatchObject({ giveUpAfterMs: 86_400_000 });
     const job = (payload: Record<string, unknown>) => ({

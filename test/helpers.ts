@@ -267,3 +267,14 @@ export async function secondProcess(
     },
   };
 }
+
+/** Reads until `done` says yes, for 20 s at most. */
+export async function until<T>(what: string, read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

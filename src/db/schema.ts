@@ -1162,7 +1162,8 @@ export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as con
  * table is another module's, and deliveries keep their own copy of the envelope in `payload`).
  * `message_id` is the `webhook-id` header, the same on every attempt so receivers can drop repeats.
  * `next_attempt_at` is null once the delivery is settled; while an attempt runs it holds the end of
- * that attempt's lease. `first_attempt_at` starts the retry window (a redelivery clears it).
+ * that attempt's lease. `first_attempt_at` starts the retry window (a redelivery clears it). A pending
+ * delivery is its own queue entry: the dispatcher claims the due ones (decision 0044).
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -1188,6 +1189,8 @@ export const webhookDeliveries = pgTable(
     check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
     uniqueIndex('webhook_deliveries_event_once_idx').on(t.endpointId, t.eventId),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+    // The dispatcher's queue: pending deliveries in the order they come due (decision 0044).
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'pending'`),
   ],
 );
 

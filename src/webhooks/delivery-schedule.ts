@@ -1,8 +1,5 @@
 import type { SqlFanOut } from '../events/events.repository.js';
 
-/** The job that makes one attempt of one delivery (`runDelivery`), and runs again when the delivery must be retried. */
-export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
-
 /**
  * The job that schedules the deliveries of recorded events (`scheduleEventDeliveries`), enqueued by the statement
  * that records them (`deliveriesJobSql`). Payload: `{ event_ids: string[] }`.
@@ -23,16 +20,16 @@ const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY
  * event's type gets one pending delivery, due at once, whose payload is the envelope receivers get
  * (`{id, type, created_at, data}`); an event already delivered to an endpoint gets no second one, so running it again
  * adds nothing. A delivery is due from the statement's time in whole milliseconds, the precision of the attempt's
- * clock (a JavaScript Date) that compares with it. With `jobs`, each new delivery gets its `webhook.deliver` job too,
- * so the work exists exactly when the delivery does. The endpoints read are locked FOR KEY SHARE: one deleted
- * meanwhile waits for the statement (and is then left out), so no delivery names a vanished endpoint. The CTEs are
- * `webhook_subscribed`, `webhook_scheduled` (returns `id` and `next_attempt_at`) and, with jobs, `webhook_jobs`
- * (returns the jobs' `id`): put the text after `with` or a comma.
+ * clock (a JavaScript Date) that compares with it; a pending delivery due is the dispatcher's work
+ * (`claimDueDeliveries`), with no job of its own (decision 0044). The endpoints read are locked FOR KEY SHARE: one
+ * deleted meanwhile waits for the statement (and is then left out), so no delivery names a vanished endpoint. The
+ * CTEs are `webhook_subscribed` and `webhook_scheduled` (returns `id` and `next_attempt_at`): put the text after
+ * `with` or a comma.
  *
  * One home for who gets a delivery, with `subscribed`, which `deliveriesJobSql` asks too.
  */
-export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }): string {
-  const scheduled = `webhook_subscribed as (
+export function scheduleDeliveriesSql(events: string): string {
+  return `webhook_subscribed as (
       select s.id, s.is_active, s.events from webhook_endpoints s
       where s.is_active and s.events && array(select distinct e.type::text from ${events} e)
       for key share
@@ -46,12 +43,6 @@ export function scheduleDeliveriesSql(events: string, options: { jobs: boolean }
         order by e.created_at, s.id
         on conflict do nothing
         returning id, next_attempt_at
-    )`;
-  if (!options.jobs) return scheduled;
-  return `${scheduled}, webhook_jobs as (
-      insert into jobs (kind, payload)
-        select '${WEBHOOK_DELIVERY_JOB}', jsonb_build_object('delivery_id', d.id) from webhook_scheduled d
-        returning id
     )`;
 }
 
@@ -77,6 +68,6 @@ export function deliveriesJobSql(events: string): string {
 
 /**
  * The fan-out the outbox runs with every statement that records events (`deliveriesJobSql`), registered with it by
- * `registerWebhookJobs`'s caller while the app is built.
+ * `registerWebhookDeliveries` while the app is built.
  */
 export const deliveriesFanOut: SqlFanOut = { name: 'webhook_schedule_job', sql: deliveriesJobSql };

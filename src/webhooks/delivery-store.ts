@@ -20,8 +20,8 @@ export interface AttemptOutcome {
 }
 
 /**
- * The database side of delivery attempts. The attempts that run at once (JOBS_CONCURRENCY of them per process) are
- * claimed together in one statement, and recorded together in one transaction, so a delivery costs a fraction of a
+ * The database side of delivery attempts by id (`runDelivery`). The attempts that run at once are claimed together in
+ * one statement, and recorded together in one transaction, so a delivery costs a fraction of a
  * round trip and of a commit rather than several of each (docs/decisions/0015-webhook-deliveries-in-batches.md).
  */
 export interface DeliveryStore {
@@ -63,6 +63,56 @@ const claimDue: Statement = {
     select to_jsonb(c) as delivery, to_jsonb(e) as endpoint
     from claimed c left join webhook_endpoints e on e.id = c.endpoint_id`,
 };
+
+/**
+ * Takes up to $3 due pending deliveries, the longest waiting first, until $2 (their lease: `next_attempt_at` moves to
+ * it, so no one else attempts them meanwhile, and if this process dies they are due again then). Rows another
+ * dispatcher is claiming are skipped, not waited for. Read in the order of `webhook_deliveries_due_idx` and only as
+ * far as the limit, so a claim costs the same with ten deliveries waiting or ten thousand. Answers the claimed ones
+ * with their endpoints.
+ */
+const claimNextDue: Statement = {
+  name: 'webhook_claim_next_due',
+  text: `with due as (
+      select d.id from webhook_deliveries d
+      where d.status = 'pending' and d.next_attempt_at <= $1::timestamptz
+      order by d.next_attempt_at, d.id
+      limit $3
+      for update skip locked
+    ), claimed as (
+      update webhook_deliveries d set next_attempt_at = $2::timestamptz, updated_at = $1::timestamptz
+      from due where d.id = due.id
+      returning d.*
+    )
+    select to_jsonb(c) as delivery, to_jsonb(e) as endpoint
+    from claimed c left join webhook_endpoints e on e.id = c.endpoint_id
+    order by c.next_attempt_at, c.id`,
+};
+
+/** A claimed row as the claim statements answer it. */
+type ClaimedJson = { delivery: Record<string, unknown>; endpoint: Record<string, unknown> | null };
+
+function claimedOf(row: ClaimedJson): ClaimedDelivery {
+  const delivery = fromColumnNames<DeliveryRow>(DELIVERY_COLUMNS, row.delivery);
+  const endpoint = row.endpoint ? fromColumnNames<EndpointRow>(ENDPOINT_COLUMNS, row.endpoint) : undefined;
+  return { delivery, endpoint };
+}
+
+/**
+ * Claims up to `limit` deliveries due at `now` for one attempt each, leased until `leaseUntil` (see `claimNextDue`):
+ * the dispatcher's one statement per look for work.
+ */
+export async function claimDueDeliveries(
+  database: Pick<Database, 'run'>,
+  input: { now: Date; leaseUntil: Date; limit: number },
+): Promise<ClaimedDelivery[]> {
+  const rows = await database.run<ClaimedJson>(claimNextDue, [
+    input.now.toISOString(),
+    input.leaseUntil.toISOString(),
+    input.limit,
+  ]);
+  return rows.map(claimedOf);
+}
 
 /**
  * Logs attempts and moves their deliveries on (a delivery settled meanwhile keeps its state; a deleted one gets no
@@ -147,15 +197,11 @@ async function claimBatch(database: Database, items: { id: number; now: Date; le
     const item = items[n] as (typeof items)[number];
     return { id: item.id, now: item.now.toISOString(), lease_until: item.leaseUntil.toISOString() };
   });
-  const rows = await database.run<{ delivery: Record<string, unknown>; endpoint: Record<string, unknown> | null }>(
-    claimDue,
-    [JSON.stringify(wanted), wanted.map((w) => w.id)],
-  );
+  const rows = await database.run<ClaimedJson>(claimDue, [JSON.stringify(wanted), wanted.map((w) => w.id)]);
   const claimed = new Map<number, ClaimedDelivery>();
   for (const row of rows) {
-    const delivery = fromColumnNames<DeliveryRow>(DELIVERY_COLUMNS, row.delivery);
-    const endpoint = row.endpoint ? fromColumnNames<EndpointRow>(ENDPOINT_COLUMNS, row.endpoint) : undefined;
-    claimed.set(delivery.id, { delivery, endpoint });
+    const one = claimedOf(row);
+    claimed.set(one.delivery.id, one);
   }
   return items.map((item, n) => (first.get(item.id) === n ? claimed.get(item.id) : undefined));
 }

@@ -77,7 +77,7 @@ export async function failWithoutAttempt(db: Db, input: { id: number; reason: st
 
 /**
  * Makes a delivery pending and due at `now`, with a fresh retry window; its endpoint must be active. Runs in the
- * caller's transaction, so whatever queues the attempt can join it.
+ * caller's transaction.
  */
 export async function resetForRedelivery(tx: Tx, input: { id: number; now: Date }): Promise<DeliveryRow> {
   const [current] = await tx

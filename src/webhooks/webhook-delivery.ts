@@ -5,7 +5,7 @@ import { runStatement } from '../db/statement-sql.js';
 import { scheduleDeliveriesSql } from './delivery-schedule.js';
 import { type Resolver, systemResolver } from './outbound-address.js';
 import { nextRetryAt } from './retry-policy.js';
-import { deliveryStore } from './delivery-store.js';
+import { type ClaimedDelivery, deliveryStore } from './delivery-store.js';
 import {
   type DeliveryRow,
   type DeliverySettlement,
@@ -26,7 +26,7 @@ export interface DueDelivery {
  * The deliveries of one event, alone (recorded events get theirs from the `webhook.schedule` job their statement
  * enqueued: `scheduleEventDeliveries`): one pending delivery, due at once, for each active endpoint subscribed to
  * the event's type. Returns the deliveries made (none twice for an event and an endpoint, however often it is
- * called), so their attempts can be queued in the same transaction (`deliveryJob`).
+ * called); a dispatcher attempts them once they are committed (`startDeliveryDispatcher`).
  */
 export async function scheduleDeliveries(tx: Db | Tx, event: OutboundEvent): Promise<DueDelivery[]> {
   const rows = await runStatement<{ id: number; next_attempt_at: Date | string }>(tx, scheduleOne, [
@@ -36,10 +36,10 @@ export async function scheduleDeliveries(tx: Db | Tx, event: OutboundEvent): Pro
 }
 
 /**
- * What the `webhook.schedule` job does: the deliveries of recorded events (`eventIds`), each with its
- * `webhook.deliver` job, in one statement, for the endpoints subscribed now. Running it again for the same events
- * adds nothing (one delivery per event and endpoint), so a job that ran before its worker died is safe to run again.
- * Answers how many deliveries were made.
+ * What the `webhook.schedule` job does: the deliveries of recorded events (`eventIds`), due at once, in one
+ * statement, for the endpoints subscribed now. Running it again for the same events adds nothing (one delivery per
+ * event and endpoint), so a job that ran before its worker died is safe to run again. Answers how many deliveries were
+ * made; they are the dispatcher's work from then on (`startDeliveryDispatcher`).
  */
 export async function scheduleEventDeliveries(
   database: Pick<Database, 'run'>,
@@ -53,15 +53,15 @@ const scheduleRecorded: Statement = {
   name: 'webhook_schedule_recorded',
   text: `with recorded as (
       select id, type, created_at, data from events where id = any($1::uuid[])
-    ), ${scheduleDeliveriesSql('recorded', { jobs: true })}
-    select count(*)::integer as deliveries from webhook_jobs`,
+    ), ${scheduleDeliveriesSql('recorded')}
+    select count(*)::integer as deliveries from webhook_scheduled`,
 };
 
 const scheduleOne: Statement = {
   name: 'webhook_schedule_deliveries',
   text: `with input as (
       select * from jsonb_to_recordset($1::jsonb) as e(id text, type text, created_at timestamptz, data jsonb)
-    ), ${scheduleDeliveriesSql('input', { jobs: false })}
+    ), ${scheduleDeliveriesSql('input')}
     select id, next_attempt_at from webhook_scheduled`,
 };
 
@@ -78,7 +78,7 @@ export interface DeliveryDeps {
   connections?: WebhookConnections;
 }
 
-/** What the `webhook.deliver` job does next (src/webhooks/webhook-jobs.ts): end, run again at `retryAt`, or end. */
+/** What comes after an attempt: nothing (delivered), another attempt at `retryAt`, or nothing (given up). */
 export type DeliveryNext = { kind: 'done' } | { kind: 'retry'; retryAt: Date } | { kind: 'failed' };
 
 /** Time an attempt may take besides the endpoint's timeout (the database writes before and after). */
@@ -91,28 +91,44 @@ function nextOf(row: Pick<DeliveryRow, 'status' | 'nextAttemptAt'>): DeliveryNex
 }
 
 /**
- * Called by the `webhook.deliver` job: ONE attempt of a due delivery. Signs the event envelope (Standard Webhooks),
- * POSTs it with the configured timeout, logs the attempt and decides what comes next: `done` (2xx), `retry` at
- * `retryAt` (with backoff, for 24 hours from the first attempt), or `failed` (given up, or the endpoint is off).
- * A delivery that is not due (settled, leased by a concurrent attempt, or waiting) is left alone and reported as it
- * stands. Holds no database connection while the endpoint is called, so a slow endpoint delays no other.
+ * ONE attempt of delivery `deliveryId`, if it is due (tests and tools; the dispatcher claims due deliveries itself,
+ * `claimDueDeliveries`, and attempts them with `attemptClaimed`). A delivery that is not due (settled, leased by a
+ * concurrent attempt, or waiting) is left alone and reported as it stands.
  */
 export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promise<DeliveryNext> {
-  const clock = deps.now ?? (() => new Date());
-  const db = deps.database.db;
-  const store = deliveryStore(deps.database);
-  const attemptedAt = clock();
-  const leaseUntil = new Date(attemptedAt.getTime() + deps.settings.timeoutMs + LEASE_MARGIN_MS);
-  const claimed = await store.claim({ id: deliveryId, now: attemptedAt, leaseUntil });
+  const attemptedAt = (deps.now ?? (() => new Date()))();
+  const leaseUntil = attemptLeaseEnd(deps.settings, attemptedAt);
+  const claimed = await deliveryStore(deps.database).claim({ id: deliveryId, now: attemptedAt, leaseUntil });
   if (!claimed) {
     // Not due or settled: reported as it stands. Gone (deleted with its endpoint): nothing is left to do.
-    const current = await deliveryById(db, deliveryId);
+    const current = await deliveryById(deps.database.db, deliveryId);
     return current ? nextOf(current) : { kind: 'failed' };
   }
+  return attemptClaimed(deps, claimed, attemptedAt);
+}
+
+/** Until when a claim made at `attemptedAt` holds its delivery: the endpoint's timeout and a margin for the writes. */
+export function attemptLeaseEnd(settings: Pick<WebhookSettings, 'timeoutMs'>, attemptedAt: Date): Date {
+  return new Date(attemptedAt.getTime() + settings.timeoutMs + LEASE_MARGIN_MS);
+}
+
+/**
+ * ONE attempt of a delivery claimed at `attemptedAt` (leased to this caller): signs the event envelope (Standard
+ * Webhooks), POSTs it with the configured timeout, logs the attempt and decides what comes next: `done` (2xx),
+ * `retry` at `retryAt` (with backoff, for 24 hours from the first attempt), or `failed` (given up, or the endpoint is
+ * off). Holds no database connection while the endpoint is called, so a slow endpoint delays no other.
+ */
+export async function attemptClaimed(
+  deps: DeliveryDeps,
+  claimed: ClaimedDelivery,
+  attemptedAt: Date,
+): Promise<DeliveryNext> {
+  const clock = deps.now ?? (() => new Date());
   const { delivery, endpoint } = claimed;
+  const deliveryId = delivery.id;
   if (!endpoint?.isActive) {
     const reason = endpoint?.disabledReason ?? 'the endpoint is switched off';
-    await failWithoutAttempt(db, { id: deliveryId, reason: `not sent: ${reason}` });
+    await failWithoutAttempt(deps.database.db, { id: deliveryId, reason: `not sent: ${reason}` });
     return { kind: 'failed' };
   }
 
@@ -138,7 +154,7 @@ export async function runDelivery(deps: DeliveryDeps, deliveryId: number): Promi
     ? { status: 'succeeded', nextAttemptAt: null }
     : afterFailure(deps, { delivery, attemptedAt, failedAt: finishedAt });
   const { responseCode, durationMs, error, responseSnippet } = outcome;
-  const recorded = await store.record({
+  const recorded = await deliveryStore(deps.database).record({
     attempt: { deliveryId, attemptedAt, responseCode, durationMs, error, responseSnippet },
     settlement,
     endpoint: { id: endpoint.id, ok: outcome.ok, at: finishedAt },

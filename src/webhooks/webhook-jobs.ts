@@ -2,17 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { WebhookSettings } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { Outbox } from '../events/outbox.js';
-import type { JobQueue, JobRequest, RunAgain } from '../jobs/job-queue.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { PermanentJobError } from '../jobs/job-queue.js';
 import type { JobPolicy } from '../jobs/retry-policy.js';
-import { deliveriesFanOut, WEBHOOK_DELIVERY_JOB, WEBHOOK_SCHEDULE_JOB } from './delivery-schedule.js';
+import { type DeliveryDispatcher, startDeliveryDispatcher } from './delivery-dispatcher.js';
+import { deliveriesFanOut, WEBHOOK_SCHEDULE_JOB } from './delivery-schedule.js';
 import { WebhookConnections } from './webhook-connections.js';
-import { type DeliveryDeps, runDelivery, scheduleEventDeliveries } from './webhook-delivery.js';
-
-/** The payload of a `webhook.deliver` job. */
-export interface DeliveryJobPayload extends Record<string, unknown> {
-  delivery_id: number;
-}
+import { scheduleEventDeliveries } from './webhook-delivery.js';
 
 /** The payload of a `webhook.schedule` job (enqueued in SQL: `deliveriesJobSql`). */
 export interface ScheduleJobPayload extends Record<string, unknown> {
@@ -34,20 +30,14 @@ export const SCHEDULE_JOB_POLICY: Partial<JobPolicy> = {
 /** An event id as the events table keeps it (a UUID). */
 const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The job that attempts delivery `deliveryId` (scheduled deliveries get theirs in SQL: `scheduleDeliveriesSql`). */
-export function deliveryJob(deliveryId: number): JobRequest {
-  return { kind: WEBHOOK_DELIVERY_JOB, payload: { delivery_id: deliveryId } satisfies DeliveryJobPayload };
-}
-
 /**
- * Registers the `webhook.schedule` job (the deliveries of recorded events, `SCHEDULE_JOB_POLICY`) and the
- * `webhook.deliver` job: one attempt (`runDelivery`); a delivery to retry makes the job run again at the delivery's
- * next try (not counted as a failed job: the delivery's own 24-hour window decides), a settled one
- * ends it. A job fails (and is retried by the jobs' policy) only when the attempt could not be recorded (the
- * database). Jobs run concurrently (JOBS_CONCURRENCY), so a slow endpoint holds one slot, not the others.
+ * Registers the `webhook.schedule` job: the deliveries of recorded events (`SCHEDULE_JOB_POLICY`), made due at once;
+ * `wakeDeliveries` tells this process's dispatcher (`startDeliveryDispatcher`), which attempts them.
  */
-export function registerWebhookJobs(queue: JobQueue, deps: DeliveryDeps): void {
-  // The deliveries of recorded events, made in one statement (idempotent); their attempts are jobs of this queue.
+export function registerWebhookJobs(
+  queue: JobQueue,
+  deps: { database: Pick<Database, 'run'>; wakeDeliveries?: () => void },
+): void {
   queue.handle<ScheduleJobPayload>(
     WEBHOOK_SCHEDULE_JOB,
     async (job) => {
@@ -55,29 +45,48 @@ export function registerWebhookJobs(queue: JobQueue, deps: DeliveryDeps): void {
       if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && EVENT_ID.test(id))) {
         throw new PermanentJobError(`webhook.schedule job ${job.id} does not name event ids`);
       }
-      if ((await scheduleEventDeliveries(deps.database, ids)) > 0) queue.wake();
+      if ((await scheduleEventDeliveries(deps.database, ids)) > 0) deps.wakeDeliveries?.();
     },
     SCHEDULE_JOB_POLICY,
   );
-
-  queue.handle<DeliveryJobPayload>(WEBHOOK_DELIVERY_JOB, async (job): Promise<RunAgain | undefined> => {
-    const next = await runDelivery(deps, Number(job.payload.delivery_id));
-    return next.kind === 'retry' ? { runAgainAt: next.retryAt } : undefined;
-  });
 }
 
 /**
  * The app's webhook deliveries: the outbox enqueues the job scheduling them with the events they are for
- * (`deliveriesFanOut`), and the app's worker runs them over kept-alive connections (at most `concurrency` per
- * endpoint), closed with the app. Register before the worker (`runJobWorker`): hooks close in the reverse order, so
- * the worker stops before the connections its deliveries use are closed.
+ * (`deliveriesFanOut`), and, with `dispatch` (`JOBS_ENABLED`), the app's dispatcher attempts the due ones over
+ * kept-alive connections (at most `concurrency` at once, and per endpoint), started with the app and stopped when it
+ * closes, before the connections its attempts use. Answers what wakes the dispatcher once deliveries are made due
+ * (a redelivery); without a dispatcher in this process, one elsewhere finds them at its next poll.
  */
 export function registerWebhookDeliveries(
   app: FastifyInstance,
-  deps: { database: Database; outbox: Outbox; settings: WebhookSettings; concurrency: number },
-): void {
+  deps: {
+    database: Database;
+    outbox: Outbox;
+    settings: WebhookSettings;
+    concurrency: number;
+    pollMs: number;
+    dispatch: boolean;
+  },
+): { wake: () => void } {
   const connections = new WebhookConnections(deps.concurrency);
-  registerWebhookJobs(deps.outbox.jobs, { database: deps.database, settings: deps.settings, connections });
+  let dispatcher: DeliveryDispatcher | undefined;
+  const wake = () => dispatcher?.wake();
+  registerWebhookJobs(deps.outbox.jobs, { database: deps.database, wakeDeliveries: wake });
   deps.outbox.fanOutInSql(deliveriesFanOut);
+  // Hooks close in the reverse order: the dispatcher stops before the connections close.
   app.addHook('onClose', async () => connections.close());
+  if (deps.dispatch) {
+    const { database, settings, concurrency, pollMs } = deps;
+    app.addHook('onReady', async () => {
+      dispatcher = startDeliveryDispatcher({
+        deps: { database, settings, connections },
+        concurrency,
+        pollMs,
+        log: app.log,
+      });
+    });
+    app.addHook('onClose', async () => dispatcher?.stop());
+  }
+  return { wake };
 }

@@ -6,7 +6,6 @@ import type { Db } from '../db/client.js';
 import { requireAdmin } from '../http/auth.js';
 import { nextCursor } from '../http/paging.js';
 import { bearerAuth, IdParams, problems } from '../http/schemas.js';
-import { enqueueJob, type JobQueue } from '../jobs/job-queue.js';
 import { attemptsOf, findDelivery, listDeliveries, resetForRedelivery } from './webhook-deliveries.repository.js';
 import {
   createEndpoint,
@@ -32,16 +31,15 @@ import {
   EndpointWithSecret,
 } from './webhooks.schema.js';
 import { endpointValues, newEndpointValues } from './webhooks.values.js';
-import { deliveryJob } from './webhook-jobs.js';
 
 /**
- * Webhook endpoints and their deliveries: /webhook/dashboard/api/ (admins only). A redelivery queues its attempt
- * (`webhook.deliver`) on `jobs` in the transaction that makes the delivery due again.
+ * Webhook endpoints and their deliveries: /webhook/dashboard/api/ (admins only). A redelivery makes the delivery due
+ * again and, once that is committed, wakes this process's dispatcher (`wakeDeliveries`).
  */
 export function webhookAdminRoutes(deps: {
   db: Db;
   settings: WebhookSettings;
-  jobs: JobQueue;
+  wakeDeliveries: () => void;
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const common = { tags: ['webhooks (admin)'], security: bearerAuth };
@@ -185,11 +183,8 @@ export function webhookAdminRoutes(deps: {
       },
       async (request) => {
         const now = new Date();
-        const row = await deps.jobs.transaction(deps.db, async (tx) => {
-          const reset = await resetForRedelivery(tx, { id: request.params.id, now });
-          await enqueueJob(tx, deps.jobs, deliveryJob(reset.id));
-          return reset;
-        });
+        const row = await deps.db.transaction((tx) => resetForRedelivery(tx, { id: request.params.id, now }));
+        deps.wakeDeliveries();
         return presentDeliveryDetail(row, await attemptsOf(deps.db, row.id));
       },
     );

@@ -1,0 +1,158 @@
+import { claimDueDeliveries } from './delivery-store.js';
+import { attemptClaimed, attemptLeaseEnd, type DeliveryDeps } from './webhook-delivery.js';
+
+type LogFn = (fields: Record<string, unknown>, message: string) => void;
+
+export interface DeliveryDispatcherOptions {
+  deps: DeliveryDeps;
+  /** Attempts in flight at once, at most (`JOBS_CONCURRENCY`). */
+  concurrency: number;
+  /** How often to look for due deliveries when nothing woke the dispatcher (`JOBS_POLL_MS`). */
+  pollMs: number;
+  log: { warn: LogFn; error: LogFn };
+  /** How long `stop()` waits for the attempts in flight. */
+  stopWaitMs?: number;
+}
+
+export interface DeliveryDispatcher {
+  /** Looks for due deliveries now (called when this process made some due). */
+  wake(): void;
+  /**
+   * Stops claiming and waits up to `stopWaitMs` for the attempts in flight; one still running stays leased and is due
+   * again when its lease ends (the endpoint's timeout and a minute), as if this process had died.
+   */
+  stop(): Promise<void>;
+  /** Attempts in flight now. */
+  running(): number;
+}
+
+const DEFAULT_STOP_WAIT_MS = 5_000;
+
+/**
+ * Attempts due webhook deliveries: the deliveries table is their queue (decision 0044). Each look claims as many due
+ * deliveries as there are free slots, in one statement that leases them (`claimDueDeliveries`: SKIP LOCKED, so
+ * dispatchers of other processes share the work and never wait on each other), attempts them outside any transaction
+ * (`attemptClaimed`; attempts that end together are recorded in one transaction), and looks again when a slot frees
+ * while work is left, when woken (`wake`: this process made deliveries due), at a retry this process asked for, and
+ * otherwise every `pollMs` (deliveries other processes made due, leases that ran out).
+ */
+export function startDeliveryDispatcher(options: DeliveryDispatcherOptions): DeliveryDispatcher {
+  const { deps, concurrency, pollMs, log } = options;
+  const clock = deps.now ?? (() => new Date());
+  /** Each attempt in flight, with its delivery's id (a redelivery may run beside an attempt of the same delivery). */
+  const inFlight = new Map<Promise<void>, number>();
+  let stopping = false;
+  let looking: Promise<void> | undefined;
+  /** Another look is wanted once the current one ends (a wake came meanwhile, or the last claim took every slot). */
+  let lookAgain = false;
+  let timer: NodeJS.Timeout | undefined;
+  /** When `timer` fires (epoch ms); Infinity when none is set. */
+  let timerAt = Number.POSITIVE_INFINITY;
+
+  /** Looks at `at` unless a look is already set for sooner. */
+  function lookAt(at: number): void {
+    if (stopping || at >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(
+      () => {
+        timerAt = Number.POSITIVE_INFINITY;
+        wake();
+      },
+      Math.max(0, at - clock().getTime()),
+    );
+    timer.unref();
+  }
+
+  /**
+   * Looks once the current turn of the event loop is over: attempts recorded in one batch all end in the same turn,
+   * and one claim then fills all the slots they freed rather than one claim each.
+   */
+  let soon: NodeJS.Immediate | undefined;
+  function lookSoon(): void {
+    soon ??= setImmediate(() => {
+      soon = undefined;
+      wake();
+    });
+  }
+
+  function wake(): void {
+    if (stopping) return;
+    if (looking || inFlight.size >= concurrency) {
+      lookAgain = true;
+      return;
+    }
+    lookAgain = false;
+    looking = look()
+      .then((full) => {
+        if (full) lookAgain = true;
+      })
+      .catch((err: unknown) => log.error({ err }, 'claiming webhook deliveries failed'))
+      .finally(() => {
+        looking = undefined;
+        if (stopping) return;
+        if (lookAgain && inFlight.size < concurrency) wake();
+        else lookAt(clock().getTime() + pollMs);
+      });
+  }
+
+  /** Claims due deliveries for the free slots and starts their attempts; answers whether it filled every slot. */
+  async function look(): Promise<boolean> {
+    const free = concurrency - inFlight.size;
+    const now = clock();
+    const claimed = await claimDueDeliveries(deps.database, {
+      now,
+      leaseUntil: attemptLeaseEnd(deps.settings, now),
+      limit: free,
+    });
+    for (const one of claimed) {
+      const id = one.delivery.id;
+      const attempt = attemptClaimed(deps, one, now)
+        .then((next) => {
+          if (next.kind === 'retry') lookAt(next.retryAt.getTime());
+        })
+        .catch((err: unknown) =>
+          log.error(
+            { err, delivery: id },
+            'a webhook delivery attempt was not recorded; it is due again after its lease',
+          ),
+        )
+        .finally(() => {
+          inFlight.delete(attempt);
+          if (lookAgain) lookSoon();
+        });
+      inFlight.set(attempt, id);
+    }
+    return claimed.length === free;
+  }
+
+  wake();
+
+  async function stop(): Promise<void> {
+    stopping = true;
+    clearTimeout(timer);
+    if (soon) clearImmediate(soon);
+    await looking;
+    let waited: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      Promise.all(inFlight.keys()).then(() => true),
+      new Promise<boolean>((resolve) => {
+        waited = setTimeout(() => resolve(false), options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(waited);
+    if (!finished) {
+      log.warn(
+        { deliveries: [...inFlight.values()] },
+        'stopped with webhook deliveries in flight; due again after their lease',
+      );
+    }
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    wake,
+    stop: () => (stopped ??= stop()),
+    running: () => inFlight.size,
+  };
+}
