@@ -29,6 +29,8 @@ async function stateOf(target: Parameters<typeof openDatabase>[0]) {
 }
 
 describe('an embedded database started from pgliteImage', () => {
+  // Three embedded databases made from nothing (a new one, the image, the one loaded from it): on a loaded 2-core
+  // machine that took over the suite's 30 s once.
   it('has the migrations and the sequences of a new one, and numbers its next market as a new one does', async () => {
     const fresh = await stateOf({ kind: 'pglite-memory' });
     const loaded = await stateOf({ kind: 'pglite-memory', image: await pgliteImage() });
@@ -36,5 +38,5 @@ describe('an embedded database started from pgliteImage', () => {
     expect(fresh.sequences.length).toBeGreaterThan(10);
     expect(fresh.nextMarketId).toBeGreaterThan(0);
     expect(loaded).toEqual(fresh);
-  });
+  }, 120_000);
 });
