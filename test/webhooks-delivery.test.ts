@@ -13,7 +13,7 @@ import type { OutboundEvent, WebhookEventType } from '../src/webhooks/webhook-ev
 import { bearer, buildTestApp, expectProblem, json, type SignedIn, signInAdmin, type TestApp } from './helpers.js';
 import { type Receiver, startReceiver } from './webhook-receiver.js';
 
-// Deliveries to a real HTTP receiver on 127.0.0.1, one attempt per runDelivery call, as the webhook.deliver job makes
+// Deliveries to a real HTTP receiver on 127.0.0.1, one attempt per runDelivery call, as the dispatcher makes
 // them. Time is injected where a test needs hours to pass.
 
 // A generous timeout, so a loaded machine fails no attempt by accident; the timeout test sets a short one.

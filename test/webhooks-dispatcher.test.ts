@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookSettings } from '../src/config.js';
+import type { Database, Statement } from '../src/db/client.js';
 import { webhookDeliveries } from '../src/db/schema.js';
+import { JobQueue } from '../src/jobs/job-queue.js';
 import { type DeliveryDispatcher, startDeliveryDispatcher } from '../src/webhooks/delivery-dispatcher.js';
 import { claimDueDeliveries } from '../src/webhooks/delivery-store.js';
+import { LEGACY_DELIVERY_JOB, registerWebhookJobs } from '../src/webhooks/webhook-jobs.js';
 import { scheduleDeliveries } from '../src/webhooks/webhook-delivery.js';
 import { type AdminApi, adminApi } from './fixtures.js';
 import { buildTestApp, signInAdmin, type TestApp, until } from './helpers.js';
@@ -41,9 +44,9 @@ afterEach(async () => {
 });
 
 const quiet = { warn: () => {}, error: () => {} };
-function dispatcher(options: { concurrency?: number; pollMs?: number } = {}): DeliveryDispatcher {
+function dispatcher(options: { concurrency?: number; pollMs?: number; database?: Database } = {}): DeliveryDispatcher {
   const started1 = startDeliveryDispatcher({
-    deps: { database: t.database, settings, random: () => 0.5 },
+    deps: { database: options.database ?? t.database, settings, random: () => 0.5 },
     concurrency: options.concurrency ?? 4,
     pollMs: options.pollMs ?? NO_POLL_MS,
     log: quiet,
@@ -164,11 +167,22 @@ describe('the webhook delivery dispatcher', () => {
     expect(requestsTo(hook.path).map((r) => r.headers['webhook-id'])).toEqual([made?.messageId, made?.messageId]);
   });
 
+  // On PostgreSQL the two claim over connections of their own, and SKIP LOCKED keeps them off each other's rows; the
+  // embedded database has one connection, so there this shows the sharing but not the locking.
   it('shares a backlog with a second dispatcher on the same database, each delivery sent once', async () => {
-    const hook = await endpoint(() => ({ status: 204, delayMs: 5 }));
+    const hook = await endpoint(() => ({ status: 204, delayMs: 20 }));
     const made = await deliveries(30);
-    dispatcher({ concurrency: 3 });
-    dispatcher({ concurrency: 3 });
+    const claimed = [0, 0];
+    const counting = (n: 0 | 1): Database => ({
+      ...t.database,
+      run: async <R>(statement: Statement, values: unknown[]) => {
+        const rows = await t.database.run<R>(statement, values);
+        if (statement.name === 'webhook_claim_next_due') claimed[n] = (claimed[n] ?? 0) + rows.length;
+        return rows;
+      },
+    });
+    dispatcher({ concurrency: 3, database: counting(0) });
+    dispatcher({ concurrency: 3, database: counting(1) });
     await until(
       'thirty deliveries recorded',
       () => statusesOf(made.map((m) => m.id)),
@@ -177,6 +191,9 @@ describe('the webhook delivery dispatcher', () => {
     const ids = requestsTo(hook.path).map((r) => r.headers['webhook-id']);
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
+    expect(claimed[0]).toBeGreaterThan(0);
+    expect(claimed[1]).toBeGreaterThan(0);
+    expect((claimed[0] ?? 0) + (claimed[1] ?? 0)).toBe(30);
   });
 
   it('leaves a delivery leased by another process alone until the lease ends, then takes it', async () => {
@@ -184,16 +201,13 @@ describe('the webhook delivery dispatcher', () => {
     const [made] = await deliveries(1);
     // A process claimed it and died before attempting it.
     const now = new Date();
-    const [claimed] = await claimDueDeliveries(t.database, {
-      now,
-      leaseUntil: new Date(now.getTime() + 800),
-      limit: 5,
-    });
+    const leaseUntil = new Date(now.getTime() + 2_500);
+    const [claimed] = await claimDueDeliveries(t.database, { now, leaseUntil, limit: 5 });
     expect(claimed?.delivery.id).toBe(made?.id);
 
     const d = dispatcher({ pollMs: 100 });
     d.wake();
-    await sleep(400);
+    await sleep(1_000);
     expect(requestsTo(hook.path)).toHaveLength(0);
     await until(
       'the delivery after the lease',
@@ -201,6 +215,31 @@ describe('the webhook delivery dispatcher', () => {
       (r) => r.length === 1,
     );
     expect(await statusesOf([made?.id ?? 0])).toEqual(['succeeded']);
+  });
+
+  it('sends a delivery redelivered mid-attempt once more, and the first attempt does not move it on', async () => {
+    // The first answer (a failure) comes while the redelivery's attempt is still waiting for its own (a success).
+    const hook = await endpoint((n) => (n === 1 ? { status: 503, delayMs: 1_500 } : { status: 204, delayMs: 2_500 }));
+    const [made] = await deliveries(1);
+    const id = made?.id ?? 0;
+    const d = dispatcher();
+    await until(
+      'the first attempt to be sent',
+      () => requestsTo(hook.path),
+      (r) => r.length === 1,
+    );
+    await admin.post(`/webhook/dashboard/api/deliveries/${id}/redeliver/`, {}, 200);
+    d.wake();
+    const settled = await until(
+      'both attempts to be logged',
+      () => admin.get(`/webhook/dashboard/api/deliveries/${id}/`),
+      (detail) => detail.attempt_log.length === 2,
+    );
+    // The failure, logged first, left the delivery to the redelivery's attempt: no retry of it was sent.
+    expect(settled).toMatchObject({ status: 'succeeded', attempts: 2, next_attempt_at: null });
+    expect(settled.attempt_log.map((a: { response_code: number }) => a.response_code)).toEqual([503, 204]);
+    await sleep(500);
+    expect(requestsTo(hook.path)).toHaveLength(2);
   });
 
   it('when stopped, records the attempts in flight and claims nothing more', async () => {
@@ -221,5 +260,50 @@ describe('the webhook delivery dispatcher', () => {
     await sleep(300);
     expect(requestsTo(hook.path)).toHaveLength(1);
     expect(await statusesOf([second?.id ?? 0])).toEqual(['pending']);
+  });
+});
+
+describe("the app's webhook deliveries", () => {
+  // The app's own dispatcher and job worker, with a poll no test waits for.
+  let app: TestApp;
+  let api: AdminApi;
+  beforeAll(async () => {
+    app = await buildTestApp({ config: { webhooks: settings, jobsEnabled: true, jobsPollMs: NO_POLL_MS } });
+    api = adminApi(app, await signInAdmin(app));
+  });
+  afterAll(() => app.close());
+
+  it('send a redelivery at once, without waiting for a poll', async () => {
+    paths += 1;
+    const path = `/dispatch-app-${paths}`;
+    await api.post('/webhook/dashboard/api/endpoints/', { url: receiver.url(path), events: ['order.placed'] });
+    // Made due behind the dispatcher's back (no wake): it waits for the poll.
+    const event = { id: randomUUID(), type: 'order.placed' as const, created_at: new Date().toISOString(), data: {} };
+    const [due] = await scheduleDeliveries(app.database.db, event);
+    await sleep(300);
+    expect(requestsTo(path)).toHaveLength(0);
+
+    await api.post(`/webhook/dashboard/api/deliveries/${due?.id}/redeliver/`, {}, 200);
+    await until(
+      'the redelivery',
+      () => requestsTo(path),
+      (r) => r.length === 1,
+    );
+  });
+
+  it('end a webhook.deliver job of the release before at once, sending nothing for it', async () => {
+    const queue = new JobQueue();
+    registerWebhookJobs(queue, { database: app.database });
+    const before = receiver.received.length;
+    const job = {
+      id: 1,
+      kind: LEGACY_DELIVERY_JOB,
+      payload: { delivery_id: 1 },
+      attempt: 1,
+      createdAt: new Date(),
+      signal: new AbortController().signal,
+    };
+    await expect(queue.handlerOf(LEGACY_DELIVERY_JOB)?.run(job)).resolves.toBeUndefined();
+    expect(receiver.received.length).toBe(before);
   });
 });

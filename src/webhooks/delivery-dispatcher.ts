@@ -18,8 +18,9 @@ export interface DeliveryDispatcher {
   /** Looks for due deliveries now (called when this process made some due). */
   wake(): void;
   /**
-   * Stops claiming and waits up to `stopWaitMs` for the attempts in flight; one still running stays leased and is due
-   * again when its lease ends (the endpoint's timeout and a minute), as if this process had died.
+   * Stops claiming and waits up to `stopWaitMs` for the attempts in flight. One still running goes on meanwhile: it is
+   * recorded when it ends (a failure if the app has closed its connections), or, if this process exits first, its
+   * delivery is due again when its lease ends (the endpoint's timeout and a minute).
    */
   stop(): Promise<void>;
   /** Attempts in flight now. */

@@ -12,10 +12,15 @@ export interface ClaimedDelivery {
   endpoint: EndpointRow | undefined;
 }
 
-/** What one attempt came to: its log entry, where the delivery goes next, and how its endpoint fared. */
+/**
+ * What one attempt came to: its log entry, where the delivery goes next, and how its endpoint fared. `lease` is the
+ * `next_attempt_at` its claim set: the settlement applies only while the delivery still holds it (a redelivery or
+ * another claim since then decides where the delivery goes; the attempt is still logged and counted).
+ */
 export interface AttemptOutcome {
   attempt: AttemptRecord;
   settlement: DeliverySettlement;
+  lease: Date | null;
   endpoint: { id: number; ok: boolean; at: Date };
 }
 
@@ -115,15 +120,16 @@ export async function claimDueDeliveries(
 }
 
 /**
- * Logs attempts and moves their deliveries on (a delivery settled meanwhile keeps its state; a deleted one gets no
- * log entry). The deliveries are locked in id order first, as the endpoints are in `noteEndpoints`.
+ * Logs attempts and moves their deliveries on, each only while it holds the lease its attempt's claim set (a
+ * delivery settled, redelivered or claimed again meanwhile keeps its state; a deleted one gets no log entry). The
+ * deliveries are locked in id order first, as the endpoints are in `noteEndpoints`.
  */
 const recordAttempts: Statement = {
   name: 'webhook_record_attempts',
   text: `with a as (
       select * from jsonb_to_recordset($1::jsonb) as a(delivery_id integer, attempted_at timestamptz,
         response_code integer, duration_ms integer, error text, response_snippet text, status text,
-        next_attempt_at timestamptz)
+        next_attempt_at timestamptz, lease timestamptz)
     ), locked as (
       select d.id from webhook_deliveries d where d.id = any($2::integer[]) order by d.id for update
     ), logged as (
@@ -132,8 +138,12 @@ const recordAttempts: Statement = {
         from a join locked l on l.id = a.delivery_id
         order by a.attempted_at
     ), moved as (
-      update webhook_deliveries d set status = a.status, next_attempt_at = a.next_attempt_at,
-          attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, a.attempted_at),
+      update webhook_deliveries d
+        set status = case when d.next_attempt_at = a.lease then a.status else d.status end,
+          next_attempt_at = case when d.next_attempt_at = a.lease then a.next_attempt_at else d.next_attempt_at end,
+          first_attempt_at = case when d.next_attempt_at = a.lease
+            then coalesce(d.first_attempt_at, a.attempted_at) else d.first_attempt_at end,
+          attempts = d.attempts + 1,
           last_response_code = a.response_code, last_duration_ms = a.duration_ms, last_error = a.error,
           updated_at = now()
         from a join locked l on l.id = a.delivery_id
@@ -207,7 +217,7 @@ async function claimBatch(database: Database, items: { id: number; now: Date; le
 }
 
 async function recordBatch(database: Database, outcomes: AttemptOutcome[]) {
-  const attempts = outcomes.map(({ attempt, settlement }) => ({
+  const attempts = outcomes.map(({ attempt, settlement, lease }) => ({
     delivery_id: attempt.deliveryId,
     attempted_at: attempt.attemptedAt.toISOString(),
     response_code: attempt.responseCode,
@@ -216,6 +226,7 @@ async function recordBatch(database: Database, outcomes: AttemptOutcome[]) {
     response_snippet: attempt.responseSnippet,
     status: settlement.status,
     next_attempt_at: settlement.nextAttemptAt?.toISOString() ?? null,
+    lease: lease?.toISOString() ?? null,
   }));
   const notes = [...endpointNotes(outcomes.map((o) => o.endpoint))].map(([id, note]) => ({
     id,

@@ -157,6 +157,7 @@ export async function attemptClaimed(
   const recorded = await deliveryStore(deps.database).record({
     attempt: { deliveryId, attemptedAt, responseCode, durationMs, error, responseSnippet },
     settlement,
+    lease: delivery.nextAttemptAt,
     endpoint: { id: endpoint.id, ok: outcome.ok, at: finishedAt },
   });
   return recorded ? nextOf(recorded) : { kind: 'failed' };

@@ -27,12 +27,16 @@ export const SCHEDULE_JOB_POLICY: Partial<JobPolicy> = {
   giveUpAfterMs: 86_400_000,
 };
 
+/** The kind of the per-delivery jobs before decision 0044 (migration 0039 removed those left unfinished). */
+export const LEGACY_DELIVERY_JOB = 'webhook.deliver';
+
 /** An event id as the events table keeps it (a UUID). */
 const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Registers the `webhook.schedule` job: the deliveries of recorded events (`SCHEDULE_JOB_POLICY`), made due at once;
- * `wakeDeliveries` tells this process's dispatcher (`startDeliveryDispatcher`), which attempts them.
+ * `wakeDeliveries` tells this process's dispatcher (`startDeliveryDispatcher`), which attempts them. Jobs of the kind
+ * before it (`LEGACY_DELIVERY_JOB`) end at once.
  */
 export function registerWebhookJobs(
   queue: JobQueue,
@@ -49,14 +53,19 @@ export function registerWebhookJobs(
     },
     SCHEDULE_JOB_POLICY,
   );
+
+  // A job of the design before decision 0044, enqueued during a rolling deploy by a process of the release before:
+  // its delivery is pending in the table, where the dispatcher finds it, so the job is done at once.
+  queue.handle(LEGACY_DELIVERY_JOB, async () => undefined);
 }
 
 /**
  * The app's webhook deliveries: the outbox enqueues the job scheduling them with the events they are for
  * (`deliveriesFanOut`), and, with `dispatch` (`JOBS_ENABLED`), the app's dispatcher attempts the due ones over
- * kept-alive connections (at most `concurrency` at once, and per endpoint), started with the app and stopped when it
- * closes, before the connections its attempts use. Answers what wakes the dispatcher once deliveries are made due
- * (a redelivery); without a dispatcher in this process, one elsewhere finds them at its next poll.
+ * kept-alive connections (at most `concurrency` at once, and per endpoint), started with the app and stopped as it
+ * begins to close (beside the job worker), before the connections its attempts use. Answers what wakes the
+ * dispatcher once deliveries are made due (a redelivery); without a dispatcher in this process, one elsewhere finds
+ * them at its next poll.
  */
 export function registerWebhookDeliveries(
   app: FastifyInstance,
@@ -74,10 +83,12 @@ export function registerWebhookDeliveries(
   const wake = () => dispatcher?.wake();
   registerWebhookJobs(deps.outbox.jobs, { database: deps.database, wakeDeliveries: wake });
   deps.outbox.fanOutInSql(deliveriesFanOut);
-  // Hooks close in the reverse order: the dispatcher stops before the connections close.
+  // Hooks close in the reverse order: the dispatcher has stopped before the connections close. Its stop starts as the
+  // app begins to close, so its wait for the attempts in flight runs beside the job worker's, not after it.
   app.addHook('onClose', async () => connections.close());
   if (deps.dispatch) {
     const { database, settings, concurrency, pollMs } = deps;
+    let stopped: Promise<void> | undefined;
     app.addHook('onReady', async () => {
       dispatcher = startDeliveryDispatcher({
         deps: { database, settings, connections },
@@ -86,7 +97,10 @@ export function registerWebhookDeliveries(
         log: app.log,
       });
     });
-    app.addHook('onClose', async () => dispatcher?.stop());
+    app.addHook('preClose', async () => {
+      stopped = dispatcher?.stop();
+    });
+    app.addHook('onClose', async () => stopped ?? dispatcher?.stop());
   }
   return { wake };
 }
