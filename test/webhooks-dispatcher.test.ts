@@ -167,6 +167,23 @@ describe('the webhook delivery dispatcher', () => {
     expect(requestsTo(hook.path).map((r) => r.headers['webhook-id'])).toEqual([made?.messageId, made?.messageId]);
   });
 
+  it('attempts each retry asked for at its time, the later ones too, without waiting for a poll', async () => {
+    // Both fail once; the second answers 30 ms later, so its retry comes after the first's.
+    const hook = await endpoint((n, request) => {
+      const first = requestsTo(request.path).filter((r) => r.headers['webhook-id'] === request.headers['webhook-id']);
+      if (first.length > 1) return { status: 204 };
+      return n === 1 ? { status: 503 } : { status: 503, delayMs: 30 };
+    });
+    const made = await deliveries(2);
+    dispatcher();
+    await until(
+      'both retries to succeed',
+      () => statusesOf(made.map((m) => m.id)),
+      (s) => s.every((status) => status === 'succeeded'),
+    );
+    expect(requestsTo(hook.path)).toHaveLength(4);
+  });
+
   // On PostgreSQL the two claim over connections of their own, and SKIP LOCKED keeps them off each other's rows; the
   // embedded database has one connection, so there this shows the sharing but not the locking.
   it('shares a backlog with a second dispatcher on the same database, each delivery sent once', async () => {
@@ -290,6 +307,55 @@ describe("the app's webhook deliveries", () => {
       (r) => r.length === 1,
     );
   });
+
+  it('cut off an attempt still waiting for its receiver as the app closes, and log it as failed', async () => {
+    // A receiver timeout longer than the 5 s the closing app waits for its attempts.
+    const webhooks = { ...settings, timeoutMs: 20_000 };
+    const closing = await buildTestApp({ config: { webhooks, jobsEnabled: true, jobsPollMs: NO_POLL_MS } });
+    try {
+      const closingApi = adminApi(closing, await signInAdmin(closing));
+      paths += 1;
+      const path = `/dispatch-app-${paths}`;
+      receiver.on(path, () => 'hang');
+      await closingApi.post('/webhook/dashboard/api/endpoints/', { url: receiver.url(path), events: ['order.placed'] });
+      const event = { id: randomUUID(), type: 'order.placed' as const, created_at: new Date().toISOString(), data: {} };
+      const [due] = await scheduleDeliveries(closing.database.db, event);
+      await closingApi.post(`/webhook/dashboard/api/deliveries/${due?.id}/redeliver/`, {}, 200);
+      await until(
+        'the attempt to be sent',
+        () => requestsTo(path),
+        (r) => r.length === 1,
+      );
+
+      // What main.ts does next is close the database: nothing may be left to write once the app has closed.
+      const transaction = closing.database.transaction.bind(closing.database);
+      let unfinished = 0;
+      let startedAfterClose = 0;
+      let closed = false;
+      closing.database.transaction = (work, options) => {
+        if (closed) startedAfterClose += 1;
+        unfinished += 1;
+        return transaction(work, options).finally(() => {
+          unfinished -= 1;
+        });
+      };
+      await closing.app.close();
+      closed = true;
+      expect(unfinished).toBe(0);
+      await sleep(300);
+      expect(startedAfterClose).toBe(0);
+      const [row] = await closing.database.db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, due?.id ?? 0));
+      expect(row).toMatchObject({ status: 'pending', attempts: 1, lastResponseCode: null });
+      expect(row?.lastError).toBeTruthy();
+      // Retried on the delivery's schedule (WEBHOOK_RETRY_BASE_MS), not at the end of a lease a minute away.
+      expect((row?.nextAttemptAt?.getTime() ?? 0) - Date.now()).toBeLessThan(settings.retryMaxDelayMs);
+    } finally {
+      await closing.close();
+    }
+  }, 30_000);
 
   it('end a webhook.deliver job of the release before at once, sending nothing for it', async () => {
     const queue = new JobQueue();

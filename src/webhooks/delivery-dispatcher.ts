@@ -18,11 +18,13 @@ export interface DeliveryDispatcher {
   /** Looks for due deliveries now (called when this process made some due). */
   wake(): void;
   /**
-   * Stops claiming and waits up to `stopWaitMs` for the attempts in flight. One still running goes on meanwhile: it is
-   * recorded when it ends (a failure if the app has closed its connections), or, if this process exits first, its
-   * delivery is due again when its lease ends (the endpoint's timeout and a minute).
+   * Stops claiming and waits up to `stopWaitMs` for the attempts in flight. One still running goes on: it is recorded
+   * when it ends (the app cuts it off by closing its connections, `registerWebhookDeliveries`), or, if this process
+   * exits first, its delivery is due again when its lease ends (the endpoint's timeout and a minute).
    */
   stop(): Promise<void>;
+  /** Waits up to `waitMs` for the attempts in flight to end (recorded, or not); answers whether they all did. */
+  settled(waitMs: number): Promise<boolean>;
   /** Attempts in flight now. */
   running(): number;
 }
@@ -49,20 +51,28 @@ export function startDeliveryDispatcher(options: DeliveryDispatcherOptions): Del
   let timer: NodeJS.Timeout | undefined;
   /** When `timer` fires (epoch ms); Infinity when none is set. */
   let timerAt = Number.POSITIVE_INFINITY;
+  /** The retries this process's attempts asked for (epoch ms) that no claim has reached yet. */
+  const retries = new Set<number>();
 
   /** Looks at `at` unless a look is already set for sooner. */
   function lookAt(at: number): void {
     if (stopping || at >= timerAt) return;
     clearTimeout(timer);
     timerAt = at;
-    timer = setTimeout(
-      () => {
-        timerAt = Number.POSITIVE_INFINITY;
-        wake();
-      },
-      Math.max(0, at - clock().getTime()),
-    );
+    // A timer may fire a millisecond before the clock reads `at`; the claim would then find the retry not yet due.
+    const delayMs = Math.max(0, at - clock().getTime()) + 2;
+    timer = setTimeout(() => {
+      timerAt = Number.POSITIVE_INFINITY;
+      wake();
+    }, delayMs);
     timer.unref();
+  }
+
+  /** The next look when nothing wakes the dispatcher: the poll, or the earliest retry asked for, if sooner. */
+  function lookLater(): void {
+    let at = clock().getTime() + pollMs;
+    for (const retry of retries) at = Math.min(at, retry);
+    lookAt(at);
   }
 
   /**
@@ -93,7 +103,7 @@ export function startDeliveryDispatcher(options: DeliveryDispatcherOptions): Del
         looking = undefined;
         if (stopping) return;
         if (lookAgain && inFlight.size < concurrency) wake();
-        else lookAt(clock().getTime() + pollMs);
+        else lookLater();
       });
   }
 
@@ -106,11 +116,14 @@ export function startDeliveryDispatcher(options: DeliveryDispatcherOptions): Del
       leaseUntil: attemptLeaseEnd(deps.settings, now),
       limit: free,
     });
+    for (const retry of retries) if (retry <= now.getTime()) retries.delete(retry);
     for (const one of claimed) {
       const id = one.delivery.id;
       const attempt = attemptClaimed(deps, one, now)
         .then((next) => {
-          if (next.kind === 'retry') lookAt(next.retryAt.getTime());
+          if (next.kind !== 'retry') return;
+          retries.add(next.retryAt.getTime());
+          lookAt(next.retryAt.getTime());
         })
         .catch((err: unknown) =>
           log.error(
@@ -134,26 +147,29 @@ export function startDeliveryDispatcher(options: DeliveryDispatcherOptions): Del
     clearTimeout(timer);
     if (soon) clearImmediate(soon);
     await looking;
+    if (!(await settled(options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS))) {
+      log.warn({ deliveries: [...inFlight.values()] }, 'stopped with webhook deliveries still in flight');
+    }
+  }
+
+  /** Waits up to `waitMs` for the attempts in flight to end; answers whether they all did. */
+  async function settled(waitMs: number): Promise<boolean> {
     let waited: NodeJS.Timeout | undefined;
-    const finished = await Promise.race([
+    const all = await Promise.race([
       Promise.all(inFlight.keys()).then(() => true),
       new Promise<boolean>((resolve) => {
-        waited = setTimeout(() => resolve(false), options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS);
+        waited = setTimeout(() => resolve(false), waitMs);
       }),
     ]);
     clearTimeout(waited);
-    if (!finished) {
-      log.warn(
-        { deliveries: [...inFlight.values()] },
-        'stopped with webhook deliveries in flight; due again after their lease',
-      );
-    }
+    return all;
   }
 
   let stopped: Promise<void> | undefined;
   return {
     wake,
     stop: () => (stopped ??= stop()),
+    settled,
     running: () => inFlight.size,
   };
 }

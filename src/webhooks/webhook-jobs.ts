@@ -30,6 +30,9 @@ export const SCHEDULE_JOB_POLICY: Partial<JobPolicy> = {
 /** The kind of the per-delivery jobs before decision 0044 (migration 0039 removed those left unfinished). */
 export const LEGACY_DELIVERY_JOB = 'webhook.deliver';
 
+/** How long a closing app waits for the attempts it cut off to be recorded. */
+const CUT_OFF_WAIT_MS = 2_000;
+
 /** An event id as the events table keeps it (a UUID). */
 const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -100,7 +103,14 @@ export function registerWebhookDeliveries(
     app.addHook('preClose', async () => {
       stopped = dispatcher?.stop();
     });
-    app.addHook('onClose', async () => stopped ?? dispatcher?.stop());
+    app.addHook('onClose', async () => {
+      await (stopped ?? dispatcher?.stop());
+      if (!dispatcher || dispatcher.running() === 0) return;
+      // Attempts still waiting for their receivers are cut off and recorded as failed (retried as any other) while
+      // the database is still open, rather than left unlogged until their lease ends.
+      connections.close();
+      await dispatcher.settled(CUT_OFF_WAIT_MS);
+    });
   }
   return { wake };
 }
