@@ -1,7 +1,6 @@
+import { DEFAULT_STOP_WAIT_MS, type WorkerLog } from '../jobs/worker.js';
 import { claimDueDeliveries } from './delivery-store.js';
 import { attemptClaimed, attemptLeaseEnd, type DeliveryDeps } from './webhook-delivery.js';
-
-type LogFn = (fields: Record<string, unknown>, message: string) => void;
 
 export interface DeliveryDispatcherOptions {
   deps: DeliveryDeps;
@@ -9,7 +8,7 @@ export interface DeliveryDispatcherOptions {
   concurrency: number;
   /** How often to look for due deliveries when nothing woke the dispatcher (`JOBS_POLL_MS`). */
   pollMs: number;
-  log: { warn: LogFn; error: LogFn };
+  log: Pick<WorkerLog, 'warn' | 'error'>;
   /** How long `stop()` waits for the attempts in flight. */
   stopWaitMs?: number;
 }
@@ -28,8 +27,6 @@ export interface DeliveryDispatcher {
   /** Attempts in flight now. */
   running(): number;
 }
-
-const DEFAULT_STOP_WAIT_MS = 5_000;
 
 /**
  * Attempts due webhook deliveries: the deliveries table is their queue (decision 0044). Each look claims as many due
